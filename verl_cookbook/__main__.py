@@ -1,0 +1,3 @@
+from verl_cookbook.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""Validators: one module per kind of snippet or claim.
+
+A code block declares its kind in the fence (``{ .yaml check="config" }``); a table or a stated claim
+declares it in an HTML comment (``<!-- check: params engine="nccl" device="npu" -->``). Each kind maps
+to one function here; a block that no kind claims is itself a finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import CodeBlock, Directive, Table
+
+
+@dataclass
+class Context:
+    facts: Facts
+    root: Path  # the site (or docs) root: includes and schemas resolve against it
+    options: dict = field(default_factory=dict)
+
+
+BlockCheck = Callable[[CodeBlock, Context], list[Finding]]
+ClaimCheck = Callable[[Directive, Context], list[Finding]]
+TableCheck = Callable[[Table, Context], list[Finding]]
+
+BLOCK_CHECKS: dict[str, BlockCheck] = {}
+CLAIM_CHECKS: dict[str, ClaimCheck] = {}
+TABLE_CHECKS: dict[str, TableCheck] = {}
+
+# Attributes a fence may carry. Material/superfences' own are accepted and ignored.
+COMMON_ATTRS = {"check", "reason", "since", "until", "device", "title", "linenums", "hl_lines", "anchor_linenums"}
+# Extra attributes each check kind understands.
+KIND_ATTRS: dict[str, set[str]] = {}
+
+
+def block_check(kind: str, attrs: tuple[str, ...] = ()) -> Callable[[BlockCheck], BlockCheck]:
+    def deco(fn: BlockCheck) -> BlockCheck:
+        BLOCK_CHECKS[kind] = fn
+        KIND_ATTRS[kind] = set(attrs)
+        return fn
+
+    return deco
+
+
+def claim_check(kind: str) -> Callable[[ClaimCheck], ClaimCheck]:
+    def deco(fn: ClaimCheck) -> ClaimCheck:
+        CLAIM_CHECKS[kind] = fn
+        return fn
+
+    return deco
+
+
+def table_check(kind: str) -> Callable[[TableCheck], TableCheck]:
+    def deco(fn: TableCheck) -> TableCheck:
+        TABLE_CHECKS[kind] = fn
+        return fn
+
+    return deco
+
+
+def load_all() -> None:
+    """Import every validator module so that it registers its kinds."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+@block_check("skip", attrs=())
+def _skip(block: CodeBlock, ctx: Context) -> list[Finding]:
+    """An explicit opt-out: console output, pseudo-code. It must say why."""
+    if not block.attrs.get("reason", "").strip():
+        return [
+            Finding(
+                block.page,
+                block.line,
+                block.col,
+                "snippet/skip-without-reason",
+                'check="skip" needs reason="…" saying why this block cannot be checked',
+            )
+        ]
+    return []

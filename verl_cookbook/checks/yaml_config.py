@@ -1,0 +1,143 @@
+"""YAML config fragments: ``check="config"`` (a fragment a user applies) and ``check="defaults"``
+(a fragment that claims to show verl's defaults, value by value).
+
+Attributes: ``root="actor_rollout_ref.rollout"`` when the fragment starts below the top level,
+``config="ppo_megatron_trainer"`` to pick another generated config, ``device="npu|gpu"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from omegaconf import OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from verl_cookbook.checks import Context, block_check
+from verl_cookbook.checks.config_rules import Assignment, ConfigChecker
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import CodeBlock
+
+_MISSING = object()
+
+
+def _flatten(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBlock, out: list[Assignment], base: Any) -> None:
+    """Leaf assignments of a YAML mapping, each with its line. Below a key that is open in verl's
+    defaults (``engine_kwargs: {}``) every leaf is kept; below an unknown key, the key itself."""
+    for key_node, value_node in node.value:
+        key = str(key_node.value)
+        file, line = block.where(key_node.start_mark.line + 1)
+        col = key_node.start_mark.column + 1
+        sub_base = base.get(key, _MISSING) if isinstance(base, dict) else _MISSING
+        if isinstance(value_node, yaml.MappingNode) and value_node.value:
+            if isinstance(sub_base, dict) and sub_base:
+                _flatten(value_node, (*path, key), block, out, sub_base)
+                continue
+            if sub_base is not _MISSING:
+                _open_mapping(value_node, (*path, key), block, out)
+                continue
+        value = yaml.safe_load(yaml.serialize(value_node))
+        out.append(Assignment((*path, key), value, file, line, col))
+
+
+def _open_mapping(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBlock, out: list[Assignment]) -> None:
+    """Under an open mapping every leaf is its own assignment, so findings point at its line."""
+    if not node.value:
+        file, line = block.where(node.start_mark.line + 1)
+        out.append(Assignment(path, {}, file, line))
+    for key_node, value_node in node.value:
+        key = str(key_node.value)
+        file, line = block.where(key_node.start_mark.line + 1)
+        if isinstance(value_node, yaml.MappingNode) and value_node.value:
+            _open_mapping(value_node, (*path, key), block, out)
+        else:
+            value = yaml.safe_load(yaml.serialize(value_node))
+            out.append(Assignment((*path, key), value, file, line, key_node.start_mark.column + 1))
+
+
+def parse_fragment(block: CodeBlock, base: dict | None) -> tuple[list[Assignment], list[Finding], Any]:
+    try:
+        node = yaml.compose(block.code, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(block.code)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        file, fline = block.where(line)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        return (
+            [],
+            [Finding(file, fline, (mark.column + 1) if mark else 1, "yaml/syntax", f"invalid YAML: {problem}")],
+            None,
+        )
+    if node is None:
+        return [], [Finding(block.page, block.line, block.col, "yaml/empty", "empty YAML block")], None
+    if not isinstance(node, yaml.MappingNode):
+        return (
+            [],
+            [
+                Finding(
+                    block.page, block.line, block.col, "yaml/not-a-mapping", "a config fragment must be a YAML mapping"
+                )
+            ],
+            None,
+        )  # noqa: E501
+    root = tuple(p for p in block.attrs.get("root", "").split(".") if p)
+    scoped = base
+    for p in root:
+        scoped = scoped.get(p) if isinstance(scoped, dict) else None
+    out: list[Assignment] = []
+    _flatten(node, root, block, out, scoped if scoped is not None else {})
+    return out, [], data
+
+
+def _omegaconf_merge(base: dict, data: dict, root: tuple[str, ...], block: CodeBlock) -> list[Finding]:
+    """Cross-check with verl's own config library: merge onto the defaults in struct mode."""
+    for p in reversed(root):
+        data = {p: data}
+    top = {k: base[k] for k in data if k in base}
+    if len(top) != len(data):
+        return []  # unknown top-level keys are already reported
+    try:
+        cfg = OmegaConf.create(top)
+        _open_empty(cfg)
+        OmegaConf.set_struct(cfg, True)
+        OmegaConf.merge(cfg, data)
+    except OmegaConfBaseException as e:
+        msg = str(e).splitlines()[0]
+        return [Finding(block.page, block.line, block.col, "config/omegaconf", f"OmegaConf rejects the merge: {msg}")]
+    return []
+
+
+def _open_empty(cfg: Any) -> None:
+    """Empty mappings in verl's defaults (engine_kwargs: {}) accept new keys, as in verl's own composition."""
+    from omegaconf import DictConfig
+
+    if isinstance(cfg, DictConfig):
+        if len(cfg) == 0:
+            OmegaConf.set_struct(cfg, False)
+        for key in cfg.keys():
+            node = cfg._get_node(key)
+            if isinstance(node, DictConfig) and not node._is_none() and not node._is_missing():
+                _open_empty(node)
+
+
+def _run(block: CodeBlock, ctx: Context, mode: str) -> list[Finding]:
+    checker = ConfigChecker(ctx.facts, block.attrs.get("config", "ppo_trainer"), block.attrs.get("device"))
+    assigns, errors, data = parse_fragment(block, checker.base)
+    if errors:
+        return errors
+    findings = checker.check(assigns, mode=mode)
+    if mode == "config" and not findings and checker.base is not None:
+        root = tuple(p for p in block.attrs.get("root", "").split(".") if p)
+        findings = _omegaconf_merge(checker.base, data, root, block)
+    return findings
+
+
+@block_check("config", attrs=("root", "config"))
+def check_config(block: CodeBlock, ctx: Context) -> list[Finding]:
+    return _run(block, ctx, "config")
+
+
+@block_check("defaults", attrs=("root", "config"))
+def check_defaults(block: CodeBlock, ctx: Context) -> list[Finding]:
+    return _run(block, ctx, "defaults")

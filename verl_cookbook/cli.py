@@ -1,0 +1,140 @@
+"""``verl-cookbook``: check docs against verl's source, print the facts.
+
+Exit codes: 0 no findings, 1 findings, 2 usage or environment error. No traceback on any input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from verl_cookbook.facts import load_facts
+from verl_cookbook.findings import format_github, format_json, format_text
+from verl_cookbook.verl_source import VerlSourceError, resolve
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2 without a traceback
+        self.print_usage(sys.stderr)
+        print(f"verl-cookbook: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR)
+
+
+def _add_source_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--verl", metavar="VERSION", help="a verl release (default: the pinned one); 'latest' for the newest"
+    )
+    g.add_argument("--verl-src", metavar="DIR", help="a verl checkout or unpacked source tree")
+    p.add_argument("--no-cache", action="store_true", help="extract facts afresh instead of reading the cache")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="verl-cookbook", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    c = sub.add_parser("check", help="check Markdown pages and snippets against verl's source")
+    c.add_argument("paths", nargs="*", type=Path, help="Markdown files or folders (default: the site's docs/)")
+    _add_source_args(c)
+    c.add_argument("--format", choices=("text", "json", "github"), default="text")
+    c.add_argument("--root", type=Path, help="the site root that includes resolve against (default: found)")
+    c.add_argument(
+        "--lenient",
+        action="store_true",
+        help="for docs that declare no checks (another project's): guess each block's kind from its language",
+    )
+    f = sub.add_parser("facts", help="print the facts extracted from verl's source")
+    _add_source_args(f)
+    f.add_argument("--format", choices=("text", "json"), default="text")
+    for name, register in _extra_commands():
+        register(sub, name)
+    return parser
+
+
+def _extra_commands() -> list:
+    """Subcommands contributed by other modules (e.g. doctor), if present."""
+    out = []
+    import importlib
+
+    for name in ("doctor",):
+        try:
+            mod = importlib.import_module(f"verl_cookbook.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"verl_cookbook.{name}":
+                raise
+            continue
+        out.append((name, mod.register))
+    return out
+
+
+def _facts(args: argparse.Namespace):
+    tree = resolve(getattr(args, "verl", None), getattr(args, "verl_src", None))
+    return load_facts(tree, use_cache=not args.no_cache)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from verl_cookbook.runner import check_paths, consistency, find_site_root, orphan_snippets
+
+    facts = _facts(args)
+    site_mode = not args.paths
+    if site_mode:
+        root = args.root or find_site_root(Path.cwd())
+        if not (root / "docs").is_dir():
+            print(f"verl-cookbook: error: no PATH given and no docs/ folder at {root}", file=sys.stderr)
+            return EXIT_ERROR
+        paths = [root / "docs"]
+    else:
+        paths = args.paths
+        root = args.root
+    options = {"require_declared": not args.lenient, "lenient": args.lenient}
+    report = check_paths(paths, facts, root, options)
+    findings = report.findings
+    if site_mode:
+        findings = sorted(
+            findings + orphan_snippets(root, report.includes) + consistency(facts), key=lambda f: f.sort_key()
+        )
+    out = {"text": format_text, "json": format_json, "github": format_github}[args.format](findings)
+    if out:
+        print(out)
+    if args.format == "text":
+        print(
+            f"verl {facts.tree.label}: {report.pages} pages, {report.blocks} code blocks, {report.tables} tables, "
+            f"{report.claims} claims; {report.checked} checked; {len(findings)} findings",
+            file=sys.stderr,
+        )
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def cmd_facts(args: argparse.Namespace) -> int:
+    facts = _facts(args)
+    if args.format == "json":
+        print(json.dumps(facts.data, ensure_ascii=False, indent=2, default=str))
+        return EXIT_OK
+    from verl_cookbook.facts_text import render
+
+    print(render(facts))
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "check":
+            return cmd_check(args)
+        if args.command == "facts":
+            return cmd_facts(args)
+        return args.func(args)
+    except VerlSourceError as e:
+        print(f"verl-cookbook: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as e:  # never a traceback for the user; say what broke and where to report it
+        print(f"verl-cookbook: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return EXIT_ERROR

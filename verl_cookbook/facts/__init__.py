@@ -1,0 +1,143 @@
+"""Facts about verl, extracted statically from its source, each with its source file and line.
+
+``load_facts(tree)`` runs every fact family (one module each) and caches the result as JSON, keyed by
+the tree's file listing (path, size, mtime) and this package's own source, so a warm run only reads
+the cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from verl_cookbook.facts import config, engines
+from verl_cookbook.verl_source import VerlTree, cache_dir
+
+# One entry per fact family: name -> extractor. Add a module under facts/ and list it here.
+FAMILIES: dict[str, Callable[[VerlTree], Any]] = {
+    "config": config.extract,
+    "engines": engines.extract,
+}
+
+
+def _register_optional_families() -> None:
+    """Families added by later modules (trainer, merger, env) register here if present."""
+    import importlib
+
+    for name in ("trainer", "merger", "env", "constraints"):
+        try:
+            mod = importlib.import_module(f"verl_cookbook.facts.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"verl_cookbook.facts.{name}":
+                raise
+            continue
+        FAMILIES.setdefault(name, mod.extract)
+
+
+_register_optional_families()
+
+
+def _tree_fingerprint(tree: VerlTree) -> str:
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(tree.package):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            if not fn.endswith((".py", ".yaml", ".yml", ".md")):
+                continue
+            p = os.path.join(dirpath, fn)
+            st = os.stat(p)
+            h.update(f"{os.path.relpath(p, tree.root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _code_fingerprint() -> str:
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parent
+    for p in sorted(pkg.rglob("*.py")):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+class Facts:
+    """All extracted facts for one verl tree, with lookups the checks need."""
+
+    def __init__(self, data: dict, tree: VerlTree) -> None:
+        self.data = data
+        self.tree = tree
+
+    # -- engines ---------------------------------------------------------------------------
+    @property
+    def registrations(self) -> list[dict]:
+        return self.data["engines"]["registrations"]
+
+    def backends(self) -> list[str]:
+        """Backend names that verl.checkpoint_engine registers at runtime on some device."""
+        return sorted(self.data["engines"]["resolution"])
+
+    def engines_for(self, backend: str, device: str | None = None) -> list[dict]:
+        """The engine classes that ``backend`` resolves to on ``device`` (or on any device)."""
+        res = self.data["engines"]["resolution"].get(backend, {})
+        if device:
+            classes = {res[device]} if device in res else set()
+        else:
+            classes = set(res.values())
+        return [r for r in self.registrations if r["backend"] == backend and r["class"] in classes]
+
+    def engine_source(self, backend: str) -> str | None:
+        regs = [r for r in self.registrations if r["backend"] == backend]
+        return regs[0]["source"] if regs else None
+
+    # -- config ----------------------------------------------------------------------------
+    def config_names(self) -> list[str]:
+        return sorted(self.data["config"]["generated"])
+
+    def default_config(self, name: str = "ppo_trainer") -> dict | None:
+        gen = self.data["config"]["generated"].get(name)
+        return gen["data"] if gen else None
+
+    def config_source(self, path: str, name: str = "ppo_trainer") -> str | None:
+        """``file:line`` of dotted key ``path`` in the generated config ``name``."""
+        gen = self.data["config"]["generated"].get(name)
+        if not gen:
+            return None
+        line = gen["lines"].get(path)
+        return f"{gen['file']}:{line}" if line else gen["file"]
+
+    def checkpoint_field(self, name: str) -> dict | None:
+        dc = self.data["config"].get("checkpoint_engine_config") or {}
+        return (dc.get("fields") or {}).get(name)
+
+    def family(self, name: str) -> Any:
+        return self.data.get(name)
+
+
+def extract_all(tree: VerlTree) -> dict:
+    data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
+    for name, fn in FAMILIES.items():
+        data[name] = fn(tree)
+    return data
+
+
+def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
+    """Facts for ``tree``, from the cache when the tree and this package are unchanged."""
+    key = hashlib.sha256(f"{tree.root}\0{_tree_fingerprint(tree)}\0{_code_fingerprint()}".encode()).hexdigest()[:32]
+    path = cache_dir() / "facts" / f"{key}.json"
+    if use_cache and path.is_file():
+        try:
+            return Facts(json.loads(path.read_text(encoding="utf-8")), tree)
+        except (OSError, json.JSONDecodeError):
+            pass
+    data = extract_all(tree)
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(data, default=str), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only cache only costs speed
+    return Facts(data, tree)

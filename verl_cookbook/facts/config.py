@@ -1,0 +1,90 @@
+"""Config facts: ``CheckpointEngineConfig`` (dataclass), its YAML block, and verl's generated trainer configs."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import yaml
+
+from verl_cookbook.facts.pyast import annotation_text, literal_or_source
+from verl_cookbook.facts.yaml_lines import key_lines
+from verl_cookbook.verl_source import VerlTree
+
+DATACLASS_FILE = "verl/workers/config/rollout.py"
+ROLLOUT_YAML = "verl/trainer/config/rollout/rollout.yaml"
+GENERATED_GLOB = "_generated_*.yaml"
+CONFIG_DIR = "verl/trainer/config"
+CKPT_PATH = "actor_rollout_ref.rollout.checkpoint_engine"
+
+
+def dataclass_fields(tree: VerlTree, rel: str, class_name: str) -> dict[str, dict] | None:
+    """Fields of dataclass ``class_name`` in ``rel``: annotation, default and line. None if the class is absent."""
+    if not tree.exists(rel):
+        return None
+    source = tree.read(rel)
+    mod = ast.parse(source)
+    for node in ast.walk(mod):
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            fields: dict[str, dict] = {}
+            for stmt in node.body:
+                if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+                    continue
+                name = stmt.target.id
+                if name.startswith("_"):
+                    continue
+                default: Any = None
+                value = stmt.value
+                if isinstance(value, ast.Call) and getattr(value.func, "id", None) == "field":
+                    for kw in value.keywords:
+                        if kw.arg == "default":
+                            default = literal_or_source(kw.value, source)
+                        elif kw.arg == "default_factory":
+                            factory = ast.unparse(kw.value)
+                            default = {"dict": {}, "list": []}.get(factory, f"{factory}()")
+                elif value is not None:
+                    default = literal_or_source(value, source)
+                fields[name] = {
+                    "annotation": annotation_text(stmt.annotation, source),
+                    "default": default,
+                    "source": f"{rel}:{stmt.lineno}",
+                }
+            return {"class": class_name, "source": f"{rel}:{node.lineno}", "fields": fields}
+    return None
+
+
+def generated_configs(tree: VerlTree) -> dict[str, dict]:
+    """Every ``_generated_<name>.yaml``: its data and a line for each dotted key path."""
+    out: dict[str, dict] = {}
+    for path in sorted((tree.root / CONFIG_DIR).glob(GENERATED_GLOB)):
+        rel = f"{CONFIG_DIR}/{path.name}"
+        text = path.read_text(encoding="utf-8", errors="replace")
+        name = path.stem.removeprefix("_generated_")
+        out[name] = {"file": rel, "data": yaml.safe_load(text) or {}, "lines": key_lines(text)}
+    return out
+
+
+def yaml_block(tree: VerlTree, rel: str, key: str) -> dict | None:
+    """The mapping under top-level ``key`` in ``rel`` with a line per field."""
+    if not tree.exists(rel):
+        return None
+    text = tree.read(rel)
+    data = yaml.safe_load(text) or {}
+    if key not in data:
+        return None
+    lines = key_lines(text)
+    return {
+        "file": rel,
+        "line": lines.get(key),
+        "fields": {
+            k: {"value": v, "source": f"{rel}:{lines.get(f'{key}.{k}', 0)}"} for k, v in (data[key] or {}).items()
+        },
+    }
+
+
+def extract(tree: VerlTree) -> dict:
+    return {
+        "checkpoint_engine_config": dataclass_fields(tree, DATACLASS_FILE, "CheckpointEngineConfig"),
+        "checkpoint_engine_yaml": yaml_block(tree, ROLLOUT_YAML, "checkpoint_engine"),
+        "generated": generated_configs(tree),
+    }

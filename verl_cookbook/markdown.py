@@ -1,0 +1,292 @@
+"""Pull code blocks, ``--8<--`` includes, tables and check directives out of Markdown, with line numbers.
+
+Material's containers (``!!! note``, ``??? tip``, ``=== "Tab"``) indent their content by four spaces,
+which plain Markdown would read as an indented code block; they are flattened first, line for line,
+so every line number stays the page's own.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+MAX_BYTES = 5 * 1024 * 1024
+_CONTAINER = re.compile(r"^( *)(?:!!!|\?\?\?\+?|===\+?)\s")
+_FENCE = re.compile(r"^( *)(`{3,}|~{3,})(.*)$")
+_INCLUDE = re.compile(r"""^\s*-{1,}8<-{1,}\s+(["'])([^"']+)\1\s*$""")
+_DIRECTIVE = re.compile(r"<!--\s*check:\s*(.*?)\s*-->", re.S)
+_ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s}]+)""")
+
+
+class MarkdownError(Exception):
+    """The file cannot be read as Markdown (binary, not UTF-8, too large)."""
+
+    def __init__(self, rule: str, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.line = line
+
+
+@dataclass
+class CodeBlock:
+    """A fenced code block. ``code`` has includes resolved; ``line_map[i]`` is where code line i+1 came from."""
+
+    page: str
+    line: int
+    col: int
+    lang: str
+    attrs: dict[str, str]
+    info: str
+    code: str
+    line_map: list[tuple[str, int]]
+    includes: list[str] = field(default_factory=list)
+    missing_includes: list[tuple[str, int]] = field(default_factory=list)
+    unterminated: bool = False
+
+    def where(self, code_line: int) -> tuple[str, int]:
+        """(file, line) of 1-based line ``code_line`` of ``code``; the fence itself when out of range."""
+        if 1 <= code_line <= len(self.line_map):
+            return self.line_map[code_line - 1]
+        return (self.page, self.line)
+
+
+@dataclass
+class Table:
+    page: str
+    line: int
+    header: list[str]
+    rows: list[tuple[int, list[str]]]
+    directive: Directive | None = None
+
+
+@dataclass
+class Directive:
+    """``<!-- check: KIND key="value" ... -->``: a declared claim or a declaration for the next table."""
+
+    page: str
+    line: int
+    kind: str
+    attrs: dict[str, str]
+    end_line: int = 0
+
+
+@dataclass
+class Page:
+    path: str
+    blocks: list[CodeBlock]
+    tables: list[Table]
+    directives: list[Directive]
+    line_count: int
+
+
+def parse_attrs(text: str) -> dict[str, str]:
+    out = {}
+    for key, raw in _ATTR.findall(text):
+        out[key] = raw[1:-1] if raw[:1] in "\"'" else raw
+    return out
+
+
+def parse_info(info: str) -> tuple[str, dict[str, str]]:
+    """Language and attributes of a fence info string: ``yaml`` or ``{ .yaml .annotate check="config" }``."""
+    info = info.strip()
+    if info.startswith("{") and info.endswith("}"):
+        inner = info[1:-1]
+        classes = re.findall(r"(?:^|\s)\.([\w+-]+)", inner)
+        lang = next((c for c in classes if c not in ("annotate", "no-copy", "copy")), "")
+        return lang, parse_attrs(inner)
+    lang, _, rest = info.partition(" ")
+    if rest.strip().startswith("{") and rest.strip().endswith("}"):
+        rest = rest.strip()[1:-1]
+    return lang.strip(), parse_attrs(rest)
+
+
+def flatten_containers(lines: list[str]) -> list[str]:
+    """Remove Material container markers and their four-space content indent, keeping line numbers."""
+    out: list[str] = []
+    stack: list[int] = []
+    fence: tuple[str, int, int] | None = None  # (char, length, stripped indent)
+    for raw in lines:
+        if fence is not None:
+            strip = fence[2]
+            line = raw[strip:] if raw[:strip].strip() == "" else raw.lstrip(" ")
+            m = _FENCE.match(line)
+            if m and m.group(2)[0] == fence[0] and len(m.group(2)) >= fence[1] and not m.group(3).strip():
+                fence = None
+            out.append(line)
+            continue
+        if not raw.strip():
+            out.append("")
+            continue
+        indent = len(raw) - len(raw.lstrip(" "))
+        while stack and indent < stack[-1]:
+            stack.pop()
+        strip = stack[-1] if stack else 0
+        m = _CONTAINER.match(raw)
+        if m:
+            stack.append(len(m.group(1)) + 4)
+            out.append("")
+            continue
+        line = raw[strip:]
+        fm = _FENCE.match(line)
+        if fm:
+            fence = (fm.group(2)[0], len(fm.group(2)), strip)
+        out.append(line)
+    return out
+
+
+def read_text(path: Path) -> str:
+    """The file's text, or a MarkdownError saying why it cannot be read."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise MarkdownError("file/too-large", f"file is {size} bytes; the checker reads Markdown up to {MAX_BYTES}")
+        data = path.read_bytes()
+    except OSError as e:
+        raise MarkdownError("file/unreadable", f"cannot read file: {e.strerror or e}") from None
+    if b"\0" in data[:8192]:
+        raise MarkdownError("file/binary", "file is binary (contains NUL bytes), not Markdown")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise MarkdownError("file/encoding", f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})", line)
+
+
+def _resolve_include(target: str, page: Path, bases: list[Path]) -> Path | None:
+    for base in [*bases, page.parent]:
+        cand = (base / target).resolve()
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: str | None = None) -> Page:
+    """Parse one Markdown file. ``root`` is what paths are shown relative to; ``bases`` where includes resolve."""
+    bases = bases if bases is not None else [root]
+    shown = _display(path, root)
+    if text is None:
+        text = read_text(path)
+    lines = text.splitlines()
+    flat = flatten_containers(lines)
+    md = MarkdownIt("commonmark").enable("table")
+    tokens = md.parse("\n".join(flat) + "\n")
+    blocks: list[CodeBlock] = []
+    tables: list[Table] = []
+    directives: list[Directive] = []
+
+    for m in _DIRECTIVE.finditer(text):
+        start = text.count("\n", 0, m.start()) + 1
+        end = text.count("\n", 0, m.end()) + 1
+        body = m.group(1).strip()
+        kind, _, rest = body.partition(" ")
+        directives.append(Directive(shown, start, kind, parse_attrs(rest), end))
+
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok.type == "fence" and tok.map:
+            start, end = tok.map
+            fence_line = lines[start] if start < len(lines) else ""
+            col = len(fence_line) - len(fence_line.lstrip(" ")) + 1
+            lang, attrs = parse_info(tok.info)
+            closing = flat[end - 1].strip() if end - 1 < len(flat) else ""
+            unterminated = end >= len(flat) and not (closing.startswith(tok.markup) and end - 1 > start)
+            code_lines: list[str] = []
+            line_map: list[tuple[str, int]] = []
+            includes: list[str] = []
+            missing: list[tuple[str, int]] = []
+            for k, content_line in enumerate(tok.content.splitlines()):
+                page_line = start + 2 + k
+                inc = _INCLUDE.match(content_line)
+                if not inc:
+                    code_lines.append(content_line)
+                    line_map.append((shown, page_line))
+                    continue
+                target = inc.group(2)
+                if target.startswith(";"):
+                    continue  # pymdownx.snippets' escaped include
+                resolved = _resolve_include(target, path, bases)
+                if resolved is None:
+                    missing.append((target, page_line))
+                    continue
+                includes.append(_display(resolved, root))
+                inc_text = read_text(resolved)
+                for n, inc_line in enumerate(inc_text.splitlines(), 1):
+                    code_lines.append(inc_line)
+                    line_map.append((_display(resolved, root), n))
+            blocks.append(
+                CodeBlock(
+                    page=shown,
+                    line=start + 1,
+                    col=col,
+                    lang=lang,
+                    attrs=attrs,
+                    info=tok.info.strip(),
+                    code="\n".join(code_lines) + ("\n" if code_lines else ""),
+                    line_map=line_map,
+                    includes=includes,
+                    missing_includes=missing,
+                    unterminated=unterminated,
+                )
+            )
+        elif tok.type == "table_open" and tok.map:
+            table, i = _read_table(tokens, i, shown)
+            # a directive ending right above the table (blank lines allowed) declares it
+            for d in directives:
+                if d.end_line < table.line and all(not lines[n - 1].strip() for n in range(d.end_line + 1, table.line)):
+                    table.directive = d
+            tables.append(table)
+            continue
+        i += 1
+    return Page(shown, blocks, tables, directives, len(lines))
+
+
+def _read_table(tokens: list, i: int, shown: str) -> tuple[Table, int]:
+    start = tokens[i].map[0] + 1
+    header: list[str] = []
+    rows: list[tuple[int, list[str]]] = []
+    current: list[str] | None = None
+    row_line = start
+    in_head = False
+    while i < len(tokens) and tokens[i].type != "table_close":
+        t = tokens[i]
+        if t.type == "thead_open":
+            in_head = True
+        elif t.type == "thead_close":
+            in_head = False
+        elif t.type == "tr_open":
+            current = []
+            row_line = (t.map[0] + 1) if t.map else row_line
+        elif t.type == "inline" and current is not None:
+            current.append(t.content.strip())
+        elif t.type == "tr_close" and current is not None:
+            if in_head:
+                header = current
+            else:
+                rows.append((row_line, current))
+            current = None
+        i += 1
+    return Table(shown, start, header, rows), i + 1
+
+
+def code_spans(cell: str) -> list[str]:
+    """The `code` spans of a table cell, in order."""
+    return [m.group(2) for m in re.finditer(r"(`+)(.+?)\1", cell)]
+
+
+def split_words(value: str) -> list[str]:
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return value.split()

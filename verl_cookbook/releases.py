@@ -1,0 +1,33 @@
+"""The verl releases the site covers; the pinned default is declared once, in data/releases.yaml."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+
+@lru_cache(maxsize=1)
+def _load() -> dict:
+    text = resources.files("verl_cookbook").joinpath("data/releases.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+def default_release() -> str:
+    """The verl release every page is checked against unless told otherwise."""
+    return str(_load()["default"])
+
+
+def covered_releases() -> list[str]:
+    """The releases the site covers, oldest first."""
+    return [str(v) for v in _load()["releases"]]
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Sort key for plain dotted release numbers ("0.9.1" -> (0, 9, 1))."""
+    parts = []
+    for piece in version.split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)

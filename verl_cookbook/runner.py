@@ -1,0 +1,203 @@
+"""Run every declared check on a set of Markdown files (a site, a folder, another project's docs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verl_cookbook import checks
+from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS, Context
+from verl_cookbook.checks.param_table import default_column
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import MarkdownError, Page, parse_page
+from verl_cookbook.releases import version_key
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+@dataclass
+class Report:
+    findings: list[Finding] = field(default_factory=list)
+    pages: int = 0
+    blocks: int = 0
+    tables: int = 0
+    claims: int = 0
+    checked: int = 0  # blocks, tables and claims a validator judged
+    includes: set[str] = field(default_factory=set)  # snippet files the pages include
+
+
+def find_site_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` with a mkdocs.yml (includes resolve against it)."""
+    start = start.resolve()
+    for p in [start, *start.parents]:
+        if (p / "mkdocs.yml").is_file():
+            return p
+    return start if start.is_dir() else start.parent
+
+
+def collect(paths: list[Path]) -> tuple[list[Path], list[Finding]]:
+    files: list[Path] = []
+    errors: list[Finding] = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(sorted(f for f in p.rglob("*") if f.suffix in MARKDOWN_SUFFIXES and f.is_file()))
+        elif p.is_file():
+            files.append(p)
+        else:
+            errors.append(Finding(str(p), 1, 1, "file/missing", "no such file or folder"))
+    return files, errors
+
+
+def applies(attrs: dict[str, str], facts: Facts) -> bool:
+    """``since``/``until`` declare the verl releases a snippet is for; a tree with no version gets every one."""
+    version = facts.tree.version
+    if not version:
+        return True
+    v = version_key(version)
+    if "since" in attrs and v < version_key(attrs["since"]):
+        return False
+    if "until" in attrs and v >= version_key(attrs["until"]):
+        return False
+    return True
+
+
+def check_page(page: Page, ctx: Context, report: Report) -> None:
+    out = report.findings
+    report.pages += 1
+    for block in page.blocks:
+        report.blocks += 1
+        report.includes.update(block.includes)
+        if block.unterminated:
+            out.append(Finding(page.path, block.line, block.col, "markdown/unterminated-fence",
+                               "code fence is never closed: the rest of the page is swallowed into it"))  # fmt: skip
+        for target, line in block.missing_includes:
+            out.append(Finding(page.path, line, 1, "include/missing", f"--8<-- include `{target}` does not exist"))
+        kind = block.attrs.get("check")
+        if kind is None:
+            if ctx.options.get("require_declared", True):
+                out.append(Finding(page.path, block.line, block.col, "snippet/undeclared",
+                                   f"```{block.lang or ' '} block declares no check: add check=\"<kind>\" to the "
+                                   f"fence, or check=\"skip\" reason=\"…\""))  # fmt: skip
+            continue
+        if kind not in BLOCK_CHECKS:
+            out.append(Finding(page.path, block.line, block.col, "snippet/unknown-check",
+                               f"check=\"{kind}\" is not a check kind; known: {', '.join(sorted(BLOCK_CHECKS))}"))  # fmt: skip
+            continue
+        unknown = set(block.attrs) - COMMON_ATTRS - KIND_ATTRS.get(kind, set())
+        if unknown:
+            out.append(Finding(page.path, block.line, block.col, "snippet/unknown-attr",
+                               f"unknown fence attribute(s) {', '.join(sorted(unknown))} for check=\"{kind}\""))  # fmt: skip
+        if not applies(block.attrs, ctx.facts):
+            continue
+        if kind != "skip" and not block.code.strip() and not block.missing_includes:
+            out.append(Finding(page.path, block.line, block.col, "snippet/empty", "code block is empty"))
+            continue
+        if block.missing_includes:
+            continue
+        report.checked += 1
+        out.extend(BLOCK_CHECKS[kind](block, ctx))
+    for table in page.tables:
+        report.tables += 1
+        d = table.directive
+        if d is None:
+            if default_column(table) is not None and ctx.options.get("require_declared", True):
+                out.append(Finding(page.path, table.line, 1, "table/undeclared",
+                                   "this table has a default column but no <!-- check: params … --> declaration "
+                                   "above it (or <!-- check: skip reason=\"…\" -->)"))  # fmt: skip
+            continue
+        if d.kind == "skip":
+            if not d.attrs.get("reason"):
+                out.append(Finding(page.path, d.line, 1, "table/skip-without-reason", 'check: skip needs reason="…"'))
+            continue
+        if d.kind not in TABLE_CHECKS:
+            out.append(Finding(page.path, d.line, 1, "table/unknown-check", f"unknown table check `{d.kind}`"))
+            continue
+        if not applies(d.attrs, ctx.facts):
+            continue
+        report.checked += 1
+        out.extend(TABLE_CHECKS[d.kind](table, ctx))
+    table_directives = {id(t.directive) for t in page.tables if t.directive is not None}
+    for d in page.directives:
+        if id(d) in table_directives:
+            continue
+        report.claims += 1
+        if d.kind in TABLE_CHECKS or d.kind == "skip":
+            out.append(Finding(page.path, d.line, 1, "table/orphan-declaration",
+                               f"<!-- check: {d.kind} --> is not directly above a table"))  # fmt: skip
+            continue
+        if d.kind not in CLAIM_CHECKS:
+            out.append(Finding(page.path, d.line, 1, "claim/unknown-check",
+                               f"unknown claim kind `{d.kind}`; known: {', '.join(sorted(CLAIM_CHECKS)) or 'none'}"))  # fmt: skip
+            continue
+        if not applies(d.attrs, ctx.facts):
+            continue
+        report.checked += 1
+        out.extend(CLAIM_CHECKS[d.kind](d, ctx))
+
+
+def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, options: dict | None = None) -> Report:
+    """Check every Markdown file under ``paths``. ``root``: the site root (default: found from the paths)."""
+    checks.load_all()
+    report = Report()
+    files, errors = collect(paths)
+    report.findings.extend(errors)
+    root = root or find_site_root(paths[0] if paths else Path.cwd())
+    ctx = Context(facts=facts, root=root, options=options or {})
+    for f in files:
+        try:
+            page = parse_page(f, Path.cwd(), bases=[root])
+        except MarkdownError as e:
+            report.findings.append(Finding(_shown(f), e.line, 1, e.rule, str(e)))
+            continue
+        check_page(page, ctx, report)
+    report.findings.sort(key=Finding.sort_key)
+    return report
+
+
+def _shown(p: Path) -> str:
+    try:
+        return str(p.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(p)
+
+
+def orphan_snippets(site_root: Path, included: set[str]) -> list[Finding]:
+    """Files under snippets/ that no page includes: nothing declares how to check them."""
+    out = []
+    snippets = site_root / "snippets"
+    if snippets.is_dir():
+        for f in sorted(p for p in snippets.rglob("*") if p.is_file()):
+            shown = _shown(f)
+            if shown not in included:
+                out.append(
+                    Finding(shown, 1, 1, "snippet/orphan", "no page includes this snippet, so nothing checks it")
+                )
+    return out
+
+
+def consistency(facts: Facts) -> list[Finding]:
+    """Where verl disagrees with itself: CheckpointEngineConfig's dataclass defaults vs its YAML block."""
+    cfg = facts.data["config"]
+    dc, block = cfg.get("checkpoint_engine_config"), cfg.get("checkpoint_engine_yaml")
+    out: list[Finding] = []
+    if not dc or not block:
+        return out
+    for name, fld in dc["fields"].items():
+        y = block["fields"].get(name)
+        if y is None:
+            out.append(Finding(block["file"], block["line"] or 1, 1, "verl/config-drift",
+                               f"CheckpointEngineConfig.{name} has no entry in the checkpoint_engine YAML block",
+                               f"dataclass default: {fld['default']!r}", fld["source"]))  # fmt: skip
+        elif y["value"] != fld["default"]:
+            file, _, line = y["source"].rpartition(":")
+            out.append(Finding(file, int(line or 1), 1, "verl/config-drift",
+                               f"checkpoint_engine.{name}: YAML says {y['value']!r}, the dataclass says {fld['default']!r}",
+                               f"dataclass default: {fld['default']!r}", fld["source"]))  # fmt: skip
+    for name, y in block["fields"].items():
+        if name != "_target_" and name not in dc["fields"]:
+            file, _, line = y["source"].rpartition(":")
+            out.append(Finding(file, int(line or 1), 1, "verl/config-drift",
+                               f"checkpoint_engine.{name} is in the YAML block but not a CheckpointEngineConfig field",
+                               fact_source=dc["source"]))  # fmt: skip
+    return out
