@@ -153,7 +153,8 @@ def read_text(path: Path) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise MarkdownError("file/encoding", f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})", line)
+        msg = f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})"
+        raise MarkdownError("file/encoding", msg, line) from None
 
 
 def _resolve_include(target: str, page: Path, bases: list[Path]) -> Path | None:

@@ -69,25 +69,53 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         report.blocks += 1
         report.includes.update(block.includes)
         if block.unterminated:
-            out.append(Finding(page.path, block.line, block.col, "markdown/unterminated-fence",
-                               "code fence is never closed: the rest of the page is swallowed into it"))  # fmt: skip
+            out.append(
+                Finding(
+                    page.path,
+                    block.line,
+                    block.col,
+                    "markdown/unterminated-fence",
+                    "code fence is never closed: the rest of the page is swallowed into it",
+                )
+            )
         for target, line in block.missing_includes:
             out.append(Finding(page.path, line, 1, "include/missing", f"--8<-- include `{target}` does not exist"))
         kind = block.attrs.get("check")
         if kind is None:
             if ctx.options.get("require_declared", True):
-                out.append(Finding(page.path, block.line, block.col, "snippet/undeclared",
-                                   f"```{block.lang or ' '} block declares no check: add check=\"<kind>\" to the "
-                                   f"fence, or check=\"skip\" reason=\"…\""))  # fmt: skip
+                out.append(
+                    Finding(
+                        page.path,
+                        block.line,
+                        block.col,
+                        "snippet/undeclared",
+                        f'```{block.lang or " "} block declares no check: add check="<kind>" to the '
+                        f'fence, or check="skip" reason="…"',
+                    )
+                )
             continue
         if kind not in BLOCK_CHECKS:
-            out.append(Finding(page.path, block.line, block.col, "snippet/unknown-check",
-                               f"check=\"{kind}\" is not a check kind; known: {', '.join(sorted(BLOCK_CHECKS))}"))  # fmt: skip
+            out.append(
+                Finding(
+                    page.path,
+                    block.line,
+                    block.col,
+                    "snippet/unknown-check",
+                    f'check="{kind}" is not a check kind; known: {", ".join(sorted(BLOCK_CHECKS))}',
+                )
+            )
             continue
         unknown = set(block.attrs) - COMMON_ATTRS - KIND_ATTRS.get(kind, set())
         if unknown:
-            out.append(Finding(page.path, block.line, block.col, "snippet/unknown-attr",
-                               f"unknown fence attribute(s) {', '.join(sorted(unknown))} for check=\"{kind}\""))  # fmt: skip
+            out.append(
+                Finding(
+                    page.path,
+                    block.line,
+                    block.col,
+                    "snippet/unknown-attr",
+                    f'unknown fence attribute(s) {", ".join(sorted(unknown))} for check="{kind}"',
+                )
+            )
         if not applies(block.attrs, ctx.facts):
             continue
         if kind != "skip" and not block.code.strip() and not block.missing_includes:
@@ -102,9 +130,16 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         d = table.directive
         if d is None:
             if default_column(table) is not None and ctx.options.get("require_declared", True):
-                out.append(Finding(page.path, table.line, 1, "table/undeclared",
-                                   "this table has a default column but no <!-- check: params … --> declaration "
-                                   "above it (or <!-- check: skip reason=\"…\" -->)"))  # fmt: skip
+                out.append(
+                    Finding(
+                        page.path,
+                        table.line,
+                        1,
+                        "table/undeclared",
+                        "this table has a default column but no <!-- check: params … --> declaration "
+                        'above it (or <!-- check: skip reason="…" -->)',
+                    )
+                )
             continue
         if d.kind == "skip":
             if not d.attrs.get("reason"):
@@ -123,12 +158,26 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             continue
         report.claims += 1
         if d.kind in TABLE_CHECKS or d.kind == "skip":
-            out.append(Finding(page.path, d.line, 1, "table/orphan-declaration",
-                               f"<!-- check: {d.kind} --> is not directly above a table"))  # fmt: skip
+            out.append(
+                Finding(
+                    page.path,
+                    d.line,
+                    1,
+                    "table/orphan-declaration",
+                    f"<!-- check: {d.kind} --> is not directly above a table",
+                )
+            )
             continue
         if d.kind not in CLAIM_CHECKS:
-            out.append(Finding(page.path, d.line, 1, "claim/unknown-check",
-                               f"unknown claim kind `{d.kind}`; known: {', '.join(sorted(CLAIM_CHECKS)) or 'none'}"))  # fmt: skip
+            out.append(
+                Finding(
+                    page.path,
+                    d.line,
+                    1,
+                    "claim/unknown-check",
+                    f"unknown claim kind `{d.kind}`; known: {', '.join(sorted(CLAIM_CHECKS)) or 'none'}",
+                )
+            )
             continue
         if not applies(d.attrs, ctx.facts):
             continue
@@ -186,18 +235,41 @@ def consistency(facts: Facts) -> list[Finding]:
     for name, fld in dc["fields"].items():
         y = block["fields"].get(name)
         if y is None:
-            out.append(Finding(block["file"], block["line"] or 1, 1, "verl/config-drift",
-                               f"CheckpointEngineConfig.{name} has no entry in the checkpoint_engine YAML block",
-                               f"dataclass default: {fld['default']!r}", fld["source"]))  # fmt: skip
+            out.append(
+                Finding(
+                    block["file"],
+                    block["line"] or 1,
+                    1,
+                    "verl/config-drift",
+                    f"CheckpointEngineConfig.{name} has no entry in the checkpoint_engine YAML block",
+                    f"dataclass default: {fld['default']!r}",
+                    fld["source"],
+                )
+            )
         elif y["value"] != fld["default"]:
             file, _, line = y["source"].rpartition(":")
-            out.append(Finding(file, int(line or 1), 1, "verl/config-drift",
-                               f"checkpoint_engine.{name}: YAML says {y['value']!r}, the dataclass says {fld['default']!r}",
-                               f"dataclass default: {fld['default']!r}", fld["source"]))  # fmt: skip
+            out.append(
+                Finding(
+                    file,
+                    int(line or 1),
+                    1,
+                    "verl/config-drift",
+                    f"checkpoint_engine.{name}: YAML says {y['value']!r}, the dataclass says {fld['default']!r}",
+                    f"dataclass default: {fld['default']!r}",
+                    fld["source"],
+                )
+            )
     for name, y in block["fields"].items():
         if name != "_target_" and name not in dc["fields"]:
             file, _, line = y["source"].rpartition(":")
-            out.append(Finding(file, int(line or 1), 1, "verl/config-drift",
-                               f"checkpoint_engine.{name} is in the YAML block but not a CheckpointEngineConfig field",
-                               fact_source=dc["source"]))  # fmt: skip
+            out.append(
+                Finding(
+                    file,
+                    int(line or 1),
+                    1,
+                    "verl/config-drift",
+                    f"checkpoint_engine.{name} is in the YAML block but not a CheckpointEngineConfig field",
+                    fact_source=dc["source"],
+                )
+            )
     return out

@@ -386,11 +386,14 @@ class ConfigChecker:
                         "engine/injected-kwarg",
                         f"`engine_kwargs.{backend}.{name}`: verl passes `{name}` to the engine itself, so this "
                         f"raises TypeError (multiple values for keyword argument)"
-                        + (" — set actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes"
-                           if name == "bucket_size" else ""),
+                        + (
+                            " — set actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes"
+                            if name == "bucket_size"
+                            else ""
+                        ),
                         fact_source=injected[name],
                     )
-                )  # fmt: skip
+                )
                 continue
             for eng in engines:
                 params = {p["name"]: p for p in eng["constructor"]["params"]}

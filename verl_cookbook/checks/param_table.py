@@ -118,17 +118,29 @@ def check_params(table: Table, ctx: Context) -> list[Finding]:
             continue
         if not has_default:
             findings.append(
-                Finding(table.page, line, 1, "table/default-mismatch",
-                        f"`{key}`: the table claims default `{claimed[0]}`, but verl gives it no default (required)",
-                        "required argument", source)
-            )  # fmt: skip
+                Finding(
+                    table.page,
+                    line,
+                    1,
+                    "table/default-mismatch",
+                    f"`{key}`: the table claims default `{claimed[0]}`, but verl gives it no default (required)",
+                    "required argument",
+                    source,
+                )
+            )
             continue
         if not same_value(claimed[0], actual):
             findings.append(
-                Finding(table.page, line, 1, "table/default-mismatch",
-                        f"`{key}`: the table says the default is `{claimed[0]}`, verl's default is {actual!r}",
-                        f"default: {actual!r}", source)
-            )  # fmt: skip
+                Finding(
+                    table.page,
+                    line,
+                    1,
+                    "table/default-mismatch",
+                    f"`{key}`: the table says the default is `{claimed[0]}`, verl's default is {actual!r}",
+                    f"default: {actual!r}",
+                    source,
+                )
+            )
     return findings
 
 
@@ -144,9 +156,14 @@ def _config_lookup(scope: str, config: str, ctx: Context, table: Table):
         dotted = ".".join(path)
         if state != "found":
             parent = node if isinstance(node, dict) else {}
-            return Finding(table.page, 0, 1, "config/unknown-key",
-                           f"`{dotted}` is not in verl's default config" + did_you_mean(path[depth], sorted(parent)),
-                           fact_source=ctx.facts.config_source(".".join(path[:depth]), config))  # fmt: skip
+            return Finding(
+                table.page,
+                0,
+                1,
+                "config/unknown-key",
+                f"`{dotted}` is not in verl's default config" + did_you_mean(path[depth], sorted(parent)),
+                fact_source=ctx.facts.config_source(".".join(path[:depth]), config),
+            )
         source = ctx.facts.config_source(dotted, config)
         if len(path) >= 2 and path[-2] == "checkpoint_engine":
             fld = ctx.facts.checkpoint_field(path[-1])
@@ -163,22 +180,42 @@ def _engine_lookup(backend: str, device: str | None, ctx: Context, table: Table)
     if not engines:
         known = ctx.facts.backends()
         where = f" on {dev.upper()}" if dev else ""
-        return [Finding(table.page, table.line, 1, "engine/unknown-backend",
-                        f"no checkpoint engine registers `{backend}`{where}" + did_you_mean(backend, known),
-                        fact=f"registered backends: {', '.join(known)}",
-                        fact_source=ctx.facts.data["engines"]["source"])]  # fmt: skip
+        return [
+            Finding(
+                table.page,
+                table.line,
+                1,
+                "engine/unknown-backend",
+                f"no checkpoint engine registers `{backend}`{where}" + did_you_mean(backend, known),
+                fact=f"registered backends: {', '.join(known)}",
+                fact_source=ctx.facts.data["engines"]["source"],
+            )
+        ]
     if len(engines) > 1:
         names = ", ".join(e["class"] for e in engines)
-        return [Finding(table.page, table.line, 1, "table/ambiguous-engine",
-                        f"`{backend}` resolves to several engines ({names}); declare device=\"npu\" or device=\"gpu\"")]  # fmt: skip
+        return [
+            Finding(
+                table.page,
+                table.line,
+                1,
+                "table/ambiguous-engine",
+                f'`{backend}` resolves to several engines ({names}); declare device="npu" or device="gpu"',
+            )
+        ]
     eng = engines[0]
     params = {p["name"]: p for p in eng["constructor"]["params"]}
 
     def lookup(key: str):
         if key not in params:
-            return Finding(table.page, 0, 1, "engine/unknown-kwarg",
-                           f"{eng['class']} (`{backend}`) takes no argument `{key}`" + did_you_mean(key, list(params)),
-                           fact=f"accepts: {', '.join(params)}", fact_source=eng["constructor"]["source"])  # fmt: skip
+            return Finding(
+                table.page,
+                0,
+                1,
+                "engine/unknown-kwarg",
+                f"{eng['class']} (`{backend}`) takes no argument `{key}`" + did_you_mean(key, list(params)),
+                fact=f"accepts: {', '.join(params)}",
+                fact_source=eng["constructor"]["source"],
+            )
         p = params[key]
         return (not p["required"], p["default"], p["source"])
 
