@@ -27,6 +27,11 @@ BlockCheck = Callable[[CodeBlock, Context], list[Finding]]
 ClaimCheck = Callable[[Directive, Context], list[Finding]]
 TableCheck = Callable[[Table, Context], list[Finding]]
 
+# A command inside a shell block, keyed by what it runs (``python -m verl.model_merger`` -> "verl.model_merger",
+# ``cmake`` -> "cmake"): (argv, block, code_line, ctx) -> findings. The shell check dispatches to these.
+CommandCheck = Callable[[list[str], CodeBlock, int, Context], list[Finding]]
+COMMAND_CHECKS: dict[str, CommandCheck] = {}
+
 BLOCK_CHECKS: dict[str, BlockCheck] = {}
 CLAIM_CHECKS: dict[str, ClaimCheck] = {}
 TABLE_CHECKS: dict[str, TableCheck] = {}
@@ -41,6 +46,14 @@ def block_check(kind: str, attrs: tuple[str, ...] = ()) -> Callable[[BlockCheck]
     def deco(fn: BlockCheck) -> BlockCheck:
         BLOCK_CHECKS[kind] = fn
         KIND_ATTRS[kind] = set(attrs)
+        return fn
+
+    return deco
+
+
+def command_check(name: str) -> Callable[[CommandCheck], CommandCheck]:
+    def deco(fn: CommandCheck) -> CommandCheck:
+        COMMAND_CHECKS[name] = fn
         return fn
 
     return deco
