@@ -304,8 +304,8 @@ class ConfigChecker:
                         "engine/kwargs-ignored",
                         f"`{ckpt}.engine_kwargs.{key}` is silently ignored: verl only reads "
                         f"engine_kwargs[<backend>], and the backend in effect is `{backend}`{hint}",
-                        fact="engine_kwargs = checkpoint_engine.engine_kwargs.get(backend, {})",
-                        fact_source=", ".join(i["source"] for i in self._injected()),
+                        fact="; ".join(sorted({k["code"] for k in self._lookups()})) or None,
+                        fact_source=", ".join(k["source"] for k in self._lookups()) or None,
                     )
                 )
                 if key not in known and key != backend:
@@ -314,6 +314,9 @@ class ConfigChecker:
             findings.extend(self._check_kwargs(backend, items, ckpt))
         findings.extend(self._check_device_kwarg(backend, kwargs.get(str(backend), []), backend_a, assigns, ckpt))
         return findings
+
+    def _lookups(self) -> list[dict]:
+        return self.facts.data["engines"].get("kwargs_lookups", [])
 
     def _injected(self) -> list[dict]:
         return self.facts.data["engines"].get("injected_kwargs", [])

@@ -200,6 +200,24 @@ def injected_kwargs(tree: VerlTree) -> list[dict]:
     return out
 
 
+def kwargs_lookups(tree: VerlTree) -> list[dict]:
+    """Where verl picks ``engine_kwargs[<backend>]`` (so kwargs under any other key are ignored)."""
+    out = []
+    for rel in INJECTING_CALLERS:
+        if not tree.exists(rel):
+            continue
+        source = tree.read(rel)
+        for node in ast.walk(ast.parse(source)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and (dotted_name(node.func.value) or "").endswith("engine_kwargs")
+            ):
+                out.append({"code": ast.unparse(node), "source": f"{rel}:{node.lineno}"})
+    return out
+
+
 def extract(tree: VerlTree) -> dict:
     """``{"registrations": [...], "import_order": [...], "resolution": {backend: {device: class}}}``."""
     modules: dict[str, _ModuleInfo] = {}
@@ -249,6 +267,7 @@ def extract(tree: VerlTree) -> dict:
         "import_order": order,
         "resolution": resolution,
         "injected_kwargs": injected_kwargs(tree),
+        "kwargs_lookups": kwargs_lookups(tree),
         "source": INIT,
     }
 
