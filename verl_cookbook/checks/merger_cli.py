@@ -1,0 +1,230 @@
+"""``python -m verl.model_merger …`` inside a shell block, judged against the merger's argparse facts.
+
+The shell check hands over the arguments after the module name (``["merge", "--backend", "fsdp", …]``);
+a leading ``python -m verl.model_merger`` (or ``torchrun … -m verl.model_merger``), if still present, is
+skipped. Findings: a missing or unknown subcommand, an option the subcommand does not take (with
+did-you-mean, and which subcommand takes it if another does), a value outside ``choices``, a required
+option left out, an option that needs a value and has none. Each names the page line and verl's line.
+"""
+
+from __future__ import annotations
+
+from verl_cookbook.checks import Context, command_check
+from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import CodeBlock
+
+NAME = "verl.model_merger"
+HELP_FLAGS = {"-h", "--help"}
+
+
+def _locator(block: CodeBlock, code_line: int):
+    """Find the page line of a token: the first line from the command's start that contains it."""
+    lines = block.code.splitlines()
+
+    def where(token: str | None) -> tuple[str, int, int]:
+        if token:
+            for n in range(max(code_line, 1), len(lines) + 1):
+                col = lines[n - 1].find(token)
+                if col >= 0:
+                    file, line = block.where(n)
+                    return file, line, col + 1
+        file, line = block.where(code_line)
+        return file, line, 1
+
+    return where
+
+
+def _strip_prefix(argv: list[str]) -> list[str]:
+    if NAME in argv:
+        return argv[argv.index(NAME) + 1 :]
+    return argv
+
+
+def _resolve(flag: str, options: dict[str, dict]) -> tuple[str | None, list[str]]:
+    """The option ``flag`` names: exact, else a unique prefix (argparse's allow_abbrev); and the candidates."""
+    if flag in options:
+        return flag, [flag]
+    if flag.startswith("--"):
+        cands = [f for f in options if f.startswith(flag)]
+        if len(cands) == 1:
+            return cands[0], cands
+        return None, cands
+    return None, []
+
+
+def _is_dynamic(value: str) -> bool:
+    return "$" in value or "`" in value
+
+
+@command_check(NAME)
+def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: Context) -> list[Finding]:
+    facts = ctx.facts.family("merger") or {}
+    args = [a for a in _strip_prefix(list(argv)) if a not in ("\\", "")]
+    where = _locator(block, code_line)
+    if not facts:
+        file, line, col = where(NAME)
+        return [
+            Finding(
+                file,
+                line,
+                col,
+                "merger/absent",
+                f"verl {ctx.facts.tree.label} has no `{NAME}` command line (no argparse parser in verl/model_merger)",
+            )
+        ]
+    source = facts["source"]
+    subcommands: dict[str, dict] = facts.get("subcommands") or {}
+    if any(a in HELP_FLAGS for a in args[:1]):
+        return []
+    options: list[dict] = list(facts.get("options") or [])
+    command = None
+    rest = args
+    if subcommands:
+        sub = facts.get("subcommand") or {}
+        if not args or args[0].startswith("-"):
+            if sub.get("required") and not any(a in HELP_FLAGS for a in args):
+                file, line, col = where(NAME)
+                return [
+                    Finding(
+                        file,
+                        line,
+                        col,
+                        "merger/missing-subcommand",
+                        f"`python -m {NAME}` needs a subcommand first: {' or '.join(f'`{s}`' for s in subcommands)}",
+                        fact=f"subcommands: {', '.join(subcommands)}",
+                        fact_source=sub.get("source") or source,
+                    )
+                ]
+        else:
+            command = args[0]
+            rest = args[1:]
+            if command not in subcommands:
+                file, line, col = where(command)
+                return [
+                    Finding(
+                        file,
+                        line,
+                        col,
+                        "merger/unknown-subcommand",
+                        f"`{command}` is not a subcommand of `{NAME}`" + did_you_mean(command, list(subcommands)),
+                        fact=f"subcommands: {', '.join(subcommands)}",
+                        fact_source=sub.get("source") or source,
+                    )
+                ]
+            options = options + subcommands[command]["options"]
+    by_flag = {f: o for o in options for f in o["flags"] if f.startswith("-")}
+    findings: list[Finding] = []
+    given: set[str] = set()
+    i = 0
+    label = f"`{NAME} {command}`" if command else f"`{NAME}`"
+    while i < len(rest):
+        tok = rest[i]
+        i += 1
+        if tok in HELP_FLAGS:
+            return findings
+        if not tok.startswith("-") or tok == "-":
+            file, line, col = where(tok)
+            findings.append(
+                Finding(file, line, col, "merger/unexpected-argument", f"{label} takes no positional argument `{tok}`")
+            )
+            continue
+        flag, _, inline = tok.partition("=")
+        resolved, cands = _resolve(flag, by_flag)
+        if resolved is None:
+            file, line, col = where(flag)
+            if len(cands) > 1:
+                msg = f"`{flag}` is ambiguous for {label}: it could be {', '.join(f'`{c}`' for c in cands)}"
+                findings.append(Finding(file, line, col, "merger/ambiguous-option", msg, fact_source=source))
+                continue
+            elsewhere = [
+                name
+                for name, s in subcommands.items()
+                if name != command and any(flag in o["flags"] for o in s["options"])
+            ]
+            hint = f"; only `{'`, `'.join(elsewhere)}` takes it" if elsewhere else did_you_mean(flag, list(by_flag))
+            other = next(
+                (o for s in subcommands.values() for o in s["options"] if flag in o["flags"]),
+                None,
+            )
+            findings.append(
+                Finding(
+                    file,
+                    line,
+                    col,
+                    "merger/unknown-option",
+                    f"{label} has no option `{flag}` (argparse stops: unrecognized arguments){hint}",
+                    fact=f"options: {', '.join(sorted(by_flag))}",
+                    fact_source=other["source"]
+                    if other
+                    else (subcommands.get(command or "", {}).get("source") or source),
+                )
+            )
+            # skip a value that belongs to the unknown option
+            if not inline and i < len(rest) and not rest[i].startswith("-"):
+                i += 1
+            continue
+        opt = by_flag[resolved]
+        given.add(opt["dest"])
+        if not opt["takes_value"]:
+            if inline:
+                file, line, col = where(tok)
+                findings.append(
+                    Finding(
+                        file,
+                        line,
+                        col,
+                        "merger/unexpected-value",
+                        f"`{resolved}` is a switch ({opt['action']}) and takes no value",
+                        fact_source=opt["source"],
+                    )
+                )
+            continue
+        value = inline or None
+        if value is None:
+            if i < len(rest) and not (rest[i].startswith("-") and rest[i] != "-"):
+                value = rest[i]
+                i += 1
+        if value is None:
+            file, line, col = where(flag)
+            findings.append(
+                Finding(
+                    file,
+                    line,
+                    col,
+                    "merger/missing-value",
+                    f"`{resolved}` needs a value",
+                    fact_source=opt["source"],
+                )
+            )
+            continue
+        choices = opt.get("choices")
+        if choices and not _is_dynamic(value) and value not in [str(c) for c in choices]:
+            file, line, col = where(value)
+            findings.append(
+                Finding(
+                    file,
+                    line,
+                    col,
+                    "merger/invalid-choice",
+                    f"`{resolved} {value}`: invalid choice" + did_you_mean(value, [str(c) for c in choices]),
+                    fact=f"choices: {', '.join(str(c) for c in choices)}",
+                    fact_source=opt["source"],
+                )
+            )
+    for opt in options:
+        if opt["required"] and not opt["positional"] and opt["dest"] not in given:
+            file, line, col = where(NAME if command is None else command)
+            findings.append(
+                Finding(
+                    file,
+                    line,
+                    col,
+                    "merger/missing-required",
+                    f"{label} requires `{opt['flags'][0]}`"
+                    + (f" ({' or '.join(str(c) for c in opt['choices'])})" if opt.get("choices") else ""),
+                    fact=f"{opt['flags'][0]}: required=True",
+                    fact_source=opt["source"],
+                )
+            )
+    return findings
