@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verl_cookbook import checks
+from verl_cookbook import checks, lenient
 from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS, Context
 from verl_cookbook.checks.param_table import default_column
 from verl_cookbook.facts import Facts
@@ -81,6 +81,11 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         for target, line in block.missing_includes:
             out.append(Finding(page.path, line, 1, "include/missing", f"--8<-- include `{target}` does not exist"))
         kind = block.attrs.get("check")
+        if kind is None and ctx.options.get("lenient"):
+            guessed = lenient.guess_attrs(block, ctx)  # another project's docs: guess from the language
+            if guessed is not None:
+                block.attrs = {**block.attrs, **guessed}
+                kind = guessed["check"]
         if kind is None:
             if ctx.options.get("require_declared", True):
                 out.append(
@@ -129,6 +134,8 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         report.tables += 1
         d = table.directive
         if d is None:
+            if ctx.options.get("lenient"):
+                out.extend(lenient.backend_table_findings(table, ctx))
             if default_column(table) is not None and ctx.options.get("require_declared", True):
                 out.append(
                     Finding(
