@@ -1,0 +1,587 @@
+"""Stated claims (``<!-- check: KIND attr="…" -->`` beside a sentence), judged against verl's source, read as text.
+
+- ``raises file= error= match=``: ``file`` has ``raise <error>(…)`` whose message contains ``match``. A
+  message is rendered from its source: plain and implicitly concatenated strings as they are, f-strings
+  with their placeholders as written (``f"got {x!r}"`` reads ``got {x!r}``), ``"…".format(…)`` as its
+  template, ``a + b`` joined, and a variable from the strings assigned to it in the same function.
+  ``error="AssertionError"`` also accepts ``assert cond, "message"``.
+- ``symbol name= [params=]``: the dotted path names a class, function or method inside verl (following
+  ``from .x import Y`` re-exports); with ``params="a,b"`` its signature has those parameters.
+- ``contains file= match=``: a code line of ``file`` contains ``match`` (whitespace collapsed, comments
+  stripped; a statement spread over several lines also counts as one line).
+- ``verl-version version=``: the release a page says it was checked against is the pinned one
+  (``verl_cookbook/data/releases.yaml``). It is judged against the pin, not against the tree being
+  checked: in the release matrix, or on a checkout in verl's CI, the page still speaks about the pinned
+  release, and a finding on every page would drown the drift that matters. When the tree being checked
+  *is* a release and the pin is that release, the two must agree. Bumping the pin makes this claim fail
+  on every page, which is the point: each page is re-read for the new release.
+
+A failing claim names the page line and, when verl has something close (a changed message, a moved
+file, a renamed parameter), that verl line.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import os
+import re
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from verl_cookbook.checks import Context, claim_check
+from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import Directive
+from verl_cookbook.releases import default_release
+from verl_cookbook.verl_source import VerlTree
+
+RELEASES_FILE = "verl_cookbook/data/releases.yaml"
+
+
+# -- reading verl files (cached per process: several claims read the same file) ------------------------------
+@dataclass
+class _Module:
+    rel: str
+    source: str
+    tree: ast.Module | None
+    error: str | None = None
+
+
+_CACHE: dict[tuple[str, str, int, int], _Module] = {}
+
+
+def _module(tree: VerlTree, rel: str) -> _Module | None:
+    path = tree.root / rel
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    if not path.is_file():
+        return None
+    key = (str(tree.root), rel, st.st_mtime_ns, st.st_size)
+    mod = _CACHE.get(key)
+    if mod is None:
+        source = tree.read(rel)
+        try:
+            mod = _Module(rel, source, ast.parse(source))
+        except SyntaxError as e:
+            mod = _Module(rel, source, None, f"{e.msg} (line {e.lineno})")
+        _CACHE[key] = mod
+    return mod
+
+
+def _missing_attrs(d: Directive, names: tuple[str, ...]) -> list[Finding]:
+    missing = [n for n in names if not d.attrs.get(n, "").strip()]
+    if not missing:
+        return []
+    return [
+        Finding(
+            d.page,
+            d.line,
+            1,
+            "claim/missing-attr",
+            f"`check: {d.kind}` needs {', '.join(f'{n}=…' for n in missing)}",
+        )
+    ]
+
+
+def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[_Module | None, list[Finding]]:
+    tree = ctx.facts.tree
+    if not rel.startswith("verl/") or ".." in Path(rel).parts:
+        msg = f"file=`{rel}` must be a path inside verl's package (verl/…)"
+        return None, [Finding(d.page, d.line, 1, "claim/bad-file", msg)]
+    mod = _module(tree, rel)
+    if mod is None:
+        name = Path(rel).name
+        moved = sorted(str(p.relative_to(tree.root)) for p in tree.package.rglob(name))
+        hint = f"; a file of that name is at {', '.join(moved[:3])}" if moved else ""
+        return None, [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/file-missing",
+                f"verl {tree.label} has no file `{rel}`{hint}",
+                fact_source=moved[0] if moved else None,
+            )
+        ]
+    if mod.tree is None:
+        return None, [
+            Finding(
+                d.page, d.line, 1, "claim/unparsable", f"verl's `{rel}` does not parse: {mod.error}", fact_source=rel
+            )
+        ]
+    return mod, []
+
+
+# -- raises ------------------------------------------------------------------------------------------------
+def render_message(node: ast.AST | None, scope: ast.AST | None = None) -> str:
+    """The text of an error message as written in the source (f-string placeholders kept as ``{expr}``)."""
+    if node is None:
+        return ""
+    if isinstance(node, ast.Constant):
+        return str(node.value) if isinstance(node.value, str) else repr(node.value)
+    if isinstance(node, ast.JoinedStr):
+        out = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                out.append(str(v.value))
+            elif isinstance(v, ast.FormattedValue):
+                conv = {-1: "", 115: "!s", 114: "!r", 97: "!a"}.get(v.conversion, "")
+                spec = f":{render_message(v.format_spec)}" if v.format_spec is not None else ""
+                out.append("{" + ast.unparse(v.value) + conv + spec + "}")
+        return "".join(out)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
+        return render_message(node.left, scope) + render_message(node.right, scope)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        return render_message(node.func.value, scope)
+    if isinstance(node, ast.Name) and scope is not None:
+        parts = []
+        for n in ast.walk(scope):
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets):
+                parts.append(render_message(n.value, None))
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == node.id:
+                parts.append(render_message(n.value, None))
+        return "".join(parts)
+    return ""
+
+
+def _raises(mod: _Module) -> Iterator[tuple[str, str, int]]:
+    """(error name, rendered message, line) for every ``raise`` and ``assert … , msg`` in the module."""
+    assert mod.tree is not None
+
+    def visit(node: ast.AST, scope: ast.AST | None) -> Iterator[tuple[str, str, int]]:
+        for child in ast.iter_child_nodes(node):
+            inner = child if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else scope
+            if isinstance(child, ast.Raise) and child.exc is not None:
+                exc = child.exc
+                call = exc if isinstance(exc, ast.Call) else None
+                name = ast.unparse(call.func if call else exc).rpartition(".")[2]
+                msg = ""
+                if call is not None:
+                    msg = " ".join(render_message(a, scope) for a in call.args[:1]) or " ".join(
+                        render_message(k.value, scope) for k in call.keywords if k.arg in ("msg", "message")
+                    )
+                yield name, msg, child.lineno
+            elif isinstance(child, ast.Assert):
+                yield "AssertionError", render_message(child.msg, scope), child.lineno
+            yield from visit(child, inner)
+
+    yield from visit(mod.tree, None)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _closest(match: str, candidates: list[tuple[str, int]]) -> tuple[str, int, float] | None:
+    """The candidate most like ``match``, with its line and a score in [0, 1].
+
+    The score is the share of ``match`` found in the candidate (in runs of 3+ characters) times how
+    tightly those runs sit together, so a long text that happens to share scattered letters scores low.
+    """
+    best = None
+    m = _norm(match).lower()
+    if not m:
+        return None
+    for text, line in candidates:
+        t = _norm(text).lower()
+        if not t:
+            continue
+        blocks = [b for b in difflib.SequenceMatcher(None, m, t, autojunk=False).get_matching_blocks() if b.size >= 3]
+        if not blocks:
+            continue
+        coverage = sum(b.size for b in blocks) / len(m)
+        span = blocks[-1].b + blocks[-1].size - blocks[0].b
+        score = coverage * min(1.0, len(m) / max(span, 1))
+        if best is None or score > best[2]:
+            best = (text, line, score)
+    return best
+
+
+def _grep_tree(tree: VerlTree, needle: str, skip: str) -> str | None:
+    """``file:line`` of the first .py file in verl (other than ``skip``) containing ``needle``."""
+    for dirpath, dirnames, filenames in os.walk(tree.package):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            if not fn.endswith(".py"):
+                continue
+            p = Path(dirpath) / fn
+            rel = str(p.relative_to(tree.root))
+            if rel == skip:
+                continue
+            try:
+                text = p.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            idx = text.find(needle)
+            if idx >= 0:
+                return f"{rel}:{text.count(chr(10), 0, idx) + 1}"
+    return None
+
+
+@claim_check("raises")
+def check_raises(d: Directive, ctx: Context) -> list[Finding]:
+    missing = _missing_attrs(d, ("file", "error", "match"))
+    if missing:
+        return missing
+    rel, error, match = d.attrs["file"], d.attrs["error"], d.attrs["match"]
+    mod, problems = _file_problem(d, ctx, rel)
+    if mod is None:
+        return problems
+    raises = list(_raises(mod))
+    want = _norm(match)
+    same_error = [(msg, line) for name, msg, line in raises if name == error]
+    for msg, _line in same_error:
+        if want in _norm(msg):
+            return []
+    other = [(name, msg, line) for name, msg, line in raises if name != error and want in _norm(msg)]
+    if other:
+        name, msg, line = other[0]
+        return [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/raises-other-error",
+                f"`{rel}` raises {name}, not {error}, with a message containing {match!r}",
+                fact=f"raise {name}({msg!r})",
+                fact_source=f"{rel}:{line}",
+            )
+        ]
+    close = _closest(match, same_error)
+    if close and close[2] >= 0.6:
+        msg, line, _ = close
+        return [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/message-changed",
+                f"`{rel}` no longer raises {error} with {match!r}; message changed: now {msg!r}",
+                fact=f"raise {error}({msg!r})",
+                fact_source=f"{rel}:{line}",
+            )
+        ]
+    elsewhere = _grep_tree(ctx.facts.tree, match, rel)
+    if not same_error:
+        detail = f"`{rel}` has no `raise {error}`" + (" or `assert …, msg`" if error == "AssertionError" else "")
+        names = sorted({name for name, _m, _l in raises})
+        hint = did_you_mean(error, names)
+    else:
+        detail = f"no {error} raised in `{rel}` has a message containing {match!r}"
+        hint = ""
+    if elsewhere:
+        detail += f"; the text is now in {elsewhere}"
+    return [
+        Finding(
+            d.page,
+            d.line,
+            1,
+            "claim/raises-missing",
+            detail + hint,
+            fact=f"{error} messages: " + "; ".join(repr(m) for m, _l in same_error[:3]) if same_error else None,
+            fact_source=elsewhere or rel,
+        )
+    ]
+
+
+# -- symbol ------------------------------------------------------------------------------------------------
+def _module_file(tree: VerlTree, dotted: list[str]) -> str | None:
+    rel = "/".join(dotted)
+    for cand in (f"{rel}.py", f"{rel}/__init__.py"):
+        if tree.exists(cand):
+            return cand
+    return None
+
+
+def _defs(body: list[ast.stmt]) -> dict[str, ast.AST]:
+    out: dict[str, ast.AST] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            out[stmt.name] = stmt
+        elif isinstance(stmt, ast.If | ast.Try):  # definitions under `if TYPE_CHECKING` / try-imports
+            out.update(_defs(stmt.body))
+    return out
+
+
+def _imports(body: list[ast.stmt], rel: str) -> dict[str, tuple[str, str]]:
+    """``name -> (module path, original name)`` for ``from … import`` at module level (re-exports)."""
+    out: dict[str, tuple[str, str]] = {}
+    pkg = rel.removesuffix(".py").split("/")
+    pkg = pkg[:-1]  # the module's package (for __init__.py: the package itself)
+    for stmt in body:
+        stmts = [stmt] + (list(stmt.body) if isinstance(stmt, ast.Try | ast.If) else [])
+        for s in stmts:
+            if not isinstance(s, ast.ImportFrom):
+                continue
+            if s.level:
+                base = pkg[: len(pkg) - (s.level - 1)] if s.level > 1 else pkg
+                mod = ".".join([*base, *(s.module.split(".") if s.module else [])])
+            else:
+                mod = s.module or ""
+            for a in s.names:
+                out[a.asname or a.name] = (mod, a.name)
+    return out
+
+
+def resolve_symbol(tree: VerlTree, name: str, depth: int = 0) -> tuple[str, ast.AST | None, list[str], str]:
+    """Find dotted ``name``: (file, node or None, the parts not found, what the last found scope offers)."""
+    parts = name.split(".")
+    if parts[0] != "verl":
+        return ("", None, parts, "")
+    # the longest prefix that is a module
+    for cut in range(len(parts), 0, -1):
+        rel = _module_file(tree, parts[:cut])
+        if rel:
+            break
+    else:
+        return ("", None, parts, "")
+    mod = _module(tree, rel)
+    if mod is None or mod.tree is None:
+        return (rel, None, parts[cut:], "")
+    rest = parts[cut:]
+    if not rest:
+        return (rel, mod.tree, [], "")
+    node: ast.AST = mod.tree
+    for i, part in enumerate(rest):
+        body = node.body if isinstance(node, ast.Module | ast.ClassDef) else []
+        defs = _defs(body)
+        if part in defs:
+            node = defs[part]
+            continue
+        if i == 0 and depth < 3:
+            imported = _imports(mod.tree.body, rel).get(part)
+            if imported:
+                target = ".".join([imported[0], imported[1], *rest[1:]])
+                return resolve_symbol(tree, target, depth + 1)
+        return (rel, None, rest[i:], ",".join(sorted(defs)))
+    return (rel, node, [], "")
+
+
+@claim_check("symbol")
+def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
+    missing = _missing_attrs(d, ("name",))
+    if missing:
+        return missing
+    name = d.attrs["name"]
+    tree = ctx.facts.tree
+    rel, node, missing_parts, offers = resolve_symbol(tree, name)
+    if node is None:
+        if not rel:
+            return [
+                Finding(
+                    d.page,
+                    d.line,
+                    1,
+                    "claim/symbol-missing",
+                    f"`{name}`: no module of verl {tree.label} matches (expected verl.<package>.<module>.…)",
+                )
+            ]
+        choices = [c for c in offers.split(",") if c]
+        return [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/symbol-missing",
+                f"`{name}`: `{missing_parts[0]}` is not defined in `{rel}`" + did_you_mean(missing_parts[0], choices),
+                fact=f"defines: {', '.join(choices[:12])}" if choices else None,
+                fact_source=rel,
+            )
+        ]
+    want = [p.strip() for p in d.attrs.get("params", "").split(",") if p.strip()]
+    if not want:
+        return []
+    fn = node
+    if isinstance(node, ast.ClassDef):
+        fn = _defs(node.body).get("__init__")
+        if fn is None:
+            return [
+                Finding(
+                    d.page,
+                    d.line,
+                    1,
+                    "claim/params-mismatch",
+                    f"`{name}` defines no `__init__` of its own, so params= cannot be checked here",
+                    fact_source=f"{rel}:{node.lineno}",
+                )
+            ]
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+        return [Finding(d.page, d.line, 1, "claim/params-mismatch", f"`{name}` is a module; params= needs a callable")]
+    a = fn.args
+    have = [x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs]]
+    if a.vararg:
+        have.append("*" + a.vararg.arg)
+    if a.kwarg:
+        have.append("**" + a.kwarg.arg)
+    lost = [p for p in want if p not in have]
+    if not lost:
+        return []
+    sig = f"{fn.name}({ast.unparse(a)})"
+    hints = "".join(did_you_mean(p, [h for h in have if h not in want]) for p in lost[:1])
+    return [
+        Finding(
+            d.page,
+            d.line,
+            1,
+            "claim/params-mismatch",
+            f"`{name}` takes no parameter {', '.join(f'`{p}`' for p in lost)}{hints}",
+            fact=sig,
+            fact_source=f"{rel}:{fn.lineno}",
+        )
+    ]
+
+
+# -- contains ----------------------------------------------------------------------------------------------
+def _docstring_lines(tree: ast.Module | None) -> set[int]:
+    """Lines that belong to docstrings: prose, not code (a docstring's "defaults to" is no default)."""
+    out: set[int] = set()
+    if tree is None:
+        return out
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                out.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return out
+
+
+def code_lines(source: str, tree: ast.Module | None = None) -> list[tuple[str, int]]:
+    """(text, line) of every physical line and every multi-line statement, comments and docstrings removed."""
+    lines = source.splitlines()
+    prose = _docstring_lines(tree)
+    comments: dict[int, int] = {}  # line -> column where a comment starts
+    logical: list[tuple[int, int]] = []
+    try:
+        start = None
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.start[1]
+            elif tok.type in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+                if tok.type == tokenize.NEWLINE and start is not None:
+                    logical.append((start, tok.start[0]))
+                    start = None
+            elif start is None and tok.type != tokenize.ENDMARKER:
+                start = tok.start[0]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    stripped = ["" if n in prose else (ln[: comments[n]] if n in comments else ln) for n, ln in enumerate(lines, 1)]
+    out = [(text, n) for n, text in enumerate(stripped, 1) if text.strip()]
+    for a, b in logical:
+        if b > a:
+            out.append((" ".join(stripped[a - 1 : b]), a))
+    return out
+
+
+@claim_check("contains")
+def check_contains(d: Directive, ctx: Context) -> list[Finding]:
+    missing = _missing_attrs(d, ("file", "match"))
+    if missing:
+        return missing
+    rel, match = d.attrs["file"], d.attrs["match"]
+    mod, problems = _file_problem(d, ctx, rel)
+    if mod is None:
+        return problems
+    want = _norm(match)
+    lines = code_lines(mod.source, mod.tree)
+    if any(want in _norm(text) for text, _n in lines):
+        return []
+    in_comment = next(
+        (n for n, raw in enumerate(mod.source.splitlines(), 1) if want in _norm(raw)),
+        None,
+    )
+    if in_comment:
+        return [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/only-in-comment",
+                f"`{rel}` has {match!r} only in a comment or docstring, not in code",
+                fact_source=f"{rel}:{in_comment}",
+            )
+        ]
+    close = _closest(match, [(t.strip(), n) for t, n in lines])
+    if close and close[2] >= 0.6:
+        text, n, _ = close
+        return [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/code-changed",
+                f"`{rel}` has no code line containing {match!r}; closest now: {_norm(text)!r}",
+                fact=_norm(text),
+                fact_source=f"{rel}:{n}",
+            )
+        ]
+    return [
+        Finding(
+            d.page,
+            d.line,
+            1,
+            "claim/code-missing",
+            f"`{rel}` has no code line containing {match!r}",
+            fact_source=rel,
+        )
+    ]
+
+
+# -- verl-version ------------------------------------------------------------------------------------------
+_VERSION_LINE = re.compile(r"^default:")
+
+
+def _releases_line() -> str:
+    try:
+        text = Path(__file__).resolve().parent.parent.joinpath("data", "releases.yaml").read_text(encoding="utf-8")
+    except OSError:
+        return RELEASES_FILE
+    for n, line in enumerate(text.splitlines(), 1):
+        if _VERSION_LINE.match(line):
+            return f"{RELEASES_FILE}:{n}"
+    return RELEASES_FILE
+
+
+@claim_check("verl-version")
+def check_verl_version(d: Directive, ctx: Context) -> list[Finding]:
+    missing = _missing_attrs(d, ("version",))
+    if missing:
+        return missing
+    stated = d.attrs["version"].strip()
+    pinned = default_release()
+    if stated != pinned:
+        return [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/verl-version",
+                f"the page says it was checked against verl {stated}, but the pinned release is {pinned}: "
+                f"re-read the page against {pinned} and update the statement",
+                fact=f"pinned release: {pinned}",
+                fact_source=_releases_line(),
+            )
+        ]
+    tree = ctx.facts.tree
+    if tree.label == pinned and tree.version and tree.version != pinned:
+        return [
+            Finding(
+                d.page,
+                d.line,
+                1,
+                "claim/verl-version",
+                f"the pinned release is {pinned}, but the tree unpacked for it says version {tree.version}",
+                fact=f"verl/version/version: {tree.version}",
+                fact_source="verl/version/version",
+            )
+        ]
+    return []
