@@ -1,0 +1,134 @@
+"""The release matrix: the site holds on every covered verl release, and every since/until label is true."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.helpers import fence
+from verl_cookbook.facts import Facts, load_facts
+from verl_cookbook.matrix import parse_pages, release_findings, verify_labels
+from verl_cookbook.releases import covered_releases, default_release
+from verl_cookbook.verl_source import from_release
+
+DOCS = REPO / "docs"
+
+
+@pytest.fixture(scope="session")
+def facts_by_release() -> dict[str, Facts]:
+    """Facts of every covered release (wheels and facts are cached after the first run)."""
+    return {r: load_facts(from_release(r)) for r in covered_releases()}
+
+
+# -- unit tests on a throwaway site --------------------------------------------------------------------------
+
+
+def _two(facts_by_release: dict[str, Facts]) -> dict[str, Facts]:
+    return {r: facts_by_release[r] for r in ("0.9.0", "0.9.1")}
+
+
+def _labels(page: Path, facts: dict[str, Facts]):
+    root = page.parent.parent
+    return verify_labels(parse_pages([page], root), facts, root)
+
+
+MULTI_SENDER = (
+    "actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: nccl\n      engine_kwargs:\n        nccl:\n"
+)
+MULTI_SENDER += "          multi_sender: true\n"
+
+
+def test_a_true_since_label_fails_on_the_release_before(facts_by_release, write_page):
+    # NCCLCheckpointEngine takes multi_sender from 0.9.1 on
+    page = write_page(fence(MULTI_SENDER, '{ .yaml check="config" device="gpu" since="0.9.1" }'))
+    (label,) = _labels(page, _two(facts_by_release))
+    assert (label.bound, label.against, label.verified) == ("since", "0.9.0", True)
+    assert label.findings and all("multi_sender" in f.message for f in label.findings)
+
+
+def test_a_needless_since_label_is_not_verified(facts_by_release, write_page):
+    page = write_page(
+        fence(
+            "backend: nccl\n",
+            '{ .yaml check="config" root="actor_rollout_ref.rollout.checkpoint_engine" since="0.9.1" }',
+        )
+    )
+    (label,) = _labels(page, _two(facts_by_release))
+    assert label.against == "0.9.0" and not label.verified
+    assert "also holds on verl 0.9.0" in label.explain()
+
+
+def test_a_since_label_with_no_earlier_release_is_not_verified(facts_by_release, write_page):
+    page = write_page(fence(MULTI_SENDER, '{ .yaml check="config" device="gpu" since="0.9.0" }'))
+    (label,) = _labels(page, _two(facts_by_release))
+    assert label.against is None and not label.verified
+    assert "no covered release before 0.9.0" in label.explain()
+
+
+def test_a_true_until_label_fails_from_that_release_on(facts_by_release, write_page):
+    # the 0.9.0 NCCL engine has no multi_sender: a page for 0.9.0 only can say so with until="0.9.1"
+    table = (
+        '<!-- check: params engine="nccl" device="gpu" until="0.9.1" -->\n'
+        '| 参数 | 默认值 |\n|---|---|\n| `group_name` | `"default"` |\n| `rollout_dtype` | `torch.bfloat16` |\n'
+    )
+    good = '<!-- check: params engine="nccl" device="gpu" since="0.9.1" -->\n| 参数 | 默认值 |\n|---|---|\n'
+    good += "| `multi_sender` | `True` |\n"
+    page = write_page(table + "\n" + good)
+    labels = _labels(page, _two(facts_by_release))
+    assert [(lb.what, lb.bound, lb.against) for lb in labels] == [
+        ("table params", "until", "0.9.1"),
+        ("table params", "since", "0.9.0"),
+    ]
+    until, since = labels
+    assert since.verified
+    assert not until.verified, "the old table's rows still hold on 0.9.1, so until= is needless there"
+
+
+def test_labels_on_claims_are_verified_too(facts_by_release, write_page):
+    # CheckpointEngineConfig gained custom_backend_module in 0.8.0
+    claim = '<!-- check: contains file="verl/workers/config/rollout.py" match="custom_backend_module" since="0.8.0" -->'
+    page = write_page(f"The field exists. {claim}\n")
+    facts = {r: facts_by_release[r] for r in ("0.7.1", "0.8.0")}
+    (label,) = _labels(page, facts)
+    assert (label.what, label.against, label.verified) == ("claim contains", "0.7.1", True)
+
+
+def test_release_findings_judges_only_blocks_in_range(facts_by_release, write_page):
+    page = write_page(fence(MULTI_SENDER, '{ .yaml check="config" device="gpu" since="0.9.1" }'))
+    root = page.parent.parent
+    assert release_findings([page], facts_by_release["0.9.0"], root) == ([], 0)
+    assert release_findings([page], facts_by_release["0.9.1"], root) == ([], 1)
+
+
+# -- the site ------------------------------------------------------------------------------------------------
+
+
+def _site_pages():
+    if not DOCS.is_dir():
+        pytest.fail(f"no docs/ folder at {REPO}: the matrix has nothing to check")
+    return parse_pages([DOCS], REPO)
+
+
+@pytest.mark.parametrize("release", covered_releases())
+def test_site_holds_on_every_covered_release(release, facts_by_release):
+    start = time.perf_counter()
+    findings, checked = release_findings([DOCS], facts_by_release[release], REPO)
+    assert checked > 0, "no block, table or claim was judged: the matrix would pass on an empty site"
+    shown = "\n".join(f"{f.path}:{f.line}: {f.rule} {f.message}" for f in findings)
+    assert not findings, (
+        f"on verl {release} ({time.perf_counter() - start:.1f}s), these do not hold; mark version-specific "
+        f'content with since="…"/until="…":\n{shown}'
+    )
+
+
+def test_every_since_and_until_label_on_the_site_is_true(facts_by_release):
+    labels = verify_labels(_site_pages(), facts_by_release, REPO)
+    wrong = [lb.explain() for lb in labels if not lb.verified]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_pinned_release_is_covered():
+    assert default_release() in covered_releases()
