@@ -1,0 +1,157 @@
+"""Hydra overrides read per Hydra's override grammar, turned into config assignments."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from verl_cookbook.shellparse import (
+    HydraFunction,
+    OverrideError,
+    Sweep,
+    overrides_to_assignments,
+    parse_override,
+    parse_override_value,
+    parse_script,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("null", None),
+        ("NULL", None),
+        ("true", True),
+        ("False", False),
+        ("10", 10),
+        ("-20", -20),
+        ("1_000_000", 1000000),
+        ("3.14", 3.14),
+        ("1e-3", 0.001),
+        ("foo_10", "foo_10"),
+        ("foo-bar", "foo-bar"),
+        ("/path/to/model", "/path/to/model"),
+        ("10.0.0.1", "10.0.0.1"),
+        ("60000-60050", "60000-60050"),
+        ("'hello world'", "hello world"),
+        ('"it\\"s"', 'it"s'),
+        ("${oc.env:HOME}", "${oc.env:HOME}"),
+        ("run_${now:%H}", "run_${now:%H}"),
+        ("[]", []),
+        ("[a, b, [1, 2]]", ["a", "b", [1, 2]]),
+        ("{}", {}),
+        ("{a:10, b:{c:x}}", {"a": 10, "b": {"c": "x"}}),
+        ("a\\,b", "a,b"),
+        ("", ""),
+        ("int(3.0)", 3),
+    ],
+)
+def test_values_are_typed_as_hydra_types_them(text: str, value: object) -> None:
+    assert parse_override_value(text) == value
+    assert type(parse_override_value(text)) is type(value)
+
+
+def test_inf_and_nan_are_floats() -> None:
+    assert math.isinf(parse_override_value("inf"))
+    assert math.isnan(parse_override_value("nan"))
+
+
+def test_sweeps_and_functions_are_recognised() -> None:
+    assert parse_override_value("a,b,c") == Sweep(["a", "b", "c"])
+    assert parse_override_value("range(1,3)") == HydraFunction("range", [1, 3])
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ('{"rebuild_group": true}', "dict keys are unquoted"),
+        ("[1,2", "`,` or `]`"),
+        ("{a:1", "`,` or `}`"),
+        ("a#b", "'#'"),
+        ("'open", "unterminated"),
+        ("${oc.env:HOME", "unterminated interpolation"),
+    ],
+)
+def test_malformed_values_say_why(text: str, why: str) -> None:
+    with pytest.raises(OverrideError, match=None) as e:
+        parse_override_value(text)
+    assert why in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("arg", "op", "key", "value"),
+    [
+        ("a.b=1", "set", "a.b", 1),
+        ("+a.b=1", "add", "a.b", 1),
+        ("++a.b=1", "force", "a.b", 1),
+        ("~a.b", "delete", "a.b", None),
+        ("~a.b=1", "delete", "a.b", 1),
+        ("a.b=", "set", "a.b", ""),
+        ("a.0.b=x", "set", "a.0.b", "x"),
+    ],
+)
+def test_override_operators(arg: str, op: str, key: str, value: object) -> None:
+    ov = parse_override(arg)
+    assert (ov.op, ov.key, ov.value, ov.group) == (op, key, value, False)
+
+
+@pytest.mark.parametrize("arg", ["db=mysql", "hydra/launcher=basic", "db@backup=mysql"])
+def test_group_overrides_are_told_apart(arg: str) -> None:
+    assert parse_override(arg).group == ("/" in arg or "@" in arg)
+
+
+@pytest.mark.parametrize("arg", ["+a.b", "a.b", "a..b=1", "a b=1", "-a=1"])
+def test_malformed_keys_are_rejected(arg: str) -> None:
+    with pytest.raises(OverrideError):
+        parse_override(arg)
+
+
+def _cmd(text: str):
+    return next(c for c in parse_script(text).commands if c.module == "verl.trainer.main_ppo")
+
+
+def test_assignments_carry_file_line_and_op() -> None:
+    cmd = _cmd(
+        "python3 -m verl.trainer.main_ppo \\\n"
+        "  --config-name=ppo_megatron_trainer.yaml \\\n"
+        "  actor_rollout_ref.rollout.checkpoint_engine.backend=nccl \\\n"
+        "  '+actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.nccl={rebuild_group: true}'\n"
+    )
+    assigns, findings, info = overrides_to_assignments(cmd, "run.sh")
+    assert findings == []
+    assert info["config_name"] == "ppo_megatron_trainer"
+    assert [(a.dotted, a.op, a.line, a.file) for a in assigns] == [
+        ("actor_rollout_ref.rollout.checkpoint_engine.backend", "set", 3, "run.sh"),
+        ("actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.nccl", "add", 4, "run.sh"),
+    ]
+    assert assigns[1].value == {"rebuild_group": True}
+
+
+def test_shell_variables_make_values_symbolic() -> None:
+    cmd = _cmd("python3 -m verl.trainer.main_ppo trainer.nnodes=$NNODES $EXTRA hydra.run.dir=/tmp model/actor=x\n")
+    assigns, findings, info = overrides_to_assignments(cmd, "run.sh")
+    assert [(a.dotted, a.value) for a in assigns] == [("trainer.nnodes", None)]
+    assert info["symbolic"] == ["trainer.nnodes"]
+    assert info["opaque"] == ["$EXTRA"]
+    assert info["hydra"] == ["hydra.run.dir=/tmp"]
+
+
+def test_malformed_override_is_a_finding_with_its_line() -> None:
+    cmd = _cmd("python3 -m verl.trainer.main_ppo \\\n  a.b=1 \\\n  '+c.d={\"x\": 1}'\n")
+    _assigns, findings, _info = overrides_to_assignments(cmd, "run.sh")
+    assert [(f.rule, f.path, f.line) for f in findings] == [("override/malformed", "run.sh", 3)]
+    assert "unquoted" in findings[0].message
+
+
+def test_unknown_flag_and_sweep_without_multirun_are_findings() -> None:
+    cmd = _cmd("python3 -m verl.trainer.main_ppo --config_name x a.b=1,2\n")
+    _assigns, findings, _info = overrides_to_assignments(cmd, "run.sh")
+    assert sorted(f.rule for f in findings) == ["override/sweep-without-multirun", "override/unknown-flag"]
+    assert "--config-name" in next(f.message for f in findings if f.rule == "override/unknown-flag")
+
+
+def test_sweep_with_multirun_is_accepted() -> None:
+    cmd = _cmd("python3 -m verl.trainer.main_ppo -m a.b=1,2\n")
+    assigns, findings, info = overrides_to_assignments(cmd, "run.sh")
+    assert findings == [] and info["multirun"] and assigns[0].value == 1
