@@ -1,0 +1,268 @@
+"""``check="python"``: a Python example compiles, its verl imports exist, and its overrides match verl's bases.
+
+Everything here is static: the example is compiled, never run, and verl is read with ``ast``.
+
+- A syntax error is reported at the page (or snippet) line it is on.
+- ``from verl.x import Y`` must name something verl defines (re-exports followed).
+- A class that subclasses a verl class (``class MyCallback(CheckpointCallback)`` after
+  ``from verl.trainer.ppo.checkpoint_callback import CheckpointCallback``) must override verl's methods
+  with compatible signatures: the base's parameters, by name, in the same order and of the same kind
+  (positional or keyword-only), ``*args``/``**kwargs`` where the base has them (verl calls hooks with
+  keywords and may pass more in later releases), and no new required parameter verl would not pass.
+
+Running examples is a separate concern: pytest-markdown-docs runs the site's Python fences that need
+nothing from verl (``verl_cookbook.markdown_docs_plugin``, which uses :func:`prepare_fence`; CONTRIBUTING.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+from pathlib import Path
+
+from verl_cookbook.checks import Context, block_check
+from verl_cookbook.checks.claims import resolve_symbol
+from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import CodeBlock, _resolve_include, parse_info, read_text
+from verl_cookbook.verl_source import VerlTree
+
+_MAX_BASE_DEPTH = 5
+
+
+def _verl_imports(mod: ast.Module) -> dict[str, tuple[str, int, int]]:
+    """Local name -> (dotted verl path, line, col) for ``from verl… import X [as Y]`` and ``import verl.… as m``."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for node in ast.walk(mod):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "verl":
+            for a in node.names:
+                if a.name != "*":
+                    out[a.asname or a.name] = (f"{node.module}.{a.name}", node.lineno, node.col_offset)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "verl":
+                    out[a.asname or a.name.split(".")[0]] = (
+                        a.name if a.asname else "verl",
+                        node.lineno,
+                        node.col_offset,
+                    )
+    return out
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _base_path(base: ast.AST, imports: dict[str, tuple[str, int, int]]) -> str | None:
+    """The dotted verl path a base-class expression names, if it comes from verl."""
+    name = _dotted(base)
+    if not name:
+        return None
+    head, _, rest = name.partition(".")
+    if head not in imports:
+        return None
+    path = imports[head][0]
+    return f"{path}.{rest}" if rest else path
+
+
+def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _base_methods(tree: VerlTree, dotted: str) -> dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str]]:
+    """Methods of verl class ``dotted`` and its verl bases: name -> (def, class name, file)."""
+    out: dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str]] = {}
+    todo = [(dotted, 0)]
+    seen: set[str] = set()
+    while todo:
+        path, depth = todo.pop(0)
+        if path in seen or depth > _MAX_BASE_DEPTH:
+            continue
+        seen.add(path)
+        rel, node, _missing, _offers = resolve_symbol(tree, path)
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for name, fn in _methods(node).items():
+            out.setdefault(name, (fn, node.name, rel))
+        # follow bases named in the same module or imported from verl
+        module = rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        src_mod = resolve_symbol(tree, module)[1]
+        imports = _verl_imports(src_mod) if isinstance(src_mod, ast.Module) else {}
+        for b in node.bases:
+            name = _dotted(b)
+            if not name:
+                continue
+            via = _base_path(b, imports)
+            todo.append((via or f"{module}.{name}", depth + 1))
+    return out
+
+
+def _sig(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    return f"{fn.name}({ast.unparse(fn.args)})"
+
+
+def compare_signatures(
+    mine: ast.FunctionDef | ast.AsyncFunctionDef, base: ast.FunctionDef | ast.AsyncFunctionDef
+) -> list[str]:
+    """Why ``mine`` cannot stand in for ``base`` when verl calls it; empty when it can."""
+    problems: list[str] = []
+    ma, ba = mine.args, base.args
+    m_pos = [a.arg for a in [*ma.posonlyargs, *ma.args]]
+    b_pos = [a.arg for a in [*ba.posonlyargs, *ba.args]]
+    m_kw = [a.arg for a in ma.kwonlyargs]
+    b_kw = [a.arg for a in ba.kwonlyargs]
+    m_all = set(m_pos) | set(m_kw)
+    for i, name in enumerate(b_pos):
+        if i < len(m_pos) and m_pos[i] == name:
+            continue
+        if name in m_pos:
+            problems.append(f"parameter `{name}` is position {m_pos.index(name) + 1}, verl's is {i + 1}")
+        elif name in m_kw:
+            problems.append(f"`{name}` is keyword-only here but positional-or-keyword in verl's")
+        elif ma.kwarg is None:  # **kwargs would take it when verl passes it by keyword, as it does for hooks
+            hint = did_you_mean(name, [n for n in m_all if n not in b_pos and n not in b_kw])
+            problems.append(f"missing parameter `{name}`{hint}")
+    for name in b_kw:
+        if name not in m_all and ma.kwarg is None:
+            hint = did_you_mean(name, [n for n in m_all if n not in b_pos and n not in b_kw])
+            problems.append(f"missing keyword-only parameter `{name}`{hint}")
+    if ba.vararg is not None and ma.vararg is None:
+        problems.append(f"no `*{ba.vararg.arg}`, which verl's takes")
+    if ba.kwarg is not None and ma.kwarg is None:
+        problems.append(f"no `**{ba.kwarg.arg}`: verl passes its hooks keyword arguments and may add more")
+    # new parameters without a default are never passed by verl
+    m_defaults = len(ma.defaults)
+    required_pos = m_pos[: len(m_pos) - m_defaults] if m_defaults else m_pos
+    for name in required_pos:
+        if name not in b_pos and name not in b_kw and name not in ("self", "cls"):
+            problems.append(f"new required parameter `{name}`, which verl never passes")
+    for a, d in zip(ma.kwonlyargs, ma.kw_defaults, strict=True):
+        if d is None and a.arg not in b_pos and a.arg not in b_kw:
+            problems.append(f"new required keyword-only parameter `{a.arg}`, which verl never passes")
+    if isinstance(mine, ast.AsyncFunctionDef) != isinstance(base, ast.AsyncFunctionDef):
+        problems.append("one is `async def`, the other is not")
+    return problems
+
+
+@block_check("python", attrs=())
+def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
+    code = block.code
+    try:
+        mod = ast.parse(code)
+        compile(mod, block.page, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        file, line = block.where(e.lineno or 1)
+        return [Finding(file, line, (e.offset or 1), "python/syntax", f"invalid Python: {e.msg}")]
+    except ValueError as e:  # e.g. null bytes
+        return [Finding(block.page, block.line, block.col, "python/syntax", f"invalid Python: {e}")]
+    tree = ctx.facts.tree
+    findings: list[Finding] = []
+    imports = _verl_imports(mod)
+    for local, (path, line, col) in imports.items():
+        if path == "verl":
+            continue
+        rel, node, missing, offers = resolve_symbol(tree, path)
+        if node is None:
+            file, pline = block.where(line)
+            choices = [c for c in offers.split(",") if c]
+            where = f" in `{rel}`" if rel else ""
+            findings.append(
+                Finding(
+                    file,
+                    pline,
+                    col + 1,
+                    "python/verl-import",
+                    f"`{path}` does not exist in verl {tree.label}: `{(missing or [local])[0]}` is not defined{where}"
+                    + did_you_mean((missing or [local])[0], choices),
+                    fact_source=rel or None,
+                )
+            )
+    for cls in [n for n in ast.walk(mod) if isinstance(n, ast.ClassDef)]:
+        for b in cls.bases:
+            path = _base_path(b, imports)
+            if not path:
+                continue
+            base_methods = _base_methods(tree, path)
+            for name, fn in _methods(cls).items():
+                if name not in base_methods:
+                    continue
+                base_fn, base_cls, rel = base_methods[name]
+                problems = compare_signatures(fn, base_fn)
+                if not problems:
+                    continue
+                file, pline = block.where(fn.lineno)
+                findings.append(
+                    Finding(
+                        file,
+                        pline,
+                        fn.col_offset + 1,
+                        "python/override-signature",
+                        f"`{cls.name}.{name}` overrides verl's `{base_cls}.{name}` with another signature: "
+                        + "; ".join(problems),
+                        fact=f"{base_cls}.{_sig(base_fn)}",
+                        fact_source=f"{rel}:{base_fn.lineno}",
+                    )
+                )
+    return findings
+
+
+# -- running the site's Python fences with pytest-markdown-docs -------------------------------------------
+def runnable(code: str) -> bool:
+    """Whether an example can run here: it parses, imports nothing from verl (verl is never imported),
+    and every module it imports at top level is installed (checked with find_spec, not by importing)."""
+    try:
+        mod = ast.parse(code)
+    except SyntaxError:
+        return True  # let the run report it
+    for node in ast.walk(mod):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        for n in names:
+            top = n.split(".")[0]
+            if top == "verl":
+                return False
+            try:
+                if importlib.util.find_spec(top) is None:
+                    return False
+            except (ImportError, ValueError):
+                return False
+    return True
+
+
+_NOTEST = "notest"
+
+
+def prepare_fence(info: str, content: str, site_root: Path) -> tuple[str, str]:
+    """A fence as pytest-markdown-docs should see it: ``--8<--`` includes resolved, and ``notest`` added
+    when the fence is not ``check="python"`` or cannot run here (it needs verl or a missing module)."""
+    lang, attrs = parse_info(info)
+    if lang not in ("py", "python", "python3"):
+        return info, content
+    lines = []
+    for line in content.splitlines():
+        m = re.match(r"""^\s*-{1,}8<-{1,}\s+(["'])([^"']+)\1\s*$""", line)
+        if m and not m.group(2).startswith(";"):
+            target = _resolve_include(m.group(2), site_root / "docs" / "index.md", [site_root])
+            if target is not None:
+                try:
+                    lines.extend(read_text(target).splitlines())
+                    continue
+                except Exception:  # noqa: BLE001 - an unreadable include is reported by verl-cookbook check
+                    pass
+        lines.append(line)
+    content = "\n".join(lines) + "\n"
+    if attrs.get("check") != "python" or not runnable(content):
+        stripped = info.strip()
+        info = f"{stripped[:-1].rstrip()} {_NOTEST} }}" if stripped.endswith("}") else f"{stripped} {_NOTEST}"
+    return info, content
