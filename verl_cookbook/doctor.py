@@ -1,0 +1,574 @@
+"""``verl-cookbook doctor FILE ...``: check a user's launch script or verl config before it burns cluster hours.
+
+A launch script (shell: exports plus ``python3 -m verl.trainer.main_ppo key=value ...``) or a YAML
+config (a full or partial verl trainer config; Hydra ``defaults:`` lists are tolerated) goes through the
+same config rules as the site's own snippets (unknown keys, types, backend names, ``engine_kwargs``
+under the backend in effect, constructor kwargs, ``device: npu``) plus doctor's own rules (HCCL env on
+Ascend, ``delta_sharded`` constraints read from verl's ``raise`` statements). Each finding says how to
+fix it and links to the page that explains it. The files are only read, never modified.
+
+Exit codes: 0 nothing found, 1 findings, 2 an input could not be read (missing, binary, not a script
+or config) or verl's source could not be obtained.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes
+from verl_cookbook.doctor_rules import PAGE_DELTA, DoctorFinding, Target, advice, ascend_env, delta_guards, link
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding, _gh_escape
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+YAML_SUFFIXES = (".yaml", ".yml")
+SHELL_SUFFIXES = (".sh", ".bash")
+MAX_BYTES = 5 * 1024 * 1024
+DEFAULT_CONFIG = "ppo_trainer"
+PRODUCTS = ("A2", "A3", "950")
+
+
+class InputError(Exception):
+    """An input that cannot be checked (exit code 2)."""
+
+
+@dataclass
+class Guess:
+    value: str | None
+    how: str  # "given", "guessed", "unknown"
+    why: str = ""
+
+    def describe(self, what: str) -> str:
+        if self.how == "given":
+            return f"{what} {self.value} (given)"
+        if self.value is None:
+            return f"{what} unknown{(': ' + self.why) if self.why else ''}"
+        return f"{what} {self.value} (guessed from {self.why})"
+
+
+@dataclass
+class FileReport:
+    path: str
+    kind: str
+    device: Guess
+    cann: Guess
+    product: Guess
+    config: str = DEFAULT_CONFIG
+    commands: int = 0
+    notes: list[str] = field(default_factory=list)
+    findings: list[DoctorFinding] = field(default_factory=list)
+
+
+# -- command line ---------------------------------------------------------------------------------
+def register(sub: Any, name: str) -> None:
+    """Add the ``doctor`` subcommand to ``verl-cookbook``'s subparsers."""
+    from verl_cookbook.cli import _add_source_args
+
+    p = sub.add_parser(
+        name,
+        help="check your own launch scripts and verl configs",
+        description=__doc__.splitlines()[0],
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="launch scripts (.sh) or verl configs (.yaml)")
+    p.add_argument("--device", choices=("npu", "gpu"), help="the hardware the job runs on (default: guessed)")
+    p.add_argument("--cann", metavar="VERSION", help="the CANN version on the cluster, e.g. 8.5.0 (default: guessed)")
+    p.add_argument("--product", choices=PRODUCTS, help="the Ascend product: A2, A3 or 950 (default: guessed)")
+    _add_source_args(p)
+    p.add_argument("--format", choices=("text", "json", "github"), default="text")
+    p.set_defaults(func=cmd_doctor)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from verl_cookbook.cli import _facts
+
+    if args.cann and ascend_env.cann_key(args.cann) is None:
+        print(f"verl-cookbook doctor: error: --cann {args.cann!r}: expected a version such as 8.5.0", file=sys.stderr)
+        return EXIT_ERROR
+    facts = _facts(args)
+    reports: list[FileReport] = []
+    errors: list[str] = []
+    for path in args.files:
+        try:
+            reports.append(diagnose(path, facts, device=args.device, cann=args.cann, product=args.product))
+        except InputError as e:
+            errors.append(f"{path}: {e}")
+    findings = [f for r in reports for f in r.findings]
+    out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts)
+    if out:
+        print(out)
+    for e in errors:
+        print(f"verl-cookbook doctor: error: {e}", file=sys.stderr)
+    if args.format == "text":
+        for r in reports:
+            print(f"doctor: {r.path}: " + "; ".join(_context(r)), file=sys.stderr)
+            for n in r.notes:
+                print(f"doctor: {r.path}: note: {n}", file=sys.stderr)
+        print(
+            f"verl {facts.tree.label}: {len(reports)} file(s) checked, {len(findings)} findings"
+            + (f", {len(errors)} unreadable" if errors else ""),
+            file=sys.stderr,
+        )
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def _context(r: FileReport) -> list[str]:
+    parts = [f"{r.kind}", r.device.describe("device")]
+    if r.device.value == "npu":
+        parts += [r.cann.describe("CANN"), r.product.describe("product")]
+    parts.append(f"config {r.config}")
+    return parts
+
+
+# -- reading inputs ---------------------------------------------------------------------------------
+def read_input(path: Path) -> str:
+    """The text of ``path``; :class:`InputError` when it is missing, a folder, binary or too large."""
+    if not path.exists():
+        raise InputError("no such file")
+    if path.is_dir():
+        raise InputError("is a folder; give the launch script or config file itself")
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise InputError(f"{size} bytes: too large for a launch script or config")
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror or e}") from None
+    if b"\0" in data:
+        raise InputError("binary file (NUL bytes): expected a shell script or a YAML config")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text (byte {e.start}): expected a shell script or a YAML config") from None
+
+
+def detect_kind(path: Path, text: str) -> str:
+    """ "yaml" or "shell": by suffix, then by shebang, then by whether the text is a YAML mapping."""
+    if path.suffix.lower() in YAML_SUFFIXES:
+        return "yaml"
+    if path.suffix.lower() in SHELL_SUFFIXES or text.startswith("#!"):
+        return "shell"
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return "shell"
+    if isinstance(node, yaml.MappingNode) and not re.search(r"^\s*(export\s|python|torchrun|ray\s)", text, re.M):
+        return "yaml"
+    return "shell"
+
+
+@dataclass
+class Unit:
+    """One thing to judge: a trainer command of a script, or a YAML config."""
+
+    assignments: list[Assignment]
+    findings: list[Finding]
+    config: str
+    line: int
+    note: str | None = None
+
+
+def _entry_config(facts: Facts, module: str) -> str | None:
+    """The ``config_name`` of ``@hydra.main`` in verl's module ``module`` (read as text), if it has one."""
+    rel = module.replace(".", "/") + ".py"
+    if not facts.tree.exists(rel):
+        return None
+    m = re.search(r"@hydra\.main\([^)]*config_name\s*=\s*['\"]([^'\"]+)['\"]", facts.tree.read(rel))
+    return m.group(1) if m else None
+
+
+def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, list[Finding], Any]:
+    from verl_cookbook.shellparse import overrides_to_assignments, parse_script
+
+    script = parse_script(text, file)
+    findings = [Finding(file, ln, col, "shell/syntax", msg) for ln, col, msg in script.errors]
+    env: dict[str, tuple[str | None, int]] = {}
+    for e in script.exports:
+        if e.kind == "export" or e.kind == "prefix" or e.exported:
+            env[e.name] = (e.value, e.line)
+    units: list[Unit] = []
+    for cmd in script.commands:
+        module = cmd.module or ""
+        if not module.startswith("verl."):
+            continue
+        entry = _entry_config(facts, module)
+        if entry is None:
+            continue  # not a Hydra entry point of verl (e.g. verl.model_merger)
+        assigns, fs, info = overrides_to_assignments(cmd, file)
+        config = info.get("config_name") or entry
+        for name, value in cmd.env.items():
+            env[name] = (value, cmd.line)
+        units.append(Unit(assigns, fs, config, cmd.line))
+    return units, env, findings, script
+
+
+def yaml_unit(text: str, file: str, facts: Facts, config: str = DEFAULT_CONFIG) -> Unit:
+    from verl_cookbook.checks.yaml_config import parse_fragment
+    from verl_cookbook.markdown import CodeBlock
+
+    base = facts.default_config(config)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        f = Finding(file, mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, "yaml/syntax", problem)
+        return Unit([], [Finding(f.path, f.line, f.col, f.rule, f"invalid YAML: {f.message}")], config, 1)
+    if node is None:
+        raise InputError("empty file")
+    if not isinstance(node, yaml.MappingNode):
+        raise InputError("not a YAML mapping: expected a verl config such as `actor_rollout_ref: ...`")
+    # Hydra's own keys are not part of verl's config: blank them out, keeping the line numbers.
+    lines = text.splitlines(keepends=True)
+    note = None
+    for key_node, value_node in node.value:
+        if key_node.value in ("defaults", "hydra"):
+            for i in range(key_node.start_mark.line, value_node.end_mark.line + 1):
+                if i < len(lines) and (i < value_node.end_mark.line or value_node.end_mark.column > 0):
+                    lines[i] = "\n"
+            if key_node.value == "defaults":
+                note = "Hydra `defaults:` list ignored: the file is checked as settings on top of verl's defaults"
+    code = "".join(lines)
+    block = CodeBlock(
+        page=file,
+        line=1,
+        col=1,
+        lang="yaml",
+        attrs={},
+        info="",
+        code=code,
+        line_map=[(file, i + 1) for i in range(code.count("\n") + 1)],
+    )
+    if not code.strip():
+        return Unit([], [], config, 1, note)
+    assigns, errors, _data = parse_fragment(block, base)
+    return Unit(assigns, errors, config, 1, note)
+
+
+# -- guessing the machine -----------------------------------------------------------------------------
+_NPU_EXPORTS = ("ASCEND_RT_VISIBLE_DEVICES",)
+_GPU_EXPORTS = ("CUDA_VISIBLE_DEVICES",)
+_CANN_RE = re.compile(r"cann[-_/]?(?:toolkit[-_/])?v?(\d+\.\d+(?:\.\d+|\.rc\d+)?)", re.I)
+_TOOLKIT_RE = re.compile(r"ascend-toolkit/(\d+\.\d+(?:\.\d+|\.rc\d+)?)", re.I)
+_PRODUCT_RES = (
+    ("950", re.compile(r"(?:ascend|atlas)[ _-]?950|\b950(?:pr|dt)\b", re.I)),
+    ("A3", re.compile(r"\batlas[ _-]?(?:\d{3}[a-z]?[ _-]?)?a3\b|\b910_?93\b|\b910c\b|[-_:]a3\b", re.I)),
+    ("A2", re.compile(r"\batlas[ _-]?(?:\d{3}[a-z]?[ _-]?)?a2\b|\b910b\d?\b|[-_:]a2\b", re.I)),
+)
+
+
+def _code_lines(text: str) -> list[tuple[int, str]]:
+    return [(i + 1, ln) for i, ln in enumerate(text.splitlines()) if not ln.lstrip().startswith("#")]
+
+
+def guess_device(given: str | None, assigns: list[Assignment], env: dict, script: Any, text: str, kind: str) -> Guess:
+    if given:
+        return Guess(given, "given")
+    hints: list[tuple[int, str, str]] = []  # (priority, device, why)
+    for a in assigns:
+        if a.path == ("trainer", "device") and isinstance(a.value, str):
+            dev = {"npu": "npu", "cuda": "gpu", "gpu": "gpu"}.get(a.value.lower())
+            if dev:
+                hints.append((0, dev, f"line {a.line}: trainer.device={a.value}"))
+    for name in _NPU_EXPORTS:
+        if name in env:
+            hints.append((1, "npu", f"line {env[name][1]}: {name}"))
+    for name in _GPU_EXPORTS:
+        if name in env:
+            hints.append((1, "gpu", f"line {env[name][1]}: {name}"))
+    if script is not None:
+        for cmd in script.commands:
+            if cmd.argv and cmd.argv[0] in ("source", ".") and len(cmd.argv) > 1:
+                target = cmd.argv[1]
+                if "ascend" in target.lower() or "cann" in target.lower():
+                    hints.append((2, "npu", f"line {cmd.line}: source {target}"))
+    for ln, line in _code_lines(text):
+        if "torch_npu" in line:
+            hints.append((2, "npu", f"line {ln}: torch_npu"))
+            break
+    for name, (_v, ln) in env.items():
+        if name.startswith(("HCCL_", "ASCEND_")):
+            hints.append((3, "npu", f"line {ln}: {name}"))
+            break
+    for name, (_v, ln) in env.items():
+        if name.startswith("NCCL_"):
+            hints.append((3, "gpu", f"line {ln}: {name}"))
+            break
+    if not hints:
+        return Guess(None, "unknown", "no hint in the file; pass --device npu|gpu")
+    best = min(h[0] for h in hints)
+    top = [h for h in hints if h[0] == best]
+    devices = {h[1] for h in top}
+    if len(devices) > 1:
+        return Guess(None, "unknown", "conflicting hints (" + ", ".join(h[2] for h in top) + "); pass --device")
+    return Guess(top[0][1], "guessed", top[0][2])
+
+
+def guess_cann(given: str | None, env: dict, text: str) -> Guess:
+    if given:
+        return Guess(given, "given")
+    for name in ("CANN_VERSION", "ASCEND_CANN_VERSION"):
+        if name in env and env[name][0] and ascend_env.cann_key(env[name][0]):
+            return Guess(env[name][0], "guessed", f"line {env[name][1]}: {name}")
+    for ln, line in _code_lines(text):
+        m = _CANN_RE.search(line) or _TOOLKIT_RE.search(line)
+        if m:
+            return Guess(m.group(1), "guessed", f"line {ln}: `{m.group(0)}`")
+    return Guess(None, "unknown", "pass --cann VERSION")
+
+
+def guess_product(given: str | None, text: str) -> Guess:
+    if given:
+        return Guess(given, "given")
+    for i, line in enumerate(text.splitlines(), 1):
+        for product, rx in _PRODUCT_RES:
+            m = rx.search(line)
+            if m:
+                return Guess(product, "guessed", f"line {i}: `{m.group(0)}`")
+    return Guess(None, "unknown", "pass --product A2|A3|950")
+
+
+# -- judging --------------------------------------------------------------------------------------
+def merged_config(base: dict, assigns: list[Assignment]) -> dict:
+    """verl's defaults with the user's assignments applied (deletions remove the key)."""
+    cfg = copy.deepcopy(base)
+    for a in assigns:
+        node = cfg
+        for key in a.path[:-1]:
+            if not isinstance(node.get(key), dict):
+                node[key] = {}
+            node = node[key]
+        if a.op == "delete":
+            node.pop(a.path[-1], None)
+        elif isinstance(a.value, dict) and isinstance(node.get(a.path[-1]), dict):
+            node[a.path[-1]] = _deep_merge(node[a.path[-1]], a.value)
+        else:
+            node[a.path[-1]] = copy.deepcopy(a.value)
+    return cfg
+
+
+def _deep_merge(a: dict, b: dict) -> dict:
+    out = copy.deepcopy(a)
+    for k, v in b.items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool) -> list[DoctorFinding]:
+    out: list[DoctorFinding] = []
+    raw = list(unit.findings)
+    if unit.assignments:
+        raw += checker.check(unit.assignments, mode="config")
+    for f in raw:
+        if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus"):
+            continue
+        adv = advice(f, target)
+        out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
+    out += ascend_env.check_whitelist(target)
+    out += ascend_env.check_intra_roce(target)
+    out += delta_findings(target)
+    return out
+
+
+def delta_findings(t: Target) -> list[DoctorFinding]:
+    """``delta_sharded`` setups that one of verl's ``raise`` statements rejects."""
+    if t.backend != delta_guards.DELTA:
+        return []
+    out = []
+    for guard in delta_guards.extract_guards(t.facts.tree):
+        verdict = delta_guards.evaluate(guard, t.config)
+        if verdict.fires is not True:
+            continue
+        where = None
+        for path in reversed(verdict.read):
+            if path[-1] == "backend":
+                continue
+            where = t.line_of(path)
+            if where and any(a.path[: len(path)] == path or path[: len(a.path)] == a.path for a in t.assignments):
+                break
+        where = where or t.line_of((*t.ckpt_prefix, "backend")) or (t.anchor_line, 1)
+        settings = _settings_text(t, verdict.read)
+        out.append(
+            DoctorFinding(
+                Finding(
+                    t.file,
+                    where[0],
+                    where[1],
+                    "delta/rejected",
+                    f"verl rejects this delta_sharded setup at run time: {guard.error}: "
+                    f"{delta_guards.render_message(guard, t.config)}" + (f" ({settings})" if settings else ""),
+                    fact=f"if {guard.condition_text}: raise {guard.error}",
+                    fact_source=guard.source,
+                ),
+                fix="change the setting named in the message, or use another backend (e.g. nccl)",
+                link=link(PAGE_DELTA),
+            )
+        )
+    return out
+
+
+def _settings_text(t: Target, paths: list[tuple[str, ...]]) -> str:
+    parts = []
+    seen = set()
+    for p in paths:
+        if p[-1] == "backend" or p in seen:
+            continue
+        seen.add(p)
+        node: Any = t.config
+        for k in p:
+            node = node.get(k) if isinstance(node, dict) else None
+        if node is not None and not isinstance(node, dict):
+            parts.append(f"{'.'.join(p)}={node!r}")
+    return ", ".join(parts)
+
+
+def diagnose(
+    path: Path, facts: Facts, *, device: str | None = None, cann: str | None = None, product: str | None = None
+) -> FileReport:
+    """All findings for one file. Raises :class:`InputError` when the file cannot be checked."""
+    text = read_input(path)
+    file = str(path)
+    kind = detect_kind(path, text)
+    env: dict = {}
+    script = None
+    pre: list[Finding] = []
+    if kind == "shell":
+        units, env, pre, script = script_units(text, file, facts)
+    else:
+        units = [yaml_unit(text, file, facts)]
+    all_assigns = [a for u in units for a in u.assignments]
+    dev = guess_device(device, all_assigns, env, script, text, kind)
+    report = FileReport(
+        file,
+        kind,
+        dev,
+        guess_cann(cann, env, text) if dev.value == "npu" else Guess(cann, "given" if cann else "unknown"),
+        guess_product(product, text) if dev.value == "npu" else Guess(product, "given" if product else "unknown"),
+    )
+    report.commands = len(units)
+    report.findings += [DoctorFinding(f) for f in pre]
+    if kind == "shell" and not units:
+        report.notes.append(
+            "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script's syntax was checked"
+        )
+    for unit in units:
+        if unit.note:
+            report.notes.append(unit.note)
+        config = unit.config
+        strict = True
+        if facts.default_config(config) is None:
+            report.notes.append(
+                f"verl generates no full config for `{config}`: checked against `{DEFAULT_CONFIG}`, "
+                "unknown keys not reported"
+            )
+            config, strict = DEFAULT_CONFIG, False
+        report.config = config
+        checker = ConfigChecker(facts, config, dev.value)
+        base = checker.base or {}
+        prefixes = _ckpt_prefixes(base)
+        rollout_ckpt = ("actor_rollout_ref", "rollout", "checkpoint_engine")
+        prefix = rollout_ckpt if rollout_ckpt in prefixes else (prefixes[0] if prefixes else rollout_ckpt)
+        target = Target(
+            file=file,
+            kind=kind,
+            facts=facts,
+            assignments=unit.assignments,
+            config=merged_config(base, unit.assignments),
+            ckpt_prefix=prefix,
+            device=dev.value,
+            cann=report.cann.value,
+            product=report.product.value,
+            env=env,
+            anchor_line=unit.line,
+        )
+        report.findings += judge(unit, target, checker, strict)
+    if dev.value is None:
+        report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
+    elif dev.value == "npu":
+        if report.product.value is None:
+            report.notes.append(
+                "Ascend product unknown (--product A2|A3|950): the Atlas 950 whitelist rule was not applied"
+            )
+        if report.cann.value is None:
+            report.notes.append("CANN version unknown (--cann VERSION): the CANN >= 8.5.0 rule was not applied")
+    report.findings = _dedupe(report.findings)
+    return report
+
+
+def _dedupe(findings: list[DoctorFinding]) -> list[DoctorFinding]:
+    seen = set()
+    out = []
+    for df in sorted(findings, key=lambda d: d.finding.sort_key()):
+        key = (df.finding.path, df.finding.line, df.finding.rule, df.finding.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(df)
+    return out
+
+
+# -- output -----------------------------------------------------------------------------------------
+def format_text(reports: list[FileReport], facts: Facts) -> str:
+    lines = []
+    for r in reports:
+        for df in r.findings:
+            f = df.finding
+            lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}")
+            if f.fact or f.fact_source:
+                detail = f.fact or ""
+                if f.fact_source:
+                    detail = f"{detail} ({f.fact_source})" if detail else f"({f.fact_source})"
+                lines.append(f"    verl: {detail}")
+            if df.fix:
+                lines.append(f"    fix: {df.fix}")
+            if df.link:
+                lines.append(f"    see: {df.link}")
+    return "\n".join(lines)
+
+
+def format_json(reports: list[FileReport], facts: Facts) -> str:
+    out = {
+        "verl": facts.tree.label,
+        "files": [
+            {
+                "path": r.path,
+                "kind": r.kind,
+                "config": r.config,
+                "device": asdict(r.device),
+                "cann": asdict(r.cann),
+                "product": asdict(r.product),
+                "notes": r.notes,
+            }
+            for r in reports
+        ],
+        "findings": [{**asdict(df.finding), "fix": df.fix, "link": df.link} for r in reports for df in r.findings],
+    }
+    return json.dumps(out, ensure_ascii=False, indent=2)
+
+
+def format_github(reports: list[FileReport], facts: Facts) -> str:
+    out = []
+    for r in reports:
+        for df in r.findings:
+            f = df.finding
+            msg = f.message
+            if f.fact or f.fact_source:
+                msg += f" — verl: {f.fact or ''} ({f.fact_source or ''})"
+            if df.fix:
+                msg += f"\nFix: {df.fix}"
+            if df.link:
+                msg += f"\nSee {df.link}"
+            out.append(
+                f"::error file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
+                f"title={_gh_escape(f.rule, True)}::{_gh_escape(msg)}"
+            )
+    return "\n".join(out)

@@ -1,0 +1,162 @@
+"""Rules of ``verl-cookbook doctor`` that go beyond the config checks shared with the site.
+
+Each rule has an id, a message that says how to fix the problem, and a link to the site page that
+explains it. The checks the site's own snippets go through (unknown keys, backend names, ``engine_kwargs``
+keyed by the backend in effect, constructor kwargs, ``device: npu``) come from
+:class:`verl_cookbook.checks.config_rules.ConfigChecker`; :func:`advice` adds the fix and the link to
+their findings. Doctor-only rules live in the modules beside this one:
+
+- ``ascend_env``: HCCL environment the Ascend backends need (whitelist on Atlas 950, intra-node RoCE);
+- ``delta_guards``: ``delta_sharded`` constraints read from the ``raise`` statements in verl's source.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verl_cookbook.checks.config_rules import Assignment
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding
+
+# The site's address when neither $VERL_COOKBOOK_SITE_URL nor mkdocs.yml's ``site_url`` says otherwise
+# (an installed package has no mkdocs.yml beside it). tests/test_doctor.py keeps it equal to mkdocs.yml.
+SITE_URL = "https://verl-cookbook.github.io/verl-cookbook/"
+SITE_URL_ENV = "VERL_COOKBOOK_SITE_URL"
+
+# Site pages the rules point to (relative to the site root; the English twin is under en/).
+PAGE_NCCL_HCCL = "backends/nccl-hccl/"
+PAGE_MOONCAKE_KIMI = "backends/mooncake-kimi/"
+PAGE_WHITELIST = "ascend/hccl-whitelist/"
+PAGE_DELTA = "recipes/delta-sync/"
+PAGE_DOCTOR = "tools/doctor/"
+
+
+def site_url() -> str:
+    """Base URL of the site: $VERL_COOKBOOK_SITE_URL, else ``site_url`` of the mkdocs.yml beside the
+    package (a source checkout), else :data:`SITE_URL`. Always ends with a slash."""
+    url = os.environ.get(SITE_URL_ENV) or _mkdocs_site_url() or SITE_URL
+    return url if url.endswith("/") else url + "/"
+
+
+def _mkdocs_site_url() -> str | None:
+    mk = Path(__file__).resolve().parent.parent.parent / "mkdocs.yml"
+    try:
+        text = mk.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    # mkdocs.yml may carry !!python tags that yaml.safe_load refuses; site_url is a plain top-level scalar.
+    m = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", text, re.M)
+    return m.group(1) if m else None
+
+
+def link(page: str) -> str:
+    return site_url() + page
+
+
+@dataclass
+class Advice:
+    """What doctor adds to a finding: how to fix it, and the page that explains it."""
+
+    fix: str | None = None
+    page: str | None = None
+
+
+@dataclass
+class DoctorFinding:
+    finding: Finding
+    fix: str | None = None
+    link: str | None = None
+
+
+@dataclass
+class Target:
+    """What a rule sees: the file, the settings it makes, the environment it exports, and what was
+    given or guessed about the machine."""
+
+    file: str
+    kind: str  # "shell" | "yaml"
+    facts: Facts
+    assignments: list[Assignment]
+    config: dict  # verl's defaults with the assignments applied
+    ckpt_prefix: tuple[str, ...]
+    device: str | None  # "npu" | "gpu" | None
+    cann: str | None
+    product: str | None  # "A2" | "A3" | "950" | None
+    env: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # NAME -> (value, line)
+    anchor_line: int = 1  # the command line (shell) or 1 (yaml): where file-level findings point
+
+    def setting(self, *rest: str) -> object:
+        node: object = self.config
+        for key in (*self.ckpt_prefix, *rest):
+            if not isinstance(node, dict) or key not in node:
+                return None
+            node = node[key]
+        return node
+
+    @property
+    def backend(self) -> object:
+        return self.setting("backend")
+
+    def line_of(self, path: tuple[str, ...]) -> tuple[int, int] | None:
+        """(line, col) of the user's assignment to ``path`` (or to a prefix / below it), last one wins."""
+        best = None
+        for a in self.assignments:
+            n = min(len(a.path), len(path))
+            if a.path[:n] == path[:n]:
+                best = (a.line, a.col)
+        return best
+
+
+def advice(f: Finding, target: Target) -> Advice:
+    """The fix and the page for a finding of the shared config rules."""
+    backend = target.backend
+    msg = f.message
+    if f.rule == "engine/unknown-backend":
+        if "`hccl`" in msg:
+            return Advice(
+                "set `actor_rollout_ref.rollout.checkpoint_engine.backend=nccl`: on Ascend the name `nccl` "
+                "loads the HCCL engine, and its kwargs go under `engine_kwargs.nccl`",
+                PAGE_NCCL_HCCL,
+            )
+        return Advice("use one of the registered backend names listed below", PAGE_NCCL_HCCL)
+    if f.rule == "engine/kwargs-ignored":
+        return Advice(
+            f"move these kwargs under `engine_kwargs.{backend}` (the backend in effect), or drop them",
+            _backend_page(backend),
+        )
+    if f.rule == "engine/unknown-kwarg":
+        return Advice(
+            "remove the argument: the engine's constructor does not take it on this device", _backend_page(backend)
+        )
+    if f.rule == "engine/injected-kwarg":
+        return Advice("remove it from engine_kwargs: verl passes it itself", _backend_page(backend))
+    if f.rule == "engine/wrong-type":
+        return Advice("give the type the constructor's default has", _backend_page(backend))
+    if f.rule == "engine/npu-device":
+        return Advice(
+            f"add `actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.{backend}.device=npu`",
+            PAGE_MOONCAKE_KIMI,
+        )
+    if f.rule == "engine/not-on-device":
+        if backend == "delta_sharded" or "delta_sharded" in msg:
+            return Advice(
+                "on Ascend use `backend=nccl` (HCCL); delta_sharded is CUDA/NCCL-only in this verl release",
+                PAGE_DELTA,
+            )
+        return Advice("pick a backend registered on this device", PAGE_NCCL_HCCL)
+    if f.rule == "config/unknown-key":
+        return Advice("fix the key (see the suggestion) or drop it; Hydra rejects unknown keys")
+    if f.rule.startswith("override/"):
+        return Advice(None, None)
+    return Advice()
+
+
+def _backend_page(backend: object) -> str:
+    if backend in ("mooncake", "kimi_ckpt_engine"):
+        return PAGE_MOONCAKE_KIMI
+    if backend == "delta_sharded":
+        return PAGE_DELTA
+    return PAGE_NCCL_HCCL

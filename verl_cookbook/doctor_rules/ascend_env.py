@@ -1,0 +1,198 @@
+"""HCCL environment that verl's Ascend backends need, checked on a launch script's exports.
+
+Sources (see docs/tools/doctor.md for the full discussion):
+
+- verl ``verl/checkpoint_engine/README.md`` (main @ 1dda039), "Important Configuration for Ascend
+  Devices", in the ``kimi_ckpt_engine`` section: on Ascend 950 kimi needs ``HCCL_WHITELIST_DISABLE=0``
+  and ``HCCL_WHITELIST_FILE`` (PR #7452); with CANN >= 8.5.0 set ``HCCL_INTRA_ROCE_ENABLE=1`` (PR #5546,
+  "otherwise H2D transfers default to HCCS, which leads to execution timeouts").
+- HCCL ``docs/zh/user_guide/hccl_env/HCCL_INTRA_ROCE_ENABLE.md`` (github.com/hicann/hccl): not supported
+  on Ascend 950PR/950DT; on Atlas A3 it only acts on LLM-DataDist traffic.
+- Mooncake ``docs/source/design/transfer-engine/ascend_direct_transport.md``: inside an A2 server / A3
+  supernode Ascend Direct (ADXL, built on LLM-DataDist) uses HCCS unless ``HCCL_INTRA_ROCE_ENABLE=1``.
+- HCCL ``HCCL_WHITELIST_FILE.md``: ``{"host_ip": ["ip1", "ip2"]}``, host NIC IPv4 addresses in dotted
+  decimal; ``device_ip`` is reserved and not supported.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+from pathlib import Path
+
+from verl_cookbook.doctor_rules import PAGE_MOONCAKE_KIMI, PAGE_WHITELIST, DoctorFinding, Target, link
+from verl_cookbook.findings import Finding
+
+KIMI = "kimi_ckpt_engine"
+ROCE_SINCE = (8, 5, 0)
+README = "verl/checkpoint_engine/README.md (verl main, PRs #5546 and #7452)"
+HCCL_ROCE_DOC = "hicann/hccl docs/zh/user_guide/hccl_env/HCCL_INTRA_ROCE_ENABLE.md"
+HCCL_WL_DOC = "hicann/hccl docs/zh/user_guide/hccl_env/HCCL_WHITELIST_FILE.md"
+
+
+def cann_key(version: str) -> tuple[int, int, int] | None:
+    """(major, minor, patch) of a CANN version; an RC of x.y counts as before x.y.0 ("8.3.RC1" -> (8, 3, -1))."""
+    m = re.match(r"^(\d+)\.(\d+)(?:\.(\d+|rc\d*))?", version.strip(), re.I)
+    if not m:
+        return None
+    third = m.group(3)
+    patch = 0 if third is None else (-1 if third.lower().startswith("rc") else int(third))
+    return (int(m.group(1)), int(m.group(2)), patch)
+
+
+def _env(t: Target, name: str) -> tuple[str | None, int] | None:
+    return t.env.get(name)
+
+
+def _anchor(t: Target) -> tuple[int, int]:
+    return t.line_of((*t.ckpt_prefix, "backend")) or (t.anchor_line, 1)
+
+
+def check_whitelist(t: Target) -> list[DoctorFinding]:
+    """kimi_ckpt_engine on Atlas 950: HCCL's whitelist must be on, with a valid file."""
+    if t.kind != "shell" or t.device != "npu" or t.backend != KIMI or t.product != "950":
+        return []
+    out: list[DoctorFinding] = []
+    line, col = _anchor(t)
+    disable = _env(t, "HCCL_WHITELIST_DISABLE")
+    wl_file = _env(t, "HCCL_WHITELIST_FILE")
+    missing = []
+    if disable is None or (disable[0] or "").strip() != "0":
+        missing.append("`HCCL_WHITELIST_DISABLE=0`")
+    if wl_file is None or not (wl_file[0] or "").strip():
+        missing.append("`HCCL_WHITELIST_FILE=/path/to/whitelist.json`")
+    if missing:
+        where = disable[1] if disable and disable[0] != "0" else line
+        out.append(
+            DoctorFinding(
+                Finding(
+                    t.file,
+                    where,
+                    col if where == line else 1,
+                    "ascend/whitelist-required",
+                    f"`{KIMI}` on Atlas 950 needs HCCL's whitelist turned on: export {' and '.join(missing)}",
+                    fact="verl's README: on Ascend 950 kimi_ckpt_engine needs HCCL_WHITELIST_DISABLE=0 and "
+                    "HCCL_WHITELIST_FILE",
+                    fact_source=README,
+                ),
+                fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "
+                'like {"host_ip": ["192.168.1.10", "192.168.1.11"]} (the host NIC IPs of every node)',
+                link=link(PAGE_WHITELIST),
+            )
+        )
+    if wl_file and wl_file[0]:
+        out.extend(_check_whitelist_file(t, wl_file[0], wl_file[1]))
+    return out
+
+
+def resolve_beside(t: Target, value: str) -> Path | None:
+    """A path from the script, if it names a file here: absolute, or relative to the script's folder."""
+    if "$" in value or "`" in value:
+        return None
+    p = Path(value).expanduser()
+    candidates = [p] if p.is_absolute() else [Path(t.file).resolve().parent / p]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def whitelist_problems(text: str) -> list[str]:
+    """What is wrong with a whitelist file's content, per HCCL's documented format ([] when it is valid)."""
+    schema_problems = _catalog_problems(text)
+    if schema_problems is not None:
+        return schema_problems
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        return [f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"]
+    if not isinstance(data, dict):
+        return ["must be a JSON object with a `host_ip` list"]
+    problems = []
+    hosts = data.get("host_ip")
+    if "host_ip" not in data:
+        problems.append("has no `host_ip` key (HCCL: 'json object has no property called host_ip')")
+    elif not isinstance(hosts, list) or not hosts:
+        problems.append("`host_ip` must be a non-empty list of IPv4 addresses")
+    else:
+        for ip in hosts:
+            if not isinstance(ip, str):
+                problems.append(f"`host_ip` entry {ip!r} is not a string")
+                continue
+            try:
+                ipaddress.IPv4Address(ip)
+            except ValueError:
+                problems.append(f"`host_ip` entry {ip!r} is not a dotted-decimal IPv4 address")
+    if data.get("device_ip"):
+        problems.append("`device_ip` is reserved and not supported by HCCL: list host NIC IPs under `host_ip`")
+    return problems
+
+
+def _catalog_problems(text: str) -> list[str] | None:
+    """The catalog's whitelist schema check, when the catalog is installed (None: use the built-in rules)."""
+    try:
+        from verl_cookbook.catalog import validate_whitelist  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    try:
+        return [str(p) for p in validate_whitelist(text)]
+    except Exception:  # a catalog API we do not recognise: fall back to the built-in rules
+        return None
+
+
+def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFinding]:
+    path = resolve_beside(t, value)
+    if path is None:
+        return []  # the file lives on the cluster; nothing to read here
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        problems = [f"cannot be read: {e}"]
+    else:
+        problems = whitelist_problems(text)
+    if not problems:
+        return []
+    return [
+        DoctorFinding(
+            Finding(
+                t.file,
+                line,
+                1,
+                "ascend/whitelist-file",
+                f"HCCL_WHITELIST_FILE {value}: " + "; ".join(problems),
+                fact='HCCL reads {"host_ip": ["ip1", "ip2"]}: host NIC IPv4 addresses',
+                fact_source=HCCL_WL_DOC,
+            ),
+            fix='write the file as {"host_ip": ["<node1 host IP>", "<node2 host IP>"]}',
+            link=link(PAGE_WHITELIST),
+        )
+    ]
+
+
+def check_intra_roce(t: Target) -> list[DoctorFinding]:
+    """kimi_ckpt_engine with CANN >= 8.5.0 needs HCCL_INTRA_ROCE_ENABLE=1 — except on Atlas 950."""
+    if t.kind != "shell" or t.device != "npu" or t.backend != KIMI or not t.cann:
+        return []
+    key = cann_key(t.cann)
+    if key is None or key < ROCE_SINCE or t.product == "950":
+        return []
+    given = _env(t, "HCCL_INTRA_ROCE_ENABLE")
+    if given is not None and (given[0] or "").strip() == "1":
+        return []
+    line, col = (given[1], 1) if given else _anchor(t)
+    product = {"A2": "Atlas A2", "A3": "Atlas A3"}.get(t.product or "", "Ascend (product unknown)")
+    return [
+        DoctorFinding(
+            Finding(
+                t.file,
+                line,
+                col,
+                "ascend/intra-roce",
+                f"`{KIMI}` with CANN {t.cann} on {product}: export HCCL_INTRA_ROCE_ENABLE=1, otherwise "
+                f"Mooncake's host-to-device transfers go over HCCS and time out",
+                fact="verl README: 'If you are using CANN version >= 8.5.0 on Ascend devices, you must set "
+                "HCCL_INTRA_ROCE_ENABLE=1'; HCCL: not supported on Ascend 950, on A3 it acts on LLM-DataDist",
+                fact_source=f"{README}; {HCCL_ROCE_DOC}",
+            ),
+            fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Atlas 950, where HCCL does not support it)",
+            link=link(PAGE_MOONCAKE_KIMI),
+        )
+    ]

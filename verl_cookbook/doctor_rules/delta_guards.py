@@ -1,0 +1,354 @@
+"""``delta_sharded`` guards, read from verl's source and evaluated against a user's config.
+
+verl rejects some ``delta_sharded`` setups at run time with ``if <condition>: raise ...``. Instead of
+copying those conditions here, the guards are found with ``ast`` in the files listed in
+:data:`GUARD_FILES` (every ``if`` whose branch raises, inside a function that mentions
+``"delta_sharded"``), and each condition is evaluated by a small interpreter that maps the names verl
+uses (``self.config``, ``engine_kwargs`` ...) onto the user's merged config. A guard whose condition
+uses anything the interpreter cannot know (a call into vLLM, the model's config) is left out, never
+guessed. When verl lifts a constraint the ``raise`` disappears, and so does the finding; each finding
+cites the ``file:line`` of the ``raise``.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+from verl_cookbook.verl_source import VerlTree
+
+ROLLOUT = ("actor_rollout_ref", "rollout")
+DELTA = "delta_sharded"
+
+
+@dataclass(frozen=True)
+class GuardFile:
+    """A verl file holding delta_sharded guards, and what its names mean in the trainer config."""
+
+    rel: str
+    names: dict[str, tuple[str, ...]]  # dotted name in verl's code -> config path
+    requires: dict[tuple[str, ...], Any] = field(default_factory=dict)  # config path -> value for the file to apply
+
+
+GUARD_FILES: tuple[GuardFile, ...] = (
+    # CheckpointEngineWorker.__init__: the rollout engine must have a delta consumer.
+    GuardFile("verl/checkpoint_engine/base.py", {"self.rollout_config": ROLLOUT}),
+    # vLLMHttpServer._preprocess_engine_kwargs: engine_kwargs is rollout.engine_kwargs.vllm.
+    GuardFile(
+        "verl/workers/rollout/vllm_rollout/vllm_async_server.py",
+        {"self.config": ROLLOUT, "engine_kwargs": (*ROLLOUT, "engine_kwargs", "vllm")},
+        requires={(*ROLLOUT, "name"): "vllm"},
+    ),
+)
+
+
+@dataclass
+class Guard:
+    """One ``raise`` under ``if`` conditions in a delta_sharded code path."""
+
+    file: str
+    line: int  # the raise
+    error: str
+    message: str
+    conditions: list[ast.expr]
+    locals: dict[str, ast.expr]
+    spec: GuardFile
+    message_node: ast.expr | None = None
+
+    @property
+    def source(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    @property
+    def condition_text(self) -> str:
+        return " and ".join(ast.unparse(c) for c in self.conditions)
+
+
+class Unknown:
+    """A value the static interpreter cannot know."""
+
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A path into the user's merged config."""
+
+    path: tuple[str, ...]
+
+
+def _mentions_delta(fn: ast.AST) -> bool:
+    return any(isinstance(n, ast.Constant) and n.value == DELTA for n in ast.walk(fn))
+
+
+def _raise_info(node: ast.Raise) -> tuple[str, str]:
+    exc = node.exc
+    if isinstance(exc, ast.Call):
+        name = ast.unparse(exc.func)
+        if exc.args:
+            arg = exc.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                return name, arg.value
+            if isinstance(arg, ast.JoinedStr):
+                parts = []
+                for v in arg.values:
+                    parts.append(v.value if isinstance(v, ast.Constant) else "{" + ast.unparse(v.value) + "}")
+                return name, "".join(parts)
+            return name, ast.unparse(arg)
+        return name, ""
+    return (ast.unparse(exc) if exc is not None else "raise"), ""
+
+
+def _collect(body: list[ast.stmt], conds: list[ast.expr], local: dict[str, ast.expr], out: list, spec, rel) -> None:
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            local[stmt.targets[0].id] = stmt.value
+        elif isinstance(stmt, ast.If):
+            _collect(stmt.body, [*conds, stmt.test], dict(local), out, spec, rel)
+            if stmt.orelse:
+                neg = ast.UnaryOp(op=ast.Not(), operand=stmt.test)
+                _collect(stmt.orelse, [*conds, neg], dict(local), out, spec, rel)
+        elif isinstance(stmt, ast.With):
+            _collect(stmt.body, conds, local, out, spec, rel)
+        elif isinstance(stmt, ast.Raise) and conds:
+            error, message = _raise_info(stmt)
+            node = stmt.exc.args[0] if isinstance(stmt.exc, ast.Call) and stmt.exc.args else None
+            out.append(Guard(rel, stmt.lineno, error, message, list(conds), dict(local), spec, node))
+
+
+def extract_guards(tree: VerlTree) -> list[Guard]:
+    """Every conditional ``raise`` in a function of :data:`GUARD_FILES` that mentions ``delta_sharded``."""
+    guards: list[Guard] = []
+    for spec in GUARD_FILES:
+        if not tree.exists(spec.rel):
+            continue
+        try:
+            mod = ast.parse(tree.read(spec.rel))
+        except SyntaxError:
+            continue
+        for fn in ast.walk(mod):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and _mentions_delta(fn):
+                found: list[Guard] = []
+                _collect(fn.body, [], {}, found, spec, spec.rel)
+                guards.extend(g for g in found if any(_mentions_delta(c) for c in g.conditions) or _in_delta(g))
+    return guards
+
+
+def _in_delta(g: Guard) -> bool:
+    """A guard nested in a branch whose condition (or a local it reads) names delta_sharded."""
+    for c in g.conditions:
+        for n in ast.walk(c):
+            if isinstance(n, ast.Name) and n.id in g.locals and _mentions_delta(g.locals[n.id]):
+                return True
+    return False
+
+
+# -- the interpreter ---------------------------------------------------------------------------
+_CMP = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+    ast.Is: lambda a, b: a is b,
+    ast.IsNot: lambda a, b: a is not b,
+}
+_MISSING = object()
+
+
+class Evaluator:
+    """Evaluates a guard condition against ``config`` (verl's defaults merged with the user's settings).
+
+    ``read`` collects the config paths the evaluation looked at, so a finding can point at the user's line.
+    """
+
+    def __init__(self, config: dict, guard: Guard) -> None:
+        self.config = config
+        self.guard = guard
+        self.read: list[tuple[str, ...]] = []
+
+    def lookup(self, path: tuple[str, ...]) -> Any:
+        node: Any = self.config
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                return _MISSING
+            node = node[key]
+        return node
+
+    def value(self, v: Any) -> Any:
+        if isinstance(v, Ref):
+            self.read.append(v.path)
+            got = self.lookup(v.path)
+            if got is _MISSING or got == "???" or (isinstance(got, str) and got.startswith("${")):
+                return UNKNOWN
+            return got
+        return v
+
+    def truth(self, node: ast.expr) -> bool | Unknown:
+        v = self.value(self.eval(node))
+        if v is UNKNOWN:
+            return UNKNOWN
+        try:
+            return bool(v)
+        except Exception:
+            return UNKNOWN
+
+    def eval(self, node: ast.expr, depth: int = 0) -> Any:  # noqa: C901 - one case per node kind
+        if depth > 40:
+            return UNKNOWN
+        d = depth + 1
+        dotted = _dotted(node)
+        if dotted in self.guard.spec.names:
+            return Ref(self.guard.spec.names[dotted])
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in self.guard.locals:
+                return self.eval(self.guard.locals[node.id], d)
+            return {"None": None, "True": True, "False": False}.get(node.id, UNKNOWN)
+        if isinstance(node, ast.Attribute):
+            return self._attr(self.eval(node.value, d), node.attr, _MISSING)
+        if isinstance(node, ast.Set | ast.List | ast.Tuple):
+            items = [self.value(self.eval(e, d)) for e in node.elts]
+            if any(i is UNKNOWN for i in items):
+                return UNKNOWN
+            try:
+                return set(items) if isinstance(node, ast.Set) else list(items)
+            except TypeError:
+                return UNKNOWN
+        if isinstance(node, ast.Dict):
+            return {} if not node.keys else UNKNOWN
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            t = self.truth(node.operand)
+            return UNKNOWN if t is UNKNOWN else not t
+        if isinstance(node, ast.BoolOp):
+            return self._boolop(node, d)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _CMP:
+            left = self.value(self.eval(node.left, d))
+            right = self.value(self.eval(node.comparators[0], d))
+            if left is UNKNOWN or right is UNKNOWN:
+                return UNKNOWN
+            try:
+                return _CMP[type(node.ops[0])](left, right)
+            except TypeError:
+                return UNKNOWN
+        if isinstance(node, ast.Call):
+            return self._call(node, d)
+        return UNKNOWN
+
+    def _boolop(self, node: ast.BoolOp, d: int) -> Any:
+        is_and = isinstance(node.op, ast.And)
+        saw_unknown = False
+        last: Any = None
+        for v in node.values:
+            last = self.value(self.eval(v, d))
+            if last is UNKNOWN:
+                saw_unknown = True
+                continue
+            if bool(last) != is_and:  # `and` stops at a falsy value, `or` at a truthy one
+                return last
+        return UNKNOWN if saw_unknown else last
+
+    def _attr(self, base: Any, attr: str, default: Any) -> Any:
+        if base is UNKNOWN:
+            return UNKNOWN
+        if isinstance(base, Ref):
+            got = self.lookup(base.path)
+            if isinstance(got, dict) and attr not in got:
+                return default if default is not _MISSING else UNKNOWN
+            return Ref((*base.path, attr))
+        if isinstance(base, dict):
+            return base.get(attr, default) if default is not _MISSING else base.get(attr, UNKNOWN)
+        return UNKNOWN
+
+    def _call(self, node: ast.Call, d: int) -> Any:
+        if node.keywords:
+            return UNKNOWN
+        func = node.func
+        args = node.args
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(args) in (2, 3):
+            name = self.value(self.eval(args[1], d))
+            if not isinstance(name, str):
+                return UNKNOWN
+            default = self.eval(args[2], d) if len(args) == 3 else _MISSING
+            return self._attr(self.eval(args[0], d), name, default)
+        if isinstance(func, ast.Name) and func.id in ("int", "float", "bool", "str", "len") and len(args) == 1:
+            v = self.value(self.eval(args[0], d))
+            if v is UNKNOWN:
+                return UNKNOWN
+            try:
+                return {"int": int, "float": float, "bool": bool, "str": str, "len": len}[func.id](v)
+            except (TypeError, ValueError):
+                return UNKNOWN
+        if isinstance(func, ast.Attribute) and func.attr == "get" and len(args) in (1, 2):
+            key = self.value(self.eval(args[0], d))
+            if not isinstance(key, str):
+                return UNKNOWN
+            default = self.eval(args[1], d) if len(args) == 2 else None
+            return self._attr(self.eval(func.value, d), key, default)
+        return UNKNOWN
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+@dataclass
+class Verdict:
+    guard: Guard
+    fires: bool | Unknown
+    read: list[tuple[str, ...]]
+
+
+def render_message(guard: Guard, config: dict) -> str:
+    """The raise's message with the f-string fields the interpreter can fill in filled in (``!r`` honoured)."""
+    node = guard.message_node
+    if not isinstance(node, ast.JoinedStr):
+        return guard.message
+    ev = Evaluator(config, guard)
+    parts = []
+    for v in node.values:
+        if isinstance(v, ast.Constant):
+            parts.append(str(v.value))
+            continue
+        got = ev.value(ev.eval(v.value))
+        if got is UNKNOWN or isinstance(got, Ref):
+            parts.append("{" + ast.unparse(v.value) + "}")
+        else:
+            parts.append(repr(got) if v.conversion == ord("r") else str(got))
+    return "".join(parts)
+
+
+def evaluate(guard: Guard, config: dict) -> Verdict:
+    """Does ``guard`` raise for ``config``? True, False, or UNKNOWN (then it is not reported)."""
+    ev = Evaluator(config, guard)
+    for path, want in guard.spec.requires.items():
+        got = ev.lookup(path)
+        if got is _MISSING or got == "???":
+            return Verdict(guard, UNKNOWN, [path])
+        if got != want:
+            return Verdict(guard, False, [path])
+    result: bool | Unknown = True
+    for cond in guard.conditions:
+        t = ev.truth(cond)
+        if t is False:
+            return Verdict(guard, False, ev.read)
+        if t is UNKNOWN:
+            result = UNKNOWN
+    return Verdict(guard, result, ev.read)
