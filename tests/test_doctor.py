@@ -1,0 +1,270 @@
+"""``verl-cookbook doctor``: each listed mistake fires its rule on the right line, correct scripts pass,
+the machine is guessed from the file, output formats, and bad input exits 2 without a traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook import cli
+from verl_cookbook.doctor import InputError, diagnose, guess_cann, guess_product
+from verl_cookbook.doctor_rules import SITE_URL, ascend_env, delta_guards, site_url
+from verl_cookbook.facts import load_facts
+
+DATA = Path(__file__).resolve().parent / "data" / "doctor"
+REPO = Path(__file__).resolve().parent.parent
+PAGES = ("backends/nccl-hccl/", "backends/mooncake-kimi/", "ascend/hccl-whitelist/", "recipes/delta-sync/")
+
+
+def line_of(path: Path, needle: str) -> int:
+    """1-based line of the first line of ``path`` containing ``needle`` (so fixtures can change freely)."""
+    for i, text in enumerate(path.read_text().splitlines(), 1):
+        if needle in text:
+            return i
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+MISTAKES = [
+    # (fixture, rule, text on the line the finding must point at, page the link must name)
+    ("hccl_backend.sh", "engine/unknown-backend", "backend=hccl", "backends/nccl-hccl/"),
+    ("kwargs_wrong_key.sh", "engine/kwargs-ignored", "engine_kwargs.hccl.", "backends/nccl-hccl/"),
+    ("multi_sender_npu.sh", "engine/unknown-kwarg", "multi_sender", "backends/nccl-hccl/"),
+    ("mooncake_no_device.sh", "engine/npu-device", "backend=mooncake", "backends/mooncake-kimi/"),
+    ("kimi_950_no_whitelist.sh", "ascend/whitelist-required", "backend=kimi_ckpt_engine", "ascend/hccl-whitelist/"),
+    ("kimi_950_bad_whitelist.sh", "ascend/whitelist-file", "HCCL_WHITELIST_FILE=", "ascend/hccl-whitelist/"),
+    ("kimi_a3_cann85_no_roce.sh", "ascend/intra-roce", "backend=kimi_ckpt_engine", "backends/mooncake-kimi/"),
+    ("delta_npu.sh", "engine/not-on-device", "backend=delta_sharded", "recipes/delta-sync/"),
+    ("delta_trtllm.sh", "delta/rejected", "rollout.name=trtllm", "recipes/delta-sync/"),
+    ("delta_vllm_dp2.sh", "delta/rejected", "data_parallel_size=2", "recipes/delta-sync/"),
+    ("delta_vllm_pd.sh", "delta/rejected", "disaggregation.enabled=True", "recipes/delta-sync/"),
+    ("delta_vllm_verify.yaml", "delta/rejected", "verify_every: 10", "recipes/delta-sync/"),
+    ("delta_vllm_verify.yaml", "delta/rejected", "pipeline_parallel_size: 2", "recipes/delta-sync/"),
+]
+
+
+@pytest.mark.parametrize(("name", "rule", "needle", "page"), MISTAKES, ids=[f"{m[0]}-{m[2]}" for m in MISTAKES])
+def test_each_listed_mistake_fires_its_rule_on_its_line_with_a_fix_and_link(facts, name, rule, needle, page):
+    path = DATA / name
+    report = diagnose(path, facts)
+    hits = [d for d in report.findings if d.finding.rule == rule and d.finding.line == line_of(path, needle)]
+    assert hits, [(d.finding.rule, d.finding.line, d.finding.message) for d in report.findings]
+    assert hits[0].fix
+    assert hits[0].link == site_url() + page
+
+
+def test_delta_findings_cite_the_raise_in_verls_source(facts):
+    report = diagnose(DATA / "delta_vllm_dp2.sh", facts)
+    (hit,) = [d.finding for d in report.findings if d.finding.rule == "delta/rejected"]
+    file, line = hit.fact_source.rsplit(":", 1)
+    source_line = facts.tree.read(file).splitlines()[int(line) - 1]
+    assert "raise NotImplementedError" in source_line
+    assert "data_parallel_size=1" in hit.message
+
+
+def test_a_delta_rule_disappears_when_verl_lifts_the_constraint(verl_copy):
+    rel = "verl/workers/rollout/vllm_rollout/vllm_async_server.py"
+    p = verl_copy.root / rel
+    text = p.read_text()
+    lifted = re.sub(
+        r"if self\.config\.data_parallel_size != 1:\n\s+raise NotImplementedError\([^)]*\)",
+        "pass",
+        text,
+        count=1,
+    )
+    assert lifted != text
+    p.write_text(lifted)
+    report = diagnose(DATA / "delta_vllm_dp2.sh", load_facts(verl_copy, use_cache=False))
+    assert not [d for d in report.findings if "data_parallel_size" in d.finding.message]
+
+
+def test_guards_whose_condition_cannot_be_known_statically_are_left_out(facts):
+    guards = delta_guards.extract_guards(facts.tree)
+    moe = [g for g in guards if "is_moe_model" in g.condition_text]
+    assert moe, "expected verl's MoE guards (is_moe_model) in the vLLM server"
+    report = diagnose(DATA / "delta_vllm_dp2.sh", facts)
+    assert not [d for d in report.findings if "MoE" in d.finding.message]
+
+
+@pytest.mark.parametrize("name", ["npu_nccl_ok.sh", "npu_mooncake_ok.yaml", "kimi_950_ok.sh"])
+def test_correct_files_pass_with_exit_0(name, capsys):
+    assert cli.main(["doctor", str(DATA / name)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_intra_roce_is_not_asked_on_atlas_950(facts):
+    report = diagnose(DATA / "kimi_950_ok.sh", facts, cann="8.5.0")
+    assert report.product.value == "950"
+    assert not report.findings
+
+
+@pytest.mark.parametrize(("cann", "fires"), [("8.3.RC1", False), ("8.5.0", True), ("9.0.0", True)])
+def test_intra_roce_applies_from_cann_8_5_0(facts, cann, fires):
+    report = diagnose(DATA / "kimi_a3_cann85_no_roce.sh", facts, cann=cann)
+    assert any(d.finding.rule == "ascend/intra-roce" for d in report.findings) is fires
+
+
+def test_intra_roce_set_to_1_satisfies_the_rule(facts, tmp_path):
+    text = (
+        (DATA / "kimi_a3_cann85_no_roce.sh")
+        .read_text()
+        .replace("export ASCEND_RT", "export HCCL_INTRA_ROCE_ENABLE=1\nexport ASCEND_RT")
+    )
+    p = tmp_path / "run.sh"
+    p.write_text(text)
+    assert not diagnose(p, facts).findings
+
+
+# -- guessing the machine -------------------------------------------------------------------------
+TRAINER = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm {extra}\n"
+
+
+@pytest.mark.parametrize(
+    ("head", "extra", "expected", "why"),
+    [
+        ("export ASCEND_RT_VISIBLE_DEVICES=0,1\n", "", "npu", "ASCEND_RT_VISIBLE_DEVICES"),
+        ("source /usr/local/Ascend/ascend-toolkit/set_env.sh\n", "", "npu", "set_env.sh"),
+        ("python3 -c 'import torch_npu'\n", "", "npu", "torch_npu"),
+        ("export CUDA_VISIBLE_DEVICES=0,1\n", "", "gpu", "CUDA_VISIBLE_DEVICES"),
+        ("export CUDA_VISIBLE_DEVICES=0,1\n", "trainer.device=npu", "npu", "trainer.device=npu"),
+        ("# export ASCEND_RT_VISIBLE_DEVICES=0\n", "", None, "--device"),
+    ],
+)
+def test_device_is_guessed_from_the_script_and_says_why(facts, tmp_path, head, extra, expected, why):
+    p = tmp_path / "run.sh"
+    p.write_text("#!/bin/bash\n" + head + TRAINER.format(extra=extra))
+    guess = diagnose(p, facts).device
+    assert guess.value == expected
+    assert why in guess.why
+
+
+def test_device_given_on_the_command_line_wins(facts):
+    assert diagnose(DATA / "delta_vllm_dp2.sh", facts, device="npu").device.how == "given"
+
+
+def test_cann_and_product_are_guessed_from_paths_and_comments():
+    assert guess_cann(None, {}, "source /usr/local/Ascend/cann-8.5.0/set_env.sh\n").value == "8.5.0"
+    assert guess_cann(None, {}, "source /usr/local/Ascend/ascend-toolkit/8.3.RC1/set_env.sh\n").value == "8.3.RC1"
+    assert guess_cann(None, {}, "echo hi\n").value is None
+    assert guess_product(None, "# runs on Atlas 800T A3\n").value == "A3"
+    assert guess_product(None, "# Ascend 950PR cluster\n").value == "950"
+    assert guess_product(None, "image=quay.io/ascend/verl:8.3-910b\n").value == "A2"
+    assert guess_product(None, "echo hi\n").value is None
+
+
+def test_cann_versions_order_release_candidates_before_the_release():
+    assert ascend_env.cann_key("8.5.0") >= ascend_env.ROCE_SINCE
+    assert ascend_env.cann_key("8.5.RC1") < ascend_env.ROCE_SINCE
+    assert ascend_env.cann_key("8.3.0") < ascend_env.ROCE_SINCE
+    assert ascend_env.cann_key("banana") is None
+
+
+# -- whitelist content ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ('{ "host_ip": ["ip1"], ["ip2"] }', "not valid JSON"),
+        ('{"device_ip": ["10.0.0.1"]}', "no `host_ip`"),
+        ('{"host_ip": ["node-1"]}', "not a dotted-decimal IPv4"),
+        ('{"host_ip": []}', "non-empty"),
+        ('{"host_ip": ["10.0.0.1"], "device_ip": ["10.0.0.2"]}', "`device_ip` is reserved"),
+    ],
+)
+def test_whitelist_problems_name_what_hccl_rejects(content, problem):
+    assert any(problem in p for p in ascend_env.whitelist_problems(content))
+
+
+def test_a_valid_whitelist_has_no_problems():
+    assert ascend_env.whitelist_problems((DATA / "whitelist.json").read_text()) == []
+
+
+# -- output formats and exit codes ------------------------------------------------------------------
+def test_json_output_lists_findings_with_fix_link_and_the_guesses(capsys):
+    assert cli.main(["doctor", str(DATA / "hccl_backend.sh"), "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    (f,) = out["findings"]
+    assert f["rule"] == "engine/unknown-backend"
+    assert f["line"] == line_of(DATA / "hccl_backend.sh", "backend=hccl")
+    assert f["link"].endswith("backends/nccl-hccl/") and f["fix"]
+    (info,) = out["files"]
+    assert info["device"]["value"] == "npu" and "ASCEND_RT_VISIBLE_DEVICES" in info["device"]["why"]
+
+
+def test_github_output_is_one_annotation_per_finding(capsys):
+    assert cli.main(["doctor", str(DATA / "kwargs_wrong_key.sh"), "--format", "github"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    line = line_of(DATA / "kwargs_wrong_key.sh", "engine_kwargs.hccl.")
+    assert lines and all(ln.startswith("::error file=") for ln in lines)
+    assert any(f",line={line}," in ln and "title=engine/kwargs-ignored" in ln for ln in lines)
+
+
+def test_text_output_says_what_was_guessed(capsys):
+    cli.main(["doctor", str(DATA / "kimi_a3_cann85_no_roce.sh")])
+    err = capsys.readouterr().err
+    assert "device npu (guessed from line" in err
+    assert "CANN 8.5.0 (guessed from line" in err
+    assert "product A3 (guessed from line" in err
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "missing.sh", "no such file"),
+        (lambda d: _write(d / "run.sh", b"\x7fELF\x02\x01\x00\x00binary"), "binary file"),
+        (lambda d: _write(d / "run.sh", b"\xff\xfe not utf-8"), "not UTF-8"),
+        (lambda d: _write(d / "c.yaml", b"- just\n- a list\n"), "not a YAML mapping"),
+        (lambda d: d, "is a folder"),
+    ],
+)
+def test_garbage_input_exits_2_with_a_message(tmp_path, capsys, make, message):
+    path = make(tmp_path)
+    assert cli.main(["doctor", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def _write(p: Path, data: bytes) -> Path:
+    p.write_bytes(data)
+    return p
+
+
+def test_bad_cann_option_exits_2(capsys):
+    assert cli.main(["doctor", str(DATA / "npu_nccl_ok.sh"), "--cann", "latest"]) == 2
+    assert "--cann" in capsys.readouterr().err
+
+
+def test_invalid_yaml_is_a_finding_with_its_line(facts, tmp_path):
+    p = tmp_path / "c.yaml"
+    p.write_text("actor_rollout_ref:\n  rollout:\n    name: [vllm\n")
+    report = diagnose(p, facts)
+    assert [d.finding.rule for d in report.findings] == ["yaml/syntax"]
+
+
+def test_the_users_files_are_never_modified(tmp_path):
+    files = sorted(DATA.iterdir())
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    cli.main(["doctor", *map(str, files), "--format", "json"])
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == before
+
+
+def test_input_error_is_raised_for_a_missing_file(facts, tmp_path):
+    with pytest.raises(InputError):
+        diagnose(tmp_path / "nope.sh", facts)
+
+
+# -- links --------------------------------------------------------------------------------------------
+def test_the_packaged_site_url_matches_mkdocs_yml():
+    mk = REPO / "mkdocs.yml"
+    m = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", mk.read_text(), re.M) if mk.is_file() else None
+    if m is None:
+        pytest.skip("mkdocs.yml sets no site_url")
+    assert SITE_URL.rstrip("/") == m.group(1).rstrip("/")
+
+
+def test_every_linked_page_is_one_of_the_sites_pages():
+    import verl_cookbook.doctor_rules as rules
+
+    pages = {v for k, v in vars(rules).items() if k.startswith("PAGE_")}
+    assert pages - {"tools/doctor/"} == set(PAGES)
