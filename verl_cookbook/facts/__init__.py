@@ -129,7 +129,7 @@ def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
     if use_cache and path.is_file():
         try:
             return Facts(json.loads(path.read_text(encoding="utf-8")), tree)
-        except (OSError, json.JSONDecodeError):
+        except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
             pass
     data = extract_all(tree)
     if use_cache:
