@@ -1,0 +1,129 @@
+"""Bad input gives exit 1 (findings) or 2 (usage/environment) and a message naming the file, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook import verl_source
+from verl_cookbook.cli import main
+from verl_cookbook.facts import load_facts
+from verl_cookbook.verl_source import VerlTree
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and "Traceback" not in out.out
+    return code, out.out, out.err
+
+
+def check_json(path: Path, capsys) -> tuple[int, list[dict]]:
+    code, out, _err = run(["check", str(path), "--format", "json"], capsys)
+    return code, json.loads(out) if out.strip() else []
+
+
+@pytest.mark.parametrize(
+    ("content", "rule"),
+    [
+        (b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)), "file/binary"),
+        ("# 标题\n\nok\n".encode() + b"\xff\xfe broken\n", "file/encoding"),
+        (b'# page\n\n``` { .yaml check="config" }\nactor_rollout_ref: {}\n', "markdown/unterminated-fence"),
+        (b"# page\n\n" + b"x" * (10 * 1024 * 1024), "file/too-large"),
+    ],
+    ids=["binary", "invalid-utf8", "unterminated-fence", "10MB"],
+)
+def test_unreadable_markdown_is_a_finding_on_that_file(tmp_path: Path, capsys, content: bytes, rule: str) -> None:
+    page = tmp_path / "page.md"
+    page.write_bytes(content)
+    code, findings = check_json(page, capsys)
+    assert code == 1
+    assert [f["rule"] for f in findings] == [rule]
+    assert findings[0]["path"].endswith("page.md")
+
+
+def test_invalid_utf8_points_at_its_line(tmp_path: Path, capsys) -> None:
+    page = tmp_path / "page.md"
+    page.write_bytes(b"line one\nline two\nbad \xc3\x28 here\n")
+    _code, findings = check_json(page, capsys)
+    assert findings[0]["line"] == 3
+
+
+def test_missing_path_is_reported_not_raised(tmp_path: Path, capsys) -> None:
+    code, findings = check_json(tmp_path / "no" / "such" / "dir", capsys)
+    assert code == 1
+    assert [f["rule"] for f in findings] == ["file/missing"]
+
+
+def test_verl_src_that_is_not_verl_exits_2_with_a_reason(tmp_path: Path, capsys) -> None:
+    (tmp_path / "verl").mkdir()
+    code, _out, err = run(["check", str(tmp_path), "--verl-src", str(tmp_path)], capsys)
+    assert code == 2
+    assert "not a verl source tree" in err
+
+
+def test_verl_src_that_does_not_exist_exits_2(tmp_path: Path, capsys) -> None:
+    code, _out, err = run(["facts", "--verl-src", str(tmp_path / "nowhere")], capsys)
+    assert code == 2
+    assert "not a directory" in err
+
+
+def test_unknown_verl_release_exits_2_quickly(tmp_path: Path, capsys, monkeypatch) -> None:
+    """pip cannot find verl==99.99.99: simulated, so the test needs no network."""
+    monkeypatch.setenv(verl_source.CACHE_ENV, str(tmp_path / "cache"))
+    calls = []
+
+    def fake_run(cmd, **kwargs):
+        calls.append(cmd)
+        return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found for verl==99.99.99\n")
+
+    monkeypatch.setattr(verl_source.subprocess, "run", fake_run)
+    code, _out, err = run(["check", str(tmp_path), "--verl", "99.99.99"], capsys)
+    assert code == 2
+    assert "99.99.99" in err and "No matching distribution" in err
+    assert calls and "verl==99.99.99" in calls[0]
+
+
+def test_a_release_name_that_is_not_a_version_is_refused_before_pip(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(verl_source.subprocess, "run", lambda *a, **k: pytest.fail("pip must not run"))
+    code, _out, err = run(["check", str(tmp_path), "--verl", "0.9.1; rm -rf /"], capsys)
+    assert code == 2 and "expected a release number" in err
+
+
+def test_malformed_yaml_snippet_is_a_yaml_finding_at_its_line(write_page, capsys) -> None:
+    page = write_page('# p\n\n``` { .yaml check="config" }\nactor_rollout_ref:\n  rollout: [unclosed\n```\n')
+    code, findings = check_json(page, capsys)
+    assert code == 1
+    assert [f["rule"] for f in findings] == ["yaml/syntax"]
+    assert 3 <= findings[0]["line"] <= 6  # inside the block (PyYAML reports this one at the end of input)
+
+
+def test_malformed_json_snippet_is_a_finding_not_a_crash(write_page, capsys) -> None:
+    page = write_page('# p\n\n``` { .json check="json" }\n{ "host_ip": ["10.0.0.1"], ["10.0.0.2"] }\n```\n')
+    code, findings = check_json(page, capsys)
+    assert code == 1
+    assert findings and all(f["path"].endswith("page.md") for f in findings)
+
+
+def test_corrupt_facts_cache_is_rebuilt(verl_tree: VerlTree, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv(verl_source.CACHE_ENV, str(tmp_path))
+    first = load_facts(verl_tree)
+    (cached,) = (tmp_path / "facts").glob("*.json")
+    cached.write_bytes(b'{"verl": {"label": tru\xff')
+    again = load_facts(verl_tree)
+    assert again.data == first.data
+
+
+def test_no_traceback_from_the_real_process(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_bytes(b"\0\0\0binary")
+    proc = subprocess.run(
+        [sys.executable, "-m", "verl_cookbook", "check", str(page)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "file/binary" in proc.stdout
