@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
+from tests.conftest import REPO
 from verl_cookbook.compat import (
     MISSING,
     NO_ENGINE,
@@ -180,3 +183,72 @@ def test_generated_pages_pass_the_site_check(real, facts, tmp_path):
     report = check_paths([tmp_path / "docs"], facts, tmp_path)
     assert report.findings == []
     assert report.pages == len(written) and report.claims == len(written)  # one verl-version claim per page
+
+
+# -- the mkdocs hook, with mkdocs-static-i18n ------------------------------------------------------------------
+
+HOOK = REPO / "scripts" / "hooks" / "compat_pages.py"
+I18N_SITE = """\
+site_name: t
+theme: {{name: material}}
+plugins:
+  - i18n:
+      docs_structure: suffix
+      fallback_to_default: false
+      languages:
+        - {{locale: zh, default: true, name: 中文, build: true}}
+        - {{locale: en, name: English, build: true}}
+hooks:
+  - {hook}
+nav:
+  - index.md
+  - compat/backends.md
+  - compat/settings.md
+markdown_extensions: [admonition, attr_list, tables, toc]
+"""
+
+
+def test_hook_generates_both_languages_through_i18n_and_writes_nothing_to_docs(tmp_path, real):
+    (tmp_path / "mkdocs.yml").write_text(I18N_SITE.format(hook=HOOK))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# 首页\n")
+    (docs / "index.en.md").write_text("# Home\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in docs.iterdir()) == ["index.en.md", "index.md"], "the hook wrote under docs/"
+    site = tmp_path / "site"
+    zh = (site / "compat" / "backends" / "index.html").read_text()
+    en = (site / "en" / "compat" / "backends" / "index.html").read_text()
+    assert "后端 × 版本 × 硬件" in zh and "Backends × releases × hardware" in en
+    assert 'hreflang="en"' in zh and "en/compat/backends/" in zh, "the i18n language switcher misses the page"
+    pinned_classes = {
+        c for by_dev in real[default_release()]["engines"]["resolution"].values() for c in by_dev.values()
+    }
+    assert all(f"<code>{c}</code>" in en for c in pinned_classes)
+    assert (site / "compat" / "settings" / "index.html").is_file()
+    assert (site / "en" / "compat" / "settings" / "index.html").is_file()
+
+
+def test_hook_refuses_a_hand_written_copy_of_a_generated_page(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(I18N_SITE.format(hook=HOOK))
+    (tmp_path / "docs" / "compat").mkdir(parents=True)
+    (tmp_path / "docs" / "index.md").write_text("# 首页\n")
+    (tmp_path / "docs" / "index.en.md").write_text("# Home\n")
+    (tmp_path / "docs" / "compat" / "backends.md").write_text("# typed by hand\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode != 0
+    assert "docs/compat/backends.md exists, but this page is generated" in proc.stderr
+    assert "Traceback" not in proc.stderr
