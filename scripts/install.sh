@@ -5,3 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install -q --upgrade pip
 python -m pip install -q -e ".[docs,test]"
+# Cache every covered verl release (wheel + facts) once, so the site build (compat pages) and the
+# release-matrix test read them from ~/.cache/verl-cookbook instead of the package index.
+for v in $(python -c "from verl_cookbook.releases import covered_releases; print(' '.join(covered_releases()))"); do
+  python -m verl_cookbook facts --verl "$v" >/dev/null
+done
