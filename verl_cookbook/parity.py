@@ -1,0 +1,272 @@
+"""Translation parity: a 中文 page (``x.md``) and its English twin (``x.en.md``) have the same structure.
+
+Only prose is translated. Both pages must have the same headings (level and explicit ``{ #anchor }``),
+the same code blocks in the same order (language, check attributes, included snippet files), the same
+keys in their parameter tables, the same admonition kinds in the same order and the same check
+declarations. Every function here is pure over Markdown text, so each rule is tested on small fixtures.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from verl_cookbook.checks.param_table import default_column
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import MarkdownError, Table, code_spans, flatten_containers, parse_page, read_text
+
+EN_SUFFIX = ".en.md"
+# Attributes that carry prose (translated) rather than a check: they may differ between the languages.
+PROSE_ATTRS = frozenset({"title", "reason"})
+_ANCHOR = re.compile(r"\{[^}]*#([A-Za-z0-9_.:-]+)[^}]*\}\s*$")
+_ADMONITION = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+([A-Za-z][\w-]*)")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+
+
+@dataclass(frozen=True)
+class Heading:
+    line: int
+    level: int
+    anchor: str | None  # the explicit ``{ #anchor }``; None when the heading has none
+    text: str
+
+    def sig(self) -> tuple:
+        return (self.level, self.anchor)
+
+    def show(self) -> str:
+        return f"{'#' * self.level} … {{ #{self.anchor} }}" if self.anchor else f"{'#' * self.level} {self.text}"
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int
+    lang: str
+    attrs: tuple[tuple[str, str], ...]  # check attributes, prose attributes left out
+    includes: tuple[str, ...]
+
+    def sig(self) -> tuple:
+        return (self.lang, self.attrs, self.includes)
+
+    def show(self) -> str:
+        attrs = " ".join(f'{k}="{v}"' for k, v in self.attrs)
+        inc = f" including {', '.join(self.includes)}" if self.includes else ""
+        return f"```{self.lang or '(no language)'} {{{attrs}}}{inc}"
+
+
+@dataclass(frozen=True)
+class ParamTable:
+    line: int
+    keys: tuple[str, ...]
+
+    def sig(self) -> tuple:
+        return self.keys
+
+    def show(self) -> str:
+        return f"table with rows {', '.join(self.keys) or '(none)'}"
+
+
+@dataclass(frozen=True)
+class Admonition:
+    line: int
+    kind: str
+
+    def sig(self) -> str:
+        return self.kind
+
+    def show(self) -> str:
+        return f"!!! {self.kind}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    line: int
+    kind: str
+    attrs: tuple[tuple[str, str], ...]
+
+    def sig(self) -> tuple:
+        return (self.kind, self.attrs)
+
+    def show(self) -> str:
+        attrs = " ".join(f'{k}="{v}"' for k, v in self.attrs)
+        return f"<!-- check: {self.kind} {attrs} -->"
+
+
+@dataclass(frozen=True)
+class Structure:
+    """What must be identical between a page and its twin, each item with its line on its own page."""
+
+    path: str
+    headings: tuple[Heading, ...]
+    blocks: tuple[Block, ...]
+    tables: tuple[ParamTable, ...]
+    admonitions: tuple[Admonition, ...]
+    claims: tuple[Claim, ...]
+
+
+def twin_path(page: Path) -> Path:
+    """``x.md`` ↔ ``x.en.md``."""
+    name = page.name
+    if name.endswith(EN_SUFFIX):
+        return page.with_name(name[: -len(EN_SUFFIX)] + ".md")
+    return page.with_name(name[: -len(".md")] + EN_SUFFIX)
+
+
+def headings(text: str) -> list[Heading]:
+    """ATX and setext headings outside code blocks, with their explicit anchors."""
+    lines = text.splitlines()
+    tokens = MarkdownIt("commonmark").parse("\n".join(flatten_containers(lines)) + "\n")
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.map:
+            content = tokens[i + 1].content if i + 1 < len(tokens) else ""
+            m = _ANCHOR.search(content)
+            title = _ANCHOR.sub("", content).strip()
+            out.append(Heading(tok.map[0] + 1, int(tok.tag[1]), m.group(1) if m else None, title))
+    return out
+
+
+def admonitions(text: str) -> list[Admonition]:
+    """``!!! kind`` / ``??? kind`` / ``???+ kind`` markers outside code blocks, nested ones included."""
+    out = []
+    fence: tuple[str, int] | None = None
+    for n, line in enumerate(text.splitlines(), 1):
+        fm = _FENCE.match(line)
+        if fence is not None:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= fence[1] and not fm.group(2).strip():
+                fence = None
+            continue
+        if fm:
+            fence = (fm.group(1)[0], len(fm.group(1)))
+            continue
+        m = _ADMONITION.match(line)
+        if m:
+            out.append(Admonition(n, m.group(1).lower()))
+    return out
+
+
+def _table_keys(table: Table) -> tuple[str, ...]:
+    keys = []
+    for _, cells in table.rows:
+        first = cells[0] if cells else ""
+        spans = code_spans(first)
+        keys.append(spans[0] if spans else first.strip())
+    return tuple(keys)
+
+
+def is_param_table(table: Table) -> bool:
+    """A table that states parameters: declared ``params`` or carrying a default column."""
+    if table.directive is not None and table.directive.kind == "params":
+        return True
+    return default_column(table) is not None
+
+
+def structure(path: Path, root: Path, text: str | None = None) -> Structure:
+    """The parity-relevant structure of one page (``root``: where its snippet includes resolve)."""
+    if text is None:
+        text = read_text(path)
+    page = parse_page(path, root, bases=[root], text=text)
+    blocks = tuple(
+        Block(
+            b.line,
+            b.lang,
+            tuple(sorted((k, v) for k, v in b.attrs.items() if k not in PROSE_ATTRS)),
+            tuple(b.includes) + tuple(t for t, _ in b.missing_includes),
+        )
+        for b in page.blocks
+    )
+    tables = tuple(ParamTable(t.line, _table_keys(t)) for t in page.tables if is_param_table(t))
+    claims = tuple(
+        Claim(d.line, d.kind, tuple(sorted((k, v) for k, v in d.attrs.items() if k not in PROSE_ATTRS)))
+        for d in page.directives
+    )
+    return Structure(page.path, tuple(headings(text)), blocks, tables, tuple(admonitions(text)), claims)
+
+
+def _compare_seq(
+    rule: str, what: str, zh: Structure, en: Structure, a: Sequence, b: Sequence, sig: Callable = lambda x: x.sig()
+) -> list[Finding]:
+    """One finding at the first place the two sequences part, naming both pages and lines."""
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if sig(x) != sig(y):
+            return [
+                Finding(
+                    zh.path,
+                    x.line,
+                    1,
+                    rule,
+                    f"{what} #{i + 1} differs from the English twin: here `{x.show()}`, "
+                    f"{en.path}:{y.line} has `{y.show()}`",
+                )
+            ]
+    if len(a) != len(b):
+        longer, other, extra = (zh, en, a[len(b)]) if len(a) > len(b) else (en, zh, b[len(a)])
+        return [
+            Finding(
+                zh.path,
+                extra.line if longer is zh else (a[-1].line if a else 1),
+                1,
+                rule,
+                f"{len(a)} {what}s here, {len(b)} in {en.path}: {longer.path}:{extra.line} "
+                f"`{extra.show()}` has no counterpart in {other.path}",
+            )
+        ]
+    return []
+
+
+def compare(zh: Structure, en: Structure) -> list[Finding]:
+    """Every way the English twin's structure differs from the 中文 page's (one finding per rule at most)."""
+    out: list[Finding] = []
+    for s in (zh, en):
+        for h in s.headings:
+            if h.anchor is None:
+                out.append(
+                    Finding(
+                        s.path,
+                        h.line,
+                        1,
+                        "parity/heading-anchor",
+                        f"heading `{h.show()}` has no explicit {{ #anchor }}: its slug would differ between "
+                        "the languages, so links into it break in one of them",
+                    )
+                )
+    out += _compare_seq("parity/headings", "heading", zh, en, zh.headings, en.headings)
+    out += _compare_seq("parity/blocks", "code block", zh, en, zh.blocks, en.blocks)
+    out += _compare_seq("parity/tables", "parameter table", zh, en, zh.tables, en.tables)
+    out += _compare_seq("parity/admonitions", "admonition", zh, en, zh.admonitions, en.admonitions)
+    out += _compare_seq("parity/claims", "check declaration", zh, en, zh.claims, en.claims)
+    return out
+
+
+def pages(docs: Path) -> list[Path]:
+    return sorted(p for p in docs.rglob("*.md") if p.is_file())
+
+
+def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
+    """Parity findings for every page under ``docs`` (``root``: the site root; default ``docs``' parent)."""
+    root = root or docs.parent
+    out: list[Finding] = []
+    for page in pages(docs):
+        twin = twin_path(page)
+        shown = _shown(page, root)
+        if not twin.is_file():
+            lang = "中文" if page.name.endswith(EN_SUFFIX) else "English"
+            out.append(Finding(shown, 1, 1, "parity/missing-twin", f"no {lang} twin: expected {_shown(twin, root)}"))
+            continue
+        if page.name.endswith(EN_SUFFIX):
+            continue  # compared from its 中文 side
+        try:
+            out += compare(structure(page, root), structure(twin, root))
+        except MarkdownError as e:
+            out.append(Finding(shown, e.line, 1, e.rule, str(e)))
+    return sorted(out, key=Finding.sort_key)
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
