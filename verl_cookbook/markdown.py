@@ -186,9 +186,13 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
     tables: list[Table] = []
     directives: list[Directive] = []
 
+    # a directive shown inside a code block (a syntax example) declares nothing
+    in_fence = {n for t in tokens if t.type == "fence" and t.map for n in range(t.map[0] + 1, t.map[1] + 1)}
     for m in _DIRECTIVE.finditer(text):
         start = text.count("\n", 0, m.start()) + 1
         end = text.count("\n", 0, m.end()) + 1
+        if start in in_fence:
+            continue
         body = m.group(1).strip()
         kind, _, rest = body.partition(" ")
         directives.append(Directive(shown, start, kind, parse_attrs(rest), end))
