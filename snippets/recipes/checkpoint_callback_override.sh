@@ -1,0 +1,3 @@
+python3 -m verl.trainer.main_ppo \
+    trainer.save_freq=100 \
+    trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
