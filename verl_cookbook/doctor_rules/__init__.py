@@ -115,6 +115,12 @@ def advice(f: Finding, target: Target) -> Advice:
     backend = target.backend
     msg = f.message
     if f.rule == "engine/unknown-backend":
+        if msg.startswith("engine_kwargs key"):
+            return Advice(
+                f"key the kwargs by the backend in effect: `engine_kwargs.{backend}.<name>=…` "
+                "(on Ascend the HCCL engine's name is `nccl`)",
+                PAGE_NCCL_HCCL,
+            )
         if "`hccl`" in msg:
             return Advice(
                 "set `actor_rollout_ref.rollout.checkpoint_engine.backend=nccl`: on Ascend the name `nccl` "
