@@ -1,0 +1,3 @@
+import json
+
+assert json.loads("[1, 2]") == [1, 2]

@@ -1,0 +1,140 @@
+"""check="python": syntax, verl imports and override signatures, read statically; and the site's runnable
+Python fences executed by pytest-markdown-docs (through verl_cookbook.markdown_docs_plugin)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import fence, findings_for, rules
+
+from verl_cookbook.checks.python_example import prepare_fence, runnable
+from verl_cookbook.markdown import parse_page
+
+REPO = Path(__file__).resolve().parent.parent
+FENCES = Path(__file__).resolve().parent / "data" / "python_fences"
+PY = '{ .python check="python" }'
+CALLBACK = """from verl.trainer.ppo.checkpoint_callback import CheckpointCallback
+
+
+class Upload(CheckpointCallback):
+    def on_save(self, trainer, global_step, checkpoint_dir, async_save=False, **kwargs):
+        print(global_step, checkpoint_dir)
+"""
+
+
+def check(write_page, facts, code: str, files: dict[str, str] | None = None):
+    return findings_for(write_page("# p\n\n" + fence(code, PY), files=files), facts)
+
+
+def test_valid_callback_subclass_passes(write_page, facts) -> None:
+    assert check(write_page, facts, CALLBACK) == []
+
+
+def test_syntax_error_is_reported_at_its_page_line(write_page, facts) -> None:
+    (f,) = check(write_page, facts, "x = 1\ndef broken(:\n    pass\n")
+    assert f.rule == "python/syntax" and f.line == 5  # fence on line 3, code from line 4
+
+
+def test_syntax_error_in_an_included_snippet_points_into_the_snippet(write_page, facts) -> None:
+    page = write_page("# p\n\n" + fence('--8<-- "snippets/x.py"', PY), files={"snippets/x.py": "a = 1\nif a\n"})
+    (f,) = findings_for(page, facts)
+    assert f.rule == "python/syntax" and f.path.endswith("snippets/x.py") and f.line == 2
+
+
+def test_import_of_a_name_verl_lacks_suggests_the_real_one(write_page, facts) -> None:
+    (f,) = check(write_page, facts, CALLBACK.replace("import CheckpointCallback", "import CheckpointCallbacks"))
+    assert f.rule == "python/verl-import" and "did you mean `CheckpointCallback`" in f.message
+
+
+@pytest.mark.parametrize(
+    ("signature", "problem"),
+    [
+        ("self, trainer, global_step, checkpoint_dir, async_save=False", "no `**kwargs`"),
+        ("self, global_step, trainer, checkpoint_dir, async_save=False, **kwargs", "position"),
+        ("self, trainer, step, checkpoint_dir, async_save=False", "missing parameter `global_step`"),
+        ("self, trainer, global_step, checkpoint_dir, extra, **kwargs", "new required parameter `extra`"),
+        ("self, trainer, *, global_step, checkpoint_dir, async_save=False, **kwargs", "keyword-only"),
+    ],
+)
+def test_override_with_another_signature_is_named_with_verls(write_page, facts, signature, problem) -> None:
+    code = CALLBACK.replace("self, trainer, global_step, checkpoint_dir, async_save=False, **kwargs", signature)
+    found = check(write_page, facts, code)
+    assert rules(found) == ["python/override-signature"]
+    f = found[0]
+    assert problem in f.message and f.line == 4 + 4  # the def line
+    rel, _, line = f.fact_source.rpartition(":")
+    assert "def on_save(" in facts.tree.read(rel).splitlines()[int(line) - 1]
+
+
+def test_methods_verl_does_not_define_are_free(write_page, facts) -> None:
+    code = CALLBACK + "\n    def upload(self, path):\n        pass\n"
+    assert check(write_page, facts, code) == []
+
+
+def test_a_class_that_does_not_subclass_verl_is_not_compared(write_page, facts) -> None:
+    assert check(write_page, facts, "class Local:\n    def on_save(self):\n        pass\n") == []
+
+
+# -- which fences run -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("x = 1\n", True),
+        ("import json\n", True),
+        ("from verl.utils import x\n", False),
+        ("import verl\n", False),
+        ("import module_that_is_not_installed_anywhere\n", False),
+    ],
+)
+def test_runnable_means_no_verl_and_nothing_missing(code: str, expected: bool) -> None:
+    assert runnable(code) is expected
+
+
+def test_prepare_fence_marks_notest_inside_the_attribute_list(tmp_path: Path) -> None:
+    info, _ = prepare_fence('{ .python check="skip" reason="x" }', "x = 1\n", tmp_path)
+    assert info.endswith(" notest }")
+    info, _ = prepare_fence('{ .python check="python" }', "x = 1\n", tmp_path)
+    assert "notest" not in info
+    info, content = prepare_fence("yaml", "a: 1\n", tmp_path)
+    assert (info, content) == ("yaml", "a: 1\n")
+
+
+def run_markdown_docs(cwd: Path, *paths: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "verl_cookbook.markdown_docs_plugin",
+            "--markdown-docs", "--markdown-docs-syntax=superfences", "-q", "--rootdir", str(cwd), *paths,
+        ],
+        cwd=cwd, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+def test_plugin_runs_fences_in_containers_and_includes_and_skips_verl_ones() -> None:
+    proc = run_markdown_docs(FENCES, "docs/runs.md")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"\b3 passed\b", proc.stdout), proc.stdout  # plain, admonition, included; not the other three
+
+
+def test_plugin_reports_a_failing_fence_with_its_page_line() -> None:
+    proc = run_markdown_docs(FENCES, "docs/fails.md")
+    assert proc.returncode == 1
+    assert "arithmetic drifted" in proc.stdout and "fails.md" in proc.stdout
+
+
+def test_the_sites_runnable_python_fences_run() -> None:
+    """Every check="python" fence on the site that needs nothing from verl is executed, and passes."""
+    expected = 0
+    for md in sorted((REPO / "docs").rglob("*.md")):
+        for block in parse_page(md, REPO, bases=[REPO]).blocks:
+            if block.lang in ("py", "python", "python3") and block.attrs.get("check") == "python":
+                expected += runnable(block.code)
+    proc = run_markdown_docs(REPO, "docs")
+    if expected == 0:
+        assert proc.returncode == 5, proc.stdout  # pytest: no tests collected
+        return
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(rf"\b{expected} passed\b", proc.stdout), proc.stdout
