@@ -1,0 +1,55 @@
+"""The backends pages show console output (the checker's findings, verl's errors): it must stay what it claims to be."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import format_text
+from verl_cookbook.runner import check_paths
+
+REPO = Path(__file__).resolve().parent.parent
+NCCL = REPO / "snippets" / "nccl"
+WRONG = ["wrong_backend_hccl", "wrong_kwargs_under_hccl", "wrong_multi_sender_on_npu"]
+
+
+def _check_as_npu_config(snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """What `verl-cookbook check` prints for the snippet declared as an NPU config fragment, run from the repo root."""
+    page = tmp_path / f"{snippet}.md"
+    page.write_text(
+        f'``` {{ .yaml check="config" device="npu" root="actor_rollout_ref.rollout" }}\n'
+        f'--8<-- "snippets/nccl/{snippet}.yaml"\n```\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(REPO)
+    return format_text(check_paths([page], facts, root=REPO).findings)
+
+
+@pytest.mark.parametrize("snippet", WRONG)
+def test_shown_checker_output_is_what_the_checker_prints(
+    snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown = (NCCL / f"check_{snippet}.txt").read_text(encoding="utf-8").strip()
+    actual = _check_as_npu_config(snippet, facts, tmp_path, monkeypatch).strip()
+    assert actual, f"{snippet}.yaml is shown as a mistake, but the checker finds nothing wrong with it"
+    assert shown == actual, f"snippets/nccl/check_{snippet}.txt is stale; regenerate it from:\n{actual}"
+
+
+def test_shown_valueerror_has_the_shape_of_verls_registry_error(facts: Facts) -> None:
+    text = (NCCL / "hccl_backend_valueerror.txt").read_text(encoding="utf-8")
+    base = (facts.tree.root / "verl/checkpoint_engine/base.py").read_text(encoding="utf-8")
+    for fragment in (" not registered, registered backends: ", ". Engine modules that failed to import: "):
+        assert fragment in text
+        assert fragment in base, f"verl's CheckpointEngineRegistry.get no longer says {fragment!r}"
+    registered = text.split("registered backends: ")[1].split("]")[0]
+    assert "'nccl'" in registered and "'hccl'" not in registered
+
+
+def test_shown_typeerror_names_the_engine_nccl_resolves_to_on_npu(facts: Facts) -> None:
+    (engine,) = facts.engines_for("nccl", "npu")
+    params = [p["name"] for p in engine["constructor"]["params"]]
+    text = (NCCL / "multi_sender_typeerror.txt").read_text(encoding="utf-8")
+    assert f"{engine['class']}.__init__()" in text
+    assert "multi_sender" not in params
