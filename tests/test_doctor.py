@@ -176,6 +176,12 @@ def test_whitelist_problems_name_what_hccl_rejects(content, problem):
     assert any(problem in p for p in ascend_env.whitelist_problems(content))
 
 
+def test_whitelist_shape_comes_from_the_catalog_schema():
+    # only the catalog's schema (additionalProperties: false) rejects keys HCCL does not read
+    problems = ascend_env.whitelist_problems('{"host_ip": ["10.0.0.1"], "extra": 1}')
+    assert any("'extra' was unexpected" in p for p in problems)
+
+
 def test_a_valid_whitelist_has_no_problems():
     assert ascend_env.whitelist_problems((DATA / "whitelist.json").read_text()) == []
 

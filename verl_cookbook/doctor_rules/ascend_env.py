@@ -96,14 +96,54 @@ def resolve_beside(t: Target, value: str) -> Path | None:
 
 
 def whitelist_problems(text: str) -> list[str]:
-    """What is wrong with a whitelist file's content, per HCCL's documented format ([] when it is valid)."""
-    schema_problems = _catalog_problems(text)
-    if schema_problems is not None:
-        return schema_problems
+    """What is wrong with a whitelist file's content ([] when it is valid).
+
+    The shape comes from the catalog's ``hccl_whitelist`` JSON Schema (the one the site's ``check="json"``
+    blocks use), when the catalog is installed; a built-in copy of the same rules stands in otherwise.
+    On top of the schema: a non-empty ``device_ip`` is reported, since HCCL reserves it and ignores it.
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         return [f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"]
+    problems = _schema_problems(data)
+    if problems is None:
+        problems = _builtin_problems(data)
+    if isinstance(data, dict) and data.get("device_ip"):
+        problems.append("`device_ip` is reserved and not supported by HCCL: list host NIC IPs under `host_ip`")
+    return problems
+
+
+def _schema_problems(data: object) -> list[str] | None:
+    try:
+        import jsonschema
+
+        from verl_cookbook.catalog import schema
+    except ImportError:
+        return None
+    sch = schema("hccl_whitelist")
+    if sch is None:
+        return None
+    validator = jsonschema.Draft202012Validator(sch, format_checker=jsonschema.FormatChecker())
+    out = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
+        if err.validator == "required":
+            out.append("has no `host_ip` key (HCCL: 'json object has no property called host_ip')")
+        elif err.validator == "format":
+            out.append(f"`{where}` {err.instance!r} is not a dotted-decimal IPv4 address")
+        elif err.validator == "minItems":
+            out.append(f"`{where}` must be a non-empty list of IPv4 addresses")
+        elif err.validator == "additionalProperties":
+            out.append(f"{err.message} (HCCL reads only `host_ip`)")
+        elif err.validator == "type" and not where:
+            out.append("must be a JSON object with a `host_ip` list")
+        else:
+            out.append(f"`{where or '(top level)'}`: {err.message}")
+    return out
+
+
+def _builtin_problems(data: object) -> list[str]:
     if not isinstance(data, dict):
         return ["must be a JSON object with a `host_ip` list"]
     problems = []
@@ -113,29 +153,12 @@ def whitelist_problems(text: str) -> list[str]:
     elif not isinstance(hosts, list) or not hosts:
         problems.append("`host_ip` must be a non-empty list of IPv4 addresses")
     else:
-        for ip in hosts:
-            if not isinstance(ip, str):
-                problems.append(f"`host_ip` entry {ip!r} is not a string")
-                continue
+        for i, ip in enumerate(hosts):
             try:
-                ipaddress.IPv4Address(ip)
+                ipaddress.IPv4Address(ip if isinstance(ip, str) else "")
             except ValueError:
-                problems.append(f"`host_ip` entry {ip!r} is not a dotted-decimal IPv4 address")
-    if data.get("device_ip"):
-        problems.append("`device_ip` is reserved and not supported by HCCL: list host NIC IPs under `host_ip`")
+                problems.append(f"`host_ip[{i}]` {ip!r} is not a dotted-decimal IPv4 address")
     return problems
-
-
-def _catalog_problems(text: str) -> list[str] | None:
-    """The catalog's whitelist schema check, when the catalog is installed (None: use the built-in rules)."""
-    try:
-        from verl_cookbook.catalog import validate_whitelist  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    try:
-        return [str(p) for p in validate_whitelist(text)]
-    except Exception:  # a catalog API we do not recognise: fall back to the built-in rules
-        return None
 
 
 def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFinding]:
