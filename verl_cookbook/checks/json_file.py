@@ -1,0 +1,148 @@
+"""JSON blocks (``check="json"``): syntax, then a JSON Schema from the catalog (``schema="hccl_whitelist"``),
+with IP addresses checked by :mod:`ipaddress` (``format: ipv4`` / ``ipv6`` / ``ipvanyaddress``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from typing import Any
+
+import jsonschema
+
+from verl_cookbook import catalog
+from verl_cookbook.checks import Context, block_check
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import CodeBlock
+
+_FORMATS = jsonschema.FormatChecker(formats=())
+
+
+@_FORMATS.checks("ipv4", raises=ValueError)
+def _ipv4(value: object) -> bool:
+    if isinstance(value, str):
+        ipaddress.IPv4Address(value)
+    return True
+
+
+@_FORMATS.checks("ipv6", raises=ValueError)
+def _ipv6(value: object) -> bool:
+    if isinstance(value, str):
+        ipaddress.IPv6Address(value)
+    return True
+
+
+def _schema_source(schema: dict) -> str | None:
+    desc = schema.get("description", "")
+    return desc.rsplit("Source: ", 1)[1].strip() if "Source: " in desc else None
+
+
+def _value_lines(text: str) -> dict[tuple, tuple[int, int]]:
+    """(line, col) of every value by its JSON path, found by a small position-tracking scan."""
+    out: dict[tuple, tuple[int, int]] = {}
+    decoder = json.JSONDecoder()
+
+    def pos(i: int) -> tuple[int, int]:
+        line = text.count("\n", 0, i) + 1
+        return line, i - (text.rfind("\n", 0, i) + 1) + 1
+
+    def skip_ws(i: int) -> int:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        return i
+
+    def walk(i: int, path: tuple) -> int:
+        i = skip_ws(i)
+        out[path] = pos(i)
+        if text[i] == "{":
+            i = skip_ws(i + 1)
+            if text[i] == "}":
+                return i + 1
+            while True:
+                key, i = decoder.raw_decode(text, skip_ws(i))
+                i = skip_ws(i) + 1  # the colon
+                i = skip_ws(walk(i, (*path, key)))
+                if text[i] == "}":
+                    return i + 1
+                i += 1
+        if text[i] == "[":
+            i = skip_ws(i + 1)
+            if text[i] == "]":
+                return i + 1
+            k = 0
+            while True:
+                i = skip_ws(walk(i, (*path, k)))
+                k += 1
+                if text[i] == "]":
+                    return i + 1
+                i += 1
+        _value, end = decoder.raw_decode(text, i)
+        return end
+
+    try:
+        walk(0, ())
+    except (ValueError, IndexError):
+        pass
+    return out
+
+
+def check_json_text(text: str, schema_name: str | None, where, fallback: tuple[str, int]) -> list[Finding]:
+    """Findings for JSON ``text``; ``where(line) -> (file, line)`` maps its lines. Shared with ``doctor``."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as e:
+        file, line = where(e.lineno)
+        hint = ""
+        if e.msg.startswith("Expecting property name"):
+            hint = ' (inside an object every value needs a "key": in front; put all IPs in one array)'
+        return [
+            Finding(
+                file, line, e.colno, "json/syntax", f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno}){hint}"
+            )
+        ]
+    if not schema_name:
+        return []
+    schema = catalog.schema(schema_name)
+    if schema is None:
+        file, line = fallback
+        return [
+            Finding(
+                file,
+                line,
+                1,
+                "json/unknown-schema",
+                f"no schema `{schema_name}` in the catalog; known: {', '.join(catalog.schema_names())}",
+            )
+        ]
+    validator = jsonschema.Draft202012Validator(schema, format_checker=_FORMATS)
+    positions = _value_lines(text)
+    source = _schema_source(schema)
+    out = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = tuple(err.absolute_path)
+        line, col = positions.get(path, positions.get((), (1, 1)))
+        file, fline = where(line)
+        at = "/".join(str(p) for p in path) or "(top level)"
+        msg = err.message
+        if err.validator == "format":
+            msg = f"{err.instance!r} is not a valid {err.validator_value} address"
+        elif err.validator == "additionalProperties":
+            allowed = ", ".join(f"`{k}`" for k in schema.get("properties", {}))
+            msg = f"{msg}; the file may only have {allowed}"
+        out.append(
+            Finding(
+                file,
+                fline,
+                col,
+                f"json/schema-{err.validator}",
+                f"{schema_name}: at {at}: {msg}",
+                fact=schema.get("title"),
+                fact_source=source,
+            )
+        )
+    return out
+
+
+@block_check("json", attrs=("schema",))
+def check_json(block: CodeBlock, ctx: Context) -> list[Finding]:
+    return check_json_text(block.code, block.attrs.get("schema"), block.where, (block.page, block.line))

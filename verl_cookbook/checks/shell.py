@@ -1,0 +1,393 @@
+"""Shell blocks (``check="shell"``): what a reader pastes into a terminal or a launch script.
+
+1. ``bash -n`` (syntax), then ShellCheck's errors and warnings when ``shellcheck`` is installed;
+2. every ``export NAME=value`` against the curated env catalog (HCCL, Mooncake Ascend, CANN): allowed
+   values, probable typos of catalogued names, variables whose mere presence switches a feature on,
+   variables that conflict or need a companion, and catalogued variables assigned but never exported;
+3. Hydra overrides of verl's trainer entry points (``python3 -m verl.trainer.main_ppo …``) with the same
+   rules as ``check="config"`` plus Hydra's ``+``/``++``/``~``;
+4. other known commands through :data:`verl_cookbook.checks.COMMAND_CHECKS` (``cmake`` here: ``-D`` options
+   against Mooncake's CMake options).
+
+Attributes: ``device="npu|gpu"``, ``config="ppo_megatron_trainer"`` (default: the entry point's own, or
+``--config-name`` on the command line).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from verl_cookbook import catalog
+from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
+from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.shellparse import Command, Export, Script, overrides_to_assignments, parse_script
+
+TIMEOUT_S = 10
+# ShellCheck codes that flag snippet idioms rather than mistakes: `cd dir` without `|| exit` (SC2164),
+# variables set for the processes a snippet starts (SC2034), variables the reader's environment provides
+# (SC2154), files sourced from the reader's machine (SC1090/SC1091).
+SHELLCHECK_EXCLUDE = ("SC2164", "SC2034", "SC2154", "SC1090", "SC1091")
+
+
+# -- syntax -----------------------------------------------------------------------------------------
+
+
+def bash_syntax(code: str, where) -> list[Finding]:
+    """``bash -n`` on ``code``; ``where(code_line) -> (file, line)`` maps its error lines."""
+    bash = shutil.which("bash")
+    if not bash:
+        return []
+    try:
+        proc = subprocess.run([bash, "-n"], input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        file, line = where(1)
+        return [Finding(file, line, 1, "shell/timeout", f"`bash -n` did not finish within {TIMEOUT_S} s")]
+    if proc.returncode == 0:
+        return []
+    out = []
+    for msg in proc.stderr.splitlines():
+        m = re.search(r"line (\d+): (.*)", msg)
+        if not m:
+            continue
+        file, line = where(int(m.group(1)))
+        out.append(Finding(file, line, 1, "shell/syntax", f"bash: {m.group(2)}"))
+    if not out:
+        file, line = where(1)
+        out.append(Finding(file, line, 1, "shell/syntax", f"bash -n: {proc.stderr.strip() or 'syntax error'}"))
+    return out
+
+
+def shellcheck(code: str, where) -> list[Finding]:
+    """ShellCheck's errors and warnings, when it is installed (``apt-get install shellcheck``)."""
+    exe = shutil.which("shellcheck")
+    if not exe:
+        return []
+    cmd = [exe, "-s", "bash", "-f", "json1", "-S", "warning", "-e", ",".join(SHELLCHECK_EXCLUDE), "-"]
+    try:
+        proc = subprocess.run(cmd, input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
+        comments = json.loads(proc.stdout or "{}").get("comments", [])
+    except (subprocess.TimeoutExpired, json.JSONDecodeError, OSError):
+        return []
+    out = []
+    for c in comments:
+        file, line = where(int(c.get("line", 1)))
+        code_ = f"SC{c.get('code')}"
+        out.append(
+            Finding(
+                file,
+                line,
+                int(c.get("column", 1)),
+                f"shellcheck/{code_}",
+                f"{c.get('message', '')} (https://www.shellcheck.net/wiki/{code_})",
+            )
+        )
+    return out
+
+
+# -- environment -------------------------------------------------------------------------------------
+
+
+def verl_env_vars(facts: Facts | None) -> dict[str, list[dict]]:
+    fam = facts.family("env") if facts is not None else None
+    return (fam or {}).get("vars", {}) if isinstance(fam, dict) else {}
+
+
+def check_exports(script: Script, where, facts: Facts | None = None) -> list[Finding]:
+    """Judge every environment assignment in ``script`` against the env catalog (and verl's own reads)."""
+    cat = catalog.env_catalog()
+    verl_vars = verl_env_vars(facts)
+    known = set(cat.vars) | set(cat.other_names) | set(verl_vars)
+    allexport = any(c.argv[0] == "set" and ("-a" in c.argv or "allexport" in c.argv) for c in script.commands)
+    exported_names = {e.name for e in script.exports if e.exported}
+    final: dict[str, Export] = {}
+    out: list[Finding] = []
+    for e in script.exports:
+        file, line = where(e.line)
+        loc = (file, line, e.col)
+        entry = cat.vars.get(e.name)
+        if e.exported:
+            final[e.name] = e
+        if entry is None:
+            prefix = catalog.covered_prefix(e.name)
+            if prefix and e.name not in known:
+                family_names = [n for n in known if n.startswith(prefix)]
+                guess = catalog.probable_typo(e.name, family_names)
+                if guess:
+                    g = cat.vars.get(guess)
+                    out.append(
+                        Finding(
+                            *loc,
+                            "env/unknown-name",
+                            f"`{e.name}` is not a known variable; did you mean `{guess}`? The misspelt name is "
+                            "silently ignored",
+                            fact=(g["meaning"]["en"] if g else None),
+                            fact_source=(g["source"] if g else cat.other_names.get(guess)),
+                        )
+                    )
+            continue
+        if e.kind == "assign" and not allexport and e.name not in exported_names:
+            out.append(
+                Finding(
+                    *loc,
+                    "env/not-exported",
+                    f"`{e.name}={e.value}` is set but never exported, so the processes this script starts do not "
+                    f"see it; write `export {e.name}=…`",
+                    fact_source=entry["source"],
+                )
+            )
+        if e.value is None or e.has_var:
+            continue
+        spec = entry["value"]
+        if spec["type"] == "presence":
+            if e.value.strip().lower() in ("0", "false", "off", "no", ""):
+                out.append(
+                    Finding(
+                        *loc,
+                        "env/presence-enables",
+                        f"`{e.name}={e.value}` turns the feature ON: only whether `{e.name}` is set matters, not "
+                        f"its value; unset it (`unset {e.name}`) to keep it off",
+                        fact=entry["meaning"]["en"],
+                        fact_source=entry.get("presence_source") or entry["source"],
+                    )
+                )
+            continue
+        why = catalog.check_value(spec, e.value)
+        if why:
+            out.append(
+                Finding(
+                    *loc,
+                    "env/invalid-value",
+                    f"`{e.name}`: {why}",
+                    fact=f"{entry['meaning']['en']} Default: {entry.get('default')}",
+                    fact_source=entry["source"],
+                )
+            )
+    out.extend(_cross_checks(final, where, cat))
+    return out
+
+
+def _cross_checks(final: dict[str, Export], where, cat: catalog.EnvCatalog) -> list[Finding]:
+    out = []
+    for name, e in final.items():
+        entry = cat.vars.get(name)
+        if not entry or e.value is None or e.has_var:
+            continue
+        file, line = where(e.line)
+        req = entry.get("requires_when")
+        if req and e.value == req["value"] and req["name"] not in final:
+            out.append(
+                Finding(
+                    file,
+                    line,
+                    e.col,
+                    "env/requires",
+                    f"`{name}={e.value}` needs `{req['name']}` too, and this script does not export it",
+                    fact=cat.vars.get(req["name"], {}).get("meaning", {}).get("en"),
+                    fact_source=entry["source"],
+                )
+            )
+        for c in entry.get("conflicts", []):
+            if "when" in c and e.value != c["when"]:
+                continue
+            if "when_not" in c and e.value == c["when_not"]:
+                continue
+            other = final.get(c["name"])
+            if other is None or ("value" in c and other.value != c["value"]):
+                continue
+            out.append(
+                Finding(
+                    file,
+                    line,
+                    e.col,
+                    "env/conflict",
+                    f"`{name}={e.value}` together with `{c['name']}={other.value}`: {c['why']}",
+                    fact_source=c.get("source") or entry["source"],
+                )
+            )
+    return out
+
+
+# -- verl trainer overrides --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _entry_points(package: str) -> dict[str, tuple[str, str]]:
+    """module -> (config_name, file:line) for every ``@hydra.main`` in verl (trainer and experimental)."""
+    root = Path(package)
+    out: dict[str, tuple[str, str]] = {}
+    rx = re.compile(r"@hydra\.main\((?P<args>[^)]*)\)")
+    for sub in ("trainer", "experimental"):
+        base = root / sub
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.py")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if "@hydra.main" not in text:
+                continue
+            for m in rx.finditer(text):
+                name = re.search(r"config_name\s*=\s*[\"']([^\"']+)[\"']", m.group("args"))
+                if not name:
+                    continue
+                rel = path.relative_to(root.parent).with_suffix("")
+                line = text.count("\n", 0, m.start()) + 1
+                out[".".join(rel.parts)] = (name.group(1), f"{rel.as_posix()}.py:{line}")
+    return out
+
+
+def entry_points(facts: Facts) -> dict[str, tuple[str, str]]:
+    return _entry_points(str(facts.tree.package))
+
+
+def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None, config: str | None) -> list[Finding]:
+    assigns, findings, info = overrides_to_assignments(cmd, "<block>")
+    for a in assigns:
+        a.file, a.line = where(a.line)
+    out = [dataclasses.replace(f, path=where(f.line)[0], line=where(f.line)[1]) for f in findings]
+    entry = entry_points(facts).get(cmd.module or "")
+    name = info["config_name"] or config or (entry[0] if entry else None)
+    if name not in facts.config_names():
+        return out  # an entry point whose config verl does not generate: only the override syntax is judged
+    checker = ConfigChecker(facts, name, device)
+    results = checker.check(assigns, mode="config")
+    symbolic = set(info["symbolic"])
+    if any(k.endswith(".backend") for k in symbolic):
+        results = [f for f in results if not f.rule.startswith("engine/")]
+    out.extend(results)
+    return out
+
+
+# -- cmake -------------------------------------------------------------------------------------------
+
+
+def _cmake_defines(argv: list[str]) -> list[tuple[int, str, str | None]]:
+    """(argv index, NAME, value) for each ``-DNAME[:TYPE]=value`` / ``-D NAME=value``."""
+    out = []
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        body = None
+        if a == "-D" and i + 1 < len(argv):
+            body, idx = argv[i + 1], i + 1
+            i += 1
+        elif a.startswith("-D") and len(a) > 2:
+            body, idx = a[2:], i
+        i += 1
+        if body is None:
+            continue
+        name, eq, value = body.partition("=")
+        name = name.split(":", 1)[0]
+        out.append((idx, name, value if eq else None))
+    return out
+
+
+def _arg_lines(block: CodeBlock, code_line: int, argv: list[str]) -> list[int] | None:
+    """Per-argument code lines of the command at ``code_line`` (arguments may be continued over lines)."""
+    for cmd in parse_script(block.code).commands:
+        if cmd.line == code_line and cmd.argv == argv:
+            return cmd.arg_lines
+    return None
+
+
+@command_check("cmake")
+def check_cmake(argv: list[str], block: CodeBlock, code_line: int, ctx: Context) -> list[Finding]:
+    """``-D`` options of a cmake command against Mooncake's CMake options (and CMake's own variables)."""
+    cat = catalog.cmake_catalog()
+    options = cat["options"]
+    defines = _cmake_defines(argv)
+    if not defines:
+        return []
+
+    def standard(name: str) -> bool:
+        return (
+            name in cat.get("standard_names", [])
+            or any(name.startswith(p) for p in cat.get("standard_prefixes", []))
+            or any(name.endswith(s) for s in cat.get("standard_suffixes", []))
+        )
+
+    mooncake = any(name in options for _i, name, _v in defines)
+    lines = _arg_lines(block, code_line, argv)
+    out = []
+    for idx, name, value in defines:
+        file, line = block.where(lines[idx] if lines and idx < len(lines) else code_line)
+        if name in options:
+            opt = options[name]
+            if value is not None:
+                why = catalog.check_value(opt["value"], value)
+                if why:
+                    out.append(
+                        Finding(
+                            file,
+                            line,
+                            1,
+                            "cmake/invalid-value",
+                            f"-D{name}: {why}",
+                            fact=f'option({name} "{opt["meaning"]["en"]}" {opt["default"]})',
+                            fact_source=opt["source"],
+                        )
+                    )
+            continue
+        if standard(name):
+            continue
+        hint = did_you_mean(name, sorted(options))
+        if not (mooncake or hint):
+            continue  # not evidently a Mooncake build: another project's options are not ours to judge
+        out.append(
+            Finding(
+                file,
+                line,
+                1,
+                "cmake/unknown-option",
+                f"-D{name} is not one of Mooncake's CMake options, so CMake ignores it (it only warns about "
+                f"an unused variable){hint}",
+                fact=f"{len(options)} options in {cat['repository']} @ {cat['commit'][:9]}",
+                fact_source=(options[hint.split("`")[1]]["source"] if hint else cat["repository"]),
+            )
+        )
+    return out
+
+
+# -- the block ---------------------------------------------------------------------------------------
+
+
+def check_script(
+    code: str, where, facts: Facts | None, device: str | None = None, config: str | None = None, block=None, ctx=None
+) -> list[Finding]:
+    """Everything but syntax: env exports, trainer overrides and known commands. Shared with ``doctor``."""
+    script = parse_script(code)
+    out = check_exports(script, where, facts)
+    trainers = set(entry_points(facts)) if facts is not None else {"verl.trainer.main_ppo"}
+    for cmd in script.commands:
+        if cmd.module in trainers and facts is not None:
+            out.extend(check_trainer_command(cmd, where, facts, device, config))
+        elif cmd.module in COMMAND_CHECKS and block is not None and ctx is not None:
+            out.extend(COMMAND_CHECKS[cmd.module](cmd.argv, block, cmd.line, ctx))
+    return out
+
+
+@block_check("shell", attrs=("config",))
+def check_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
+    syntax = bash_syntax(block.code, block.where)
+    if syntax:
+        return syntax
+    out = shellcheck(block.code, block.where)
+    out.extend(
+        check_script(
+            block.code,
+            block.where,
+            ctx.facts,
+            device=block.attrs.get("device"),
+            config=block.attrs.get("config"),
+            block=block,
+            ctx=ctx,
+        )
+    )
+    return out
