@@ -295,3 +295,46 @@ def test_the_output_shown_on_the_page_is_what_doctor_prints(page, capsys, monkey
         cli.main(["doctor", name])
         got = capsys.readouterr()
         assert (got.out + got.err).rstrip("\n") == shown, name
+
+
+# -- scripts in the wild ------------------------------------------------------------------------------
+def _script(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "run.sh"
+    p.write_text("#!/bin/bash\nexport ASCEND_RT_VISIBLE_DEVICES=0\n" + body)
+    return p
+
+
+def test_a_value_from_a_shell_variable_is_not_judged_but_its_key_is(facts, tmp_path):
+    p = _script(
+        tmp_path,
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.checkpoint_engine.backend=$BACKEND "
+        "actor_rollout_ref.rollout.checkpoint_engin.backend=$BACKEND\n",
+    )
+    report = diagnose(p, facts)
+    assert [d.finding.rule for d in report.findings] == ["config/unknown-key"]
+    assert any("shell variable" in n for n in report.notes)
+
+
+def test_config_name_on_the_command_line_selects_verls_config(facts, tmp_path):
+    p = _script(
+        tmp_path,
+        "python3 -m verl.trainer.main_ppo --config-name=ppo_megatron_trainer "
+        "actor_rollout_ref.rollout.checkpoint_engine.backend=nccl\n",
+    )
+    assert diagnose(p, facts).config == "ppo_megatron_trainer"
+
+
+def test_an_entry_point_without_a_generated_config_is_checked_without_unknown_keys(facts, tmp_path):
+    p = _script(
+        tmp_path,
+        "python3 -m verl.experimental.fully_async_policy.fully_async_main async_training.staleness=1 "
+        "actor_rollout_ref.rollout.checkpoint_engine.backend=hccl\n",
+    )
+    report = diagnose(p, facts)
+    assert [d.finding.rule for d in report.findings] == ["engine/unknown-backend"]
+    assert any("generates no full config" in n for n in report.notes)
+
+
+def test_a_script_without_a_verl_command_says_so(facts, tmp_path):
+    report = diagnose(_script(tmp_path, "echo hello\n"), facts)
+    assert not report.findings and any("no verl trainer command" in n for n in report.notes)

@@ -176,6 +176,7 @@ class Unit:
     config: str
     line: int
     note: str | None = None
+    symbolic: set[tuple[str, ...]] = field(default_factory=set)  # keys whose value is a shell expansion
 
 
 def _entry_config(facts: Facts, module: str) -> str | None:
@@ -208,7 +209,14 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
         config = info.get("config_name") or entry
         for name, value in cmd.env.items():
             env[name] = (value, cmd.line)
-        units.append(Unit(assigns, fs, config, cmd.line))
+        symbolic = {tuple(k.split(".")) for k in info.get("symbolic", [])}
+        note = None
+        if symbolic:
+            note = (
+                f"{len(symbolic)} override(s) take their value from a shell variable "
+                f"({', '.join(sorted('.'.join(k) for k in symbolic))}): their keys were checked, not their values"
+            )
+        units.append(Unit(assigns, fs, config, cmd.line, note, symbolic))
     return units, env, findings, script
 
 
@@ -339,10 +347,13 @@ def guess_product(given: str | None, text: str) -> Guess:
 
 
 # -- judging --------------------------------------------------------------------------------------
-def merged_config(base: dict, assigns: list[Assignment]) -> dict:
-    """verl's defaults with the user's assignments applied (deletions remove the key)."""
+def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:
+    """verl's defaults with the user's assignments applied (deletions remove the key). Keys in ``unknown``
+    (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known."""
     cfg = copy.deepcopy(base)
     for a in assigns:
+        if unknown and a.path in unknown and a.op != "delete":
+            a = Assignment(a.path, "???", a.file, a.line, a.col, a.op)
         node = cfg
         for key in a.path[:-1]:
             if not isinstance(node.get(key), dict):
@@ -364,11 +375,21 @@ def _deep_merge(a: dict, b: dict) -> dict:
     return out
 
 
+# Findings about a key itself (not its value): still right when the value is a shell expansion.
+_KEY_RULES = {"config/unknown-key", "config/not-a-mapping", "override/needs-plus", "override/plus-on-existing"}
+
+
+def _about_symbolic(f: Finding, unit: Unit) -> bool:
+    return any(a.path in unit.symbolic and (a.line, a.col) == (f.line, f.col) for a in unit.assignments)
+
+
 def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool) -> list[DoctorFinding]:
     out: list[DoctorFinding] = []
     raw = list(unit.findings)
     if unit.assignments:
-        raw += checker.check(unit.assignments, mode="config")
+        for f in checker.check(unit.assignments, mode="config"):
+            if f.rule in _KEY_RULES or not _about_symbolic(f, unit):
+                raw.append(f)
     for f in raw:
         if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus"):
             continue
@@ -483,7 +504,7 @@ def diagnose(
             kind=kind,
             facts=facts,
             assignments=unit.assignments,
-            config=merged_config(base, unit.assignments),
+            config=merged_config(base, unit.assignments, unit.symbolic),
             ckpt_prefix=prefix,
             device=dev.value,
             cann=report.cann.value,
