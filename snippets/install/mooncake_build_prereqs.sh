@@ -1,9 +1,11 @@
-# 1. CANN environment: use the set_env.sh of your install
-#    (CANN 9.x: /usr/local/Ascend/cann/set_env.sh; CANN 8.x: /usr/local/Ascend/ascend-toolkit/set_env.sh)
+# 1. CANN environment: source the set_env.sh of your install, e.g. /usr/local/Ascend/cann/set_env.sh
+#    (Mooncake's docs) or /usr/local/Ascend/ascend-toolkit/set_env.sh (verl's Ascend install guide)
 source /usr/local/Ascend/cann/set_env.sh
 echo "$ASCEND_HOME_PATH"
 # 2. ADXL/HIXL library that the ascend_direct transport links against
-ls "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/" | grep -E 'libllm_datadist|libascendcl'
+for lib in libascendcl.so libllm_datadist.so; do
+  test -e "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/$lib" && echo "found $lib" || echo "missing $lib"
+done
 # 3. Sources and common build dependencies
 git clone https://github.com/kvcache-ai/Mooncake.git
 cd Mooncake
