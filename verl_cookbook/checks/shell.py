@@ -54,11 +54,12 @@ def bash_syntax(code: str, where) -> list[Finding]:
     if proc.returncode == 0:
         return []
     out = []
+    last = max(1, code.count("\n") + (0 if code.endswith("\n") else 1))
     for msg in proc.stderr.splitlines():
         m = re.search(r"line (\d+): (.*)", msg)
         if not m:
             continue
-        file, line = where(int(m.group(1)))
+        file, line = where(min(int(m.group(1)), last))  # "unexpected end of file" is reported past the end
         out.append(Finding(file, line, 1, "shell/syntax", f"bash: {m.group(2)}"))
     if not out:
         file, line = where(1)

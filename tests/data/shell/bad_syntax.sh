@@ -1,0 +1,2 @@
+if [ -n "$X" ]; then
+  echo "unterminated"
