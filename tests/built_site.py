@@ -51,8 +51,10 @@ def mkdocs_build(dest: Path, config: Path = REPO / "mkdocs.yml") -> BuiltSite:
 def _build_once() -> BuiltSite | SiteBuildError:
     tmp = Path(tempfile.mkdtemp(prefix="verl-cookbook-site-"))
     atexit.register(shutil.rmtree, tmp, True)
+    # another config (e.g. one that INHERITs mkdocs.yml with a trimmed nav) while pages are being written
+    config = Path(os.environ.get("VERL_COOKBOOK_MKDOCS_CONFIG", REPO / "mkdocs.yml"))
     try:
-        return mkdocs_build(tmp / "site")
+        return mkdocs_build(tmp / "site", config)
     except SiteBuildError as e:  # remembered, so a broken build fails every test once, not rebuilds per test
         return e
 

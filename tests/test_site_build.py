@@ -1,0 +1,188 @@
+"""The site builds with ``mkdocs build --strict`` and is what the brief asks for: bilingual, offline, searchable."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from mkdocs.exceptions import PluginError
+
+from tests.built_site import REPO, built_site
+
+sys.path.insert(0, str(REPO / "scripts" / "hooks"))
+import i18n_relative_links  # noqa: E402
+import mermaid_local  # noqa: E402
+
+API_CLASSES = [
+    "verl.checkpoint_engine.base.CheckpointEngine",
+    "verl.checkpoint_engine.base.CheckpointEngineRegistry",
+    "verl.checkpoint_engine.nccl_checkpoint_engine.NCCLCheckpointEngine",
+    "verl.checkpoint_engine.hccl_checkpoint_engine.HCCLCheckpointEngine",
+    "verl.checkpoint_engine.nixl_checkpoint_engine.NIXLCheckpointEngine",
+    "verl.checkpoint_engine.kimi_checkpoint_engine.KIMICheckpointEngine",
+    "verl.checkpoint_engine.mooncake_checkpoint_engine.MooncakeCheckpointEngine",
+    "verl.checkpoint_engine.delta_checkpoint_engine.DeltaShardedCheckpointEngine",
+]
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def mkdocs_config() -> dict:
+    return yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Loader)
+
+
+def nav_files(nav: list) -> list[str]:
+    out = []
+    for item in nav:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(value, list):
+            out += nav_files(value)
+        elif isinstance(value, str) and not value.startswith(("http://", "https://")):
+            out.append(value)
+    return out
+
+
+def site_pages(site: Path) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("index.html"))
+
+
+# ---- configuration --------------------------------------------------------------------------------------------
+
+
+def test_every_docs_page_is_in_the_nav():
+    listed = set(nav_files(mkdocs_config()["nav"]))
+    pages = {p.relative_to(REPO / "docs").as_posix() for p in (REPO / "docs").rglob("*.md")}
+    missing = sorted(p for p in pages if not p.endswith(".en.md") and p not in listed)
+    assert not missing, f"pages not in mkdocs.yml's nav: {missing}"
+
+
+def test_griffe_is_told_never_to_import_verl():
+    options = mkdocs_config()["plugins"]
+    mkdocstrings = next(p["mkdocstrings"] for p in options if isinstance(p, dict) and "mkdocstrings" in p)
+    python = mkdocstrings["handlers"]["python"]["options"]
+    assert python["allow_inspection"] is False and python["force_inspection"] is False
+
+
+def test_theme_loads_no_google_fonts():
+    assert mkdocs_config()["theme"]["font"] is False
+
+
+# ---- the hooks, as functions ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "src"),
+    [
+        ("", "assets/javascripts/mermaid.min.js"),
+        ("contributing/", "../assets/javascripts/mermaid.min.js"),
+        ("en/contributing/", "../../assets/javascripts/mermaid.min.js"),
+    ],
+)
+def test_mermaid_script_goes_before_the_bundle_only_on_diagram_pages(url, src):
+    bundle = '<script src="x/assets/javascripts/bundle.0a1b.min.js"></script>'
+    page = f'<pre class="mermaid"><code>flowchart LR</code></pre>{bundle}'
+    out = mermaid_local.inject(page, url)
+    assert out.index(f'<script src="{src}"></script>') < out.index(bundle)
+    assert mermaid_local.inject(f"<p>no diagram</p>{bundle}", url) == f"<p>no diagram</p>{bundle}"
+
+
+def test_mermaid_hook_says_to_run_npm_ci_when_mermaid_is_missing(tmp_path):
+    class Config:
+        config_file_path = str(tmp_path / "mkdocs.yml")
+
+    with pytest.raises(PluginError, match="npm ci"):
+        mermaid_local.on_config(Config())
+
+
+@pytest.mark.parametrize(
+    ("link", "site_url", "expected"),
+    [
+        ("/verl-cookbook/", "https://x.github.io/verl-cookbook/", "."),
+        ("/verl-cookbook/en/", "https://x.github.io/verl-cookbook/", "en/"),
+        ("/en/", None, "en/"),
+        ("en/contributing/", "https://x.github.io/verl-cookbook/", "en/contributing/"),
+        ("https://example.org/", None, "https://example.org/"),
+    ],
+)
+def test_language_links_become_site_relative(link, site_url, expected):
+    assert i18n_relative_links.site_relative(link, site_url) == expected
+
+
+# ---- the built site -------------------------------------------------------------------------------------------
+
+
+def test_site_builds_strict_with_both_languages():
+    site = built_site().path
+    pages = site_pages(site)
+    en = [p for p in pages if p.startswith("en/")]
+    zh = [p for p in pages if not p.startswith("en/")]
+    assert "index.html" in zh and "en/index.html" in en
+    assert sorted(p.removeprefix("en/") for p in en) == zh, "every 中文 page has an English twin and vice versa"
+    assert '<html lang="zh"' in (site / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in (site / "en" / "index.html").read_text(encoding="utf-8")
+
+
+def test_language_switcher_on_every_page_lands_on_its_twin():
+    site = built_site().path
+    wrong = []
+    for rel in site_pages(site):
+        html = (site / rel).read_text(encoding="utf-8")
+        links = dict(re.findall(r'<a href="([^"]*)" hreflang="(zh|en)" class="md-select__link"', html))
+        by_lang = {lang: href for href, lang in links.items()}
+        twin = rel.removeprefix("en/")
+        for lang, expected in (("zh", twin), ("en", "en/" + twin)):
+            href = by_lang.get(lang)
+            target = (site / rel).parent / (href or "MISSING")
+            if (
+                href is None
+                or not (target / "index.html" if target.is_dir() else target).resolve() == (site / expected).resolve()
+            ):
+                wrong.append(f"{rel}: {lang} → {href!r}, expected {expected}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_mermaid_is_served_by_the_site_and_only_on_diagram_pages():
+    site = built_site().path
+    served = site / mermaid_local.TARGET
+    assert served.read_bytes() == (REPO / mermaid_local.SOURCE).read_bytes()
+    with_diagram = [p for p in site.rglob("*.html") if 'class="mermaid"' in p.read_text(encoding="utf-8")]
+    assert with_diagram, "no page draws a diagram, so the offline mermaid path is untested"
+    for p in site.rglob("*.html"):
+        html = p.read_text(encoding="utf-8")
+        loads = "mermaid.min.js" in html
+        assert loads == (p in with_diagram), p
+
+
+def test_search_index_has_chinese_terms_as_words():
+    site = built_site().path
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    separator = re.compile(index["config"]["separator"])
+    words = {
+        w for doc in index["docs"] for w in separator.split(re.sub(r"<[^>]+>", " ", doc["text"] + " " + doc["title"]))
+    }
+    for term in ("白名单", "检查点引擎", "whitelist", "checkpoint"):
+        assert term in words, f"{term} is not an index term"
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_api_reference_renders_every_checkpoint_engine_class_from_verl_source(lang_prefix):
+    html = (built_site().path / lang_prefix / "reference" / "verl-api" / "index.html").read_text(encoding="utf-8")
+    missing = [c for c in API_CLASSES if f'id="{c}"' not in html]
+    assert not missing, f"{lang_prefix or 'zh'}: not rendered: {missing}"
+    assert 'id="verl.checkpoint_engine.base.CheckpointEngine.send_weights"' in html
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_cookbook_reference_renders_the_package_api(lang_prefix):
+    html = (built_site().path / lang_prefix / "reference" / "cookbook-api" / "index.html").read_text(encoding="utf-8")
+    for ident in ("verl_cookbook.verl_source.from_release", "verl_cookbook.runner.check_paths", "verl_cookbook.parity"):
+        assert f'id="{ident}"' in html, ident
