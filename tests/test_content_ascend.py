@@ -1,0 +1,143 @@
+"""The Ascend pages show things the checker cannot judge by kind: an invalid JSON on purpose, a diff, a table of
+affected releases, a shell check users run. Each must stay what the page says it is."""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.markdown import CodeBlock, Table, parse_page
+from verl_cookbook.releases import covered_releases
+from verl_cookbook.verl_source import VerlTree, from_release
+
+REPO = Path(__file__).resolve().parent.parent
+WHITELIST_PAGES = [REPO / "docs/ascend/hccl-whitelist.md", REPO / "docs/ascend/hccl-whitelist.en.md"]
+KNOWN_ISSUES_PAGES = [REPO / "docs/ascend/known-issues.md", REPO / "docs/ascend/known-issues.en.md"]
+HCCL_ENGINE = "verl/checkpoint_engine/hccl_checkpoint_engine.py"
+CHECK_SCRIPT = REPO / "snippets/ascend/check_async_broadcast.sh"
+
+
+@pytest.fixture(scope="module")
+def trees() -> dict[str, VerlTree]:
+    """Every covered verl release, unpacked from its (cached) wheel; nothing is imported."""
+    return {r: from_release(r) for r in covered_releases()}
+
+
+def _blocks(page: Path, lang: str) -> list[CodeBlock]:
+    return [b for b in parse_page(page, REPO).blocks if b.lang == lang]
+
+
+def _one(items: list, what: str, page: Path):
+    assert len(items) == 1, f"{page.relative_to(REPO)}: expected one {what}, found {len(items)}"
+    return items[0]
+
+
+def _broadcast_is_async(tree: VerlTree) -> bool:
+    """Whether BroadcastOperation.__init__ hands _run to an executor instead of calling it (read with ast)."""
+    module = ast.parse(tree.read(HCCL_ENGINE))
+    cls = next(n for n in module.body if isinstance(n, ast.ClassDef) and n.name == "BroadcastOperation")
+    init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    calls = [n for n in ast.walk(init) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
+    return any(c.func.attr == "run_in_executor" for c in calls)
+
+
+# -- the HCCL whitelist page ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", WHITELIST_PAGES, ids=lambda p: p.name)
+def test_readme_whitelist_example_is_invalid_json_where_the_page_says(page: Path) -> None:
+    shown = _one(
+        [b for b in _blocks(page, "json") if b.attrs.get("reason", "").startswith("deliberately invalid")],
+        "deliberately invalid JSON block",
+        page,
+    )
+    with pytest.raises(json.JSONDecodeError) as err:
+        json.loads(shown.code)
+    text = page.read_text(encoding="utf-8")
+    sentence = next((s for s in re.split(r"(?<=[。.])\s*", text) if err.value.msg in s), None)
+    assert sentence, f"{page.name} does not quote the parser's message {err.value.msg!r}"
+    assert re.search(rf"\b{err.value.colno}\b", sentence), (
+        f"{page.name} gives the wrong position: Python reports line {err.value.lineno}, column {err.value.colno}"
+    )
+
+
+@pytest.mark.parametrize("page", WHITELIST_PAGES, ids=lambda p: p.name)
+def test_whitelist_snippet_holds_every_ip_in_one_host_ip_array(page: Path) -> None:
+    block = _one([b for b in _blocks(page, "json") if b.attrs.get("check") == "json"], "checked JSON block", page)
+    data = json.loads(block.code)
+    assert list(data) == ["host_ip"], "the page recommends host_ip only (device_ip is reserved by HCCL)"
+    assert len(data["host_ip"]) >= 2, "the fix shown must list several IPs in the one array"
+
+
+# -- the known-issues page -----------------------------------------------------------------------------------
+
+
+def _diff_lines(before: str, after: str) -> tuple[set[str], set[str]]:
+    removed, added = set(), set()
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        if line.startswith("-") and line[1:].strip():
+            removed.add(line[1:].strip())
+        elif line.startswith("+") and line[1:].strip():
+            added.add(line[1:].strip())
+    return removed, added
+
+
+@pytest.mark.parametrize("page", KNOWN_ISSUES_PAGES, ids=lambda p: p.name)
+def test_shown_diff_is_exactly_the_change_between_090_and_091(page: Path, trees: dict[str, VerlTree]) -> None:
+    block = _one(_blocks(page, "diff"), "diff block", page)
+    shown_removed, shown_added = set(), set()
+    for line in block.code.splitlines():
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        if line.startswith("-"):
+            shown_removed.add(line[1:].strip())
+        elif line.startswith("+"):
+            shown_added.add(line[1:].strip())
+    removed, added = _diff_lines(trees["0.9.0"].read(HCCL_ENGINE), trees["0.9.1"].read(HCCL_ENGINE))
+    assert (shown_removed, shown_added) == (removed, added), (
+        f"{page.name}: the diff shown is not the wheels' diff of {HCCL_ENGINE}:\n"
+        f"removed in the wheels: {sorted(removed)}\nadded in the wheels: {sorted(added)}"
+    )
+
+
+def _affected_table(page: Path) -> Table:
+    return _one(
+        [t for t in parse_page(page, REPO).tables if any("0.9.0" in row[0] for _, row in t.rows)],
+        "table of affected releases",
+        page,
+    )
+
+
+@pytest.mark.parametrize("page", KNOWN_ISSUES_PAGES, ids=lambda p: p.name)
+def test_affected_releases_table_matches_each_wheel(page: Path, trees: dict[str, VerlTree]) -> None:
+    table = _affected_table(page)
+    stated: dict[str, bool] = {}
+    for _, row in table.rows:
+        affected = row[-1].strip("* ").lower() in ("是", "yes")
+        for version in re.findall(r"\d+\.\d+\.\d+", row[0]):
+            stated[version] = affected
+    assert set(stated) == set(trees), f"{page.name}: the table covers {sorted(stated)}, the site {sorted(trees)}"
+    actual = {r: _broadcast_is_async(t) for r, t in trees.items()}
+    assert stated == actual, f"{page.name}: affected releases stated {stated}, found in the wheels {actual}"
+
+
+@pytest.mark.parametrize("release", covered_releases())
+def test_check_script_reports_what_the_table_says(release: str, trees: dict[str, VerlTree]) -> None:
+    # the script locates verl with importlib.util.find_spec, which does not import it
+    env = {**os.environ, "PYTHONPATH": str(trees[release].root)}
+    out = subprocess.run(["bash", str(CHECK_SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    table = _affected_table(KNOWN_ISSUES_PAGES[1])
+    affected = next(
+        row[-1].strip("* ").lower() == "yes" for _, row in table.rows if release in re.findall(r"\d+\.\d+\.\d+", row[0])
+    )
+    assert out.stdout.startswith("affected") == affected, f"verl {release}: the script printed {out.stdout!r}"
