@@ -10,7 +10,8 @@ import pytest
 from tests.conftest import REPO
 from tests.helpers import fence
 from verl_cookbook.facts import Facts, load_facts
-from verl_cookbook.matrix import parse_pages, release_findings, verify_labels
+from verl_cookbook.findings import Finding
+from verl_cookbook.matrix import parse_pages, release_findings, suggest_bounds, verify_labels
 from verl_cookbook.releases import covered_releases, default_release
 from verl_cookbook.verl_source import from_release
 
@@ -112,16 +113,43 @@ def _site_pages():
     return parse_pages([DOCS], REPO)
 
 
+@pytest.fixture(scope="module")
+def site_matrix(facts_by_release) -> dict[str, tuple[list, int, float]]:
+    """Findings, judged items and seconds for the site on every covered release (computed once)."""
+    if not DOCS.is_dir():
+        pytest.fail(f"no docs/ folder at {REPO}: the matrix has nothing to check")
+    out = {}
+    for release, facts in facts_by_release.items():
+        start = time.perf_counter()
+        findings, checked = release_findings([DOCS], facts, REPO)
+        out[release] = (findings, checked, time.perf_counter() - start)
+    return out
+
+
 @pytest.mark.parametrize("release", covered_releases())
-def test_site_holds_on_every_covered_release(release, facts_by_release):
-    start = time.perf_counter()
-    findings, checked = release_findings([DOCS], facts_by_release[release], REPO)
+def test_site_holds_on_every_covered_release(release, site_matrix):
+    findings, checked, seconds = site_matrix[release]
     assert checked > 0, "no block, table or claim was judged: the matrix would pass on an empty site"
-    shown = "\n".join(f"{f.path}:{f.line}: {f.rule} {f.message}" for f in findings)
+    hint = suggest_bounds({r: f for r, (f, _, _) in site_matrix.items()})
+    shown = sorted({f"{f.path}:{f.line}: {f.rule} {f.message}  [{hint[(f.path, f.line)]}]" for f in findings})
     assert not findings, (
-        f"on verl {release} ({time.perf_counter() - start:.1f}s), these do not hold; mark version-specific "
-        f'content with since="…"/until="…":\n{shown}'
+        f"on verl {release} ({seconds:.1f}s), these do not hold; mark version-specific content with the label "
+        f"in brackets (on the fence or claim that owns the line):\n" + "\n".join(shown)
     )
+
+
+def test_suggested_bounds_follow_where_a_place_fails():
+    def f(line: int) -> Finding:
+        return Finding("p.md", line, 1, "r", "m")
+
+    by_release = {"0.7.1": [f(1), f(2), f(4)], "0.8.0": [f(1), f(4)], "0.9.0": [f(3), f(4)], "0.9.1": [f(4)]}
+    assert suggest_bounds(by_release) == {
+        ("p.md", 1): 'since="0.9.0"',
+        ("p.md", 2): 'since="0.8.0"',
+        ("p.md", 3): "fails on 0.9.0",
+        ("p.md", 4): "fails on every covered release",
+    }
+    assert suggest_bounds({"0.9.0": [], "0.9.1": [f(5)]}) == {("p.md", 5): 'until="0.9.1"'}
 
 
 def test_every_since_and_until_label_on_the_site_is_true(facts_by_release):

@@ -134,3 +134,29 @@ def verify_labels(pages: list[Page], facts_by_release: dict[str, Facts], root: P
                     found = list(run(ctx))
                 out.append(Label(page.path, line, what, bound, attrs[bound], against, found))
     return out
+
+
+def suggest_bounds(findings_by_release: dict[str, list[Finding]]) -> dict[tuple[str, int], str]:
+    """For each failing place (file, line), the label that would make the matrix hold, from where it fails.
+
+    Fails on a run of the oldest releases only → ``since="<first release where it holds>"``; on a run of
+    the newest only → ``until="<first release where it fails>"``; anything else needs a closer look.
+    """
+    releases = sorted(findings_by_release, key=version_key)
+    failing: dict[tuple[str, int], set[str]] = {}
+    for release, findings in findings_by_release.items():
+        for f in findings:
+            failing.setdefault((f.path, f.line), set()).add(release)
+    out = {}
+    for place, bad in failing.items():
+        flags = [r in bad for r in releases]
+        n = sum(flags)
+        if n == len(releases):
+            out[place] = "fails on every covered release"
+        elif flags[:n] == [True] * n:
+            out[place] = f'since="{releases[n]}"'
+        elif flags[len(releases) - n :] == [True] * n:
+            out[place] = f'until="{releases[len(releases) - n]}"'
+        else:
+            out[place] = "fails on " + ", ".join(r for r in releases if r in bad)
+    return out
