@@ -33,7 +33,8 @@ def format_text(findings: list[Finding]) -> str:
             detail = f.fact or ""
             if f.fact_source:
                 detail = f"{detail} ({f.fact_source})" if detail else f"({f.fact_source})"
-            lines.append(f"    verl: {detail}")
+            label = "verl" if (f.fact_source or "verl/").startswith("verl/") else "source"
+            lines.append(f"    {label}: {detail}")
     return "\n".join(lines)
 
 
@@ -49,7 +50,8 @@ def format_github(findings: list[Finding]) -> str:
     for f in findings:
         msg = f.message
         if f.fact or f.fact_source:
-            msg += f" — verl: {f.fact or ''} ({f.fact_source or ''})"
+            label = "verl" if (f.fact_source or "verl/").startswith("verl/") else "source"
+            msg += f" — {label}: {f.fact or ''} ({f.fact_source or ''})"
         out.append(
             f"::error file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
             f"title={_gh_escape(f.rule, True)}::{_gh_escape(msg)}"
