@@ -321,6 +321,13 @@ class ConfigChecker:
     def _injected(self) -> list[dict]:
         return self.facts.data["engines"].get("injected_kwargs", [])
 
+    def _registered_text(self) -> str:
+        """The backend names verl registers, narrowed to the device when one is declared."""
+        if self.device:
+            on_dev = [b for b in self.facts.backends() if self.facts.engines_for(b, self.device)]
+            return f"registered backends on {self.device.upper()}: {', '.join(on_dev)}"
+        return f"registered backends: {', '.join(self.facts.backends())}"
+
     def _check_backend_name(self, backend: Any, a: Assignment, ckpt: str, as_kwargs_key: bool = False) -> list[Finding]:
         known = self.facts.backends()
         where = (a.file, a.line, a.col)
@@ -342,7 +349,7 @@ class ConfigChecker:
                     *where,
                     "engine/unknown-backend",
                     f"{what}: no checkpoint engine registers that name{hint}",
-                    fact=f"registered backends: {', '.join(known)}",
+                    fact=self._registered_text(),
                     fact_source=fact_source,
                 )
             ]
