@@ -1,0 +1,133 @@
+"""The built site in headless chromium: both languages, the switcher, Chinese search, offline, light and dark."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CONTENT_PAGE = "contributing/"  # has a code block, a table, an admonition and a mermaid diagram
+
+
+@dataclass
+class Traffic:
+    """Every request a page made, and the bytes its responses carried."""
+
+    origin: str
+    urls: list[str] = field(default_factory=list)
+    bytes: int = 0
+    failed: list[str] = field(default_factory=list)
+
+    @property
+    def foreign(self) -> list[str]:
+        return [u for u in self.urls if not u.startswith(self.origin) and not u.startswith(("data:", "blob:"))]
+
+
+def open_page(browser, url: str, color_scheme: str = "light"):
+    """A fresh context (empty cache, first load) on ``url``; returns (page, context, traffic)."""
+    origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}/"
+    traffic = Traffic(origin)
+    context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    # anything that is not the local origin is aborted, so a leak cannot hang the test on an isolated network
+    page.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith(origin) else route.abort(),
+    )
+    page.on("request", lambda r: traffic.urls.append(r.url))
+    page.on("requestfailed", lambda r: traffic.failed.append(r.url))
+
+    def count(response):
+        try:
+            traffic.bytes += len(response.body())
+        except Exception:  # redirects and aborted requests have no body
+            pass
+
+    page.on("response", count)
+    page.goto(url, wait_until="networkidle")
+    return page, context, traffic
+
+
+def search(page, query: str) -> list[str]:
+    """Type ``query`` into Material's search and return the result links.
+
+    ``fill`` inserts CJK text without key events (an IME ends with one); Material searches on keyup, so a
+    harmless ``End`` key press follows, as it would after a real IME composition.
+    """
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")
+    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    return page.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
+
+
+def test_chinese_home_and_its_english_twin_load_without_leaving_the_origin(browser, site_url):
+    page, ctx, traffic = open_page(browser, site_url)
+    assert page.locator("html").get_attribute("lang") == "zh"
+    assert "检查点引擎" in page.locator("article").inner_text()
+    page2, ctx2, traffic2 = open_page(browser, site_url + "en/")
+    assert page2.locator("html").get_attribute("lang") == "en"
+    assert "checkpoint engine" in page2.locator("article").inner_text()
+    for t in (traffic, traffic2):
+        assert not t.foreign, f"requests left the site: {t.foreign}"
+        assert not t.failed, f"failed requests: {t.failed}"
+    ctx.close()
+    ctx2.close()
+
+
+def test_language_switcher_lands_on_the_same_page_in_the_other_language(browser, site_url):
+    page, ctx, _ = open_page(browser, site_url + CONTENT_PAGE)
+    page.locator(".md-header__option .md-select").hover()
+    page.locator("a.md-select__link[hreflang='en']").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == site_url + "en/" + CONTENT_PAGE
+    assert page.locator("html").get_attribute("lang") == "en"
+    page.locator(".md-header__option .md-select").hover()
+    page.locator("a.md-select__link[hreflang='zh']").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == site_url + CONTENT_PAGE
+    ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("start", "query", "expected"),
+    [
+        ("", "白名单", ""),
+        ("", "检查点引擎", ""),
+        ("en/", "whitelist", "en/"),
+        ("en/", "checkpoint", "en/"),
+    ],
+)
+def test_search_finds_pages_in_both_languages(browser, site_url, start, query, expected):
+    page, ctx, traffic = open_page(browser, site_url + start)
+    hits = search(page, query)
+    pages = [urlsplit(h)._replace(query="", fragment="").geturl() for h in hits]
+    assert site_url + expected in pages, f"{query}: {hits}"
+    assert not traffic.foreign, traffic.foreign
+    ctx.close()
+
+
+def test_mermaid_diagram_renders_offline(browser, site_url):
+    for prefix in ("", "en/"):
+        page, ctx, traffic = open_page(browser, site_url + prefix + CONTENT_PAGE)
+        # Material draws the SVG into a closed shadow root: check that our mermaid ran and drew something
+        assert page.evaluate("typeof mermaid") == "object"
+        page.wait_for_function("document.querySelector('div.mermaid')?.getBoundingClientRect().height > 50")
+        assert not traffic.foreign, traffic.foreign
+        ctx.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("prefix", ["", "en/"])
+def test_content_page_screenshots(browser, site_url, screenshots_dir, prefix, scheme):
+    page, ctx, _ = open_page(browser, site_url + prefix + CONTENT_PAGE, color_scheme=scheme)
+    expected = "slate" if scheme == "dark" else "default"
+    assert page.locator("body").get_attribute("data-md-color-scheme") == expected
+    name = f"contributing-{'en' if prefix else 'zh'}-{scheme}.png"
+    page.screenshot(path=str(screenshots_dir / name), full_page=False)
+    assert (screenshots_dir / name).stat().st_size > 10_000
+    ctx.close()
