@@ -1,0 +1,74 @@
+"""GitHub Actions workflows parse and are wired as the docs say (actionlint is not installable from a registry
+here: its PyPI wrapper downloads the binary from GitHub at build time, so these structural checks stand in)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
+_LOCAL_SCRIPT = re.compile(r"\bbash (scripts/[\w./-]+\.sh)")
+
+
+def load(path: Path) -> dict:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key `on` as True
+    if True in data:
+        data["on"] = data.pop(True)
+    return data
+
+
+def problems(wf: dict, repo: Path = REPO) -> list[str]:
+    """What actionlint would catch first: missing keys, steps with neither uses nor run, missing scripts."""
+    out = []
+    for key in ("name", "on", "jobs"):
+        if key not in wf:
+            out.append(f"missing top-level `{key}`")
+    for job_id, job in (wf.get("jobs") or {}).items():
+        if "runs-on" not in job:
+            out.append(f"job {job_id}: no runs-on")
+        for i, step in enumerate(job.get("steps") or [], 1):
+            has = [k for k in ("uses", "run") if k in step]
+            if len(has) != 1:
+                out.append(f"job {job_id} step {i}: needs exactly one of uses/run, has {has or 'neither'}")
+            if "uses" in step and not re.match(r"^[\w.-]+/[\w./-]+@[\w.-]+$", step["uses"]):
+                out.append(f"job {job_id} step {i}: `uses: {step['uses']}` is not owner/repo@ref")
+            for script in _LOCAL_SCRIPT.findall(step.get("run", "")):
+                if not (repo / script).is_file():
+                    out.append(f"job {job_id} step {i}: runs {script}, which does not exist")
+    return out
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_workflow_is_well_formed(path):
+    assert problems(load(path)) == []
+
+
+def test_a_broken_workflow_is_reported():
+    wf = {
+        "on": "push",
+        "jobs": {"j": {"steps": [{"name": "x"}, {"uses": "checkout"}, {"run": "bash scripts/nope.sh"}]}},
+    }
+    assert problems(wf) == [
+        "missing top-level `name`",
+        "job j: no runs-on",
+        "job j step 1: needs exactly one of uses/run, has neither",
+        "job j step 2: `uses: checkout` is not owner/repo@ref",
+        "job j step 3: runs scripts/nope.sh, which does not exist",
+    ]
+
+
+def test_publish_runs_the_checks_before_deploying_with_mike_to_gh_pages():
+    wf = load(REPO / ".github" / "workflows" / "publish.yml")
+    assert wf["permissions"]["contents"] == "write"
+    runs = [s.get("run", "") for s in wf["jobs"]["publish"]["steps"]]
+    test_at = next(i for i, r in enumerate(runs) if "scripts/test.sh" in r)
+    deploy_at = next(i for i, r in enumerate(runs) if "scripts/deploy_docs.sh --push" in r)
+    assert test_at < deploy_at
+    assert "install.sh" in " ".join(runs[:test_at])
+    deploy = (REPO / "scripts" / "deploy_docs.sh").read_text()
+    assert "mike deploy" in deploy and "--update-aliases" in deploy and "latest" in deploy
