@@ -82,16 +82,16 @@ def test_theme_loads_no_google_fonts():
 @pytest.mark.parametrize(
     ("url", "src"),
     [
-        ("", "assets/javascripts/mermaid.min.js"),
-        ("contributing/", "../assets/javascripts/mermaid.min.js"),
-        ("en/contributing/", "../../assets/javascripts/mermaid.min.js"),
+        ("", "./assets/javascripts/mermaid/mermaid.esm.min.mjs"),
+        ("contributing/", "./../assets/javascripts/mermaid/mermaid.esm.min.mjs"),
+        ("en/contributing/", "./../../assets/javascripts/mermaid/mermaid.esm.min.mjs"),
     ],
 )
 def test_mermaid_script_goes_before_the_bundle_only_on_diagram_pages(url, src):
     bundle = '<script src="x/assets/javascripts/bundle.0a1b.min.js"></script>'
     page = f'<pre class="mermaid"><code>flowchart LR</code></pre>{bundle}'
     out = mermaid_local.inject(page, url)
-    assert out.index(f'<script src="{src}"></script>') < out.index(bundle)
+    assert out.index(f'import mermaid from "{src}"; window.mermaid = mermaid;') < out.index(bundle)
     assert mermaid_local.inject(f"<p>no diagram</p>{bundle}", url) == f"<p>no diagram</p>{bundle}"
 
 
@@ -154,11 +154,13 @@ def test_mermaid_is_served_by_the_site_and_only_on_diagram_pages():
     site = built_site().path
     served = site / mermaid_local.TARGET
     assert served.read_bytes() == (REPO / mermaid_local.SOURCE).read_bytes()
+    chunks = site / mermaid_local.TARGET_DIR / mermaid_local.CHUNKS
+    assert any(chunks.glob("flowDiagram-*.mjs")) and not any(chunks.glob("*.map"))
     with_diagram = [p for p in site.rglob("*.html") if 'class="mermaid"' in p.read_text(encoding="utf-8")]
     assert with_diagram, "no page draws a diagram, so the offline mermaid path is untested"
     for p in site.rglob("*.html"):
         html = p.read_text(encoding="utf-8")
-        loads = "mermaid.min.js" in html
+        loads = "mermaid.esm.min.mjs" in html
         assert loads == (p in with_diagram), p
 
 
