@@ -1,0 +1,90 @@
+"""The checkpoint recipes (docs/recipes/): both languages, zero findings on the pinned verl, and the same
+claims in 中文 and English, so a constraint is never checked in one language only."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from verl_cookbook.facts import Facts
+from verl_cookbook.markdown import code_spans, parse_page
+from verl_cookbook.releases import default_release
+from verl_cookbook.runner import check_paths
+
+RECIPES = REPO / "docs" / "recipes"
+PAGES = ("delta-sync", "checkpoint-callback", "model-merger", "async-resume")
+ANCHOR = re.compile(r"^#{1,6} .*\{ *#([\w-]+) *\}\s*$", re.M)
+
+
+def _pair(name: str) -> tuple[Path, Path]:
+    return RECIPES / f"{name}.md", RECIPES / f"{name}.en.md"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_recipe_exists_in_both_languages(name: str) -> None:
+    zh, en = _pair(name)
+    assert zh.is_file() and en.is_file(), f"{name}: both {zh.name} and {en.name} are needed"
+
+
+def test_recipes_have_no_findings_on_the_pinned_release(facts: Facts) -> None:
+    report = check_paths([RECIPES], facts, root=REPO)
+    assert [f"{f.path}:{f.line}: {f.rule} {f.message}" for f in report.findings] == []
+    assert report.pages == 2 * len(PAGES)
+    declared_tables = sum(
+        1 for p in RECIPES.glob("*.md") for t in parse_page(p, REPO).tables if t.directive is not None
+    )
+    assert report.checked == report.blocks + declared_tables + report.claims, "something was left unjudged"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_recipe_states_the_pinned_release_in_an_info_admonition(name: str) -> None:
+    for path in _pair(name):
+        text = path.read_text(encoding="utf-8")
+        head = text.split("\n## ", 1)[0]
+        assert re.search(r'^!!! info "', head, re.M), f"{path.name}: no info admonition before the first section"
+        versions = re.findall(r'<!-- check: verl-version version="([^"]+)" -->', head)
+        assert versions == [default_release()], f"{path.name}: the admonition must state verl {default_release()}"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_both_languages_declare_the_same_claims_in_the_same_order(name: str) -> None:
+    zh, en = (parse_page(p, REPO) for p in _pair(name))
+    claims = [[(d.kind, d.attrs) for d in page.directives] for page in (zh, en)]
+    assert claims[0] == claims[1]
+    assert claims[0], f"{name}: a recipe without claims states nothing checkable"
+    assert ANCHOR.findall(zh_text := _pair(name)[0].read_text(encoding="utf-8")) == ANCHOR.findall(
+        _pair(name)[1].read_text(encoding="utf-8")
+    ), f"{name}: headings differ"
+    assert zh_text.count("<!-- check:") == len(claims[0])
+
+
+def test_delta_kwargs_table_lists_every_argument_a_user_can_set(facts: Facts) -> None:
+    """Derived from verl: the delta engine's constructor minus what verl injects itself."""
+    (engine,) = facts.engines_for("delta_sharded", "cuda")
+    injected = {k for call in facts.data["engines"]["injected_kwargs"] for k in call["kwargs"]}
+    settable = [p["name"] for p in engine["constructor"]["params"] if p["name"] not in injected]
+    for path in _pair("delta-sync"):
+        tables = [t for t in parse_page(path, REPO).tables if t.directive and t.directive.kind == "params"]
+        (table,) = [t for t in tables if t.directive.attrs.get("engine") == "delta_sharded"]
+        listed = [code_spans(cells[0])[0] for _line, cells in table.rows]
+        assert sorted(listed) == sorted(settable), f"{path.name}: table rows vs verl's settable kwargs"
+
+
+@pytest.mark.parametrize("path", sorted(RECIPES.glob("*.md")), ids=lambda p: p.name)
+def test_every_upstream_figure_links_its_source(path: Path) -> None:
+    """Rows that quote measured speed-ups (a "×" figure) name their public source with a link."""
+    for table in parse_page(path, REPO).tables:
+        for line, cells in table.rows:
+            if any("×" in c for c in cells):
+                assert any("](https://" in c for c in cells), f"{path.name}:{line}: a figure without a source link"
+
+
+def test_callback_snippet_is_a_verl_checkpoint_callback() -> None:
+    blocks = [b for b in parse_page(_pair("checkpoint-callback")[0], REPO).blocks if b.attrs.get("check") == "python"]
+    assert [b.includes for b in blocks] == [["snippets/recipes/checkpoint_callback.py"]]
+    code = blocks[0].code
+    assert "from verl.trainer.ppo.checkpoint_callback import CheckpointCallback" in code
+    assert re.search(r"class \w+\(CheckpointCallback\):", code) and "def on_save(" in code
