@@ -49,6 +49,10 @@ class _Module:
     source: str
     tree: ast.Module | None
     error: str | None = None
+    # derived once per file: many claims read the same few files
+    raises: list[tuple[str, str, int]] | None = None
+    code: list[tuple[str, int]] | None = None
+    docstrings: set[int] | None = None
 
 
 _CACHE: dict[tuple[str, str, int, int], _Module] = {}
@@ -233,7 +237,9 @@ def check_raises(d: Directive, ctx: Context) -> list[Finding]:
     mod, problems = _file_problem(d, ctx, rel)
     if mod is None:
         return problems
-    raises = list(_raises(mod))
+    if mod.raises is None:
+        mod.raises = list(_raises(mod))
+    raises = mod.raises
     want = _norm(match)
     same_error = [(msg, line) for name, msg, line in raises if name == error]
     for msg, _line in same_error:
@@ -439,19 +445,31 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
 
 # -- contains ----------------------------------------------------------------------------------------------
 def _docstring_lines(tree: ast.Module | None) -> set[int]:
-    """Lines that belong to docstrings: prose, not code (a docstring's "defaults to" is no default)."""
+    """Lines that belong to docstrings: prose, not code (a docstring's "defaults to" is no default).
+
+    Walks statements only (module, class and function bodies, and the blocks that hold them), not every
+    expression node: this runs on large trainer files."""
     out: set[int] = set()
     if tree is None:
         return out
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
-            first = node.body[0]
+    todo: list[list[ast.stmt]] = [tree.body]
+    while todo:
+        body = todo.pop()
+        if body:
+            first = body[0]
             if (
                 isinstance(first, ast.Expr)
                 and isinstance(first.value, ast.Constant)
                 and isinstance(first.value.value, str)
             ):
                 out.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+        for stmt in body:
+            for name in ("body", "orelse", "finalbody"):
+                sub = getattr(stmt, name, None)
+                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
+                    todo.append(sub)
+            for handler in getattr(stmt, "handlers", None) or []:
+                todo.append(handler.body)
     return out
 
 
@@ -492,7 +510,17 @@ def check_contains(d: Directive, ctx: Context) -> list[Finding]:
     if mod is None:
         return problems
     want = _norm(match)
-    lines = code_lines(mod.source, mod.tree)
+    # fast path: a physical line that has the text before any `#` and is not in a docstring
+    raw_lines = mod.source.splitlines()
+    hits = [n for n, raw in enumerate(raw_lines, 1) if want in _norm(raw.split("#", 1)[0])]
+    if hits:
+        if mod.docstrings is None:
+            mod.docstrings = _docstring_lines(mod.tree)
+        if any(n not in mod.docstrings for n in hits):
+            return []
+    if mod.code is None:
+        mod.code = code_lines(mod.source, mod.tree)
+    lines = mod.code
     if any(want in _norm(text) for text, _n in lines):
         return []
     in_comment = next(
