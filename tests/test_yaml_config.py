@@ -1,0 +1,80 @@
+"""check="config" / check="defaults": YAML fragments judged against verl's generated default config."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import fence, findings_for, rules
+
+from verl_cookbook.checks.yaml_config import _omegaconf_merge, _prune
+from verl_cookbook.markdown import CodeBlock
+
+CFG = '{ .yaml check="config" device="npu" }'
+DEFAULTS = '{ .yaml check="defaults" root="actor_rollout_ref.rollout.checkpoint_engine" }'
+
+
+def ckpt(body: str) -> str:
+    return "actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n" + "".join(
+        f"      {ln}\n" for ln in body.splitlines()
+    )
+
+
+def check(write_page, facts, code: str, info: str = CFG) -> list:
+    return findings_for(write_page("# p\n\n" + fence(code, info)), facts)
+
+
+def test_valid_npu_fragment_passes(write_page, facts) -> None:
+    assert check(write_page, facts, ckpt("backend: nccl\nengine_kwargs:\n  nccl:\n    rebuild_group: true")) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "rule", "line"),
+    [
+        ("bakend: nccl", "config/unknown-key", 7),
+        ("update_weights_bucket_megabytes: lots", "config/wrong-type", 7),
+        ("backend: hccl", "engine/unknown-backend", 7),
+        ("backend: nccl\nengine_kwargs:\n  hccl:\n    rebuild_group: true", "engine/kwargs-ignored", 10),
+        ("backend: nccl\nengine_kwargs:\n  nccl:\n    multi_sender: true", "engine/unknown-kwarg", 10),
+        ("backend: nccl\nengine_kwargs:\n  nccl:\n    bucket_size: 1", "engine/injected-kwarg", 10),
+        ("backend: nixl", "engine/not-on-device", 7),
+        ("backend: mooncake", "engine/npu-device", 7),
+    ],
+)
+def test_bad_fragment_is_named_at_its_line(write_page, facts, body: str, rule: str, line: int) -> None:
+    found = check(write_page, facts, ckpt(body))
+    assert rule in rules(found)
+    f = next(f for f in found if f.rule == rule)
+    assert f.line == line and f.fact_source and f.fact_source.startswith("verl/")
+
+
+def test_fragment_that_is_not_yaml(write_page, facts) -> None:
+    assert rules(check(write_page, facts, "a: [1, 2\nb: 3\n")) == ["yaml/syntax"]
+
+
+def test_defaults_that_match_verl_pass_and_a_wrong_one_fails(write_page, facts) -> None:
+    base = facts.default_config()["actor_rollout_ref"]["rollout"]["checkpoint_engine"]
+    good = f"backend: {base['backend']}\nupdate_weights_bucket_megabytes: {base['update_weights_bucket_megabytes']}\n"
+    assert check(write_page, facts, good, DEFAULTS) == []
+    bad = good.replace(str(base["update_weights_bucket_megabytes"]), str(base["update_weights_bucket_megabytes"] + 1))
+    found = check(write_page, facts, bad, DEFAULTS)
+    assert rules(found) == ["defaults/mismatch"] and found[0].line == 5
+
+
+def block() -> CodeBlock:
+    return CodeBlock("p.md", 1, 1, "yaml", {}, "", "", [])
+
+
+def test_omegaconf_cross_check_on_a_pruned_config(facts) -> None:
+    base = facts.default_config()
+    ok = {"actor_rollout_ref": {"rollout": {"checkpoint_engine": {"engine_kwargs": {"nccl": {"x": 1}}}}}}
+    assert _omegaconf_merge(base, ok, (), block()) == []
+    bad = {"actor_rollout_ref": {"rollout": {"checkpoint_engine": {"no_such_key": 1}}}}
+    assert [f.rule for f in _omegaconf_merge(base, bad, (), block())] == ["config/omegaconf"]
+    only_unknown = {"actor_rollout_ref": {"no_such_section": {"a": 1}}}
+    assert [f.rule for f in _omegaconf_merge(base, only_unknown, (), block())] == ["config/omegaconf"]
+
+
+def test_prune_keeps_what_the_fragment_touches_and_never_empties_a_mapping() -> None:
+    base = {"a": {"x": 1, "y": 2}, "b": {}, "c": 3}
+    assert _prune(base, {"a": {"x": 5}}) == {"a": {"x": 1}}
+    assert _prune(base, {"b": {"k": 1}}) == {"b": {}}
+    assert _prune(base, {"z": 1}) == {"a": {"x": 1, "y": 2}}  # non-empty stays non-empty (struct mode holds)
