@@ -1,0 +1,97 @@
+"""Markdown extraction: fences (also in admonitions and tabs), includes, tables and directives, with page lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.markdown import MarkdownError, code_spans, parse_info, parse_page, read_text
+
+
+def page(tmp_path: Path, text: str, files: dict[str, str] | None = None):
+    for rel, content in (files or {}).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(content)
+    p = tmp_path / "docs" / "p.md"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+    return parse_page(p, tmp_path, bases=[tmp_path])
+
+
+@pytest.mark.parametrize(
+    ("info", "lang", "attrs"),
+    [
+        ('{ .yaml check="config" device="npu" }', "yaml", {"check": "config", "device": "npu"}),
+        ('{ .yaml .annotate check="defaults" }', "yaml", {"check": "defaults"}),
+        ('bash { check="shell" }', "bash", {"check": "shell"}),
+        ("python", "python", {}),
+    ],
+)
+def test_fence_info_forms(info: str, lang: str, attrs: dict) -> None:
+    assert parse_info(info) == (lang, attrs)
+
+
+def test_fences_inside_admonitions_and_tabs_keep_page_lines(tmp_path: Path) -> None:
+    text = (
+        "# t\n\n"
+        '!!! note\n    ``` { .yaml check="config" }\n    a: 1\n    ```\n\n'
+        '=== "Tab"\n\n    ``` { .bash check="shell" }\n    echo hi\n    ```\n'
+    )
+    p = page(tmp_path, text)
+    assert [(b.line, b.lang, b.code) for b in p.blocks] == [(4, "yaml", "a: 1\n"), (10, "bash", "echo hi\n")]
+    assert p.blocks[0].where(1) == (p.path, 5)
+
+
+def test_include_lines_map_into_the_snippet(tmp_path: Path) -> None:
+    p = page(
+        tmp_path, '```{ .yaml check="config" }\n--8<-- "snippets/a.yaml"\n```\n', {"snippets/a.yaml": "a: 1\nb: 2\n"}
+    )
+    (b,) = p.blocks
+    assert b.code == "a: 1\nb: 2\n" and b.includes == ["snippets/a.yaml"]
+    assert b.where(2) == ("snippets/a.yaml", 2)
+
+
+def test_missing_include_is_recorded(tmp_path: Path) -> None:
+    (b,) = page(tmp_path, '```yaml\n--8<-- "snippets/none.yaml"\n```\n').blocks
+    assert b.missing_includes == [("snippets/none.yaml", 2)]
+
+
+def test_unterminated_fence_is_flagged(tmp_path: Path) -> None:
+    (b,) = page(tmp_path, "# t\n\n```yaml\na: 1\n").blocks
+    assert b.unterminated
+    (ok,) = page(tmp_path, "```yaml\na: 1\n```\n").blocks
+    assert not ok.unterminated
+
+
+def test_table_declared_by_the_directive_above_it(tmp_path: Path) -> None:
+    text = (
+        '<!-- check: params engine="nccl" device="npu" -->\n| A | 默认值 |\n|---|---|\n| `x` | `1` |\n\n'
+        "| B | C |\n|---|---|\n| y | z |\n"
+    )
+    p = page(tmp_path, text)
+    declared, plain = p.tables
+    assert declared.directive is not None and declared.directive.attrs == {"engine": "nccl", "device": "npu"}
+    assert declared.rows == [(4, ["`x`", "`1`"])] and declared.header == ["A", "默认值"]
+    assert plain.directive is None
+
+
+def test_claim_directives_with_their_lines(tmp_path: Path) -> None:
+    p = page(tmp_path, 'a\n\nb <!-- check: raises file="verl/x.py" error="E" match="m n" -->\n')
+    (d,) = p.directives
+    assert (d.line, d.kind, d.attrs) == (3, "raises", {"file": "verl/x.py", "error": "E", "match": "m n"})
+
+
+def test_code_spans() -> None:
+    assert code_spans("`a` and ``b`c`` `d`") == ["a", "b`c", "d"]
+
+
+def test_read_text_refuses_binary_and_bad_utf8(tmp_path: Path) -> None:
+    (tmp_path / "b").write_bytes(b"\0\1")
+    (tmp_path / "u").write_bytes(b"ok\n\xff")
+    with pytest.raises(MarkdownError) as e:
+        read_text(tmp_path / "b")
+    assert e.value.rule == "file/binary"
+    with pytest.raises(MarkdownError) as e:
+        read_text(tmp_path / "u")
+    assert (e.value.rule, e.value.line) == ("file/encoding", 2)
