@@ -88,7 +88,8 @@ def test_renamed_hccl_kwarg_is_named_with_the_constructor_line(verl_copy: VerlTr
     code, findings = run_check(verl_copy, capsys)
     assert code == 1
     hits = [f for f in findings if f["rule"] == "engine/unknown-kwarg" and "rebuild_group" in f["message"]]
-    assert {Path(f["path"]).name for f in hits} == {"npu_hccl.yaml", "index.md"}  # the snippet and the table row
+    # the YAML snippet, the override and the table row
+    assert {Path(f["path"]).name for f in hits} == {"npu_hccl.yaml", "npu_overrides.sh", "index.md"}
     for f in hits:
         assert "HCCLCheckpointEngine" in f["message"]
         assert f["fact_source"].startswith(f"{rel}:")
@@ -127,3 +128,13 @@ def test_dataclass_default_that_disagrees_with_the_yaml_is_config_drift(verl_cop
     assert re.match(r"verl/workers/config/rollout\.py:\d+$", f["fact_source"])
     yaml_line = (verl_copy.root / f["path"]).read_text().splitlines()[f["line"] - 1]
     assert "update_weights_bucket_megabytes" in yaml_line
+
+
+def test_merger_backend_choice_renamed_fails_the_documented_command(verl_copy: VerlTree, capsys) -> None:
+    rel = "verl/model_merger/base_model_merger.py"
+    edit(verl_copy, rel, 'choices=["fsdp", "megatron"]', 'choices=["fsdp2", "megatron"]')
+    code, findings = run_check(verl_copy, capsys)
+    assert code == 1
+    (f,) = findings
+    assert f["rule"] == "merger/invalid-choice" and f["path"].endswith("merge_fsdp.sh")
+    assert "fsdp2" in f["fact"] and f["fact_source"].startswith(f"{rel}:")
