@@ -175,6 +175,11 @@ def test_search_index_has_chinese_terms_as_words():
         assert term in words, f"{term} is not an index term"
 
 
+def test_search_index_is_written_as_utf8_not_ascii_escapes():
+    raw = (built_site().path / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "检查点引擎" in raw and "\\u200b" not in raw.split('"docs"', 1)[1]
+
+
 @pytest.mark.parametrize("lang_prefix", ["", "en/"])
 def test_api_reference_renders_every_checkpoint_engine_class_from_verl_source(lang_prefix):
     html = (built_site().path / lang_prefix / "reference" / "verl-api" / "index.html").read_text(encoding="utf-8")
