@@ -53,6 +53,7 @@ class _Module:
     raises: list[tuple[str, str, int]] | None = None
     code: list[tuple[str, int]] | None = None
     docstrings: set[int] | None = None
+    plain: list[str] | None = None  # each line, whitespace collapsed, cut at its first `#`
 
 
 _CACHE: dict[tuple[str, str, int, int], _Module] = {}
@@ -511,8 +512,9 @@ def check_contains(d: Directive, ctx: Context) -> list[Finding]:
         return problems
     want = _norm(match)
     # fast path: a physical line that has the text before any `#` and is not in a docstring
-    raw_lines = mod.source.splitlines()
-    hits = [n for n, raw in enumerate(raw_lines, 1) if want in _norm(raw.split("#", 1)[0])]
+    if mod.plain is None:
+        mod.plain = [_norm(raw.split("#", 1)[0]) for raw in mod.source.splitlines()]
+    hits = [n for n, text in enumerate(mod.plain, 1) if want in text]
     if hits:
         if mod.docstrings is None:
             mod.docstrings = _docstring_lines(mod.tree)
