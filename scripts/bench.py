@@ -181,7 +181,7 @@ def section_scaling(tree: VerlTree) -> None:
                 (docs / f"p{n}.md").write_text(SYNTH_PAGE.format(n=n, version=default_release()))
             report = None
 
-            def run() -> None:
+            def run(docs: Path = docs, root: Path = root) -> None:
                 nonlocal report
                 report = check_paths([docs], facts, root)
 
