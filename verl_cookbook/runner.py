@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from verl_cookbook import checks, lenient
@@ -12,6 +16,7 @@ from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import MarkdownError, Page, parse_page
 from verl_cookbook.releases import version_key
+from verl_cookbook.verl_source import cache_dir
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -200,15 +205,94 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     report.findings.extend(errors)
     root = root or find_site_root(paths[0] if paths else Path.cwd())
     ctx = Context(facts=facts, root=root, options=options or {})
+    cache = PageCache(facts, root, ctx.options)
     for f in files:
+        if cache.replay(f, report):
+            continue
+        before = _counters(report)
+        start = len(report.findings)
         try:
             page = parse_page(f, Path.cwd(), bases=[root])
         except MarkdownError as e:
             report.findings.append(Finding(_shown(f), e.line, 1, e.rule, str(e)))
             continue
         check_page(page, ctx, report)
+        cache.store(f, page, report, before, start)
     report.findings.sort(key=Finding.sort_key)
     return report
+
+
+_COUNTERS = ("pages", "blocks", "tables", "claims", "checked")
+
+
+def _counters(report: Report) -> dict[str, int]:
+    return {k: getattr(report, k) for k in _COUNTERS}
+
+
+def _package_fingerprint() -> str:
+    """This package's code and data: a change to any validator or catalog invalidates cached results."""
+    h = hashlib.sha256()
+    pkg = Path(__file__).resolve().parent
+    for p in sorted(pkg.rglob("*")):
+        if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts:
+            h.update(p.relative_to(pkg).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+class PageCache:
+    """Findings per page, keyed by the page's bytes, the bytes of what it includes, the facts key, this
+    package's code, the options and the external tools the checks use. A warm run only hashes files."""
+
+    def __init__(self, facts: Facts, root: Path, options: dict) -> None:
+        self.enabled = bool(facts.key) and options.get("use_cache", True)
+        self.dir = cache_dir() / "pages"
+        if self.enabled:
+            env = json.dumps(
+                [facts.key, _package_fingerprint(), str(root.resolve()), str(Path.cwd().resolve()),
+                 sorted((k, str(v)) for k, v in options.items()), shutil.which("shellcheck") or ""]
+            )  # fmt: skip
+            self.salt = hashlib.sha256(env.encode()).hexdigest()
+
+    def _key(self, f: Path) -> str | None:
+        try:
+            data = f.read_bytes()
+        except OSError:
+            return None
+        return hashlib.sha256(self.salt.encode() + data).hexdigest()
+
+    def replay(self, f: Path, report: Report) -> bool:
+        if not self.enabled or not (key := self._key(f)):
+            return False
+        try:
+            entry = json.loads((self.dir / f"{key}.json").read_text(encoding="utf-8"))
+            for rel, digest in entry["includes"].items():
+                if hashlib.sha256(Path(rel).read_bytes()).hexdigest() != digest:
+                    return False
+            findings = [Finding(**d) for d in entry["findings"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+        for k in _COUNTERS:
+            setattr(report, k, getattr(report, k) + entry["counters"][k])
+        report.includes.update(entry["includes"])
+        report.findings.extend(findings)
+        return True
+
+    def store(self, f: Path, page: Page, report: Report, before: dict[str, int], start: int) -> None:
+        if not self.enabled or not (key := self._key(f)):
+            return
+        includes = sorted({inc for b in page.blocks for inc in b.includes})
+        try:
+            entry = {
+                "includes": {rel: hashlib.sha256(Path(rel).read_bytes()).hexdigest() for rel in includes},
+                "counters": {k: getattr(report, k) - before[k] for k in _COUNTERS},
+                "findings": [asdict(x) for x in report.findings[start:]],
+            }
+            self.dir.mkdir(parents=True, exist_ok=True)
+            tmp = self.dir / f"{key}.{os.getpid()}.tmp"
+            tmp.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(self.dir / f"{key}.json")
+        except OSError:
+            pass  # a read-only cache only costs speed
 
 
 def _shown(p: Path) -> str:

@@ -65,9 +65,10 @@ def _code_fingerprint() -> str:
 class Facts:
     """All extracted facts for one verl tree, with lookups the checks need."""
 
-    def __init__(self, data: dict, tree: VerlTree) -> None:
+    def __init__(self, data: dict, tree: VerlTree, key: str | None = None) -> None:
         self.data = data
         self.tree = tree
+        self.key = key  # identifies tree + extractor code; None for hand-made facts (no result caching)
 
     # -- engines ---------------------------------------------------------------------------
     @property
@@ -128,7 +129,7 @@ def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
     path = cache_dir() / "facts" / f"{key}.json"
     if use_cache and path.is_file():
         try:
-            return Facts(json.loads(path.read_text(encoding="utf-8")), tree)
+            return Facts(json.loads(path.read_text(encoding="utf-8")), tree, key)
         except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
             pass
     data = extract_all(tree)
@@ -140,4 +141,4 @@ def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
             tmp.replace(path)
         except OSError:
             pass  # a read-only cache only costs speed
-    return Facts(data, tree)
+    return Facts(data, tree, key)

@@ -1,0 +1,61 @@
+"""The per-page result cache replays exactly what a fresh check finds, and a change to a page or to a
+snippet it includes is checked afresh."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.runner import check_paths
+
+BAD = "actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: hccl\n"
+GOOD = "actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: nccl\n"
+PAGE = '# p\n\n``` { .yaml check="config" device="npu" }\n--8<-- "snippets/x.yaml"\n```\n'
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets" / "x.yaml").write_text(BAD)
+    (tmp_path / "docs" / "p.md").write_text(PAGE)
+    return tmp_path
+
+
+def _run(site: Path, facts, **options):
+    return check_paths([site / "docs"], facts, root=site, options=options)
+
+
+def test_a_warm_run_replays_the_same_findings_and_counts(site: Path, facts) -> None:
+    cold = _run(site, facts)
+    assert [f.rule for f in cold.findings] == ["engine/unknown-backend"]
+    assert list((site / "cache" / "pages").glob("*.json")), "the cold run stored nothing"
+    warm = _run(site, facts)
+    assert warm.findings == cold.findings
+    assert (warm.pages, warm.blocks, warm.checked, warm.includes) == (
+        cold.pages,
+        cold.blocks,
+        cold.checked,
+        cold.includes,
+    )
+
+
+def test_changing_an_included_snippet_is_checked_afresh(site: Path, facts) -> None:
+    assert _run(site, facts).findings
+    (site / "snippets" / "x.yaml").write_text(GOOD)
+    assert _run(site, facts).findings == []
+
+
+def test_changing_the_page_is_checked_afresh(site: Path, facts) -> None:
+    assert _run(site, facts).findings
+    (site / "docs" / "p.md").write_text(PAGE.replace('device="npu" ', 'device="npu" bogus="1" '))
+    assert "snippet/unknown-attr" in [f.rule for f in _run(site, facts).findings]
+
+
+def test_no_cache_option_stores_nothing(site: Path, facts) -> None:
+    _run(site, facts, use_cache=False)
+    assert not (site / "cache" / "pages").exists()
