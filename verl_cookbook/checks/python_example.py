@@ -24,6 +24,7 @@ from pathlib import Path
 from verl_cookbook.checks import Context, block_check
 from verl_cookbook.checks.claims import resolve_symbol
 from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, _resolve_include, parse_info, read_text
 from verl_cookbook.verl_source import VerlTree
@@ -50,20 +51,9 @@ def _verl_imports(mod: ast.Module) -> dict[str, tuple[str, int, int]]:
     return out
 
 
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
 def _base_path(base: ast.AST, imports: dict[str, tuple[str, int, int]]) -> str | None:
     """The dotted verl path a base-class expression names, if it comes from verl."""
-    name = _dotted(base)
+    name = dotted_name(base)
     if not name:
         return None
     head, _, rest = name.partition(".")
@@ -97,7 +87,7 @@ def _base_methods(tree: VerlTree, dotted: str) -> dict[str, tuple[ast.FunctionDe
         src_mod = resolve_symbol(tree, module)[1]
         imports = _verl_imports(src_mod) if isinstance(src_mod, ast.Module) else {}
         for b in node.bases:
-            name = _dotted(b)
+            name = dotted_name(b)
             if not name:
                 continue
             via = _base_path(b, imports)

@@ -17,6 +17,7 @@ import operator
 from dataclasses import dataclass, field
 from typing import Any
 
+from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
 
 ROLLOUT = ("actor_rollout_ref", "rollout")
@@ -206,7 +207,7 @@ class Evaluator:
         if depth > 40:
             return UNKNOWN
         d = depth + 1
-        dotted = _dotted(node)
+        dotted = dotted_name(node)
         if dotted in self.guard.spec.names:
             return Ref(self.guard.spec.names[dotted])
         if isinstance(node, ast.Constant):
@@ -296,17 +297,6 @@ class Evaluator:
             default = self.eval(args[1], d) if len(args) == 2 else None
             return self._attr(self.eval(func.value, d), key, default)
         return UNKNOWN
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 @dataclass
