@@ -16,6 +16,7 @@ from tests.built_site import REPO, built_site
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
 import i18n_relative_links  # noqa: E402
 import mermaid_local  # noqa: E402
+import search_per_language  # noqa: E402
 
 API_CLASSES = [
     "verl.checkpoint_engine.base.CheckpointEngine",
@@ -117,6 +118,48 @@ def test_language_links_become_site_relative(link, site_url, expected):
     assert i18n_relative_links.site_relative(link, site_url) == expected
 
 
+@pytest.mark.parametrize(
+    ("location", "expected"),
+    [
+        ("", "zh"),
+        ("#where-to-start", "zh"),
+        ("contributing/", "zh"),
+        ("en/", "en"),
+        ("en/#layout", "en"),
+        ("en/contributing/#layout", "en"),
+        ("english/", "zh"),
+        ("ascend/en/", "zh"),
+    ],
+)
+def test_search_entry_language_comes_from_its_location(location, expected):
+    assert search_per_language.language_of(location, ["zh", "en"], "zh") == expected
+
+
+def test_split_keeps_each_languages_entries_and_narrows_lunr_languages():
+    merged = {
+        "config": {"lang": ["en", "zh"], "separator": "x"},
+        "docs": [{"location": "a/"}, {"location": "en/a/"}, {"location": "#top"}, {"location": "en/"}],
+    }
+    parts = search_per_language.split(merged, ["zh", "en"], "zh")
+    assert [d["location"] for d in parts["zh"]["docs"]] == ["a/", "#top"]
+    assert [d["location"] for d in parts["en"]["docs"]] == ["en/a/", "en/"]
+    assert parts["zh"]["config"] == {"lang": ["en", "zh"], "separator": "x"}
+    assert parts["en"]["config"] == {"lang": ["en"], "separator": "x"}
+
+
+def test_search_script_goes_before_the_bundle_and_names_the_pages_index():
+    bundle = '<script src="../assets/javascripts/bundle.0a1b.min.js"></script>'
+    out = search_per_language.inject(f"<p>x</p>{bundle}", "en", "zh", "en/x/")
+    assert out.index('})("en/search/search_index.json");</script>') < out.index(bundle)
+    zh = search_per_language.inject(bundle, "zh", "zh", "x/")
+    assert '})("search/search_index.json");</script>' in zh
+
+
+def test_search_hook_says_which_page_has_no_material_bundle():
+    with pytest.raises(PluginError, match="no Material bundle.*en/x/"):
+        search_per_language.inject("<p>no scripts</p>", "en", "zh", "en/x/")
+
+
 # ---- the built site -------------------------------------------------------------------------------------------
 
 
@@ -164,20 +207,53 @@ def test_mermaid_is_served_by_the_site_and_only_on_diagram_pages():
         assert loads == (p in with_diagram), p
 
 
-def test_search_index_has_chinese_terms_as_words():
-    site = built_site().path
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+def search_index(prefix: str) -> dict:
+    return json.loads((built_site().path / prefix / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(("prefix", "terms"), [("", ("白名单", "检查点引擎")), ("en/", ("whitelist", "checkpoint"))])
+def test_search_index_has_each_languages_terms_as_words(prefix, terms):
+    index = search_index(prefix)
     separator = re.compile(index["config"]["separator"])
     words = {
         w for doc in index["docs"] for w in separator.split(re.sub(r"<[^>]+>", " ", doc["text"] + " " + doc["title"]))
     }
-    for term in ("白名单", "检查点引擎", "whitelist", "checkpoint"):
-        assert term in words, f"{term} is not an index term"
+    for term in terms:
+        assert term in words, f"{term} is not an index term of /{prefix}"
 
 
-def test_search_index_is_written_as_utf8_not_ascii_escapes():
-    raw = (built_site().path / "search" / "search_index.json").read_text(encoding="utf-8")
-    assert "检查点引擎" in raw and "\\u200b" not in raw.split('"docs"', 1)[1]
+def test_search_index_is_split_by_language():
+    site = built_site().path
+    zh, en = search_index(""), search_index("en/")
+    zh_pages = {d["location"].split("#")[0] for d in zh["docs"]}
+    en_pages = {d["location"].split("#")[0] for d in en["docs"]}
+    assert not [p for p in zh_pages if p.startswith("en/")], "English entries in the 中文 index"
+    assert all(p.startswith("en/") for p in en_pages), "entries outside en/ in the English index"
+    built = {p.relative_to(site).parent.as_posix() + "/" for p in site.rglob("index.html")}
+    built = {"" if p == "./" else p for p in built}
+    assert zh_pages | en_pages == built, "every page of both languages is in its language's index"
+    assert en["config"]["lang"] == ["en"] and "zh" in zh["config"]["lang"]
+
+
+@pytest.mark.parametrize("prefix", ["", "en/"])
+def test_search_index_is_written_as_utf8_not_ascii_escapes(prefix):
+    raw = (built_site().path / prefix / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "\\u200b" not in raw.split('"docs"', 1)[1] and "\\u4e" not in raw
+    if not prefix:
+        assert "检查点引擎" in raw
+
+
+def test_every_page_fetches_its_own_languages_search_index():
+    site = built_site().path
+    wrong = []
+    for page in site.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        lang = re.search(r'<html lang="(\w+)"', html).group(1)
+        expected = "search/search_index.json" if lang == "zh" else f"{lang}/search/search_index.json"
+        found = re.findall(r'\}\)\("([^"]+)"\);</script>', html)
+        if found != [expected]:
+            wrong.append(f"{page.relative_to(site)} ({lang}): {found}")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("lang_prefix", ["", "en/"])

@@ -5,6 +5,7 @@ Browser tests never skip: without chromium or Playwright they fail and say how t
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import shutil
@@ -33,16 +34,25 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def site_url() -> Iterator[str]:
-    """The built site on a plain static file server (no compression, no rewriting), like an isolated host."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site().path))
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """``directory`` on a plain static file server (no compression, no rewriting); yields its root URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    """The built site on a plain static file server, like an isolated host."""
+    with serve(built_site().path) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,17 @@
-"""The built site in headless chromium: both languages, the switcher, Chinese search, offline, light and dark."""
+"""The built site in headless chromium: both languages, the switcher, search per language, offline, light and dark."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
+from tests.browser.conftest import serve
+from tests.built_site import built_site
 
 pytestmark = pytest.mark.browser
 
@@ -93,22 +99,98 @@ def test_language_switcher_lands_on_the_same_page_in_the_other_language(browser,
     ctx.close()
 
 
-@pytest.mark.parametrize(
-    ("start", "query", "expected"),
-    [
-        ("", "白名单", ""),
-        ("", "检查点引擎", ""),
-        ("en/", "whitelist", "en/"),
-        ("en/", "checkpoint", "en/"),
-    ],
-)
-def test_search_finds_pages_in_both_languages(browser, site_url, start, query, expected):
+def hit_pages(hits: list[str]) -> list[str]:
+    return [urlsplit(h)._replace(query="", fragment="").geturl() for h in hits]
+
+
+def other_language_hits(root: str, start: str, hits: list[str]) -> list[str]:
+    """The hits that are not pages of ``start``'s language (中文 at ``root``, English under ``root``en/)."""
+    english = root + "en/"
+    if start.startswith("en/"):
+        return [h for h in hit_pages(hits) if not h.startswith(english)]
+    return [h for h in hit_pages(hits) if h.startswith(english) or not h.startswith(root)]
+
+
+LANGUAGE_SEARCHES = [
+    ("", "白名单"),
+    ("", "检查点引擎"),
+    ("en/", "whitelist"),
+    ("en/", "checkpoint"),
+]
+
+
+@pytest.mark.parametrize(("start", "query"), LANGUAGE_SEARCHES)
+def test_search_lists_only_pages_of_the_current_language(browser, site_url, start, query):
     page, ctx, traffic = open_page(browser, site_url + start)
     hits = search(page, query)
-    pages = [urlsplit(h)._replace(query="", fragment="").geturl() for h in hits]
-    assert site_url + expected in pages, f"{query}: {hits}"
+    assert site_url + start in hit_pages(hits), f"{query}: the home page is not found: {hits}"
+    assert not other_language_hits(site_url, start, hits), f"{query} on /{start} lists the other language: {hits}"
     assert not traffic.foreign, traffic.foreign
     ctx.close()
+
+
+@pytest.mark.parametrize(("start", "own_index"), [("", "search/"), ("en/", "en/search/")])
+def test_search_index_is_fetched_on_first_use_and_only_the_pages_own_language(browser, site_url, start, own_index):
+    page, ctx, traffic = open_page(browser, site_url + start + CONTENT_PAGE)
+    assert not [u for u in traffic.urls if "search_index" in u], "the first load fetched a search index"
+    search(page, "verl")
+    indexes = [u for u in traffic.urls if "search_index" in u]
+    assert indexes == [site_url + own_index + "search_index.json"], indexes
+    ctx.close()
+
+
+def test_search_stays_in_its_language_under_a_mike_version_folder(browser, tmp_path):
+    """mike serves each version from ``<site>/<version>/``: the English index must come from that folder."""
+    (tmp_path / "latest").symlink_to(built_site().path, target_is_directory=True)
+    with serve(tmp_path) as root:
+        page, ctx, traffic = open_page(browser, root + "latest/en/")
+        hits = search(page, "whitelist")
+        assert root + "latest/en/" in hit_pages(hits), hits
+        assert not other_language_hits(root + "latest/", "en/", hits), hits
+        assert root + "latest/en/search/search_index.json" in traffic.urls
+        ctx.close()
+
+
+def _merged_index(site: Path) -> dict:
+    """Both languages in one index, as mkdocs-static-i18n writes it."""
+    zh = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    en = json.loads((site / "en" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return {**zh, "docs": zh["docs"] + en["docs"]}
+
+
+def _unsplit_english_index(site: Path) -> None:
+    (site / "en" / "search" / "search_index.json").write_text(json.dumps(_merged_index(site)), encoding="utf-8")
+
+
+def _unsplit_chinese_index(site: Path) -> None:
+    (site / "search" / "search_index.json").write_text(json.dumps(_merged_index(site)), encoding="utf-8")
+
+
+def _drop_the_language_script(site: Path) -> None:
+    """/en/ without the script that points Material at the English index (it loads the 中文 one)."""
+    page = site / "en" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    start = html.index("<script>/* Search per language")
+    page.write_text(html[:start] + html[html.index("</script>", start) + len("</script>") :], encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("start", "query", "breakage"),
+    [
+        ("en/", "whitelist", _unsplit_english_index),
+        ("en/", "whitelist", _drop_the_language_script),
+        ("", "checkpoint", _unsplit_chinese_index),
+    ],
+)
+def test_language_check_fails_on_a_copy_whose_search_is_not_split(browser, tmp_path, start, query, breakage):
+    site = tmp_path / "site"
+    shutil.copytree(built_site().path, site)
+    breakage(site)
+    with serve(site) as root:
+        page, ctx, _ = open_page(browser, root + start)
+        hits = search(page, query)
+        assert other_language_hits(root, start, hits), f"{breakage.__name__}: {query} on /{start}: no other language"
+        ctx.close()
 
 
 def test_mermaid_diagram_renders_offline(browser, site_url):

@@ -1,0 +1,119 @@
+"""mkdocs hook: one search index per language, written as UTF-8, fetched only when search is first used.
+
+mkdocs-static-i18n (1.3) merges every language into the one ``search/search_index.json`` that Material
+loads on every page, so a search on /en/ also lists 中文 pages and the reverse; neither the i18n plugin nor
+Material has an option for a per-language index (Material expects one language per build). So, after the
+last build:
+
+* the merged index is split by page location: ``search/search_index.json`` keeps the default language's
+  pages, ``<locale>/search/search_index.json`` each other language's (locations stay site-relative, as
+  Material resolves them against the site root);
+* each is written as compact UTF-8 instead of ``\\uXXXX`` escapes (6 bytes a Chinese character or jieba's
+  U+200B, against 3), about a third smaller;
+* every page gets, before Material's bundle, a small inline script (search_per_language.js) that sends
+  Material's index request to the page's own language index and holds it until the search box is first
+  used, so a first visit does not download an index it may never use.
+
+Material's ``base`` stays the site root, so mike's ``../versions.json`` and version folders resolve as before.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.pages import Page
+
+INDEX = "search/search_index.json"
+SHIM = Path(__file__).with_name("search_per_language.js")
+_BUNDLE = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js"></script>')
+
+
+def index_path(locale: str, default: str) -> str:
+    """Where ``locale``'s index is written, relative to the site root."""
+    return INDEX if locale == default else f"{locale}/{INDEX}"
+
+
+def language_of(location: str, locales: list[str], default: str) -> str:
+    """The language of a search entry, from its site-relative location (``en/x/#y`` → ``en``)."""
+    for locale in locales:
+        if locale != default and (location.split("#", 1)[0] + "/").startswith(f"{locale}/"):
+            return locale
+    return default
+
+
+def split(index: dict[str, Any], locales: list[str], default: str) -> dict[str, dict[str, Any]]:
+    """One index per locale: the same config (its ``lang`` kept to the locale and English, which code names
+    are in every language) and only that locale's entries."""
+    out: dict[str, dict[str, Any]] = {}
+    config = index.get("config", {})
+    for locale in locales:
+        langs = [lang for lang in config.get("lang", []) if lang in (locale, "en")] or config.get("lang", [])
+        docs = [d for d in index.get("docs", []) if language_of(d.get("location", ""), locales, default) == locale]
+        out[locale] = {**index, "config": {**config, "lang": langs}, "docs": docs}
+    return out
+
+
+def write_utf8(path: Path, data: dict[str, Any]) -> None:
+    """``data`` as compact UTF-8 JSON (no ASCII escapes)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def script_tag(locale: str, default: str) -> str:
+    """The inline ``<script>`` that makes a ``locale`` page fetch its own index, on first use."""
+    own = json.dumps(index_path(locale, default))
+    return "<script>" + SHIM.read_text(encoding="utf-8").replace("__OWN_INDEX__", own).strip() + "</script>"
+
+
+def inject(html: str, locale: str, default: str, where: str) -> str:
+    """``html`` with the search script placed right before Material's bundle."""
+    m = _BUNDLE.search(html)
+    if m is None:
+        raise PluginError(f"search_per_language hook: no Material bundle <script> found on {where}")
+    return html[: m.start()] + script_tag(locale, default) + "\n  " + html[m.start() :]
+
+
+def _languages(config: MkDocsConfig) -> tuple[list[str], str, str] | None:
+    """(locales, default locale, locale being built) from mkdocs-static-i18n; None without it."""
+    i18n = config.plugins.get("i18n")
+    if i18n is None:
+        return None
+    return list(i18n.all_languages), i18n.default_language, i18n.current_language or i18n.default_language
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    langs = _languages(config)
+    if langs is None:
+        return output
+    _, default, current = langs
+    return inject(output, getattr(page.file, "locale", None) or current, default, page.url or "/")
+
+
+def on_post_template(output_content: str, template_name: str, config: MkDocsConfig) -> str:
+    langs = _languages(config)
+    if langs is None or not template_name.endswith(".html") or not _BUNDLE.search(output_content):
+        return output_content  # sitemap.xml and the like
+    _, default, current = langs
+    return inject(output_content, current, default, template_name)
+
+
+@event_priority(-200)  # after the search plugin and mkdocs-static-i18n (-100) have written the merged index
+def on_post_build(config: MkDocsConfig) -> None:
+    site = Path(config.site_dir)
+    merged = site / INDEX
+    langs = _languages(config)
+    if not merged.is_file():
+        return
+    data = json.loads(merged.read_text(encoding="utf-8"))
+    if langs is None:
+        write_utf8(merged, data)
+        return
+    locales, default, _ = langs
+    for locale, part in split(data, locales, default).items():
+        write_utf8(site / index_path(locale, default), part)
