@@ -81,6 +81,7 @@ class Page:
     tables: list[Table]
     directives: list[Directive]
     line_count: int
+    text: str = ""
 
 
 def parse_attrs(text: str) -> dict[str, str]:
@@ -254,7 +255,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
             tables.append(table)
             continue
         i += 1
-    return Page(shown, blocks, tables, directives, len(lines))
+    return Page(shown, blocks, tables, directives, len(lines), text)
 
 
 def _read_table(tokens: list, i: int, shown: str) -> tuple[Table, int]:

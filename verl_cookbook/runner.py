@@ -11,6 +11,7 @@ from pathlib import Path
 
 from verl_cookbook import checks, lenient
 from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS, Context
+from verl_cookbook.checks.citations import check_citations
 from verl_cookbook.checks.param_table import default_column
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
@@ -70,6 +71,7 @@ def applies(attrs: dict[str, str], facts: Facts) -> bool:
 def check_page(page: Page, ctx: Context, report: Report) -> None:
     out = report.findings
     report.pages += 1
+    out.extend(check_citations(page, ctx))
     for block in page.blocks:
         report.blocks += 1
         report.includes.update(block.includes)
