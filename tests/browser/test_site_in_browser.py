@@ -32,11 +32,11 @@ class Traffic:
         return [u for u in self.urls if not u.startswith(self.origin) and not u.startswith(("data:", "blob:"))]
 
 
-def open_page(browser, url: str, color_scheme: str = "light"):
+def open_page(browser, url: str, color_scheme: str = "light", width: int = 1280):
     """A fresh context (empty cache, first load) on ``url``; returns (page, context, traffic)."""
     origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}/"
     traffic = Traffic(origin)
-    context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900})
+    context = browser.new_context(color_scheme=color_scheme, viewport={"width": width, "height": 900})
     page = context.new_page()
     # anything that is not the local origin is aborted, so a leak cannot hang the test on an isolated network
     page.route(
@@ -136,6 +136,22 @@ def test_search_index_is_fetched_on_first_use_and_only_the_pages_own_language(br
     search(page, "verl")
     indexes = [u for u in traffic.urls if "search_index" in u]
     assert indexes == [site_url + own_index + "search_index.json"], indexes
+    ctx.close()
+
+
+@pytest.mark.parametrize(
+    ("width", "open_search"),
+    [
+        (1280, lambda page: page.keyboard.press("/")),  # Material's shortcut focuses the box
+        (400, lambda page: page.locator("label.md-header__button[for='__search']").click()),  # phone: the icon
+    ],
+    ids=["shortcut", "phone"],
+)
+def test_every_way_of_opening_search_fetches_the_index(browser, site_url, width, open_search):
+    page, ctx, traffic = open_page(browser, site_url + "en/", width=width)
+    open_search(page)
+    page.wait_for_function("performance.getEntriesByType('resource').some(e => e.name.includes('search_index'))")
+    assert site_url + "en/search/search_index.json" in traffic.urls
     ctx.close()
 
 
