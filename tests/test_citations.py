@@ -13,6 +13,7 @@ See `verl/checkpoint_engine/base.py:67-69` and `verl/checkpoint_engine/base.py`.
 Past the end: `verl/checkpoint_engine/base.py:99998-99999`.
 No such file: `verl/checkpoint_engine/hccl_engine.py:10`.
 A pinned link is left alone: https://github.com/verl-project/verl/blob/abc/verl/gone.py#L3
+<!-- check: contains file="verl/checkpoint_engine/base.py" match="class CheckpointEngineRegistry" -->
 """
 
 
@@ -29,3 +30,8 @@ def test_valid_citations_pass(write_page, facts) -> None:
 def test_citations_are_only_judged_against_the_pinned_release(write_page) -> None:
     older = load_facts(from_release("0.9.0"))
     assert [f for f in findings_for(write_page(PAGE), older) if f.rule.startswith("cite/")] == []
+
+
+def test_files_named_in_claims_are_left_to_the_claims(write_page, facts) -> None:
+    page = write_page('# p\n\n<!-- check: contains file="verl/nope.py" match="x" -->\n')
+    assert not [f for f in findings_for(page, facts) if f.rule.startswith("cite/")]

@@ -18,7 +18,7 @@ MAX_BYTES = 5 * 1024 * 1024
 _CONTAINER = re.compile(r"^( *)(?:!!!|\?\?\?\+?|===\+?)\s")
 _FENCE = re.compile(r"^( *)(`{3,}|~{3,})(.*)$")
 _INCLUDE = re.compile(r"""^\s*-{1,}8<-{1,}\s+(["'])([^"']+)\1\s*$""")
-_DIRECTIVE = re.compile(r"<!--\s*check:\s*(.*?)\s*-->", re.S)
+DIRECTIVE = re.compile(r"<!--\s*check:\s*(.*?)\s*-->", re.S)
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s}]+)""")
 
 
@@ -189,7 +189,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
 
     # a directive shown inside a code block (a syntax example) declares nothing
     in_fence = {n for t in tokens if t.type == "fence" and t.map for n in range(t.map[0] + 1, t.map[1] + 1)}
-    for m in _DIRECTIVE.finditer(text):
+    for m in DIRECTIVE.finditer(text):
         start = text.count("\n", 0, m.start()) + 1
         end = text.count("\n", 0, m.end()) + 1
         if start in in_fence:

@@ -3,7 +3,8 @@ and the lines must be inside it.
 
 Citations are written against the pinned release, so they are judged only when the tree being checked
 is that release; the ``verl-version`` claim on every page already forces a re-read when the pin moves.
-A path inside a URL (``…/blob/<commit>/verl/…``) points at a pinned commit and is left alone.
+Paths inside ``<!-- check: … -->`` claims are left to those claims. A path inside a URL
+(``…/blob/<commit>/verl/…``) points at a pinned commit and is left alone.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from verl_cookbook.checks import Context
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import Page
+from verl_cookbook.markdown import DIRECTIVE, Page
 from verl_cookbook.releases import default_release
 
 CITATION = re.compile(r"(?<![\w/.-])(verl/[\w./-]+\.(?:py|yaml|yml))(?::(\d+)(?:-(\d+))?)?")
@@ -35,10 +36,12 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
     if tree.version != default_release():
         return []
     out: list[Finding] = []
-    for m in CITATION.finditer(page.text):
+    # files named inside <!-- check: … --> are judged by those claims; blank them out, keeping offsets
+    text = DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), page.text)
+    for m in CITATION.finditer(text):
         rel, first, last = m.group(1), m.group(2), m.group(3)
-        line = page.text.count("\n", 0, m.start()) + 1
-        col = m.start() - (page.text.rfind("\n", 0, m.start()) + 1) + 1
+        line = text.count("\n", 0, m.start()) + 1
+        col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
         count = _line_count(tree.root / rel)
         if count is None:
             out.append(
