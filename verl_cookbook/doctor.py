@@ -14,7 +14,6 @@ or config) or verl's source could not be obtained.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import re
 import sys
@@ -24,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes
+from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes, merged_config
 from verl_cookbook.doctor_rules import PAGE_DELTA, DoctorFinding, Target, advice, ascend_env, delta_guards, link
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding, _gh_escape
@@ -347,32 +346,6 @@ def guess_product(given: str | None, text: str) -> Guess:
 
 
 # -- judging --------------------------------------------------------------------------------------
-def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:
-    """verl's defaults with the user's assignments applied (deletions remove the key). Keys in ``unknown``
-    (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known."""
-    cfg = copy.deepcopy(base)
-    for a in assigns:
-        if unknown and a.path in unknown and a.op != "delete":
-            a = Assignment(a.path, "???", a.file, a.line, a.col, a.op)
-        node = cfg
-        for key in a.path[:-1]:
-            if not isinstance(node.get(key), dict):
-                node[key] = {}
-            node = node[key]
-        if a.op == "delete":
-            node.pop(a.path[-1], None)
-        elif isinstance(a.value, dict) and isinstance(node.get(a.path[-1]), dict):
-            node[a.path[-1]] = _deep_merge(node[a.path[-1]], a.value)
-        else:
-            node[a.path[-1]] = copy.deepcopy(a.value)
-    return cfg
-
-
-def _deep_merge(a: dict, b: dict) -> dict:
-    out = copy.deepcopy(a)
-    for k, v in b.items():
-        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
-    return out
 
 
 # Findings about a key itself (not its value): still right when the value is a shell expansion.

@@ -8,6 +8,7 @@ name other than the backend in effect, and kwargs the engine's constructor does 
 
 from __future__ import annotations
 
+import copy
 import difflib
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from verl_cookbook.findings import Finding
 CKPT_LEAF = "checkpoint_engine"
 DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
 _MISSING = object()
+_GUARDS: dict[str, list] = {}  # delta_sharded guards per verl tree
 
 
 @dataclass
@@ -123,8 +125,9 @@ class ConfigChecker:
         dotted = path if isinstance(path, str) else ".".join(path)
         return self.facts.config_source(dotted, self.config)
 
-    def check(self, assigns: list[Assignment], *, mode: str = "config") -> list[Finding]:
-        """``mode``: "config" (a fragment to apply) or "defaults" (a fragment claiming verl's defaults)."""
+    def check(self, assigns: list[Assignment], *, mode: str = "config", delta: bool = False) -> list[Finding]:
+        """``mode``: "config" (a fragment to apply) or "defaults" (a fragment claiming verl's defaults).
+        ``delta``: also evaluate verl's ``delta_sharded`` run-time guards on the merged config."""
         if self.base is None:
             a = assigns[0] if assigns else None
             return [
@@ -142,7 +145,44 @@ class ConfigChecker:
             findings.extend(self._check_path(a, mode))
         if mode == "config":
             findings.extend(self._check_engines(assigns))
+            if delta:
+                findings.extend(self._check_delta(assigns))
         return findings
+
+    def _check_delta(self, assigns: list[Assignment]) -> list[Finding]:
+        """A ``delta_sharded`` setup that one of verl's ``raise`` statements rejects at run time."""
+        from verl_cookbook.doctor_rules import delta_guards
+
+        cfg = merged_config(self.base, assigns)
+        out: list[Finding] = []
+        for prefix in _ckpt_prefixes(self.base):
+            block = _lookup(cfg, prefix)[2]
+            if not isinstance(block, dict) or block.get("backend") != delta_guards.DELTA:
+                continue
+            mine = [a for a in assigns if a.path[: len(prefix)] == prefix] or assigns
+            anchor = next((a for a in mine if a.path[len(prefix) :] == ("backend",)), mine[0])
+            key = str(self.facts.tree.root)
+            if key not in _GUARDS:
+                _GUARDS[key] = delta_guards.extract_guards(self.facts.tree)
+            for guard in _GUARDS[key]:
+                verdict = delta_guards.evaluate(guard, cfg)
+                if verdict.fires is not True:
+                    continue
+                read = {tuple(p) for p in verdict.read}
+                where = next((a for a in assigns if a.path in read and a.path[-1] != "backend"), anchor)
+                out.append(
+                    Finding(
+                        where.file,
+                        where.line,
+                        where.col,
+                        "delta/rejected",
+                        f"verl rejects this delta_sharded setup at run time: {guard.error}: "
+                        f"{delta_guards.render_message(guard, cfg)}",
+                        fact=f"if {guard.condition_text}: raise {guard.error}",
+                        fact_source=guard.source,
+                    )
+                )
+        return out
 
     # -- key paths -------------------------------------------------------------------------
     def _check_path(self, a: Assignment, mode: str) -> list[Finding]:
@@ -472,3 +512,31 @@ class ConfigChecker:
                 )
             )
         return findings
+
+
+def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:
+    """verl's defaults with the user's assignments applied (deletions remove the key). Keys in ``unknown``
+    (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known."""
+    cfg = copy.deepcopy(base)
+    for a in assigns:
+        if unknown and a.path in unknown and a.op != "delete":
+            a = Assignment(a.path, "???", a.file, a.line, a.col, a.op)
+        node = cfg
+        for key in a.path[:-1]:
+            if not isinstance(node.get(key), dict):
+                node[key] = {}
+            node = node[key]
+        if a.op == "delete":
+            node.pop(a.path[-1], None)
+        elif isinstance(a.value, dict) and isinstance(node.get(a.path[-1]), dict):
+            node[a.path[-1]] = _deep_merge(node[a.path[-1]], a.value)
+        else:
+            node[a.path[-1]] = copy.deepcopy(a.value)
+    return cfg
+
+
+def _deep_merge(a: dict, b: dict) -> dict:
+    out = copy.deepcopy(a)
+    for k, v in b.items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out

@@ -258,7 +258,7 @@ def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None,
     if name not in facts.config_names():
         return out  # an entry point whose config verl does not generate: only the override syntax is judged
     checker = ConfigChecker(facts, name, device)
-    results = checker.check(assigns, mode="config")
+    results = checker.check(assigns, mode="config", delta=True)
     symbolic = set(info["symbolic"])
     if any(k.endswith(".backend") for k in symbolic):
         results = [f for f in results if not f.rule.startswith("engine/")]

@@ -137,7 +137,7 @@ def _run(block: CodeBlock, ctx: Context, mode: str) -> list[Finding]:
     assigns, errors, data = parse_fragment(block, checker.base)
     if errors:
         return errors
-    findings = checker.check(assigns, mode=mode)
+    findings = checker.check(assigns, mode=mode, delta=True)
     if mode == "config" and not findings and checker.base is not None:
         root = tuple(p for p in block.attrs.get("root", "").split(".") if p)
         findings = _omegaconf_merge(checker.base, data, root, block)
