@@ -122,6 +122,16 @@ def test_facts_json_carries_sources_that_point_at_real_lines(verl_tree: VerlTree
         assert [s for s in _sources(data[family]) if SOURCE.match(s)], family
 
 
+def test_facts_json_includes_the_curated_catalog_each_entry_with_a_public_source(capsys) -> None:
+    code, out, _err = run(["facts", "--format", "json"], capsys)
+    assert code == 0
+    cat = json.loads(out)["catalog"]
+    assert "HCCL_WHITELIST_DISABLE" in cat["env"] and "USE_ASCEND_DIRECT" in cat["cmake"]
+    assert "hccl_whitelist" in cat["schemas"]
+    entries = [*cat["env"].values(), *cat["cmake"].values()]
+    assert all(e["source"].startswith("https://") for e in entries)
+
+
 def test_facts_text_lists_backends_with_their_source(capsys) -> None:
     code, out, _err = run(["facts"], capsys)
     assert code == 0

@@ -111,7 +111,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_facts(args: argparse.Namespace) -> int:
     facts = _facts(args)
     if args.format == "json":
-        print(json.dumps(facts.data, ensure_ascii=False, indent=2, default=str))
+        from verl_cookbook import catalog
+
+        # verl's own facts, plus the curated ones (not from verl; each entry names its public source)
+        out = {**facts.data, "catalog": catalog.as_jsonable()}
+        print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
         return EXIT_OK
     from verl_cookbook.facts_text import render
 

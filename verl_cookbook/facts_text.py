@@ -22,8 +22,11 @@ def render(facts: Facts) -> str:
         lines += ["", f"CheckpointEngineConfig  [{dc['source']}]:"]
         for name, f in dc["fields"].items():
             lines.append(f"  {name}: {f['annotation']} = {f['default']!r}  [{f['source']}]")
-    for name in ("trainer", "merger", "env", "constraints"):
-        fam = facts.family(name)
-        if fam:
-            lines += ["", f"{name}: {len(fam) if hasattr(fam, '__len__') else ''} entries (see --format json)"]
+    env = (facts.family("env") or {}).get("vars", {})
+    others = [name for name in ("trainer", "merger") if facts.family(name)]
+    lines += [
+        "",
+        f"{len(env)} environment variables verl reads; {', '.join(others) or 'no other'} facts; "
+        "the curated catalog (HCCL/Ascend env, Mooncake CMake options, schemas): see --format json",
+    ]
     return "\n".join(lines)

@@ -8,7 +8,6 @@ so every line number stays the page's own.
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,7 +79,6 @@ class Page:
     blocks: list[CodeBlock]
     tables: list[Table]
     directives: list[Directive]
-    line_count: int
     text: str = ""
 
 
@@ -255,7 +253,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
             tables.append(table)
             continue
         i += 1
-    return Page(shown, blocks, tables, directives, len(lines), text)
+    return Page(shown, blocks, tables, directives, text)
 
 
 def _read_table(tokens: list, i: int, shown: str) -> tuple[Table, int]:
@@ -289,10 +287,3 @@ def _read_table(tokens: list, i: int, shown: str) -> tuple[Table, int]:
 def code_spans(cell: str) -> list[str]:
     """The `code` spans of a table cell, in order."""
     return [m.group(2) for m in re.finditer(r"(`+)(.+?)\1", cell)]
-
-
-def split_words(value: str) -> list[str]:
-    try:
-        return shlex.split(value)
-    except ValueError:
-        return value.split()

@@ -28,7 +28,7 @@ def _register_optional_families() -> None:
     """Families added by later modules (trainer, merger, env) register here if present."""
     import importlib
 
-    for name in ("trainer", "merger", "env", "constraints"):
+    for name in ("trainer", "merger", "env"):
         try:
             mod = importlib.import_module(f"verl_cookbook.facts.{name}")
         except ModuleNotFoundError as e:
@@ -87,10 +87,6 @@ class Facts:
         else:
             classes = set(res.values())
         return [r for r in self.registrations if r["backend"] == backend and r["class"] in classes]
-
-    def engine_source(self, backend: str) -> str | None:
-        regs = [r for r in self.registrations if r["backend"] == backend]
-        return regs[0]["source"] if regs else None
 
     # -- config ----------------------------------------------------------------------------
     def config_names(self) -> list[str]:

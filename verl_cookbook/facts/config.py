@@ -15,7 +15,6 @@ DATACLASS_FILE = "verl/workers/config/rollout.py"
 ROLLOUT_YAML = "verl/trainer/config/rollout/rollout.yaml"
 GENERATED_GLOB = "_generated_*.yaml"
 CONFIG_DIR = "verl/trainer/config"
-CKPT_PATH = "actor_rollout_ref.rollout.checkpoint_engine"
 
 
 def dataclass_fields(tree: VerlTree, rel: str, class_name: str) -> dict[str, dict] | None:
