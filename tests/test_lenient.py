@@ -88,7 +88,7 @@ def test_without_lenient_undeclared_blocks_are_findings(facts, write_page):
 
 def test_lenient_checks_a_guessed_config_block(facts, write_page):
     page = write_page(fence("actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: hccl\n", "yaml"))
-    report = check_paths([page], facts, options={"lenient": True, "require_declared": False})
+    report = check_paths([page], facts, options={"lenient": True})
     assert rules(report.findings) == ["engine/unknown-backend"]
     assert report.checked == 1
 

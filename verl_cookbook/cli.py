@@ -89,7 +89,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         paths = args.paths
         root = args.root
-    options = {"require_declared": not args.lenient, "lenient": args.lenient, "use_cache": not args.no_cache}
+    options = {"lenient": args.lenient, "use_cache": not args.no_cache}
     report = check_paths(paths, facts, root, options)
     findings = report.findings
     if site_mode:

@@ -94,7 +94,7 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
                 block.attrs = {**block.attrs, **guessed}
                 kind = guessed["check"]
         if kind is None:
-            if ctx.options.get("require_declared", True):
+            if not ctx.options.get("lenient"):
                 out.append(
                     Finding(
                         page.path,
@@ -143,7 +143,7 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if d is None:
             if ctx.options.get("lenient"):
                 out.extend(lenient.backend_table_findings(table, ctx))
-            if default_column(table) is not None and ctx.options.get("require_declared", True):
+            if default_column(table) is not None and not ctx.options.get("lenient"):
                 out.append(
                     Finding(
                         page.path,
