@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes, merged_config
-from verl_cookbook.doctor_rules import PAGE_DELTA, DoctorFinding, Target, advice, ascend_env, delta_guards, link
+from verl_cookbook.doctor_rules import DoctorFinding, Target, advice, ascend_env, link
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding, _gh_escape
 
@@ -360,8 +360,8 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
     out: list[DoctorFinding] = []
     raw = list(unit.findings)
     if unit.assignments:
-        for f in checker.check(unit.assignments, mode="config"):
-            if f.rule in _KEY_RULES or not _about_symbolic(f, unit):
+        for f in checker.check(unit.assignments, mode="config", delta=True, unknown=unit.symbolic):
+            if f.rule in _KEY_RULES or f.rule == "delta/rejected" or not _about_symbolic(f, unit):
                 raw.append(f)
     for f in raw:
         if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus"):
@@ -370,60 +370,7 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
         out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
-    out += delta_findings(target)
     return out
-
-
-def delta_findings(t: Target) -> list[DoctorFinding]:
-    """``delta_sharded`` setups that one of verl's ``raise`` statements rejects."""
-    if t.backend != delta_guards.DELTA:
-        return []
-    out = []
-    for guard in delta_guards.extract_guards(t.facts.tree):
-        verdict = delta_guards.evaluate(guard, t.config)
-        if verdict.fires is not True:
-            continue
-        where = None
-        for path in reversed(verdict.read):
-            if path[-1] == "backend":
-                continue
-            where = t.line_of(path)
-            if where and any(a.path[: len(path)] == path or path[: len(a.path)] == a.path for a in t.assignments):
-                break
-        where = where or t.line_of((*t.ckpt_prefix, "backend")) or (t.anchor_line, 1)
-        settings = _settings_text(t, verdict.read)
-        out.append(
-            DoctorFinding(
-                Finding(
-                    t.file,
-                    where[0],
-                    where[1],
-                    "delta/rejected",
-                    f"verl rejects this delta_sharded setup at run time: {guard.error}: "
-                    f"{delta_guards.render_message(guard, t.config)}" + (f" ({settings})" if settings else ""),
-                    fact=f"if {guard.condition_text}: raise {guard.error}",
-                    fact_source=guard.source,
-                ),
-                fix="change the setting named in the message, or use another backend (e.g. nccl)",
-                link=link(PAGE_DELTA),
-            )
-        )
-    return out
-
-
-def _settings_text(t: Target, paths: list[tuple[str, ...]]) -> str:
-    parts = []
-    seen = set()
-    for p in paths:
-        if p[-1] == "backend" or p in seen:
-            continue
-        seen.add(p)
-        node: Any = t.config
-        for k in p:
-            node = node.get(k) if isinstance(node, dict) else None
-        if node is not None and not isinstance(node, dict):
-            parts.append(f"{'.'.join(p)}={node!r}")
-    return ", ".join(parts)
 
 
 def diagnose(

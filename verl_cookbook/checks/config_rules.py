@@ -18,7 +18,6 @@ from verl_cookbook.findings import Finding
 
 CKPT_LEAF = "checkpoint_engine"
 DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
-_MISSING = object()
 _GUARDS: dict[str, list] = {}  # delta_sharded guards per verl tree
 
 
@@ -125,9 +124,17 @@ class ConfigChecker:
         dotted = path if isinstance(path, str) else ".".join(path)
         return self.facts.config_source(dotted, self.config)
 
-    def check(self, assigns: list[Assignment], *, mode: str = "config", delta: bool = False) -> list[Finding]:
+    def check(
+        self,
+        assigns: list[Assignment],
+        *,
+        mode: str = "config",
+        delta: bool = False,
+        unknown: set[tuple[str, ...]] | None = None,
+    ) -> list[Finding]:
         """``mode``: "config" (a fragment to apply) or "defaults" (a fragment claiming verl's defaults).
-        ``delta``: also evaluate verl's ``delta_sharded`` run-time guards on the merged config."""
+        ``delta``: also evaluate verl's ``delta_sharded`` run-time guards on the merged config; ``unknown``:
+        paths whose value is not known statically (a shell variable), which no guard treats as known."""
         if self.base is None:
             a = assigns[0] if assigns else None
             return [
@@ -146,14 +153,14 @@ class ConfigChecker:
         if mode == "config":
             findings.extend(self._check_engines(assigns))
             if delta:
-                findings.extend(self._check_delta(assigns))
+                findings.extend(self._check_delta(assigns, unknown))
         return findings
 
-    def _check_delta(self, assigns: list[Assignment]) -> list[Finding]:
+    def _check_delta(self, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None) -> list[Finding]:
         """A ``delta_sharded`` setup that one of verl's ``raise`` statements rejects at run time."""
         from verl_cookbook.doctor_rules import delta_guards
 
-        cfg = merged_config(self.base, assigns)
+        cfg = merged_config(self.base, assigns, unknown)
         out: list[Finding] = []
         for prefix in _ckpt_prefixes(self.base):
             block = _lookup(cfg, prefix)[2]
@@ -168,8 +175,11 @@ class ConfigChecker:
                 verdict = delta_guards.evaluate(guard, cfg)
                 if verdict.fires is not True:
                     continue
-                read = {tuple(p) for p in verdict.read}
-                where = next((a for a in assigns if a.path in read and a.path[-1] != "backend"), anchor)
+                read = [p for p in verdict.read if p[-1] != "backend"]
+                where = next(
+                    (_last_assignment_to(assigns, p) for p in reversed(read) if _last_assignment_to(assigns, p)), anchor
+                )
+                settings = ", ".join(dict.fromkeys(_setting_text(cfg, p) for p in read if _setting_text(cfg, p)))
                 out.append(
                     Finding(
                         where.file,
@@ -177,7 +187,7 @@ class ConfigChecker:
                         where.col,
                         "delta/rejected",
                         f"verl rejects this delta_sharded setup at run time: {guard.error}: "
-                        f"{delta_guards.render_message(guard, cfg)}",
+                        f"{delta_guards.render_message(guard, cfg)}" + (f" ({settings})" if settings else ""),
                         fact=f"if {guard.condition_text}: raise {guard.error}",
                         fact_source=guard.source,
                     )
@@ -512,6 +522,19 @@ class ConfigChecker:
                 )
             )
         return findings
+
+
+def _last_assignment_to(assigns: list[Assignment], path: tuple[str, ...]) -> Assignment | None:
+    """The last assignment to ``path``, to a mapping above it or to a key below it."""
+    hits = [a for a in assigns if a.path[: min(len(a.path), len(path))] == path[: min(len(a.path), len(path))]]
+    return hits[-1] if hits else None
+
+
+def _setting_text(cfg: dict, path: tuple[str, ...]) -> str | None:
+    node: Any = cfg
+    for k in path:
+        node = node.get(k) if isinstance(node, dict) else None
+    return f"{'.'.join(path)}={node!r}" if node is not None and not isinstance(node, dict) else None
 
 
 def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:

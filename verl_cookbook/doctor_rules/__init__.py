@@ -153,6 +153,8 @@ def advice(f: Finding, target: Target) -> Advice:
                 PAGE_DELTA,
             )
         return Advice("pick a backend registered on this device", PAGE_NCCL_HCCL)
+    if f.rule == "delta/rejected":
+        return Advice("change the setting named in the message, or use another backend (e.g. nccl)", PAGE_DELTA)
     if f.rule == "config/unknown-key":
         return Advice("fix the key (see the suggestion) or drop it; Hydra rejects unknown keys")
     if f.rule.startswith("override/"):
