@@ -176,10 +176,8 @@ class ConfigChecker:
                 if verdict.fires is not True:
                     continue
                 read = [p for p in verdict.read if p[-1] != "backend"]
-                where = next(
-                    (_last_assignment_to(assigns, p) for p in reversed(read) if _last_assignment_to(assigns, p)), anchor
-                )
-                settings = ", ".join(dict.fromkeys(_setting_text(cfg, p) for p in read if _setting_text(cfg, p)))
+                where = next((hit for p in reversed(read) if (hit := _last_assignment_to(assigns, p))), anchor)
+                settings = ", ".join(dict.fromkeys(t for p in read if (t := _setting_text(cfg, p))))
                 out.append(
                     Finding(
                         where.file,
