@@ -370,6 +370,7 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
         out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
+    out += ascend_env.check_rebuild_group(target)
     return out
 
 

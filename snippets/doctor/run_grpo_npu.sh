@@ -7,4 +7,5 @@ python3 -m verl.trainer.main_ppo \
     trainer.device=npu \
     actor_rollout_ref.rollout.name=vllm \
     actor_rollout_ref.rollout.checkpoint_engine.backend=nccl \
-    +actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.nccl.rebuild_group=True
+    +actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.nccl.rebuild_group=False
+# Keep rebuild_group=False on Ascend: with True the HCCL engine fails in finalize() (see known issues).

@@ -6,7 +6,8 @@ keyed by the backend in effect, constructor kwargs, ``device: npu``) come from
 :class:`verl_cookbook.checks.config_rules.ConfigChecker`; :func:`advice` adds the fix and the link to
 their findings. Doctor-only rules live in the modules beside this one:
 
-- ``ascend_env``: HCCL environment the Ascend backends need (whitelist on Atlas 950, intra-node RoCE);
+- ``ascend_env``: what the Ascend backends need (HCCL whitelist on Ascend 950PR/950DT, intra-node RoCE,
+  no ``rebuild_group`` on the HCCL engine);
 - ``delta_guards``: ``delta_sharded`` constraints read from the ``raise`` statements in verl's source.
 """
 

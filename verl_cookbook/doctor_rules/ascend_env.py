@@ -12,6 +12,10 @@ Sources (see docs/tools/doctor.md for the full discussion):
   supernode Ascend Direct (ADXL, built on LLM-DataDist) uses HCCS unless ``HCCL_INTRA_ROCE_ENABLE=1``.
 - HCCL ``HCCL_WHITELIST_FILE.md``: ``{"host_ip": ["ip1", "ip2"]}``, host NIC IPv4 addresses in dotted
   decimal; ``device_ip`` is reserved and not supported.
+- ``rebuild_group`` on the HCCL engine: its ``finalize()`` calls ``self.pyhccl.destroyComm(self.pyhccl.comm)``
+  (read from verl's source, so the rule goes quiet once verl changes that line), and ``self.pyhccl`` is
+  vllm-ascend's ``PyHcclCommunicator``, whose class defines only ``__init__``, ``all_reduce`` and
+  ``broadcast`` in every tag from v0.9.1 to v0.25.1rc1 (``vllm_ascend/distributed/device_communicators/pyhccl.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import json
 import re
 from pathlib import Path
 
-from verl_cookbook.doctor_rules import PAGE_MOONCAKE_KIMI, PAGE_WHITELIST, DoctorFinding, Target, link
+from verl_cookbook.doctor_rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, DoctorFinding, Target, link
 from verl_cookbook.findings import Finding
 
 KIMI = "kimi_ckpt_engine"
@@ -29,6 +33,11 @@ ROCE_SINCE = (8, 5, 0)
 README = "verl/checkpoint_engine/README.md (verl main, PRs #5546 and #7452)"
 HCCL_ROCE_DOC = "hicann/hccl docs/zh/user_guide/hccl_env/HCCL_INTRA_ROCE_ENABLE.md"
 HCCL_WL_DOC = "hicann/hccl docs/zh/user_guide/hccl_env/HCCL_WHITELIST_FILE.md"
+HCCL_ENGINE = "verl/checkpoint_engine/hccl_checkpoint_engine.py"
+PYHCCL = (
+    "https://github.com/vllm-project/vllm-ascend/blob/182b75ea84ff13ece27b57391331ef8935410aea/"
+    "vllm_ascend/distributed/device_communicators/pyhccl.py#L37-L171"
+)
 
 
 def cann_key(version: str) -> tuple[int, int, int] | None:
@@ -50,7 +59,7 @@ def _anchor(t: Target) -> tuple[int, int]:
 
 
 def check_whitelist(t: Target) -> list[DoctorFinding]:
-    """kimi_ckpt_engine on Atlas 950: HCCL's whitelist must be on, with a valid file."""
+    """kimi_ckpt_engine on Ascend 950PR/950DT: HCCL's whitelist must be on, with a valid file."""
     if t.kind != "shell" or t.device != "npu" or t.backend != KIMI or t.product != "950":
         return []
     out: list[DoctorFinding] = []
@@ -71,7 +80,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
                     where,
                     col if where == line else 1,
                     "ascend/whitelist-required",
-                    f"`{KIMI}` on Atlas 950 needs HCCL's whitelist turned on: export {' and '.join(missing)}",
+                    f"`{KIMI}` on Ascend 950PR/950DT needs HCCL's whitelist turned on: export {' and '.join(missing)}",
                     fact="verl's README: on Ascend 950 kimi_ckpt_engine needs HCCL_WHITELIST_DISABLE=0 and "
                     "HCCL_WHITELIST_FILE",
                     fact_source=README,
@@ -191,7 +200,7 @@ def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFindin
 
 
 def check_intra_roce(t: Target) -> list[DoctorFinding]:
-    """kimi_ckpt_engine with CANN >= 8.5.0 needs HCCL_INTRA_ROCE_ENABLE=1 — except on Atlas 950."""
+    """kimi_ckpt_engine with CANN >= 8.5.0 needs HCCL_INTRA_ROCE_ENABLE=1 — except on Ascend 950PR/950DT."""
     if t.kind != "shell" or t.device != "npu" or t.backend != KIMI or not t.cann:
         return []
     key = cann_key(t.cann)
@@ -212,10 +221,59 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
                 f"`{KIMI}` with CANN {t.cann} on {product}: export HCCL_INTRA_ROCE_ENABLE=1, otherwise "
                 f"Mooncake's host-to-device transfers go over HCCS and time out",
                 fact="verl README: 'If you are using CANN version >= 8.5.0 on Ascend devices, you must set "
-                "HCCL_INTRA_ROCE_ENABLE=1'; HCCL: not supported on Ascend 950, on A3 it acts on LLM-DataDist",
+                "HCCL_INTRA_ROCE_ENABLE=1'; HCCL: not supported on Ascend 950PR/950DT, on A3 it acts on LLM-DataDist",
                 fact_source=f"{README}; {HCCL_ROCE_DOC}",
             ),
-            fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Atlas 950, where HCCL does not support it)",
+            fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/950DT, where HCCL does not support it)",
             link=link(PAGE_MOONCAKE_KIMI),
+        )
+    ]
+
+
+def _truthy(value: object) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes", "on")
+    return bool(value)
+
+
+def destroy_comm_line(t: Target) -> int | None:
+    """Line of the HCCL engine's ``.destroyComm(`` call in the verl release checked, or None."""
+    try:
+        text = t.facts.tree.read(HCCL_ENGINE)
+    except OSError:
+        return None
+    return next((i for i, line in enumerate(text.splitlines(), 1) if ".destroyComm(" in line), None)
+
+
+def check_rebuild_group(t: Target) -> list[DoctorFinding]:
+    """``engine_kwargs.nccl.rebuild_group=True`` on Ascend: the HCCL engine's finalize() calls a method
+    vllm-ascend's communicator does not have, so the first weight sync is expected to fail."""
+    if t.device != "npu" or t.backend != "nccl":
+        return []
+    path = ("engine_kwargs", "nccl", "rebuild_group")
+    if not _truthy(t.setting(*path)):
+        return []
+    verl_line = destroy_comm_line(t)
+    if verl_line is None:
+        return []
+    line, col = t.line_of((*t.ckpt_prefix, *path)) or _anchor(t)
+    return [
+        DoctorFinding(
+            Finding(
+                t.file,
+                line,
+                col,
+                "ascend/rebuild-group-npu",
+                "`engine_kwargs.nccl.rebuild_group=True` on Ascend is expected to fail at the end of the first "
+                "weight sync: HCCLCheckpointEngine.finalize() calls `self.pyhccl.destroyComm(...)`, and "
+                "vllm-ascend's PyHcclCommunicator has no such method (AttributeError); verl's own NPU test "
+                "runs only rebuild_group=False",
+                fact="finalize() calls self.pyhccl.destroyComm(self.pyhccl.comm); PyHcclCommunicator defines only "
+                f"__init__, all_reduce and broadcast ({PYHCCL})",
+                fact_source=f"{HCCL_ENGINE}:{verl_line}",
+            ),
+            fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
+            "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
+            link=link(PAGE_NCCL_HCCL) + "#rebuild-group-npu",
         )
     ]
