@@ -1,11 +1,13 @@
 # Configure, build and install with the Ascend Direct transport (run inside Mooncake/).
 source /usr/local/Ascend/cann/set_env.sh
+rm -rf build
 mkdir -p build
 cd build
 cmake .. \
   -DUSE_ASCEND_DIRECT=ON \
   -DBUILD_UNIT_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=Release \
+  -DENABLE_DEBUG_SYMBOLS=OFF \
+  -DBUILD_BENCHMARK=OFF \
   -DPython3_EXECUTABLE="$(command -v python3)"
 cmake --build . -j"$(nproc)"
 sudo cmake --install .
