@@ -1,0 +1,8 @@
+# Which checkpoint-engine backends register in this Python environment, and why the others did not.
+# Run it on the node that hosts the TaskRunner (usually where you launch main_ppo) and on a worker node.
+python3 -c "
+from verl.checkpoint_engine import CheckpointEngineRegistry as R
+print('registered:', sorted(R._registry))
+for module, error in sorted(R._import_errors.items()):
+    print('not imported:', module, '->', error)
+"
