@@ -221,7 +221,8 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
                 f"`{KIMI}` with CANN {t.cann} on {product}: export HCCL_INTRA_ROCE_ENABLE=1, otherwise "
                 f"Mooncake's host-to-device transfers go over HCCS and time out",
                 fact="verl README: 'If you are using CANN version >= 8.5.0 on Ascend devices, you must set "
-                "HCCL_INTRA_ROCE_ENABLE=1'; HCCL: not supported on Ascend 950PR/950DT, on A3 it acts on LLM-DataDist",
+                "HCCL_INTRA_ROCE_ENABLE=1'; HCCL: not supported on Ascend 950PR/950DT, on A3 it acts on LLM-DataDist, "
+                "on A2 it is documented only for the Atlas 200T A2 Box16",
                 fact_source=f"{README}; {HCCL_ROCE_DOC}",
             ),
             fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/950DT, where HCCL does not support it)",
