@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-from tests.browser.test_site_in_browser import hit_pages
 
 pytestmark = pytest.mark.browser
 
@@ -25,6 +25,11 @@ REPORTS = [
     ("", "驱动进程", "install/"),
     ("", "同步是否成功", "backends/verify-sync/"),
 ]
+
+
+def hit_pages(hits: list[str]) -> list[str]:
+    """The result links without their anchors: the pages found."""
+    return [urlsplit(h)._replace(query="", fragment="").geturl() for h in hits]
 
 
 def fresh_search(context, url: str, query: str) -> list[str]:
