@@ -3,7 +3,11 @@ so a page cannot show a delta setup verl would reject."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from helpers import fence, findings_for
+
+from verl_cookbook.doctor import diagnose
 
 GOOD = """actor_rollout_ref:
   rollout:
@@ -116,3 +120,16 @@ def test_a_launch_command_written_as_overrides_passes_the_separate_async_asserts
         "# p\n\n" + fence(cmd.replace("rollout.nnodes=1", "rollout.nnodes=0"), '{ .bash check="shell" device="gpu" }')
     )
     assert [f.rule for f in findings_for(bad, facts)] == ["delta/rejected"]
+
+
+def test_doctor_reports_the_separate_async_assert_in_a_users_script_and_passes_the_fixed_one(facts, tmp_path) -> None:
+    script = Path(__file__).parent / "data" / "doctor" / "delta_separate_async_no_rollout_nodes.sh"
+    hits = [d.finding for d in diagnose(script, facts).findings]
+    assert [(f.rule, "nnodes must be > 0" in f.message) for f in hits] == [("delta/rejected", True)]
+    fixed = tmp_path / "run.sh"
+    fixed.write_text(
+        script.read_text().replace(
+            "rollout.name=sglang", "rollout.name=sglang \\\n    actor_rollout_ref.rollout.nnodes=1"
+        )
+    )
+    assert not diagnose(fixed, facts).findings
