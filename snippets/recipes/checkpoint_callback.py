@@ -1,61 +1,107 @@
 """Copy each finished checkpoint to shared storage, register it, and queue an evaluation.
 
 Enable with: trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
+After the job: python -m my_project.ckpt_callbacks CHECKPOINT_ROOT [--megatron]
+(publishes what the callback could not: the last async save, best-effort failures)
 """
 
 import json
 import logging
 import os
 import shutil
+import sys
 import time
 
 from verl.trainer.ppo.checkpoint_callback import CheckpointCallback
 
 logger = logging.getLogger(__name__)
 
-# Megatron's rank 0 writes this file last, once every (async) shard write has finished.
-MANIFEST = os.path.join("actor", "ckpt_contents.json")
+# Megatron's checkpoint manager writes this file last, once every (async) shard write has finished.
+# FSDP, VeOmni and TorchTitan never write it: they save synchronously, even with async_save=True.
+MEGATRON_MANIFEST = os.path.join("actor", "ckpt_contents.json")
+
+
+def is_complete(ckpt_dir: str, megatron: bool) -> bool:
+    """A global_step_N folder whose files are all written. The driver writes data.pt after every
+    worker save has returned; a Megatron async save finishes later, when the manifest appears."""
+    if megatron:
+        return os.path.exists(os.path.join(ckpt_dir, MEGATRON_MANIFEST))
+    return os.path.exists(os.path.join(ckpt_dir, "data.pt"))
+
+
+class Publisher:
+    """Upload, register, evaluate: shared by the callback and the after-the-job command."""
+
+    def __init__(self, upload_root: str) -> None:
+        self.upload_root = upload_root
+        self.registry = os.path.join(upload_root, "registry.jsonl")
+        self.eval_queue = os.path.join(upload_root, "eval_queue")
+
+    def published_steps(self) -> set:
+        if not os.path.exists(self.registry):
+            return set()
+        with open(self.registry, encoding="utf-8") as f:
+            return {json.loads(line)["global_step"] for line in f if line.strip()}
+
+    def publish(self, step: int, ckpt_dir: str) -> None:
+        dest = os.path.join(self.upload_root, os.path.basename(ckpt_dir))
+        shutil.copytree(ckpt_dir, dest, dirs_exist_ok=True)  # upload
+        record = {"global_step": step, "path": dest, "time": time.time()}
+        os.makedirs(self.eval_queue, exist_ok=True)  # evaluate: an eval worker polls this folder
+        with open(os.path.join(self.eval_queue, f"step_{step}.json"), "w", encoding="utf-8") as f:
+            json.dump(record, f)
+        with open(self.registry, "a", encoding="utf-8") as f:  # register last: the step is done
+            f.write(json.dumps(record) + "\n")
+        logger.info("checkpoint of step %s uploaded to %s and queued for evaluation", step, dest)
 
 
 class UploadRegisterEvaluate(CheckpointCallback):
     def __init__(self, config=None):
         super().__init__(config=config)  # verl passes the full trainer config as config=
-        self.upload_root = os.environ.get("CKPT_UPLOAD_ROOT", "/mnt/shared/checkpoints")
-        self.registry = os.path.join(self.upload_root, "registry.jsonl")
-        self.eval_queue = os.path.join(self.upload_root, "eval_queue")
+        self.publisher = Publisher(os.environ.get("CKPT_UPLOAD_ROOT", "/mnt/shared/checkpoints"))
         self.best_effort = os.environ.get("CKPT_CALLBACK_BEST_EFFORT", "0") == "1"
-        self.pending = []  # async saves whose files were still being written
+        strategy = config.actor_rollout_ref.actor.strategy if config is not None else None
+        self.megatron = strategy == "megatron"  # the only engine whose async_save is really async
+        self.pending = []  # (step, dir) not published yet: async saves in flight, best-effort failures
 
     def on_save(self, trainer, global_step: int, checkpoint_dir: str, async_save: bool = False, **kwargs) -> None:
-        self.pending.append((global_step, checkpoint_dir, async_save))
-        try:
-            self.handle_finished()
-        except Exception:
-            if not self.best_effort:
-                raise  # verl's default: the exception aborts training
-            logger.exception("checkpoint callback failed at step %s; training goes on", global_step)
+        self.pending.append((global_step, checkpoint_dir))
+        still_pending = []
+        for step, ckpt_dir in self.pending:
+            # a synchronous save is complete now; never wait for an async one: look again next save
+            if not is_complete(ckpt_dir, self.megatron):
+                still_pending.append((step, ckpt_dir))
+                continue
+            try:
+                self.publisher.publish(step, ckpt_dir)
+            except Exception:
+                if not self.best_effort:
+                    raise  # verl's default: the exception aborts training
+                logger.exception("publishing step %s failed; retried at the next save", step)
+                still_pending.append((step, ckpt_dir))
+        self.pending = still_pending
 
-    def handle_finished(self) -> None:
-        """Process every saved checkpoint whose files are complete; keep the others for the next call."""
-        waiting = []
-        try:
-            while self.pending:
-                step, ckpt_dir, was_async = self.pending.pop(0)
-                # never block the trainer on an async save: retry at the next save
-                if was_async and not os.path.exists(os.path.join(ckpt_dir, MANIFEST)):
-                    waiting.append((step, ckpt_dir, was_async))
-                    continue
-                self._upload_register_evaluate(step, ckpt_dir)
-        finally:
-            self.pending = waiting + self.pending
 
-    def _upload_register_evaluate(self, step: int, ckpt_dir: str) -> None:
-        dest = os.path.join(self.upload_root, os.path.basename(ckpt_dir))
-        shutil.copytree(ckpt_dir, dest, dirs_exist_ok=True)  # upload
-        record = {"global_step": step, "path": dest, "time": time.time()}
-        with open(self.registry, "a", encoding="utf-8") as f:  # register
-            f.write(json.dumps(record) + "\n")
-        os.makedirs(self.eval_queue, exist_ok=True)  # evaluate: an eval worker polls this folder
-        with open(os.path.join(self.eval_queue, f"step_{step}.json"), "w", encoding="utf-8") as f:
-            json.dump(record, f)
-        logger.info("checkpoint of step %s uploaded to %s and queued for evaluation", step, dest)
+def publish_remaining(checkpoint_root: str, megatron: bool) -> list:
+    """Run after the job (the callback dies with it): publish every complete, unpublished checkpoint."""
+    publisher = Publisher(os.environ.get("CKPT_UPLOAD_ROOT", "/mnt/shared/checkpoints"))
+    done = publisher.published_steps()
+    published = []
+    for name in sorted(os.listdir(checkpoint_root)):
+        ckpt_dir = os.path.join(checkpoint_root, name)
+        if not name.startswith("global_step_") or not name[len("global_step_") :].isdigit():
+            continue
+        step = int(name[len("global_step_") :])
+        if step in done:
+            continue
+        if not is_complete(ckpt_dir, megatron):
+            logger.warning("%s is incomplete (an unfinished save); not published", ckpt_dir)
+            continue
+        publisher.publish(step, ckpt_dir)
+        published.append(step)
+    return published
+
+
+if __name__ == "__main__":
+    logging.basicConfig(level=logging.INFO)
+    print(publish_remaining(sys.argv[1], megatron="--megatron" in sys.argv[2:]))

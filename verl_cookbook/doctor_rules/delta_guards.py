@@ -8,14 +8,22 @@ uses (``self.config``, ``engine_kwargs`` ...) onto the user's merged config. A g
 uses anything the interpreter cannot know (a call into vLLM, the model's config) is left out, never
 guessed. When verl lifts a constraint the ``raise`` disappears, and so does the finding; each finding
 cites the ``file:line`` of the ``raise``.
+
+A file can also name one function whose every guard applies, ``assert`` statements included: the
+``separate_async`` trainer's constructor asserts ``rollout.nnodes > 0`` and ``train_batch_size ==
+parameter_sync_step * ppo_mini_batch_size`` for every backend, so a delta setup in that mode must pass
+them too.
 """
 
 from __future__ import annotations
 
 import ast
 import operator
+import re
 from dataclasses import dataclass, field
 from typing import Any
+
+import yaml
 
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
@@ -31,6 +39,8 @@ class GuardFile:
     rel: str
     names: dict[str, tuple[str, ...]]  # dotted name in verl's code -> config path
     requires: dict[tuple[str, ...], Any] = field(default_factory=dict)  # config path -> value for the file to apply
+    # ``Class.method``: take every guard of that one function (asserts too), whether or not it names delta_sharded
+    function: str | None = None
 
 
 GUARD_FILES: tuple[GuardFile, ...] = (
@@ -41,6 +51,13 @@ GUARD_FILES: tuple[GuardFile, ...] = (
         "verl/workers/rollout/vllm_rollout/vllm_async_server.py",
         {"self.config": ROLLOUT, "engine_kwargs": (*ROLLOUT, "engine_kwargs", "vllm")},
         requires={(*ROLLOUT, "name"): "vllm"},
+    ),
+    # PPOTrainerSeparateAsync.__init__: asserts on batch sizes, rollout nodes and the backend.
+    GuardFile(
+        "verl/trainer/ppo/v1/trainer_separate_async.py",
+        {"config": ()},
+        requires={("trainer", "use_v1"): True, ("trainer", "v1", "trainer_mode"): "separate_async"},
+        function="PPOTrainerSeparateAsync.__init__",
     ),
 )
 
@@ -88,25 +105,29 @@ def _mentions_delta(fn: ast.AST) -> bool:
     return any(isinstance(n, ast.Constant) and n.value == DELTA for n in ast.walk(fn))
 
 
+def _text(arg: ast.expr) -> str:
+    """An exception message as written: a string, an f-string with its fields in braces, else the source."""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return arg.value
+    if isinstance(arg, ast.JoinedStr):
+        parts = []
+        for v in arg.values:
+            parts.append(v.value if isinstance(v, ast.Constant) else "{" + ast.unparse(v.value) + "}")
+        return "".join(parts)
+    return ast.unparse(arg)
+
+
 def _raise_info(node: ast.Raise) -> tuple[str, str]:
     exc = node.exc
     if isinstance(exc, ast.Call):
         name = ast.unparse(exc.func)
-        if exc.args:
-            arg = exc.args[0]
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                return name, arg.value
-            if isinstance(arg, ast.JoinedStr):
-                parts = []
-                for v in arg.values:
-                    parts.append(v.value if isinstance(v, ast.Constant) else "{" + ast.unparse(v.value) + "}")
-                return name, "".join(parts)
-            return name, ast.unparse(arg)
-        return name, ""
+        return name, (_text(exc.args[0]) if exc.args else "")
     return (ast.unparse(exc) if exc is not None else "raise"), ""
 
 
 def _collect(body: list[ast.stmt], conds: list[ast.expr], local: dict[str, ast.expr], out: list, spec, rel) -> None:
+    """Guards in ``body``: each ``raise`` under ``if`` conditions and, for a :attr:`GuardFile.function`, each
+    ``assert`` (it raises when its test is false)."""
     for stmt in body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             local[stmt.targets[0].id] = stmt.value
@@ -121,6 +142,10 @@ def _collect(body: list[ast.stmt], conds: list[ast.expr], local: dict[str, ast.e
             error, message = _raise_info(stmt)
             node = stmt.exc.args[0] if isinstance(stmt.exc, ast.Call) and stmt.exc.args else None
             out.append(Guard(rel, stmt.lineno, error, message, list(conds), dict(local), spec, node))
+        elif isinstance(stmt, ast.Assert) and spec.function:
+            fails = ast.UnaryOp(op=ast.Not(), operand=stmt.test)
+            message = _text(stmt.msg) if stmt.msg is not None else ""
+            out.append(Guard(rel, stmt.lineno, "AssertionError", message, [*conds, fails], dict(local), spec, stmt.msg))
 
 
 def extract_guards(tree: VerlTree) -> list[Guard]:
@@ -133,12 +158,29 @@ def extract_guards(tree: VerlTree) -> list[Guard]:
             mod = ast.parse(tree.read(spec.rel))
         except SyntaxError:
             continue
+        if spec.function:
+            fn = _function(mod, spec.function)
+            if fn is not None:
+                _collect(fn.body, [], {}, guards, spec, spec.rel)
+            continue
         for fn in ast.walk(mod):
             if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and _mentions_delta(fn):
                 found: list[Guard] = []
                 _collect(fn.body, [], {}, found, spec, spec.rel)
                 guards.extend(g for g in found if any(_mentions_delta(c) for c in g.conditions) or _in_delta(g))
     return guards
+
+
+def _function(mod: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The module-level ``Class.method`` (or function) named ``qualname``, or None when verl has none."""
+    body: list[ast.stmt] = mod.body
+    *owners, name = qualname.split(".")
+    for owner in owners:
+        cls = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == owner), None)
+        if cls is None:
+            return None
+        body = cls.body
+    return next((n for n in body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name), None)
 
 
 def _in_delta(g: Guard) -> bool:
@@ -163,7 +205,15 @@ _CMP = {
     ast.Is: lambda a, b: a is b,
     ast.IsNot: lambda a, b: a is not b,
 }
+_ARITH = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
 _MISSING = object()
+_INTERP = re.compile(r"^\$\{(?:oc\.select:)?([\w.]+)(?:,(.*))?\}$")
 
 
 class Evaluator:
@@ -188,11 +238,27 @@ class Evaluator:
     def value(self, v: Any) -> Any:
         if isinstance(v, Ref):
             self.read.append(v.path)
-            got = self.lookup(v.path)
+            got = self.resolve(self.lookup(v.path))
             if got is _MISSING or got == "???" or (isinstance(got, str) and got.startswith("${")):
                 return UNKNOWN
             return got
         return v
+
+    def resolve(self, got: Any, depth: int = 0) -> Any:
+        """A whole-value interpolation in verl's defaults, ``${a.b}`` or ``${oc.select:a.b,default}``, followed
+        to the value it names (so ``rollout.n_gpus_per_node`` is ``trainer.n_gpus_per_node``); anything else as is."""
+        m = _INTERP.match(got) if isinstance(got, str) and depth < 10 else None
+        if m is None:
+            return got
+        target = self.lookup(tuple(m.group(1).split(".")))
+        if target is _MISSING or target == "???":  # OmegaConf's oc.select falls back only for a missing key
+            if m.group(2) is None:
+                return _MISSING
+            try:
+                return yaml.safe_load(m.group(2))
+            except yaml.YAMLError:
+                return _MISSING
+        return self.resolve(target, depth + 1)
 
     def truth(self, node: ast.expr) -> bool | Unknown:
         v = self.value(self.eval(node))
@@ -241,6 +307,15 @@ class Evaluator:
             try:
                 return _CMP[type(node.ops[0])](left, right)
             except TypeError:
+                return UNKNOWN
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+            left = self.value(self.eval(node.left, d))
+            right = self.value(self.eval(node.right, d))
+            if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (left, right)):
+                return UNKNOWN
+            try:
+                return _ARITH[type(node.op)](left, right)
+            except ArithmeticError:
                 return UNKNOWN
         if isinstance(node, ast.Call):
             return self._call(node, d)

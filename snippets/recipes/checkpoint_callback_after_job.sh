@@ -1,0 +1,1 @@
+python -m my_project.ckpt_callbacks checkpoints/my_project/my_run --megatron

@@ -1,0 +1,8 @@
+# log in first (huggingface-cli login) or export HF_TOKEN; the repository is created if missing
+python -m verl.model_merger merge \
+    --backend fsdp \
+    --trust-remote-code \
+    --local_dir checkpoints/my_project/my_run/global_step_100/actor \
+    --target_dir /data/merged/my_run_step100 \
+    --hf_upload_path my-org/my-run-step100 \
+    --private

@@ -1,0 +1,116 @@
+"""The checkpoint-callback recipe's example, run against a stand-in for verl's no-op base class (verl itself
+is never imported): it publishes FSDP saves at once even with async_save=True, holds a Megatron async save
+until Megatron's manifest appears, retries best-effort failures, and the after-the-job command publishes
+what the callback could not."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+SNIPPET = Path(__file__).resolve().parent.parent / "snippets" / "recipes" / "checkpoint_callback.py"
+
+
+@pytest.fixture
+def example(monkeypatch, tmp_path):
+    base = types.ModuleType("verl.trainer.ppo.checkpoint_callback")
+
+    class CheckpointCallback:  # verl's base: stores config, on_save does nothing
+        def __init__(self, config=None):
+            self.config = config
+
+    base.CheckpointCallback = CheckpointCallback
+    for name in ("verl", "verl.trainer", "verl.trainer.ppo"):
+        monkeypatch.setitem(sys.modules, name, types.ModuleType(name))
+    monkeypatch.setitem(sys.modules, "verl.trainer.ppo.checkpoint_callback", base)
+    monkeypatch.setenv("CKPT_UPLOAD_ROOT", str(tmp_path / "shared"))
+    (tmp_path / "shared").mkdir()
+    spec = importlib.util.spec_from_file_location("ckpt_callbacks_example", SNIPPET)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _config(strategy: str):
+    actor = types.SimpleNamespace(strategy=strategy)
+    return types.SimpleNamespace(actor_rollout_ref=types.SimpleNamespace(actor=actor))
+
+
+def _save(root: Path, step: int, *, data: bool = True, manifest: bool = False) -> str:
+    d = root / f"global_step_{step}"
+    (d / "actor").mkdir(parents=True)
+    (d / "actor" / "model_world_size_2_rank_0.pt").write_text("w")
+    if data:
+        (d / "data.pt").write_text("d")
+    if manifest:
+        (d / "actor" / "ckpt_contents.json").write_text("{}")
+    return str(d)
+
+
+def _registered(tmp_path: Path) -> list[int]:
+    registry = tmp_path / "shared" / "registry.jsonl"
+    if not registry.exists():
+        return []
+    return [json.loads(line)["global_step"] for line in registry.read_text().splitlines()]
+
+
+def test_fsdp_with_async_save_is_published_at_once(example, tmp_path):
+    cb = example.UploadRegisterEvaluate(config=_config("fsdp"))
+    cb.on_save(trainer=None, global_step=10, checkpoint_dir=_save(tmp_path / "ckpt", 10), async_save=True)
+    assert _registered(tmp_path) == [10]
+    assert (tmp_path / "shared" / "global_step_10" / "data.pt").exists()
+    assert cb.pending == []
+
+
+def test_megatron_async_save_waits_for_the_manifest_then_publishes(example, tmp_path):
+    cb = example.UploadRegisterEvaluate(config=_config("megatron"))
+    first = _save(tmp_path / "ckpt", 10)
+    cb.on_save(trainer=None, global_step=10, checkpoint_dir=first, async_save=True)
+    assert _registered(tmp_path) == []
+    (Path(first) / "actor" / "ckpt_contents.json").write_text("{}")  # Megatron finished writing
+    cb.on_save(trainer=None, global_step=20, checkpoint_dir=_save(tmp_path / "ckpt", 20), async_save=True)
+    assert _registered(tmp_path) == [10]
+    assert [step for step, _ in cb.pending] == [20]
+
+
+def test_a_best_effort_failure_is_kept_and_retried_at_the_next_save(example, tmp_path, monkeypatch):
+    monkeypatch.setenv("CKPT_CALLBACK_BEST_EFFORT", "1")
+    cb = example.UploadRegisterEvaluate(config=_config("fsdp"))
+    real = cb.publisher.publish
+    calls = {"n": 0}
+
+    def flaky(step, ckpt_dir):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("shared storage is down")
+        real(step, ckpt_dir)
+
+    monkeypatch.setattr(cb.publisher, "publish", flaky)
+    cb.on_save(trainer=None, global_step=10, checkpoint_dir=_save(tmp_path / "ckpt", 10), async_save=False)
+    assert _registered(tmp_path) == [] and [s for s, _ in cb.pending] == [10]
+    cb.on_save(trainer=None, global_step=20, checkpoint_dir=_save(tmp_path / "ckpt", 20), async_save=False)
+    assert _registered(tmp_path) == [10, 20]
+
+
+def test_without_best_effort_a_failure_aborts(example, tmp_path, monkeypatch):
+    cb = example.UploadRegisterEvaluate(config=_config("fsdp"))
+    monkeypatch.setattr(cb.publisher, "publish", lambda step, d: (_ for _ in ()).throw(OSError("down")))
+    with pytest.raises(OSError):
+        cb.on_save(trainer=None, global_step=10, checkpoint_dir=_save(tmp_path / "ckpt", 10))
+
+
+def test_after_the_job_only_complete_unpublished_checkpoints_are_published(example, tmp_path):
+    root = tmp_path / "ckpt"
+    _save(root, 10, manifest=True)
+    _save(root, 20, manifest=True)
+    _save(root, 30, manifest=False)  # the last async save never finished
+    example.Publisher(str(tmp_path / "shared")).publish(10, str(root / "global_step_10"))
+    assert example.publish_remaining(str(root), megatron=True) == [20]
+    assert _registered(tmp_path) == [10, 20]
+    _save(root, 40, data=False)  # an FSDP save the job died in: the driver never wrote data.pt
+    assert example.publish_remaining(str(root), megatron=False) == [30]
