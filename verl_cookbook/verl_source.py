@@ -93,6 +93,7 @@ _NET_ERROR_RE = re.compile(
     r"(ReadTimeout|ConnectTimeout|timed out|Timeout|NewConnectionError|ConnectionError|ProxyError|SSLError|"
     r"Connection refused|Name or service not known|Temporary failure in name resolution|HTTP error \d+)"
 )
+_RETRY_RE = re.compile(r"^WARNING: Retrying \(Retry\([^)]*\)\) after ")
 
 
 def missing_core_files(root: Path) -> list[str]:
@@ -117,7 +118,7 @@ def write_atomic(path: Path, text: str) -> None:
 def _pip_failure(version: str, proc: subprocess.CompletedProcess) -> str:
     """The package index's own words for why ``pip download`` failed: the network error if there was one."""
     lines = [ln.strip() for ln in (proc.stderr or "").splitlines() + (proc.stdout or "").splitlines() if ln.strip()]
-    net = [ln for ln in lines if _NET_ERROR_RE.search(ln)]
+    net = [_RETRY_RE.sub("", ln) for ln in lines if _NET_ERROR_RE.search(ln)]
     errors = [ln for ln in lines if ln.startswith("ERROR")]
     parts = []
     if net:
@@ -137,8 +138,7 @@ def _download_wheel(version: str, dest: Path) -> Path:
         "download",
         "--no-deps",
         "--only-binary=:all:",
-        "--disable-pip-version-check",
-        "-q",
+        "--disable-pip-version-check",  # not -q: pip's "Retrying … ReadTimeoutError" warnings name a stall
         "-d",
         str(dest),
         f"verl=={version}",
