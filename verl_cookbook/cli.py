@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 from verl_cookbook.facts import load_facts
-from verl_cookbook.findings import format_github, format_json, format_text
+from verl_cookbook.findings import format_github, format_json, format_text, plural
 from verl_cookbook.verl_source import VerlSourceError, resolve
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -145,8 +145,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(out)
     if args.format == "text":
         print(
-            f"verl {facts.tree.label}: {report.pages} pages, {report.blocks} code blocks, {report.tables} tables, "
-            f"{report.claims} claims; {report.checked} checked; {len(findings)} findings",
+            f"verl {facts.tree.label}: {plural(report.pages, 'page')}, {plural(report.blocks, 'code block')}, "
+            f"{plural(report.tables, 'table')}, {plural(report.claims, 'claim')}; {report.checked} checked; "
+            f"{plural(len(findings), 'finding')}",
             file=sys.stderr,
         )
     return EXIT_FINDINGS if findings else EXIT_OK
