@@ -1,7 +1,42 @@
 #!/usr/bin/env bash
 # The test command: lint, the drift check of the whole site, then the test suite.
+# Works in a fresh shell: with no virtualenv active it uses .venv (created if missing), and it runs
+# scripts/install.sh first when the tools or the package are missing there (as scripts/serve.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -z "${VIRTUAL_ENV:-}" ]; then
+  if [ ! -x .venv/bin/python ]; then
+    echo "test.sh: creating .venv" >&2
+    python3 -m venv .venv
+  fi
+  # shellcheck disable=SC1091
+  . .venv/bin/activate
+fi
+installed() {
+  command -v ruff >/dev/null 2>&1 && [ -f node_modules/mermaid/dist/mermaid.min.js ] &&
+    python - <<'PY' >/dev/null 2>&1
+import importlib.metadata as md
+import re
+from pathlib import Path
+
+import verl_cookbook
+
+assert Path(verl_cookbook.__file__).resolve().parent == Path("verl_cookbook").resolve()  # this clone's code
+try:  # every dependency pyproject.toml declares, the docs and test extras too (a new one means reinstall)
+    import tomllib
+
+    project = tomllib.loads(Path("pyproject.toml").read_text(encoding="utf-8"))["project"]
+    reqs = project["dependencies"] + [r for extra in project["optional-dependencies"].values() for r in extra]
+except ImportError:  # Python 3.10: what the installed metadata declares
+    reqs = md.requires("verl-cookbook") or []
+for req in reqs:
+    md.version(re.split(r"[\s;\[<>=!~(]", req, maxsplit=1)[0])
+PY
+}
+if ! installed; then
+  echo "test.sh: the package or its test tools are missing in ${VIRTUAL_ENV}: running scripts/install.sh" >&2
+  bash scripts/install.sh
+fi
 ruff check .
 ruff format --check .
 verl-cookbook check

@@ -31,7 +31,7 @@ def test_clean_site_exits_0_and_summarises_on_stderr(capsys) -> None:
     code, out, err = run(["check", "--root", str(SITE)], capsys)
     assert code == 0
     assert out == ""
-    assert re.search(r"\b1 pages, \d+ code blocks, \d+ tables, \d+ claims; \d+ checked; 0 findings", err)
+    assert re.search(r"\b1 page, \d+ code blocks?, \d+ tables?, \d+ claims?; \d+ checked; 0 findings", err)
 
 
 def test_findings_exit_1_in_text_format_with_the_verl_line(write_page, capsys) -> None:

@@ -53,10 +53,10 @@ def test_invalid_utf8_points_at_its_line(tmp_path: Path, capsys) -> None:
     assert findings[0]["line"] == 3
 
 
-def test_missing_path_is_reported_not_raised(tmp_path: Path, capsys) -> None:
-    code, findings = check_json(tmp_path / "no" / "such" / "dir", capsys)
-    assert code == 1
-    assert [f["rule"] for f in findings] == ["file/missing"]
+def test_missing_path_is_a_usage_error_not_raised(tmp_path: Path, capsys) -> None:
+    code, _out, err = run(["check", str(tmp_path / "no" / "such" / "dir"), "--format", "json"], capsys)
+    assert code == 2
+    assert "no such file or folder" in err and "dir" in err
 
 
 def test_verl_src_that_is_not_verl_exits_2_with_a_reason(tmp_path: Path, capsys) -> None:

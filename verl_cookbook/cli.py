@@ -8,13 +8,36 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from verl_cookbook.facts import load_facts
-from verl_cookbook.findings import format_github, format_json, format_text
+from verl_cookbook.findings import format_github, format_json, format_text, plural
 from verl_cookbook.verl_source import VerlSourceError, resolve
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def exit_codes_help(findings: str, errors: str) -> str:
+    """The ``--help`` epilog every subcommand shows: the one exit-code contract, with what ``1`` and ``2``
+    mean for that command."""
+    rows = [
+        (EXIT_OK, "no findings"),
+        (EXIT_FINDINGS, f"findings: {findings}"),
+        (EXIT_ERROR, f"usage or environment error: {errors}"),
+    ]
+    lines = ["exit codes (every verl-cookbook command):"]
+    for code, text in rows:
+        lines += textwrap.wrap(text, 96, initial_indent=f"  {code}  ", subsequent_indent="     ")
+    return "\n".join(lines)
+
+
+_SOURCE_ERRORS = "verl's source out of reach or not a whole verl tree"
+CHECK_EXIT_HELP = exit_codes_help(
+    "at least one (a page that cannot be read as Markdown, e.g. binary, is a finding on that page)",
+    f"a bad option, a PATH that does not exist, {_SOURCE_ERRORS}",
+)
+FACTS_EXIT_HELP = exit_codes_help("never (facts has nothing to judge)", f"a bad option, {_SOURCE_ERRORS}")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,9 +57,19 @@ def _add_source_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="verl-cookbook", description=__doc__.splitlines()[0])
+    parser = _Parser(
+        prog="verl-cookbook",
+        description=__doc__.splitlines()[0],
+        epilog="exit codes: 0 no findings, 1 findings, 2 usage or environment error (see COMMAND --help)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    c = sub.add_parser("check", help="check Markdown pages and snippets against verl's source")
+    c = sub.add_parser(
+        "check",
+        help="check Markdown pages and snippets against verl's source",
+        description="Check Markdown pages and snippets against verl's source.",
+        epilog=CHECK_EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     c.add_argument("paths", nargs="*", type=Path, help="Markdown files or folders (default: the site's docs/)")
     _add_source_args(c)
     c.add_argument("--format", choices=("text", "json", "github"), default="text")
@@ -46,7 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for docs that declare no checks (another project's): guess each block's kind from its language",
     )
-    f = sub.add_parser("facts", help="print the facts extracted from verl's source")
+    f = sub.add_parser(
+        "facts",
+        help="print the facts extracted from verl's source",
+        description="Print the facts extracted from verl's source, each with its file:line.",
+        epilog=FACTS_EXIT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _add_source_args(f)
     f.add_argument("--format", choices=("text", "json"), default="text")
     for name, register in _extra_commands():
@@ -78,6 +117,11 @@ def _facts(args: argparse.Namespace):
 def cmd_check(args: argparse.Namespace) -> int:
     from verl_cookbook.runner import check_paths, consistency, find_site_root, orphan_snippets
 
+    missing = [p for p in args.paths if not p.exists()]
+    if missing:  # before verl is fetched: a usage error, not a finding
+        for p in missing:
+            print(f"verl-cookbook: error: {p}: no such file or folder", file=sys.stderr)
+        return EXIT_ERROR
     facts = _facts(args)
     site_mode = not args.paths
     if site_mode:
@@ -101,8 +145,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(out)
     if args.format == "text":
         print(
-            f"verl {facts.tree.label}: {report.pages} pages, {report.blocks} code blocks, {report.tables} tables, "
-            f"{report.claims} claims; {report.checked} checked; {len(findings)} findings",
+            f"verl {facts.tree.label}: {plural(report.pages, 'page')}, {plural(report.blocks, 'code block')}, "
+            f"{plural(report.tables, 'table')}, {plural(report.claims, 'claim')}; {report.checked} checked; "
+            f"{plural(len(findings), 'finding')}",
             file=sys.stderr,
         )
     return EXIT_FINDINGS if findings else EXIT_OK

@@ -7,8 +7,9 @@ under the backend in effect, constructor kwargs, ``device: npu``) plus doctor's 
 Ascend, ``delta_sharded`` constraints read from verl's ``raise`` statements). Each finding says how to
 fix it and links to the page that explains it. The files are only read, never modified.
 
-Exit codes: 0 nothing found, 1 findings, 2 an input could not be read (missing, binary, not a script
-or config) or verl's source could not be obtained.
+Exit codes (the contract of every verl-cookbook command, see ``verl-cookbook doctor --help``): 0 no
+findings, 1 findings, 2 usage or environment error (an input missing or not a script or config, verl's
+source out of reach).
 """
 
 from __future__ import annotations
@@ -70,12 +71,18 @@ class FileReport:
 # -- command line ---------------------------------------------------------------------------------
 def register(sub: Any, name: str) -> None:
     """Add the ``doctor`` subcommand to ``verl-cookbook``'s subparsers."""
-    from verl_cookbook.cli import _add_source_args
+    from verl_cookbook.cli import _add_source_args, exit_codes_help
 
     p = sub.add_parser(
         name,
         help="check your own launch scripts and verl configs",
         description=__doc__.splitlines()[0],
+        epilog=exit_codes_help(
+            "at least one",
+            "a bad option, a FILE that does not exist or is not a launch script or config (a folder, binary, "
+            "not UTF-8, YAML that is not a mapping), verl's source out of reach or not a whole verl tree",
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="launch scripts (.sh) or verl configs (.yaml)")
     p.add_argument("--device", choices=("npu", "gpu"), help="the hardware the job runs on (default: guessed)")

@@ -25,6 +25,11 @@ class Finding:
         return (self.path, self.line, self.col, self.rule, self.message)
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 page``, ``2 pages``, ``0 findings``: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def format_text(findings: list[Finding]) -> str:
     lines = []
     for f in findings:

@@ -28,6 +28,6 @@ def version_key(version: str) -> tuple[int, ...]:
     """Sort key for plain dotted release numbers ("0.9.1" -> (0, 9, 1))."""
     parts = []
     for piece in version.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit())
+        digits = "".join(ch for ch in piece if ch in "0123456789")  # not isdigit(): "¹" is a digit int() refuses
         parts.append(int(digits) if digits else 0)
     return tuple(parts)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -17,7 +16,7 @@ from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import MarkdownError, Page, parse_page
 from verl_cookbook.releases import version_key
-from verl_cookbook.verl_source import cache_dir
+from verl_cookbook.verl_source import cache_dir, write_atomic
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -289,10 +288,7 @@ class PageCache:
                 "counters": {k: getattr(report, k) - before[k] for k in _COUNTERS},
                 "findings": [asdict(x) for x in report.findings[start:]],
             }
-            self.dir.mkdir(parents=True, exist_ok=True)
-            tmp = self.dir / f"{key}.{os.getpid()}.tmp"
-            tmp.write_text(json.dumps(entry, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(self.dir / f"{key}.json")
+            write_atomic(self.dir / f"{key}.json", json.dumps(entry, ensure_ascii=False))
         except OSError:
             pass  # a read-only cache only costs speed
 

@@ -5,15 +5,18 @@ verl's code is only ever read as text here. Nothing under the tree is imported o
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 from verl_cookbook.releases import default_release
 
@@ -76,6 +79,57 @@ def from_checkout(path: str | os.PathLike) -> VerlTree:
     )
 
 
+# Every verl release has these; a tree without one of them is not (or no longer) a whole verl tree.
+CORE_FILES = (
+    "verl/checkpoint_engine/__init__.py",
+    "verl/checkpoint_engine/base.py",  # the checkpoint-engine registry
+    "verl/trainer/config/ppo_trainer.yaml",
+    "verl/trainer/config/_generated_ppo_trainer.yaml",
+)
+MANIFEST = ".verl-cookbook-manifest.json"  # every file unpacked from the wheel, with its size
+PIP_DEADLINE = 300  # seconds for the whole `pip download`; pip's own --timeout/--retries apply per request
+LOCK_DEADLINE = PIP_DEADLINE + 120  # seconds to wait for another process that is downloading the same release
+_NET_ERROR_RE = re.compile(
+    r"(ReadTimeout|ConnectTimeout|timed out|Timeout|NewConnectionError|ConnectionError|ProxyError|SSLError|"
+    r"Connection refused|Name or service not known|Temporary failure in name resolution|HTTP error \d+)"
+)
+_RETRY_RE = re.compile(r"^WARNING: Retrying \(Retry\([^)]*\)\) after ")
+
+
+def missing_core_files(root: Path) -> list[str]:
+    """The files of :data:`CORE_FILES` that ``root`` lacks."""
+    return [rel for rel in CORE_FILES if not (root / rel).is_file()]
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a concurrent reader sees the old file or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _pip_failure(version: str, proc: subprocess.CompletedProcess) -> str:
+    """The package index's own words for why ``pip download`` failed: the network error if there was one."""
+    lines = [ln.strip() for ln in (proc.stderr or "").splitlines() + (proc.stdout or "").splitlines() if ln.strip()]
+    net = [_RETRY_RE.sub("", ln) for ln in lines if _NET_ERROR_RE.search(ln)]
+    errors = [ln for ln in lines if ln.startswith("ERROR")]
+    parts = []
+    if net:
+        parts.append(net[-1])
+    if errors and errors[-1] not in parts:
+        parts.append(errors[-1])
+    if not parts:
+        parts = lines[-1:] or ["no wheel downloaded"]
+    return f"--verl {version}: cannot obtain verl=={version} from the package index: " + " | ".join(parts)
+
+
 def _download_wheel(version: str, dest: Path) -> Path:
     cmd = [
         sys.executable,
@@ -84,53 +138,108 @@ def _download_wheel(version: str, dest: Path) -> Path:
         "download",
         "--no-deps",
         "--only-binary=:all:",
-        "--disable-pip-version-check",
-        "-q",
+        "--disable-pip-version-check",  # not -q: pip's "Retrying … ReadTimeoutError" warnings name a stall
         "-d",
         str(dest),
         f"verl=={version}",
     ]
+    print(f"verl-cookbook: downloading verl {version} from the package index (pip download) …", file=sys.stderr)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=PIP_DEADLINE)
+    except subprocess.TimeoutExpired:
+        raise VerlSourceError(
+            f"--verl {version}: pip download of verl=={version} stalled: no wheel after {PIP_DEADLINE} s "
+            "(timeout talking to the package index; check the network or PIP_INDEX_URL)"
+        ) from None
+    except OSError as e:
         raise VerlSourceError(f"--verl {version}: pip download failed: {e}") from None
     wheels = sorted(dest.glob("verl-*.whl"))
     if proc.returncode != 0 or not wheels:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no wheel downloaded"]
-        raise VerlSourceError(f"--verl {version}: cannot obtain verl=={version} from the package index: {tail[0]}")
+        raise VerlSourceError(_pip_failure(version, proc))
     return wheels[0]
 
 
+def _is_whole(target: Path) -> bool:
+    """``target`` is a release tree unpacked completely: every file of its manifest is there, at its size."""
+    try:
+        manifest = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
+        files = manifest["files"]
+        for rel, size in files.items():
+            if os.stat(target / rel).st_size != size:
+                return False
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return bool(files) and not missing_core_files(target)
+
+
+def _unpack(version: str, wheel: Path, unpack: Path) -> None:
+    files: dict[str, int] = {}
+    with zipfile.ZipFile(wheel) as zf:
+        for info in zf.infolist():
+            name = info.filename
+            # only the package itself; never anything that escapes the folder
+            if name.startswith("verl/") and ".." not in Path(name).parts and not info.is_dir():
+                zf.extract(info, unpack)
+                files[name] = info.file_size
+    missing = missing_core_files(unpack)
+    if missing:
+        raise VerlSourceError(f"--verl {version}: the wheel is not a whole verl release: it lacks {', '.join(missing)}")
+    write_atomic(unpack / MANIFEST, json.dumps({"version": version, "files": files}, sort_keys=True))
+
+
+def _tree(target: Path, version: str) -> VerlTree:
+    return VerlTree(root=target, label=version, version=_read_version(target) or version)
+
+
 def from_release(version: str | None = None) -> VerlTree:
-    """verl release ``version`` (default: the pinned one), downloaded once and unpacked into the cache."""
+    """verl release ``version`` (default: the pinned one), downloaded once and unpacked into the cache.
+
+    Safe for concurrent processes: one lock per release serialises the download; the tree is unpacked
+    beside its place and renamed into it whole, so a reader sees no tree or a whole one. A tree left
+    incomplete (an interrupted run, a truncated copy) fails the manifest check, is moved aside and rebuilt.
+    """
     version = version or default_release()
     if version == "latest":
         version = latest_release()
     if not _VERSION_RE.match(version):
         raise VerlSourceError(f"--verl {version!r}: expected a release number such as 0.9.1")
-    target = cache_dir() / "releases" / version
-    if (target / "verl" / "checkpoint_engine" / "base.py").is_file():
-        return VerlTree(root=target, label=version, version=_read_version(target) or version)
+    releases = cache_dir() / "releases"
+    target = releases / version
+    if _is_whole(target):
+        return _tree(target, version)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-            wheel = _download_wheel(version, Path(tmp))
-            unpack = Path(tmp) / "tree"
-            with zipfile.ZipFile(wheel) as zf:
-                for name in zf.namelist():
-                    # only the package itself; never anything that escapes the folder
-                    if name.startswith("verl/") and ".." not in Path(name).parts:
-                        zf.extract(name, unpack)
-            if not (unpack / "verl" / "checkpoint_engine").is_dir():
-                raise VerlSourceError(f"--verl {version}: the wheel has no verl/checkpoint_engine package")
-            if target.exists():
-                shutil.rmtree(target)
-            unpack.rename(target)
+        (releases / ".locks").mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(releases / ".locks" / f"{version}.lock"))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            print(f"verl-cookbook: waiting for another process to unpack verl {version} …", file=sys.stderr)
+            try:
+                lock.acquire(timeout=LOCK_DEADLINE)
+            except Timeout:
+                raise VerlSourceError(
+                    f"--verl {version}: another process has held {lock.lock_file} for {LOCK_DEADLINE} s; "
+                    "if none is running, delete that file"
+                ) from None
+        try:
+            if _is_whole(target):  # another process finished it while this one waited
+                return _tree(target, version)
+            with tempfile.TemporaryDirectory(prefix=f".{version}-", dir=releases) as tmp:
+                wheel = _download_wheel(version, Path(tmp))
+                unpack = Path(tmp) / "tree"
+                _unpack(version, wheel, unpack)
+                if target.exists() or target.is_symlink():
+                    # an incomplete tree: move it out of the way (one rename), delete it from there
+                    aside = Path(tmp) / "incomplete"
+                    os.replace(target, aside)
+                os.replace(unpack, target)  # the whole tree appears at once
+        finally:
+            lock.release()
     except OSError as e:
-        raise VerlSourceError(f"--verl {version}: cannot write the cache at {target.parent}: {e}") from None
+        raise VerlSourceError(f"--verl {version}: cannot write the cache at {releases}: {e}") from None
     except zipfile.BadZipFile as e:
         raise VerlSourceError(f"--verl {version}: the downloaded wheel is not a zip file: {e}") from None
-    return VerlTree(root=target, label=version, version=_read_version(target) or version)
+    return _tree(target, version)
 
 
 def latest_release() -> str:

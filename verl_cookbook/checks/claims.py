@@ -124,8 +124,13 @@ def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[_Module | None,
 
 
 # -- raises ------------------------------------------------------------------------------------------------
-def render_message(node: ast.AST | None, scope: ast.AST | None = None) -> str:
-    """The text of an error message as written in the source (f-string placeholders kept as ``{expr}``)."""
+def render_message(node: ast.AST | None, scope: ast.AST | None = None, module: ast.Module | None = None) -> str:
+    """The text of an error message as written in the source (f-string placeholders kept as ``{expr}``).
+
+    A variable is replaced by what ``scope`` (the enclosing function, or the module) assigns to it, else by
+    what ``module`` assigns to it at top level; an expression that is not text is kept as ``{expr}``, so
+    a message is never shown as empty when the source has one.
+    """
     if node is None:
         return ""
     if isinstance(node, ast.Constant):
@@ -141,25 +146,43 @@ def render_message(node: ast.AST | None, scope: ast.AST | None = None) -> str:
                 out.append("{" + ast.unparse(v.value) + conv + spec + "}")
         return "".join(out)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
-        return render_message(node.left, scope) + render_message(node.right, scope)
+        return render_message(node.left, scope, module) + render_message(node.right, scope, module)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        return render_message(node.func.value, scope)
-    if isinstance(node, ast.Name) and scope is not None:
-        parts = []
-        for n in ast.walk(scope):
-            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets):
-                parts.append(render_message(n.value, None))
-            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == node.id:
-                parts.append(render_message(n.value, None))
-        return "".join(parts)
-    return ""
+        return render_message(node.func.value, scope, module)
+    if isinstance(node, ast.Name):
+        for where in (scope, module):
+            parts = [render_message(value, None, module) for value in _assigned(where, node.id)] if where else []
+            if parts:
+                return "".join(parts)
+    try:
+        return "{" + ast.unparse(node) + "}"
+    except Exception:  # an AST that cannot be unparsed: nothing to show
+        return ""
+
+
+def _assigned(scope: ast.AST, name: str) -> list[ast.expr]:
+    """The values ``scope`` assigns (``=``, ``+=``) to variable ``name``, in order, not looking into the
+    functions and classes it defines (their variables are their own)."""
+    out: list[ast.expr] = []
+    todo = list(ast.iter_child_nodes(scope))
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+            out.append(n.value)
+        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+            out.append(n.value)
+        todo[:0] = list(ast.iter_child_nodes(n))
+    return out
 
 
 def _raises(mod: _Module) -> Iterator[tuple[str, str, int]]:
     """(error name, rendered message, line) for every ``raise`` and ``assert … , msg`` in the module."""
     assert mod.tree is not None
+    module = mod.tree
 
-    def visit(node: ast.AST, scope: ast.AST | None) -> Iterator[tuple[str, str, int]]:
+    def visit(node: ast.AST, scope: ast.AST) -> Iterator[tuple[str, str, int]]:
         for child in ast.iter_child_nodes(node):
             inner = child if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else scope
             if isinstance(child, ast.Raise) and child.exc is not None:
@@ -168,15 +191,15 @@ def _raises(mod: _Module) -> Iterator[tuple[str, str, int]]:
                 name = ast.unparse(call.func if call else exc).rpartition(".")[2]
                 msg = ""
                 if call is not None:
-                    msg = " ".join(render_message(a, scope) for a in call.args[:1]) or " ".join(
-                        render_message(k.value, scope) for k in call.keywords if k.arg in ("msg", "message")
+                    msg = " ".join(render_message(a, scope, module) for a in call.args[:1]) or " ".join(
+                        render_message(k.value, scope, module) for k in call.keywords if k.arg in ("msg", "message")
                     )
                 yield name, msg, child.lineno
             elif isinstance(child, ast.Assert):
-                yield "AssertionError", render_message(child.msg, scope), child.lineno
+                yield "AssertionError", render_message(child.msg, scope, module), child.lineno
             yield from visit(child, inner)
 
-    yield from visit(mod.tree, None)
+    yield from visit(module, module)
 
 
 def _norm(text: str) -> str:
@@ -390,13 +413,34 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
                 )
             ]
         choices = [c for c in offers.split(",") if c]
+        part = missing_parts[0]
+        if rel.endswith("/__init__.py") and (len(missing_parts) > 1 or part.islower()):
+            # `verl.pkg.module.Name` with no pkg/module.py: the module's file is what is missing
+            pkg = rel.removesuffix("/__init__.py")
+            modules = sorted(
+                p.stem if p.suffix == ".py" else p.name
+                for p in (tree.root / pkg).iterdir()
+                if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()
+            )
+            return [
+                Finding(
+                    d.page,
+                    d.line,
+                    1,
+                    "claim/file-missing",
+                    f"`{name}`: verl {tree.label} has no module file `{pkg}/{part}.py` (nor a `{part}` "
+                    f"defined in `{rel}`)" + did_you_mean(part, modules + choices),
+                    fact=f"modules of {pkg.replace('/', '.')}: {', '.join(modules[:12])}" if modules else None,
+                    fact_source=rel,
+                )
+            ]
         return [
             Finding(
                 d.page,
                 d.line,
                 1,
                 "claim/symbol-missing",
-                f"`{name}`: `{missing_parts[0]}` is not defined in `{rel}`" + did_you_mean(missing_parts[0], choices),
+                f"`{name}`: `{part}` is not defined in `{rel}`" + did_you_mean(part, choices),
                 fact=f"defines: {', '.join(choices[:12])}" if choices else None,
                 fact_source=rel,
             )

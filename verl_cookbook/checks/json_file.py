@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 from typing import Any
 
 import jsonschema
@@ -86,6 +87,14 @@ def _value_lines(text: str) -> dict[tuple, tuple[int, int]]:
     return out
 
 
+_IPV4 = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}\b")
+
+
+def _whitelist_like(text: str, schema_name: str | None) -> bool:
+    """JSON for an IP whitelist (the HCCL one): declared with its schema, or a host_ip key or IPs in it."""
+    return schema_name == "hccl_whitelist" or '"host_ip"' in text or bool(_IPV4.search(text))
+
+
 def check_json_text(text: str, schema_name: str | None, where, fallback: tuple[str, int]) -> list[Finding]:
     """Findings for JSON ``text``; ``where(line) -> (file, line)`` maps its lines. Shared with ``doctor``."""
     try:
@@ -94,7 +103,8 @@ def check_json_text(text: str, schema_name: str | None, where, fallback: tuple[s
         file, line = where(e.lineno)
         hint = ""
         if e.msg.startswith("Expecting property name"):
-            hint = ' (inside an object every value needs a "key": in front; put all IPs in one array)'
+            hint = ' (inside an object every value needs a "key": in front'
+            hint += "; put all IPs in one array)" if _whitelist_like(text, schema_name) else ")"
         return [
             Finding(
                 file, line, e.colno, "json/syntax", f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno}){hint}"

@@ -21,6 +21,12 @@ from verl_cookbook.markdown import CodeBlock
 _MISSING = object()
 
 
+def _construct(node: yaml.Node) -> Any:
+    """The Python value of a composed YAML node (``key:`` with nothing after it is None; re-serialising the
+    node instead fails on that one in PyYAML 6.0.3+)."""
+    return yaml.SafeLoader("").construct_document(node)
+
+
 def _flatten(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBlock, out: list[Assignment], base: Any) -> None:
     """Leaf assignments of a YAML mapping, each with its line. Below a key that is open in verl's
     defaults (``engine_kwargs: {}``) every leaf is kept; below an unknown key, the key itself."""
@@ -36,7 +42,7 @@ def _flatten(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBlock, ou
             if sub_base is not _MISSING:
                 _open_mapping(value_node, (*path, key), block, out)
                 continue
-        value = yaml.safe_load(yaml.serialize(value_node))
+        value = _construct(value_node)
         out.append(Assignment((*path, key), value, file, line, col))
 
 
@@ -51,7 +57,7 @@ def _open_mapping(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBloc
         if isinstance(value_node, yaml.MappingNode) and value_node.value:
             _open_mapping(value_node, (*path, key), block, out)
         else:
-            value = yaml.safe_load(yaml.serialize(value_node))
+            value = _construct(value_node)
             out.append(Assignment((*path, key), value, file, line, key_node.start_mark.column + 1))
 
 

@@ -128,7 +128,7 @@ def advice(f: Finding, target: Target) -> Advice:
                 "loads the HCCL engine, and its kwargs go under `engine_kwargs.nccl`",
                 PAGE_NCCL_HCCL,
             )
-        return Advice("use one of the registered backend names listed below", PAGE_NCCL_HCCL)
+        return Advice("use one of the registered backend names listed above (`verl:`)", PAGE_NCCL_HCCL)
     if f.rule == "engine/kwargs-ignored":
         return Advice(
             f"move these kwargs under `engine_kwargs.{backend}` (the backend in effect), or drop them",

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from verl_cookbook.facts import config, engines
-from verl_cookbook.verl_source import VerlTree, cache_dir
+from verl_cookbook.verl_source import VerlSourceError, VerlTree, cache_dir, missing_core_files, write_atomic
 
 # One entry per fact family: name -> extractor. Add a module under facts/ and list it here.
 FAMILIES: dict[str, Callable[[VerlTree], Any]] = {
@@ -119,8 +119,33 @@ def extract_all(tree: VerlTree) -> dict:
     return data
 
 
+def require_whole_tree(tree: VerlTree) -> None:
+    """Refuse a tree that lacks what every verl release has: facts from it would be empty, not true.
+
+    Raises :class:`VerlSourceError` (exit code 2) naming the missing files.
+    """
+    missing = missing_core_files(tree.root)
+    if missing:
+        raise VerlSourceError(
+            f"verl {tree.label} at {tree.root} is not a whole verl tree: it lacks {', '.join(missing)} "
+            "(every verl release has them); no facts are extracted from it"
+        )
+
+
+def _require_registrations(tree: VerlTree, data: dict) -> None:
+    if not data["engines"]["resolution"]:
+        raise VerlSourceError(
+            f"verl {tree.label} at {tree.root}: no checkpoint engine registers itself in "
+            "verl/checkpoint_engine/ (every verl release registers some); no facts are extracted from it"
+        )
+
+
 def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
-    """Facts for ``tree``, from the cache when the tree and this package are unchanged."""
+    """Facts for ``tree``, from the cache when the tree and this package are unchanged.
+
+    A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
+    """
+    require_whole_tree(tree)
     key = hashlib.sha256(f"{tree.root}\0{_tree_fingerprint(tree)}\0{_code_fingerprint()}".encode()).hexdigest()[:32]
     path = cache_dir() / "facts" / f"{key}.json"
     if use_cache and path.is_file():
@@ -129,12 +154,10 @@ def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
         except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
             pass
     data = extract_all(tree)
+    _require_registrations(tree, data)
     if use_cache:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, default=str), encoding="utf-8")
-            tmp.replace(path)
+            write_atomic(path, json.dumps(data, default=str))
         except OSError:
             pass  # a read-only cache only costs speed
     return Facts(data, tree, key)

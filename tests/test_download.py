@@ -1,0 +1,69 @@
+"""A verl download says what it is doing on stderr, and a stalled package index ends in a message that names
+the index's error instead of a silent wait. The index is a local socket that accepts and never answers."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from verl_cookbook import verl_source
+from verl_cookbook.cli import main
+
+
+@pytest.fixture
+def stalled_index(tmp_path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """An empty cache and a package index at 127.0.0.1 that accepts connections and never replies."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    monkeypatch.setenv(verl_source.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)  # no extra index or find-links from the machine's config
+    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
+    monkeypatch.delenv("PIP_NO_INDEX", raising=False)
+    monkeypatch.setenv("PIP_INDEX_URL", f"http://127.0.0.1:{server.getsockname()[1]}/simple")
+    monkeypatch.setenv("PIP_DEFAULT_TIMEOUT", "1")
+    monkeypatch.setenv("PIP_RETRIES", "1")
+    yield f"127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    for s in [*held, server]:
+        s.close()
+
+
+def test_a_stalled_index_fails_naming_the_timeout(stalled_index: str, capsys) -> None:
+    assert main(["facts", "--verl", "0.8.0"]) == 2
+    err = capsys.readouterr().err
+    assert "downloading verl 0.8.0" in err
+    assert "cannot obtain verl==0.8.0 from the package index" in err and "timed out" in err.lower()
+    assert "Traceback" not in err
+
+
+def test_a_download_that_outlasts_the_deadline_is_stopped_and_says_so(
+    stalled_index: str, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PIP_DEFAULT_TIMEOUT", "60")  # pip itself would wait a minute per request
+    monkeypatch.setattr(verl_source, "PIP_DEADLINE", 3)
+    assert main(["facts", "--verl", "0.8.0"]) == 2
+    err = capsys.readouterr().err
+    assert "stalled: no wheel after 3 s" in err and "timeout" in err
+    assert not (verl_source.cache_dir() / "releases" / "0.8.0").exists()  # nothing half-made is left
+
+
+def test_a_cached_release_downloads_nothing_and_says_nothing(verl_tree, capsys) -> None:
+    assert main(["facts", "--format", "json"]) == 0
+    assert "downloading" not in capsys.readouterr().err

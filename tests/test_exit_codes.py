@@ -1,0 +1,110 @@
+"""One exit-code contract for every command (0 no findings, 1 findings, 2 usage or environment error),
+stated in each command's --help and on the tools pages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, build_parser, main
+from verl_cookbook.verl_source import VerlTree
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+COMMANDS = sorted(build_parser()._subparsers._group_actions[0].choices)  # every subcommand, doctor included
+GOOD_PAGE = '# ok\n\n``` { .yaml check="config" }\nactor_rollout_ref:\n  rollout:\n    name: vllm\n```\n'
+BAD_PAGE = '# bad\n\n``` { .yaml check="config" }\nactor_rollout_ref:\n  rollout:\n    nmae: vllm\n```\n'
+GOOD_SCRIPT = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm\n"
+BAD_SCRIPT = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.nmae=vllm\n"
+
+
+def _help(command: str, capsys) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_the_contract_is_0_1_2() -> None:
+    assert (EXIT_OK, EXIT_FINDINGS, EXIT_ERROR) == (0, 1, 2)
+
+
+def test_every_command_is_covered_here() -> None:
+    assert set(COMMANDS) == {"check", "facts", "doctor"}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_commands_help_lists_the_three_exit_codes(command: str, capsys) -> None:
+    out = _help(command, capsys)
+    block = out[out.index("exit codes") :]
+    assert re.search(r"^\s*0\s+no findings", block, re.M)
+    assert re.search(r"^\s*1\s+findings", block, re.M)
+    assert re.search(r"^\s*2\s+usage or environment error", block, re.M)
+
+
+@pytest.mark.parametrize("command", ["check", "doctor"])
+def test_a_missing_path_is_named_in_help_as_exit_2(command: str, capsys) -> None:
+    out = _help(command, capsys)
+    two = out[out.index("  2  ") :]
+    assert "does not exist" in " ".join(two.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "files", "code"),
+    [
+        (["check", "{d}/page.md"], {"page.md": GOOD_PAGE}, 0),
+        (["check", "{d}/page.md"], {"page.md": BAD_PAGE}, 1),
+        (["check", "{d}/missing.md"], {}, 2),
+        (["check", "{d}/page.md", "{d}/missing.md"], {"page.md": BAD_PAGE}, 2),
+        (["check", "{d}/page.md", "--format", "yaml"], {"page.md": GOOD_PAGE}, 2),
+        (["doctor", "{d}/run.sh"], {"run.sh": GOOD_SCRIPT}, 0),
+        (["doctor", "{d}/run.sh"], {"run.sh": BAD_SCRIPT}, 1),
+        (["doctor", "{d}/missing.sh"], {}, 2),
+        (["doctor", "{d}/run.sh", "--device", "tpu"], {"run.sh": GOOD_SCRIPT}, 2),
+        (["facts", "--format", "json"], {}, 0),
+        (["facts", "--verl-src", "{d}/nowhere"], {}, 2),
+        (["facts", "--bogus"], {}, 2),
+        ([], {}, 2),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else None,
+)
+def test_each_command_keeps_the_contract(
+    tmp_path: Path, capsys, verl_tree: VerlTree, argv: list[str], files: dict, code: int
+) -> None:
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    argv = [a.format(d=tmp_path) for a in argv]
+    try:
+        got = main(argv)
+    except SystemExit as e:  # argparse's usage errors
+        got = e.code
+    err = capsys.readouterr().err
+    assert got == code, err
+    assert "Traceback" not in err and "internal error" not in err
+
+
+def test_a_missing_path_is_reported_before_verl_is_fetched(tmp_path: Path, capsys, monkeypatch) -> None:
+    import verl_cookbook.cli as cli
+
+    monkeypatch.setattr(cli, "_facts", lambda args: pytest.fail("verl must not be resolved for a missing path"))
+    assert main(["check", str(tmp_path / "gone.md")]) == 2
+    assert "gone.md: no such file or folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("page", ["checker.md", "checker.en.md"])
+def test_the_checker_page_table_states_the_contract(page: str) -> None:
+    text = (REPO / "docs" / "tools" / page).read_text(encoding="utf-8")
+    section = text[text.index("{ #exit-codes }") :]
+    rows = dict(re.findall(r"^\| `([0-9])` \| (.+?) \|$", section, re.M))
+    assert sorted(rows) == ["0", "1", "2"]
+    assert ("missing path" in rows["2"]) or ("路径不存在" in rows["2"])
+
+
+@pytest.mark.parametrize("page", ["doctor.md", "doctor.en.md", "verl-ci.md", "verl-ci.en.md"])
+def test_the_tools_pages_give_2_for_usage_or_environment_errors(page: str) -> None:
+    text = " ".join((REPO / "docs" / "tools" / page).read_text(encoding="utf-8").split())
+    assert re.search(r"(usage or environment error|用法错误或环境问题)", text)
+    assert "exits 1" in text or "`1`" in text or "退出码为 1" in text
