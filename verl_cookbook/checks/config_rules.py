@@ -921,7 +921,10 @@ class ConfigChecker:
                     )
                 )
                 continue
-            for eng in engines:
+            # With the device unknown, a kwarg one of the backend's engines takes is not reported against
+            # another (`multi_sender` is NCCL's on GPU; the HCCL engine behind `nccl` on NPU lacks it).
+            takers = [e for e in engines if any(p["name"] == name for p in e["constructor"]["params"])]
+            for eng in engines if self.device else (takers or engines[:1]):
                 params = {p["name"]: p for p in eng["constructor"]["params"]}
                 where_dev = "/".join(d.upper() for d in eng["devices"])
                 if name not in params:
@@ -1051,6 +1054,10 @@ def _graft(base: Any, new: Any, shape: dict | None) -> Any:
     return out
 
 
+def _op(ov: Any) -> str:
+    return "add" if ov.is_add() else "force" if ov.is_force_add() else "delete" if ov.is_delete() else "set"
+
+
 def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dict, list[Assignment], list]:
     """Apply config overrides (parsed by Hydra) one by one with Hydra's own ``_apply_overrides_to_config`` on the
     composed config in struct mode, as Hydra does after composing. A rejected override is reported and not
@@ -1087,7 +1094,9 @@ def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dic
         ok.append((a, ov))
     data = OmegaConf.to_container(cfg, resolve=False)
     merged = data if whole else _graft(base, data, shape)
-    applied = [dataclasses.replace(a, path=tuple(ov.key_or_group.split(".")), value=ov.value()) for a, ov in ok]
+    applied = [
+        dataclasses.replace(a, path=tuple(ov.key_or_group.split(".")), value=ov.value(), op=_op(ov)) for a, ov in ok
+    ]
     return merged, applied, errors
 
 

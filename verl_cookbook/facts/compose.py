@@ -5,7 +5,9 @@ with the config-group choices of a command (``model_engine=megatron``, ``actor@a
 and returns the composed config as plain data (interpolations kept as text, ``???`` kept) or Hydra's own error
 message. A ``pkg://verl.…`` entry in the primary config's ``hydra.searchpath`` would make Hydra import verl to
 find the folder; it is mapped to the tree's folder (``file://<tree>/verl/…``) and passed as the
-``hydra.searchpath`` override, which replaces the primary config's list. verl is never imported.
+``hydra.searchpath`` override, which replaces the primary config's list. verl is never imported. A relative
+``file://verl/…`` entry (relative to the working directory) is taken as run from the tree's root, as verl's own
+example scripts are.
 
 One compose costs about 0.4 s, so each (tree, folder, config, group choices) is composed once and kept: in
 memory, and as JSON beside the facts cache (written to a temporary file and renamed, so a reader never sees half
@@ -46,6 +48,9 @@ def searchpath(tree: VerlTree, config_dir: Path, name: str) -> list[str] | None:
             if pkg.split(".")[0] != "verl":
                 continue  # another package: Hydra would import it; it holds no verl config
             entry = "file://" + str(tree.root.joinpath(*pkg.split(".")))
+        elif entry.startswith("file://") and not os.path.isabs(entry[len("file://") :]):
+            # relative to the working directory: verl's own scripts run from the checkout's root
+            entry = "file://" + str(tree.root / entry[len("file://") :])
         out.append(entry)
     return out
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
 
+SCANNED = ("trainer", "experimental")  # where verl keeps its entry points and the migrations they call
 _RENAME = re.compile(r"#\s*config\.([\w.]+)\s*->\s*(?:config\.)?([\w.]+)")
 
 
@@ -73,7 +74,8 @@ def extract(tree: VerlTree) -> dict:
     entries: dict[str, dict] = {}
     migrations: dict[str, dict] = {}
     texts: dict[str, str] = {}
-    for path in sorted(tree.package.rglob("*.py")):
+    files = [p for sub in SCANNED for p in sorted((tree.package / sub).rglob("*.py"))]
+    for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         has_main = "hydra.main" in text
         has_del = "del config." in text
