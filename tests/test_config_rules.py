@@ -163,6 +163,13 @@ def test_a_key_added_to_a_dataclass_node_that_has_no_such_field(facts) -> None:
     assert "did you mean `gpu_memory_utilization`" in f.message
 
 
+def test_a_subtree_added_below_a_dataclass_node_must_start_at_one_of_its_fields(facts) -> None:
+    fsdp = "actor_rollout_ref.actor.fsdp_config"
+    assert judge(facts, f"+{fsdp}.mixed_precision.param_dtype=bf16") == []  # mixed_precision: Optional[dict]
+    (f,) = judge(facts, f"+{fsdp}.mixed_precison.param_dtype=bf16")
+    assert f.rule == "config/not-a-field" and "FSDPEngineConfig" in f.message and "`mixed_precision`" in f.message
+
+
 @pytest.mark.parametrize(
     ("annotation", "value", "ok"),
     [

@@ -613,25 +613,33 @@ class ConfigChecker:
         return self.src(path)
 
     # -- types ----------------------------------------------------------------------------------------------------
-    def _dataclass_of(self, cfg: dict, parent: tuple[str, ...]) -> tuple[str, dict[str, dict]] | None:
-        node: Any = cfg
-        for k in parent:
-            node = node.get(k) if isinstance(node, dict) else None
-        target = node.get("_target_") if isinstance(node, dict) else None
-        return self.facts.dataclass_fields(target) if isinstance(target, str) else None
+    def _dataclass_of(self, cfg: dict, path: tuple[str, ...]) -> tuple[int, str, dict[str, dict]] | None:
+        """(k, class, fields) for the nearest node above ``path`` that has a ``_target_`` (at ``path[:k]``)."""
+        nodes: list[Any] = [cfg]
+        for key in path[:-1]:
+            last = nodes[-1]
+            nodes.append(last.get(key) if isinstance(last, dict) else None)
+        for k in range(len(nodes) - 1, -1, -1):
+            target = nodes[k].get("_target_") if isinstance(nodes[k], dict) else None
+            if isinstance(target, str):
+                dc = self.facts.dataclass_fields(target)
+                return (k, *dc) if dc else None
+        return None
 
     def _check_types(self, assigns: list[Assignment], cfg: dict, unknown: set[tuple[str, ...]]) -> list[Finding]:
         """A value the dataclass that verl converts the node to (its ``_target_``) cannot take; a key it has no
-        field for (added with ``+``: Hydra takes it, building the dataclass raises TypeError)."""
+        field for (added with ``+``: Hydra takes it, building the dataclass raises TypeError). A key below a
+        field (``engine_kwargs.nccl.x`` below ``engine_kwargs: dict``) gets no type judgment."""
         out: list[Finding] = []
         for a in assigns:
-            if a.op in ("delete", "group") or a.path in unknown or len(a.path) < 1 or a.path[-1] == "_target_":
+            if a.op in ("delete", "group") or a.path in unknown or not a.path or a.path[-1] == "_target_":
                 continue
-            dc = self._dataclass_of(cfg, a.path[:-1])
+            dc = self._dataclass_of(cfg, a.path)
             if dc is None:
                 continue
-            cls, fields = dc
-            name = a.path[-1]
+            k, cls, fields = dc
+            name = a.path[k]
+            node = ".".join(a.path[:k]) or "(top level)"
             short = cls.rpartition(".")[2]
             if name not in fields:
                 if a.op not in ("add", "force"):
@@ -642,13 +650,15 @@ class ConfigChecker:
                         a.line,
                         a.col,
                         "config/not-a-field",
-                        f"`{a.dotted}`: Hydra adds it, but verl turns `{'.'.join(a.path[:-1])}` into {short}, which "
+                        f"`{a.dotted}`: Hydra adds it, but verl turns `{node}` into {short}, which "
                         f"has no field `{name}`, so building it raises TypeError (unexpected keyword argument)"
                         + did_you_mean(name, sorted(fields)),
                         fact=f"{short} fields: {', '.join(sorted(f for f in fields if f != '_target_')[:12])} …",
                         fact_source=self.facts.data["dataclasses"]["classes"][cls]["source"],
                     )
                 )
+                continue
+            if k != len(a.path) - 1:
                 continue
             err = conversion_error(fields[name]["annotation"], a.value)
             if err:
