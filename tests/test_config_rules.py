@@ -295,6 +295,7 @@ def test_legacy_keys_warn_naming_the_entry_point_that_reads_them(facts) -> None:
     assert "fully_async_main" in f.message and "`reward.reward_model.enable`" in f.message
     assert f.fact_source.startswith("verl/experimental/reward_loop/")
     assert judge(facts, "reward_model.enable=null") == []  # null is the legacy key's "not set"
+    assert rules(judge(facts, "reward_model.no_such_key=1")) == ["config/unknown-key"]  # one finding, not two
     fully_async = ConfigChecker(facts, "fully_async_ppo_trainer")
     assert fully_async.check(ov("reward_model.enable=True")) == []
 

@@ -403,7 +403,7 @@ class ConfigChecker:
         values = applied + fragment
         if mode == "config":
             findings.extend(self._check_types(values, cfg, unknown))
-            findings.extend(self._check_legacy(values))
+            findings.extend(self._check_legacy([a for a in values if _lookup(base, a.path)[0] != "unknown"]))
             findings.extend(self._check_engines(values, base))
             if delta:
                 findings.extend(self._check_delta(values, cfg, base))
