@@ -9,6 +9,7 @@ import pytest
 from verl_cookbook.checks.config_rules import (
     Assignment,
     ConfigChecker,
+    assignment_from_override,
     conversion_error,
     entry_point_findings,
     override_value,
@@ -309,3 +310,20 @@ def test_an_nccl_kwarg_is_not_judged_against_the_npu_engine_when_the_device_is_u
     assert rules(judge(facts, f"{CKPT}.backend=nccl", f"+{CKPT}.engine_kwargs.nccl.no_such_kw=1")) == [
         "engine/unknown-kwarg"
     ]
+
+
+def test_a_shell_reader_gets_assignments_parsed_by_hydra(facts) -> None:
+    a = assignment_from_override("+actor_rollout_ref.rollout.top_p=0.7", "run.sh", 4, 5)
+    assert (a.path, a.value, a.op, a.line, a.col) == (tuple(f"{ROLLOUT}.top_p".split(".")), 0.7, "add", 4, 5)
+    assert rules(ConfigChecker(facts).check([a])) == ["override/plus-on-existing"]
+    bad = assignment_from_override("trainer.total_epochs=[1,", "run.sh", 4, 5)
+    assert bad.rule == "override/malformed" and (bad.line, bad.col) == (4, 5)
+
+
+def test_yaml_fragments_are_typed_by_the_dataclass_too(facts) -> None:
+    def yaml(path: str, value) -> Assignment:
+        return Assignment(tuple(path.split(".")), value, "cfg.yaml", 3)
+
+    checker = ConfigChecker(facts)
+    assert checker.check([yaml(f"{ROLLOUT}.top_p", 0.7), yaml("trainer.logger", "console")]) == []
+    assert rules(checker.check([yaml(f"{ROLLOUT}.top_p", "high")])) == ["config/wrong-type"]

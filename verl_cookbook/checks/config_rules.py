@@ -278,6 +278,20 @@ def _hydra_message(e: BaseException) -> str:
     return msg.split("\nConfig search path:")[0].split("\nSee https://hydra.cc")[0].strip()
 
 
+def assignment_from_override(text: str, file: str, line: int, col: int = 1) -> Assignment | Finding:
+    """One command-line override (after the shell's quote removal), parsed by Hydra's ``OverridesParser``: an
+    :class:`Assignment` carrying ``raw=text`` (so the checker re-reads the user's own text), or an
+    ``override/malformed`` finding quoting Hydra. For a shell reader that no longer keeps its own grammar."""
+    from hydra.errors import HydraException
+
+    try:
+        ov = _parser().parse_overrides([text])[0]
+    except HydraException as e:
+        return Finding(file, line, col, "override/malformed", f"Hydra cannot parse `{text}`: {_hydra_message(e)}")
+    value = list(ov.sweep_string_iterator()) if ov.is_sweep_override() else ov.value()
+    return Assignment(tuple(ov.key_or_group.split(".")), value, file, line, col, _op(ov), raw=text)
+
+
 def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: int = 1) -> list[Finding]:
     """A ``python -m verl.…`` module that does not exist in this verl (scripts written for older verl still call
     ``verl.trainer.main_generation``)."""
