@@ -327,3 +327,15 @@ def test_yaml_fragments_are_typed_by_the_dataclass_too(facts) -> None:
     checker = ConfigChecker(facts)
     assert checker.check([yaml(f"{ROLLOUT}.top_p", 0.7), yaml("trainer.logger", "console")]) == []
     assert rules(checker.check([yaml(f"{ROLLOUT}.top_p", "high")])) == ["config/wrong-type"]
+
+
+def test_a_yaml_fragment_may_add_entries_to_a_dict_typed_field_but_an_override_needs_plus(facts) -> None:
+    teachers = "distillation.teacher_models"
+    assert "dict" in facts.dataclass_fields("verl.workers.config.DistillationConfig")[1]["teacher_models"]["annotation"]
+    checker = ConfigChecker(facts)
+    new_entry = [Assignment(tuple(f"{teachers}.math.model_path".split(".")), "Qwen/Qwen3-8B", "cfg.yaml", 4)]
+    assert checker.check(new_entry) == []
+    assert rules(judge(facts, f"{teachers}.math.model_path=Qwen/Qwen3-8B")) == ["config/unknown-key"]
+    assert judge(facts, f"+{teachers}.math.model_path=Qwen/Qwen3-8B") == []
+    typo = [Assignment(("distillation", "teacher_modles", "math"), {}, "cfg.yaml", 4)]
+    assert rules(checker.check(typo)) == ["config/unknown-key"]

@@ -571,6 +571,8 @@ class ConfigChecker:
     def _check_path(self, a: Assignment, mode: str, base: dict) -> list[Finding]:
         state, depth, node = _lookup(base, a.path)
         where = (a.file, a.line, a.col)
+        if state == "unknown" and self._in_dict_field(base, a.path[: depth + 1]):
+            return []  # a new entry of a dict-typed field (distillation.teacher_models.<name>): a file may add it
         if state == "unknown":
             parent = ".".join(a.path[:depth]) or "(top level)"
             key = a.path[depth]
@@ -639,6 +641,15 @@ class ConfigChecker:
                 dc = self.facts.dataclass_fields(target)
                 return (k, *dc) if dc else None
         return None
+
+    def _in_dict_field(self, cfg: dict, path: tuple[str, ...]) -> bool:
+        """Whether ``path`` lies below a field that the nearest dataclass above it annotates as a dict."""
+        dc = self._dataclass_of(cfg, path)
+        if dc is None or dc[0] >= len(path) - 1:
+            return False
+        k, _cls, fields = dc
+        ann = (fields.get(path[k]) or {}).get("annotation", "")
+        return ann.replace("Optional[", "").replace("typing.", "").lower().startswith("dict")
 
     def _check_types(self, assigns: list[Assignment], cfg: dict, unknown: set[tuple[str, ...]]) -> list[Finding]:
         """A value the dataclass that verl converts the node to (its ``_target_``) cannot take; a key it has no
