@@ -11,6 +11,7 @@ import os
 import pytest
 
 from verl_cookbook.checks.config_rules import Assignment, ConfigChecker
+from verl_cookbook.facts import _tree_fingerprint
 from verl_cookbook.facts.compose import searchpath
 from verl_cookbook.verl_source import cache_dir
 
@@ -99,11 +100,12 @@ def _hydra_compose_all(facts) -> dict[int, str | None]:
 @pytest.fixture(scope="module")
 def hydra_verdicts(facts) -> dict[int, str | None]:
     """Hydra's own compose of each list (all overrides at once, as ``@hydra.main`` does): None or its error.
-    About 0.5 s a list, so the verdicts are kept in the cache folder, keyed by the verl tree (its facts key), the
+    About 0.5 s a list, so the verdicts are kept in the cache folder, keyed by the verl tree (its file listing), the
     corpus and Hydra's version; a fresh machine computes them."""
     import hydra
 
-    key = hashlib.sha256(f"{facts.key}{CORPUS!r}{hydra.__version__}".encode()).hexdigest()[:24]
+    tree = f"{facts.tree.root}{_tree_fingerprint(facts.tree)}"
+    key = hashlib.sha256(f"{tree}{CORPUS!r}{hydra.__version__}".encode()).hexdigest()[:24]
     path = cache_dir() / "test-oracle" / f"hydra-compose-{key}.json"
     if path.is_file():
         return {int(k): v for k, v in json.loads(path.read_text(encoding="utf-8")).items()}

@@ -108,6 +108,20 @@ def test_an_option_the_group_lacks_quotes_hydras_list_of_options(facts) -> None:
     assert "megatron" in f.message and "Config search path" not in f.message
 
 
+def test_keys_under_an_option_hydra_cannot_compose_are_not_judged_but_the_others_are(facts) -> None:
+    found = judge(
+        facts, "engine=mlite", "+engine.impl_cfg.recompute=[full]", "optim.lrr=1", config="sft_trainer_engine"
+    )
+    assert [(f.rule, f.line) for f in found] == [("override/group", 1), ("config/unknown-key", 3)]
+    found = judge(
+        facts,
+        "model_engine=nope",
+        "actor@actor_rollout_ref.actor=megatron_actor",
+        "actor_rollout_ref.actor.megatron.seed=1",
+    )
+    assert rules(found) == ["override/group"]
+
+
 def test_a_package_on_something_that_is_no_group(facts) -> None:
     (f,) = judge(facts, "nosuchgroup@actor_rollout_ref.actor=x")
     assert f.rule == "override/unknown-group" and "does not exist" in f.message

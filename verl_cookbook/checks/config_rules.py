@@ -466,23 +466,27 @@ class ConfigChecker:
         ]
         values = [(a, ov) for a, ov in parsed if (a, ov) not in choices]
         composed = self.composed
-        if choices:
-            texts = tuple(ov.input_line for _a, ov in choices)
-            composed = self.facts.compose(self.config, texts, self.config_dir)
-            if "error" in composed:
-                a = next((a for a, ov in choices if f"'{ov.key_or_group}/" in composed["error"]), choices[0][0])
-                findings.append(
-                    Finding(
-                        a.file,
-                        a.line,
-                        a.col,
-                        "override/group",
-                        f"Hydra cannot compose `{self.config}` with `{a.override_text()}`: "
-                        f"{_hydra_message_text(composed)}",
-                        fact_source=self.facts.config_source("", self.config),
-                    )
+        hidden: list[tuple[str, ...]] = []  # packages of a group choice Hydra cannot compose: not judged
+        while choices:
+            composed = self.facts.compose(self.config, tuple(ov.input_line for _a, ov in choices), self.config_dir)
+            if "error" not in composed:
+                break
+            bad = next((c for c in choices if f"'{c[1].key_or_group}/" in composed["error"]), choices[0])
+            a, ov = bad
+            findings.append(
+                Finding(
+                    a.file,
+                    a.line,
+                    a.col,
+                    "override/group",
+                    f"Hydra cannot compose `{self.config}` with `{a.override_text()}`: {_hydra_message_text(composed)}",
+                    fact_source=self.facts.config_source("", self.config),
                 )
-                composed = self.composed
+            )
+            hidden.append(tuple((ov.package or ov.key_or_group.replace("/", ".")).split(".")))
+            choices = [c for c in choices if c is not bad]
+            composed = self.composed
+        values = [(a, ov) for a, ov in values if not _below_any(tuple(ov.key_or_group.split(".")), hidden)]
         base = composed["config"]
         merged, applied, errors = _apply_values(base, values)
         for a, ov, msg in errors:
@@ -638,7 +642,7 @@ class ConfigChecker:
         for k in range(len(nodes) - 1, -1, -1):
             target = nodes[k].get("_target_") if isinstance(nodes[k], dict) else None
             if isinstance(target, str):
-                dc = self.facts.dataclass_fields(target)
+                dc = self.facts.dataclass_fields(target) if self.facts.converted(path[:k]) else None
                 return (k, *dc) if dc else None
         return None
 
@@ -1087,6 +1091,10 @@ def _graft(base: Any, new: Any, shape: dict | None) -> Any:
         if k not in shape:
             out[k] = v
     return out
+
+
+def _below_any(path: tuple[str, ...], packages: list[tuple[str, ...]]) -> bool:
+    return any(path[: len(p)] == p for p in packages)
 
 
 def _op(ov: Any) -> str:

@@ -135,6 +135,11 @@ class Facts:
     def migrations(self) -> dict[str, dict]:
         return self.data["entry_points"]["migrations"]
 
+    def converted(self, path: tuple[str, ...]) -> bool:
+        """Whether verl turns the config node at ``path`` into its ``_target_`` dataclass (some
+        ``omega_conf_to_dataclass`` call reaches it or an ancestor)."""
+        return dataclass_types.is_converted(self.data["dataclasses"], path)
+
     def dataclass_fields(self, target: str) -> tuple[str, dict[str, dict]] | None:
         """(class, fields through its bases) for the dataclass a ``_target_`` names; None if not a known one."""
         data = self.data["dataclasses"]

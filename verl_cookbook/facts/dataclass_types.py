@@ -85,7 +85,61 @@ def extract(tree: VerlTree) -> dict:
             module = _module_name(tree, path)
             todo.extend(_imported_modules(mod, module, path.name == "__init__.py"))
             classes.update(_classes(mod, text, path.relative_to(tree.root).as_posix(), module))
-    return {"classes": classes}
+    return {"classes": classes, "converted": converted(tree)}
+
+
+_CONVERT = re.compile(r"omega_conf_to_dataclass\(\s*([A-Za-z_][\w.]*)")
+CONVERT_SCANNED = ("trainer", "workers", "experimental")
+
+
+def converted(tree: VerlTree) -> dict[str, str]:
+    """Which config nodes verl turns into their ``_target_`` dataclass: ``{suffix: file:line}`` from every
+    ``omega_conf_to_dataclass(<arg>)`` call. ``self.config.actor_rollout_ref.rollout`` gives the suffix
+    ``actor_rollout_ref.rollout``; a variable ``critic_omega_profiler_config`` gives ``profiler`` (its last word
+    once ``_config`` is dropped) and ``checkpoint_engine_cfg`` gives ``checkpoint_engine``. A node whose path (or an
+    ancestor's) ends with a suffix is converted, its subtree with it (Hydra's instantiate is recursive); a node no
+    call reaches (``reward``, ``algorithm``) is read as a plain DictConfig and gets no type judgment."""
+    out: dict[str, str] = {}
+    for sub in CONVERT_SCANNED:
+        for path in sorted((tree.package / sub).rglob("*.py")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if "omega_conf_to_dataclass(" not in text:
+                continue
+            rel = path.relative_to(tree.root).as_posix()
+            for m in _CONVERT.finditer(text):
+                arg = m.group(1)
+                line = text.count("\n", 0, m.start()) + 1
+                for suffix in _suffixes(arg):
+                    out.setdefault(suffix, f"{rel}:{line}")
+    return out
+
+
+def _suffixes(arg: str) -> list[str]:
+    parts = arg.split(".")
+    if "config" in parts[:-1]:
+        rest = parts[len(parts) - 1 - parts[::-1].index("config") :][1:]
+        return [".".join(rest)] if rest else []
+    name = parts[-1].lstrip("_")
+    for end in ("_config", "_cfg"):
+        if name.endswith(end):
+            name = name[: -len(end)]
+            break
+    else:
+        return []
+    words = [w for w in name.split("_") if w and w != "omega"]
+    full = "_".join(words)
+    return sorted({full, words[-1]}) if words else []
+
+
+def is_converted(data: dict, path: tuple[str, ...]) -> bool:
+    """Whether verl converts the node at ``path`` (or an ancestor) to its dataclass."""
+    conv = data.get("converted") or {}
+    for k in range(len(path), 0, -1):
+        for suffix in conv:
+            seg = tuple(suffix.split("."))
+            if path[:k][-len(seg) :] == seg:
+                return True
+    return False
 
 
 def _classes(mod: ast.Module, text: str, rel: str, module: str) -> dict[str, dict]:
