@@ -353,3 +353,11 @@ def test_a_yaml_fragment_may_add_entries_to_a_dict_typed_field_but_an_override_n
     assert judge(facts, f"+{teachers}.math.model_path=Qwen/Qwen3-8B") == []
     typo = [Assignment(("distillation", "teacher_modles", "math"), {}, "cfg.yaml", 4)]
     assert rules(checker.check(typo)) == ["config/unknown-key"]
+
+
+def test_types_are_judged_only_on_nodes_verl_converts_to_their_dataclass(facts) -> None:
+    assert facts.default_config()["reward"]["_target_"].endswith("RewardConfig")
+    assert not facts.converted(("reward",)) and facts.converted(("actor_rollout_ref", "actor", "policy_loss"))
+    assert judge(facts, "+reward.reward_kwargs.max_resp_len=1024") == []  # verl reads `reward` as a DictConfig
+    (f,) = judge(facts, "+actor_rollout_ref.actor.policy_loss.tau_pos=1.0")
+    assert f.rule == "config/not-a-field" and "PolicyLossConfig" in f.message
