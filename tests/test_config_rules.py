@@ -361,3 +361,8 @@ def test_types_are_judged_only_on_nodes_verl_converts_to_their_dataclass(facts) 
     assert judge(facts, "+reward.reward_kwargs.max_resp_len=1024") == []  # verl reads `reward` as a DictConfig
     (f,) = judge(facts, "+actor_rollout_ref.actor.policy_loss.tau_pos=1.0")
     assert f.rule == "config/not-a-field" and "PolicyLossConfig" in f.message
+
+
+def test_a_group_choice_written_as_a_key_is_named_as_a_group_choice(facts) -> None:
+    (f,) = judge(facts, "actor_rollout_ref.actor.model_engine=megatron")
+    assert f.rule == "config/unknown-key" and "`model_engine=megatron`" in f.message

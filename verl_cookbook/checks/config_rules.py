@@ -533,11 +533,14 @@ class ConfigChecker:
             parent = ".".join(path[:depth]) or "(top level)"
             key = path[depth] if depth < len(path) else path[-1]
             choices = sorted(node) if isinstance(node, dict) else []
+            hint = did_you_mean(key, choices)
+            if key in self.facts.config_groups(self.config, self.config_dir) and len(path) > 1:
+                hint = f"; `{key}` is a config group: choose it on its own, `{key}={ov.input_line.partition('=')[2]}`"
             return Finding(
                 *where,
                 "config/unknown-key",
                 f"unknown key `{ov.key_or_group}`: verl's `{self.config}` config has no `{key}` under `{parent}`, "
-                f"so Hydra stops: {quoted}" + did_you_mean(key, choices),
+                f"so Hydra stops: {quoted}" + hint,
                 fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
                 fact_source=self.src(path[:depth]) if depth else self.facts.config_source("", self.config),
             )
@@ -647,13 +650,17 @@ class ConfigChecker:
         return None
 
     def _in_dict_field(self, cfg: dict, path: tuple[str, ...]) -> bool:
-        """Whether ``path`` lies below a field that the nearest dataclass above it annotates as a dict."""
-        dc = self._dataclass_of(cfg, path)
+        return self.dict_field(path, cfg) is not None
+
+    def dict_field(self, path: tuple[str, ...], cfg: dict | None = None) -> tuple[str, ...] | None:
+        """The path of the dict-typed dataclass field that ``path`` lies below (``distillation.teacher_models``
+        for ``distillation.teacher_models.math.key``), or None."""
+        dc = self._dataclass_of(cfg if cfg is not None else self.base or {}, path)
         if dc is None or dc[0] >= len(path) - 1:
-            return False
+            return None
         k, _cls, fields = dc
         ann = (fields.get(path[k]) or {}).get("annotation", "")
-        return ann.replace("Optional[", "").replace("typing.", "").lower().startswith("dict")
+        return path[: k + 1] if ann.replace("Optional[", "").replace("typing.", "").lower().startswith("dict") else None
 
     def _check_types(self, assigns: list[Assignment], cfg: dict, unknown: set[tuple[str, ...]]) -> list[Finding]:
         """A value the dataclass that verl converts the node to (its ``_target_``) cannot take; a key it has no
