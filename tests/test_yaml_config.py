@@ -78,3 +78,10 @@ def test_prune_keeps_what_the_fragment_touches_and_never_empties_a_mapping() -> 
     assert _prune(base, {"a": {"x": 5}}) == {"a": {"x": 1}}
     assert _prune(base, {"b": {"k": 1}}) == {"b": {}}
     assert _prune(base, {"z": 1}) == {"a": {"x": 1, "y": 2}}  # non-empty stays non-empty (struct mode holds)
+
+
+def test_a_fragment_adding_an_entry_to_a_dict_typed_field_passes_the_omegaconf_cross_check(write_page, facts) -> None:
+    teachers = "distillation:\n  teacher_models:\n    math:\n      key: openai/gsm8k\n      model_path: Qwen/Qwen3-8B\n"
+    assert check(write_page, facts, teachers, '{ .yaml check="config" }') == []
+    typo = teachers.replace("teacher_models", "teacher_modles")
+    assert rules(check(write_page, facts, typo, '{ .yaml check="config" }')) == ["config/unknown-key"]

@@ -96,8 +96,11 @@ def parse_fragment(block: CodeBlock, base: dict | None) -> tuple[list[Assignment
     return out, [], data
 
 
-def _omegaconf_merge(base: dict, data: dict, root: tuple[str, ...], block: CodeBlock) -> list[Finding]:
-    """Cross-check with verl's own config library: merge onto the defaults in struct mode."""
+def _omegaconf_merge(
+    base: dict, data: dict, root: tuple[str, ...], block: CodeBlock, open_paths: tuple[tuple[str, ...], ...] = ()
+) -> list[Finding]:
+    """Cross-check with verl's own config library: merge onto the defaults in struct mode. ``open_paths``:
+    dict-typed dataclass fields, which take new keys (``distillation.teacher_models.<name>``)."""
     for p in reversed(root):
         data = {p: data}
     top = {k: base[k] for k in data if k in base}
@@ -107,6 +110,10 @@ def _omegaconf_merge(base: dict, data: dict, root: tuple[str, ...], block: CodeB
         cfg = OmegaConf.create(_prune(top, data))
         _open_empty(cfg)
         OmegaConf.set_struct(cfg, True)
+        for p in open_paths:
+            node = OmegaConf.select(cfg, ".".join(p), throw_on_missing=False)
+            if OmegaConf.is_dict(node):
+                OmegaConf.set_struct(node, False)
         OmegaConf.merge(cfg, data)
     except OmegaConfBaseException as e:
         msg = str(e).splitlines()[0]
@@ -146,7 +153,8 @@ def _run(block: CodeBlock, ctx: Context, mode: str) -> list[Finding]:
     findings = checker.check(assigns, mode=mode, delta=True)
     if mode == "config" and not findings and checker.base is not None:
         root = tuple(p for p in block.attrs.get("root", "").split(".") if p)
-        findings = _omegaconf_merge(checker.base, data, root, block)
+        opened = tuple(dict.fromkeys(p for a in assigns if (p := checker.dict_field(a.path))))
+        findings = _omegaconf_merge(checker.base, data, root, block, opened)
     return findings
 
 
