@@ -3,9 +3,38 @@
 from __future__ import annotations
 
 import ast
+import operator
+import re
+from itertools import accumulate
 from typing import Any
 
 NO_DEFAULT = object()
+
+
+_split_cache: tuple[str, list[str]] = ("", [])
+
+
+def source_segment(source: str, node: ast.AST) -> str | None:
+    """``ast.get_source_segment(source, node)``, splitting ``source`` into lines once for all the nodes
+    of one file instead of once per call (which is most of the cost on a large file)."""
+    global _split_cache
+    lineno = getattr(node, "lineno", None)
+    end_lineno = getattr(node, "end_lineno", None)
+    col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    if lineno is None or end_lineno is None or col is None or end_col is None:
+        return None
+    if "\r" in source:  # \r and \r\n end lines too: leave the splitting to ast
+        return ast.get_source_segment(source, node)
+    if _split_cache[0] is not source:
+        parts = source.split("\n")
+        _split_cache = (source, [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else []))
+    lines = _split_cache[1]
+    first, last = lineno - 1, end_lineno - 1
+    if first == last:
+        return lines[first].encode()[col:end_col].decode()
+    head = lines[first].encode()[col:].decode()
+    tail = lines[last].encode()[:end_col].decode()
+    return "".join([head, *lines[first + 1 : last], tail])
 
 
 def literal_or_source(node: ast.AST | None, source: str) -> Any:
@@ -15,13 +44,13 @@ def literal_or_source(node: ast.AST | None, source: str) -> Any:
     try:
         return ast.literal_eval(node)
     except (ValueError, SyntaxError, TypeError):
-        return ast.get_source_segment(source, node) or ast.unparse(node)
+        return source_segment(source, node) or ast.unparse(node)
 
 
 def annotation_text(node: ast.AST | None, source: str) -> str | None:
     if node is None:
         return None
-    return ast.get_source_segment(source, node) or ast.unparse(node)
+    return source_segment(source, node) or ast.unparse(node)
 
 
 def dotted_name(node: ast.AST) -> str | None:
@@ -67,3 +96,187 @@ def function_params(fn: ast.FunctionDef | ast.AsyncFunctionDef, source: str) -> 
         "varkw": args.kwarg.arg if args.kwarg else None,
         "line": fn.lineno,
     }
+
+
+# -- parsing only the statements that mention a word ------------------------------------------------
+#
+# Parsing a whole file costs far more than reading it, and most families need a handful of statements
+# of a large file (the env family: the few statements of each file that mention ``environ``). The
+# helpers below find, without parsing, the *logical lines* (statements, with their bracketed or
+# backslash-continued lines and multi-line strings) that contain a word, and parse only those. A
+# logical line is parsed verbatim (same lines, same columns), wrapped when it cannot stand alone (an
+# indented line, ``elif``/``else``/``except``/``finally``/``case``, a decorator, a block header), so
+# every node has the line, the columns and the source segment it has in the whole file. When the
+# file cannot be lexed with certainty (a ``\r`` line ending, an unterminated string, unbalanced
+# brackets) or a fragment does not parse, the caller gets None and parses the whole file instead.
+
+# String literals (any quote style; prefixes need no special case: they only precede the quote) and
+# comments, on bytes so nothing is decoded before it is needed.
+_STRING_OR_COMMENT = re.compile(
+    rb"("
+    rb'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
+    rb"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
+    rb'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+    rb"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
+    rb"|#[^\n]*"
+    rb")",
+    re.S,
+)
+_FIRST_WORD = re.compile(rb"[ \t\f]*(@|\w+)")
+_OPENERS = (b"(", b"[", b"{")
+_count_newlines = operator.methodcaller("count", b"\n")
+_CLOSERS = (b")", b"]", b"}")
+
+
+def _bracket_delta(line: bytes) -> int:
+    return sum(line.count(c) for c in _OPENERS) - sum(line.count(c) for c in _CLOSERS)
+
+
+class Fragment:
+    """One logical line of a file, parsed: ``module`` holds its statements; ``offset`` is added to a
+    node's ``lineno`` to get its line in the file; ``text`` is the parsed text (for source segments)."""
+
+    __slots__ = ("module", "offset", "text")
+
+    def __init__(self, module: ast.Module, offset: int, text: str) -> None:
+        self.module = module
+        self.offset = offset
+        self.text = text
+
+
+def _logical_ranges(data: bytes, lines_with_word: list[int]) -> tuple[list[bytes], list[tuple[int, int]]] | None:
+    """For each 0-based physical line listed, the 0-based (first, last) physical lines of its logical line."""
+    if b"\r" in data:
+        return None  # \r and \r\n count as line ends for Python: keep to the whole-file parser
+    # split keeps the matched strings and comments at the odd positions, the code between at the even ones
+    parts = _STRING_OR_COMMENT.split(data)
+    tokens = parts[1::2]
+    parts[1::2] = [b"" if t[:1] == b"#" else (b"S" + b"\n" * t.count(b"\n") if b"\n" in t else b"S") for t in tokens]
+    code = b"".join(parts)
+    if b'"' in code or b"'" in code:
+        return None  # a quote the pattern could not close: an unterminated string
+    in_string: set[int] = set()  # physical lines that start inside a multi-line string
+    multi = [i for i, t in enumerate(tokens) if b"\n" in t]
+    if multi:
+        line_at = list(accumulate(map(_count_newlines, parts), initial=0))  # line where each part starts
+        for i in multi:
+            first = line_at[2 * i + 1]
+            in_string.update(range(first + 1, first + tokens[i].count(b"\n") + 1))
+    code_lines = code.split(b"\n")
+    last = len(code_lines) - 1
+    ends = list(accumulate(map(len, code_lines)))  # offset of line h in code: ends[h - 1] + h
+    out: list[tuple[int, int]] = []
+    depth = 0
+    counted_to = 0
+    for h in lines_with_word:
+        off = ends[h - 1] + h if h else 0  # lines_with_word is sorted and without repeats
+        chunk = code[counted_to:off]
+        depth += _bracket_delta(chunk)
+        counted_to = off
+        a, d = h, depth
+        while a > 0 and (d > 0 or a in in_string or code_lines[a - 1].endswith(b"\\")):
+            a -= 1
+            d -= _bracket_delta(code_lines[a])
+        if d != 0:
+            return None
+        b = a
+        while True:
+            d += _bracket_delta(code_lines[b])
+            if d < 0:
+                return None
+            if d == 0 and not code_lines[b].endswith(b"\\") and (b + 1) not in in_string:
+                break
+            b += 1
+            if b > last:
+                return None
+        out.append((a, b))
+    return code_lines, out
+
+
+def parse_statements(data: bytes, words: tuple[bytes, ...]) -> list[Fragment] | None:
+    """The logical lines of ``data`` (a Python file's bytes) that contain one of ``words``, each parsed,
+    in file order. None when the file cannot be split with certainty: parse it whole instead."""
+    hit_lines: set[int] = set()
+    for word in words:
+        i = data.find(word)
+        while i != -1:
+            hit_lines.add(data.count(b"\n", 0, i))
+            i = data.find(word, i + len(word))
+    if not hit_lines:
+        return []
+    split = _logical_ranges(data, sorted(hit_lines))
+    if split is None:
+        return None
+    code_lines, ranges = split
+    raw_lines = data.split(b"\n")
+    fragments: list[Fragment] = []
+    seen: set[int] = set()
+    for a, b in ranges:
+        if a in seen:
+            continue
+        seen.add(a)
+        if not any(code_lines[i].strip() for i in range(a, b + 1)):
+            continue  # only a comment
+        first = raw_lines[a]
+        indent = first[: len(first) - len(first.lstrip(b" \t\f"))]
+        m = _FIRST_WORD.match(code_lines[a])
+        word = m.group(1) if m else b""
+        head = b""
+        if indent and word != b"case":
+            head = b"if 1:\n"
+        if word in (b"elif", b"else"):
+            head += indent + b"if 1: pass\n"
+        elif word in (b"except", b"finally"):
+            head += indent + b"try: pass\n"
+        elif word == b"case":
+            head = b"match 0:\n"
+        tail = b""
+        if word == b"@":
+            tail = b"\n" + indent + b"def _(): pass"
+        elif code_lines[b].rstrip(b" \t\f\\").endswith(b":"):
+            tail = b"\n" + indent + (b" case _: pass" if word == b"match" else b" pass")
+        text = (head + b"\n".join(raw_lines[a : b + 1]) + tail).decode("utf-8", errors="replace")
+        try:
+            module = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
+        fragments.append(Fragment(module, a - head.count(b"\n"), text))
+    return fragments
+
+
+def _start(node: ast.AST) -> tuple[int, int] | None:
+    if not hasattr(node, "lineno"):
+        return None
+    start = (node.lineno, node.col_offset)
+    for dec in getattr(node, "decorator_list", ()):  # a def's position starts after its decorators
+        start = min(start, (dec.lineno, dec.col_offset))
+    return start
+
+
+def walk_position(module: ast.AST, node: ast.AST, line_offset: int = 0) -> tuple[int, tuple[int, ...]] | None:
+    """Where ``ast.walk(module)`` meets the node that has ``node``'s type and position (its lines shifted
+    by ``line_offset``): a key that sorts nodes in ``ast.walk`` order (breadth first: depth, then the
+    child indices from the root). None if ``module`` has no such node. Finds it by descending through
+    the nodes whose span contains it, not by walking the whole tree."""
+    lineno = node.lineno + line_offset  # type: ignore[attr-defined]
+    end_lineno = node.end_lineno + line_offset  # type: ignore[attr-defined]
+    first = (lineno, node.col_offset)  # type: ignore[attr-defined]
+    last = (end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+    cls = type(node)
+
+    def find(parent: ast.AST) -> tuple[int, ...] | None:
+        for i, child in enumerate(ast.iter_child_nodes(parent)):
+            start = _start(child)
+            if start is not None:
+                if not (start <= first and last <= (child.end_lineno, child.end_col_offset)):  # type: ignore[attr-defined]
+                    continue
+                if type(child) is cls and (child.lineno, child.col_offset) == first:  # type: ignore[attr-defined]
+                    if (child.end_lineno, child.end_col_offset) == last:  # type: ignore[attr-defined]
+                        return (i,)
+            sub = find(child)
+            if sub is not None:
+                return (i, *sub)
+        return None
+
+    path = find(module)
+    return None if path is None else (len(path), path)
