@@ -5,7 +5,11 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from bisect import bisect_left
+from collections import deque
+from collections.abc import Iterator
 from itertools import accumulate
+from pathlib import Path
 from typing import Any
 
 NO_DEFAULT = object()
@@ -122,6 +126,7 @@ _STRING_OR_COMMENT = re.compile(
     rb")",
     re.S,
 )
+_LEX_MARGIN = 2048  # bytes lexed past the last hit before trying the whole file
 _FIRST_WORD = re.compile(rb"[ \t\f]*(@|\w+)")
 _OPENERS = (b"(", b"[", b"{")
 _count_newlines = operator.methodcaller("count", b"\n")
@@ -197,14 +202,22 @@ def parse_statements(data: bytes, words: tuple[bytes, ...]) -> list[Fragment] | 
     """The logical lines of ``data`` (a Python file's bytes) that contain one of ``words``, each parsed,
     in file order. None when the file cannot be split with certainty: parse it whole instead."""
     hit_lines: set[int] = set()
+    last_hit = -1
     for word in words:
         i = data.find(word)
         while i != -1:
             hit_lines.add(data.count(b"\n", 0, i))
+            last_hit = max(last_hit, i)
             i = data.find(word, i + len(word))
     if not hit_lines:
         return []
-    split = _logical_ranges(data, sorted(hit_lines))
+    hits = sorted(hit_lines)
+    # Lex only up to a little past the last hit (many files of verl mention ``environ`` once, near the
+    # top). A string or a statement that runs past the cut leaves the prefix unbalanced: lex it all then.
+    cut = data.find(b"\n", last_hit + _LEX_MARGIN)
+    split = _logical_ranges(data[: cut + 1], hits) if cut != -1 else None
+    if split is None:
+        split = _logical_ranges(data, hits)
     if split is None:
         return None
     code_lines, ranges = split
@@ -280,3 +293,51 @@ def walk_position(module: ast.AST, node: ast.AST, line_offset: int = 0) -> tuple
 
     path = find(module)
     return None if path is None else (len(path), path)
+
+
+def word_lines(text: str, words: tuple[str, ...]) -> list[int]:
+    """The 1-based lines of ``text`` holding one of ``words``, sorted."""
+    found: set[int] = set()
+    for word in words:
+        i = text.find(word)
+        while i != -1:
+            found.add(text.count("\n", 0, i) + 1)
+            i = text.find(word, i + len(word))
+    return sorted(found)
+
+
+def walk_lines(module: ast.AST, lines: list[int]) -> Iterator[ast.AST]:
+    """``ast.walk(module)`` without the subtrees that span none of ``lines`` (1-based, sorted), in the
+    same order: a node whose source holds a word is reached through ``word_lines`` of that word, at a
+    fraction of the cost of walking a large file."""
+    todo = deque([module])
+    while todo:
+        node = todo.popleft()
+        for child in ast.iter_child_nodes(node):
+            start = _start(child)
+            if start is not None:
+                i = bisect_left(lines, start[0])
+                if i == len(lines) or lines[i] > child.end_lineno:  # type: ignore[attr-defined]
+                    continue
+            todo.append(child)
+        yield node
+
+
+_parsed: dict[str, tuple[tuple[int, int], str, ast.Module]] = {}
+
+
+def parse_file(path: Path) -> tuple[str, ast.Module]:
+    """(text, module) of a Python file, parsed once per process while its size and mtime are unchanged
+    (several families read the same files of verl). Raises ``SyntaxError``/``ValueError`` like ``ast.parse``."""
+    key = str(path)
+    st = path.stat()
+    stamp = (st.st_size, st.st_mtime_ns)
+    hit = _parsed.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1], hit[2]
+    text = path.read_text(encoding="utf-8", errors="replace")
+    module = ast.parse(text)
+    if len(_parsed) >= 256:
+        _parsed.clear()
+    _parsed[key] = (stamp, text, module)
+    return text, module
