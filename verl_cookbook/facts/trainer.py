@@ -139,10 +139,10 @@ class _Trainer:
         return None if parsed is None else [(node, 0) for node in ast.walk(parsed[1])]
 
 
-def _resume_modes(files: dict[str, _Trainer]) -> list[dict]:
+def _resume_modes(files: dict[str, _Trainer], whole: bool = False) -> list[dict]:
     """``config.trainer.resume_mode == "auto"`` comparisons in the first trainer that has them."""
     for rel in TRAINER_FILES:
-        found = _resume_modes_in(files[rel], rel, whole=False)
+        found = _resume_modes_in(files[rel], rel, whole)
         if found is None:  # a value compared twice: which line is kept follows the whole file's walk
             found = _resume_modes_in(files[rel], rel, whole=True)
         if found:
@@ -212,7 +212,7 @@ def _callback(tree: VerlTree) -> dict | None:
     }
 
 
-def _call_sites(files: dict[str, _Trainer], callback: dict | None) -> list[dict]:
+def _call_sites(files: dict[str, _Trainer], callback: dict | None, whole: bool = False) -> list[dict]:
     """Where a trainer imports the callback module, builds the callback and calls its hooks."""
     if callback is None:
         return []
@@ -221,7 +221,7 @@ def _call_sites(files: dict[str, _Trainer], callback: dict | None) -> list[dict]
     hooks = {name for name in callback["methods"] if not name.startswith("_")}
     out: list[dict] = []
     for rel in TRAINER_FILES:
-        for node, offset in files[rel].nodes() or []:
+        for node, offset in files[rel].nodes(whole) or []:
             line = node.lineno + offset if hasattr(node, "lineno") else 0
             if isinstance(node, ast.ImportFrom) and node.module == module:
                 names = [a.name for a in node.names]
@@ -237,8 +237,11 @@ def _call_sites(files: dict[str, _Trainer], callback: dict | None) -> list[dict]
     return sorted(out, key=lambda c: (c["source"].rpartition(":")[0], int(c["source"].rpartition(":")[2])))
 
 
-def extract(tree: VerlTree) -> dict:
-    """``{"config": {...}, "resume_modes": [...], "callback": {...} | None, "call_sites": [...]}``."""
+def extract(tree: VerlTree, whole: bool = False) -> dict:
+    """``{"config": {...}, "resume_modes": [...], "callback": {...} | None, "call_sites": [...]}``.
+
+    The trainer files are read as the statements that name what is looked for; ``whole=True`` walks
+    every file whole instead (the reference the tests hold the fast path to)."""
     callback = _callback(tree)
     # every node looked for in the trainers names one of these words in its own statement
     words = ["resume_mode"]
@@ -250,7 +253,7 @@ def extract(tree: VerlTree) -> dict:
     files = {rel: _Trainer(tree, rel, tuple(words)) for rel in TRAINER_FILES}
     return {
         "config": _config(tree),
-        "resume_modes": _resume_modes(files),
+        "resume_modes": _resume_modes(files, whole),
         "callback": callback,
-        "call_sites": _call_sites(files, callback),
+        "call_sites": _call_sites(files, callback, whole),
     }
