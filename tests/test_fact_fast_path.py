@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from verl_cookbook.facts import env, trainer
-from verl_cookbook.facts.pyast import parse_statements, walk_lines, word_lines
+from verl_cookbook.facts.pyast import parse_statements, walk_lines, walk_order_keys, word_lines
 from verl_cookbook.facts.yaml_lines import key_lines, load_with_lines
 
 
@@ -184,3 +184,65 @@ def test_generated_config_reads_the_same_with_either_yaml_parser(verl_tree) -> N
     data, lines = load_with_lines(text)
     assert lines == pure and len(lines) > 100
     assert data == yaml.load(text, Loader=yaml.SafeLoader)
+
+
+NESTED = """import os
+A = os.environ["N"]
+
+
+class Outer:
+    class Inner:
+        def f(self):
+            if a:
+                x = os.environ["N"]
+            elif b:
+                if c:
+                    pass
+                elif d:
+                    y = os.environ["N"]
+            else:
+                z = os.environ["N"]
+
+    def g(self):
+        try:
+            w = os.environ["N"]
+        except KeyError:
+            v = os.environ.get("N")
+        else:
+            pass
+        finally:
+            u = os.environ.get("N", "1") == "1"
+        for i in range(3):
+            pass
+        else:
+            with open("f") as fh:
+                t = os.environ["N"]
+        while True:
+            s = os.getenv("N")
+            break
+        match os.environ.get("N"):
+            case "x":
+                r = os.environ["N"]
+        return os.environ["N"]
+
+
+def h():
+    try:
+        q = os.environ["N"]
+    finally:
+        pass
+    return {"k": [os.environ["N"]]}
+"""
+
+
+def test_reads_of_one_name_at_every_depth_keep_the_whole_file_walk_order() -> None:
+    reads = _same_reads(NESTED)
+    lines = [int(rec["source"].rpartition(":")[2]) for rec in reads["N"]]
+    assert len(lines) == 14
+    assert lines[0] == 2 and lines != sorted(lines)  # breadth first: the module-level read first, then deeper
+    # ... and the order came from the file's block skeleton, not from parsing the whole file
+    data = NESTED.encode()
+    fragments = parse_statements(data, (b"environ", b"getenv"))
+    assert fragments is not None
+    found = [(f, node) for f in fragments for node in ast.walk(f.module) if isinstance(node, ast.Subscript)]
+    assert walk_order_keys(data, found) is not None

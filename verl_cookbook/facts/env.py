@@ -12,7 +12,14 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from verl_cookbook.facts.pyast import NO_DEFAULT, dotted_name, literal_or_source, parse_statements, walk_position
+from verl_cookbook.facts.pyast import (
+    NO_DEFAULT,
+    dotted_name,
+    literal_or_source,
+    parse_statements,
+    walk_order_keys,
+    walk_position,
+)
 from verl_cookbook.verl_source import VerlTree
 
 _GETTERS = {
@@ -134,13 +141,15 @@ def scan_bytes(data: bytes, rel: str) -> list[tuple[str, dict]]:
     fragments = parse_statements(data, _WORDS)
     if fragments is None:
         return scan_source(data.decode("utf-8", errors="replace"), rel)
-    found = [(r, f.offset) for f in fragments for r in _reads(f.module, f.text, rel, f.offset)]
+    found = [(r, f) for f in fragments for r in _reads(f.module, f.text, rel, f.offset)]
     names = [name for (name, _, _), _ in found]
     if len(names) != len(set(names)):
         # Reads of one name are listed in the whole-file walk's order (breadth first), which the
-        # statements alone do not give: place each read in the whole file's tree (a few files of verl).
-        module = _parse_or_none(data.decode("utf-8", errors="replace"))
-        keys = [walk_position(module, node, offset) if module else None for (_, _, node), offset in found]
+        # statements alone do not give: place each read in the file's block structure (a few files).
+        keys = walk_order_keys(data, [(f, node) for (_, _, node), f in found])
+        if keys is None:
+            module = _parse_or_none(data.decode("utf-8", errors="replace"))
+            keys = [walk_position(module, node, f.offset) if module else None for (_, _, node), f in found]
         if any(k is None for k in keys):
             return scan_source(data.decode("utf-8", errors="replace"), rel)
         found = [found[i] for i in sorted(range(len(found)), key=lambda i: keys[i])]

@@ -7,7 +7,7 @@ import operator
 import re
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -139,18 +139,22 @@ def _bracket_delta(line: bytes) -> int:
 
 class Fragment:
     """One logical line of a file, parsed: ``module`` holds its statements; ``offset`` is added to a
-    node's ``lineno`` to get its line in the file; ``text`` is the parsed text (for source segments)."""
+    node's ``lineno`` to get its line in the file; ``text`` is the parsed text (for source segments);
+    ``first``/``last``: its 0-based physical lines in the file."""
 
-    __slots__ = ("module", "offset", "text")
+    __slots__ = ("first", "last", "module", "offset", "text")
 
-    def __init__(self, module: ast.Module, offset: int, text: str) -> None:
+    def __init__(self, module: ast.Module, offset: int, text: str, first: int, last: int) -> None:
         self.module = module
         self.offset = offset
         self.text = text
+        self.first = first
+        self.last = last
 
 
-def _logical_ranges(data: bytes, lines_with_word: list[int]) -> tuple[list[bytes], list[tuple[int, int]]] | None:
-    """For each 0-based physical line listed, the 0-based (first, last) physical lines of its logical line."""
+def _code_lines(data: bytes) -> tuple[list[bytes], set[int]] | None:
+    """The physical lines of ``data`` with strings blanked (one ``S`` each) and comments dropped, and
+    the 0-based lines that start inside a multi-line string. None if a string is not closed."""
     if b"\r" in data:
         return None  # \r and \r\n count as line ends for Python: keep to the whole-file parser
     # split keeps the matched strings and comments at the odd positions, the code between at the even ones
@@ -167,7 +171,16 @@ def _logical_ranges(data: bytes, lines_with_word: list[int]) -> tuple[list[bytes
         for i in multi:
             first = line_at[2 * i + 1]
             in_string.update(range(first + 1, first + tokens[i].count(b"\n") + 1))
-    code_lines = code.split(b"\n")
+    return code.split(b"\n"), in_string
+
+
+def _logical_ranges(data: bytes, lines_with_word: list[int]) -> tuple[list[bytes], list[tuple[int, int]]] | None:
+    """For each 0-based physical line listed, the 0-based (first, last) physical lines of its logical line."""
+    lexed = _code_lines(data)
+    if lexed is None:
+        return None
+    code_lines, in_string = lexed
+    code = b"\n".join(code_lines)
     last = len(code_lines) - 1
     ends = list(accumulate(map(len, code_lines)))  # offset of line h in code: ends[h - 1] + h
     out: list[tuple[int, int]] = []
@@ -253,7 +266,7 @@ def parse_statements(data: bytes, words: tuple[bytes, ...]) -> list[Fragment] | 
             module = ast.parse(text)
         except (SyntaxError, ValueError):
             return None
-        fragments.append(Fragment(module, a - head.count(b"\n"), text))
+        fragments.append(Fragment(module, a - head.count(b"\n"), text, a, b))
     return fragments
 
 
@@ -341,3 +354,133 @@ def parse_file(path: Path) -> tuple[str, ast.Module]:
         _parsed.clear()
     _parsed[key] = (stamp, text, module)
     return text, module
+
+
+_CLAUSES = (b"elif", b"else", b"except", b"finally")
+
+
+def _clause_follows(
+    later: list[int], j: int, indent: Callable[[int], int | None], word: Callable[[int], bytes]
+) -> bool:
+    """Whether a kept line after ``j`` is a clause of ``j``'s statement (same indentation, before any
+    kept line indented less)."""
+    level = indent(j) or 0
+    for k in later:
+        ik = indent(k) or 0
+        if ik < level:
+            return False
+        if ik == level:
+            return word(k) in _CLAUSES
+    return False
+
+
+def walk_order_keys(data: bytes, found: list[tuple[Fragment, ast.AST]]) -> list[tuple] | None:
+    """Keys that sort nodes found in fragments of ``data`` (a file's bytes) in the order ``ast.walk``
+    meets them in the whole file, without parsing the whole file.
+
+    ``ast.walk`` is breadth first: nodes come by depth, and at one depth in the order of their
+    ancestors — source order for nodes of different statements (a statement's fields come in source
+    order, but for a ``def``/``class``'s decorators and return annotation: those fragments return None).
+    A node's depth is taken from a *skeleton* of the file: the fragments and the block headers that
+    enclose them (with the earlier ``if``/``elif``/``try`` clauses of each, which nest), every other
+    statement left out and an empty body given ``pass``, all at their lines in the file. None when the
+    file is not laid out plainly enough (tabs in indentation, a skeleton that does not parse).
+    """
+    fragments = {id(f): f for f, _ in found}
+    last = max(f.last for f in fragments.values())
+    raw = data.split(b"\n")
+    cut = sum(len(line) + 1 for line in raw[: last + 1])
+    lexed = _code_lines(data[:cut])
+    if lexed is None:
+        return None
+    code, in_string = lexed
+    starts = []  # whether each line up to ``last`` starts a logical line
+    depth = 0
+    for j in range(last + 1):
+        starts.append(depth == 0 and j not in in_string and not (j and code[j - 1].endswith(b"\\")))
+        depth += _bracket_delta(code[j])
+        if depth < 0:
+            return None
+
+    def indent(j: int) -> int | None:
+        width = len(raw[j]) - len(raw[j].lstrip(b" \t\f"))
+        return None if b"\t" in raw[j][:width] else width
+
+    def word(j: int) -> bytes:
+        m = _FIRST_WORD.match(code[j])
+        return m.group(1) if m else b""
+
+    keep: set[int] = set()
+
+    def clause_owner(j: int, ind: int) -> int | None:
+        """Keep the clauses before clause ``j`` and their ``if``/``try``/``for``/``while``; its line."""
+        for k in range(j - 1, -1, -1):
+            if not (starts[k] and code[k].strip()):
+                continue
+            ik = indent(k)
+            if ik is None or ik < ind:
+                return None
+            if ik == ind:
+                keep.add(k)
+                if word(k) not in _CLAUSES:
+                    return k
+        return None
+
+    for f in fragments.values():
+        a = f.first
+        w = word(a)
+        if w in (b"@", b"def", b"async", b"class"):
+            return None
+        keep.add(a)
+        level = indent(a)
+        if level is None:
+            return None
+        j: int | None = a
+        if w in _CLAUSES:
+            j = clause_owner(a, level)
+        while j is not None and level > 0:
+            j -= 1
+            if j < 0:
+                return None
+            if not (starts[j] and code[j].strip()):
+                continue
+            ind = indent(j)
+            if ind is None:
+                return None
+            if ind < level:
+                keep.add(j)
+                if word(j) in _CLAUSES:
+                    j = clause_owner(j, ind)
+                level = ind
+        if j is None:
+            return None
+
+    lines = [b""] * (last + 2)
+    kept = sorted(keep)
+    for n, j in enumerate(kept):
+        end = j
+        while end + 1 <= last and not starts[end + 1]:
+            end += 1
+        lines[j : end + 1] = raw[j : end + 1]
+        if word(j) == b"try" and not _clause_follows(kept[n + 1 :], j, indent, word):
+            lines[j] = raw[j][: indent(j)] + b"if 1:"  # its body kept, not its handlers: same depth
+        if code[end].rstrip(b" \t\f\\").endswith(b":"):  # a block header: does a kept line fill its body?
+            nxt = kept[n + 1] if n + 1 < len(kept) else None
+            if nxt is None or (indent(nxt) or 0) <= (indent(j) or 0):
+                if nxt == end + 1:
+                    return None
+                body = b" case _: pass" if word(j) == b"match" else b" pass"
+                lines[end + 1] = raw[j][: indent(j)] + body
+    try:
+        skeleton = ast.parse(b"\n".join(lines).decode("utf-8", errors="replace"))
+    except (SyntaxError, ValueError):
+        return None
+    keys: list[tuple] = []
+    order: dict[int, int] = {}
+    for f, node in found:
+        pos = walk_position(skeleton, node, f.offset)
+        if pos is None:
+            return None
+        order[id(f)] = order.get(id(f), -1) + 1
+        keys.append((pos[0], f.first, order[id(f)]))
+    return keys
