@@ -182,6 +182,8 @@ def extract(tree: VerlTree, scan: Callable[[bytes, str], list[tuple[str, dict]]]
             except OSError:
                 continue
             files += 1
+            if b"environ" not in data and b"getenv" not in data:
+                continue  # (both readers find nothing in such a file)
             rel = os.path.relpath(path, root).replace(os.sep, "/")
             for name, rec in scan(data, rel):
                 out.setdefault(name, []).append(rec)
