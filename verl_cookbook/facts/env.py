@@ -135,7 +135,9 @@ _WORDS = (b"environ", b"getenv")
 
 def scan_bytes(data: bytes, rel: str) -> list[tuple[str, dict]]:
     """The same as ``scan_source(data.decode(...), rel)``, parsing only the statements that mention
-    ``environ`` or ``getenv`` (every read above names one of them in its own statement)."""
+    ``environ`` or ``getenv`` (every read above names one of them in its own statement). One case
+    differs: a file with a syntax error elsewhere (e.g. newer Python syntax than the running one) has
+    its reads listed here, where the whole-file parse lists none."""
     if b"environ" not in data and b"getenv" not in data:
         return []
     fragments = parse_statements(data, _WORDS)
