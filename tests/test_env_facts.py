@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from verl_cookbook.facts import env
 
 
@@ -37,9 +35,3 @@ def test_every_reported_line_reads_the_variable(verl_tree, facts) -> None:
             rel, line = rec["source"].rsplit(":", 1)
             text = verl_tree.read(rel).splitlines()[int(line) - 1]
             assert "environ" in text or "getenv" in text or name in text, (name, rec)
-
-
-def test_scan_is_fast(verl_tree) -> None:
-    start = time.perf_counter()
-    env.extract(verl_tree)
-    assert time.perf_counter() - start < 10  # generous: shared CI machines; ~1 s measured on 2 cores

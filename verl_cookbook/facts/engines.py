@@ -9,9 +9,10 @@ CUDA and by the HCCL engine on Ascend; the last module imported wins).
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, function_params
+from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, walk_lines, word_lines
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/checkpoint_engine"
@@ -26,10 +27,9 @@ def _module_name(rel: str) -> str:
 
 
 class _ModuleInfo:
-    def __init__(self, rel: str, source: str) -> None:
+    def __init__(self, rel: str, path: Path) -> None:
         self.rel = rel
-        self.source = source
-        self.tree = ast.parse(source)
+        self.source, self.tree = parse_file(path)
         self.classes = {n.name: n for n in self.tree.body if isinstance(n, ast.ClassDef)}
         self.imports = self._module_imports()
         self.guard = self._guard()
@@ -85,19 +85,21 @@ def _registrations(mod: _ModuleInfo) -> list[tuple[str, ast.ClassDef, int]]:
     return out
 
 
-def _init_import_order(tree: VerlTree) -> list[str]:
+def _init_import_order(tree: VerlTree, modules: dict[str, _ModuleInfo]) -> list[str]:
     """Engine modules in the order ``verl/checkpoint_engine/__init__.py`` imports them."""
-    if not tree.exists(INIT):
-        return []
+    init = modules.get(INIT)
+    if init is None:
+        if not tree.exists(INIT):
+            return []
+        init = _ModuleInfo(INIT, tree.root / INIT)  # raises SyntaxError as ast.parse would
     order = []
-    for node in ast.walk(ast.parse(tree.read(INIT))):
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            order.append(f"{PKG}/{node.module.replace('.', '/')}.py")
-    # ast.walk is breadth-first; sort by line to get source order
     lines = {}
-    for node in ast.walk(ast.parse(tree.read(INIT))):
+    for node in ast.walk(init.tree):
         if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            lines[f"{PKG}/{node.module.replace('.', '/')}.py"] = node.lineno
+            rel = f"{PKG}/{node.module.replace('.', '/')}.py"
+            order.append(rel)
+            lines[rel] = node.lineno  # the last one, as before
+    # ast.walk is breadth-first; sort by line to get source order
     return sorted(set(order), key=lambda r: lines[r])
 
 
@@ -176,7 +178,8 @@ def _constructor(cls: ast.ClassDef, mod: _ModuleInfo, modules: dict[str, _Module
 def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
     """``self.device == "npu"``-style comparisons: the device values an engine treats specially."""
     out = []
-    for node in ast.walk(mod.tree):
+    # only the statements that name ``device`` can compare it (walk_lines keeps ast.walk's order)
+    for node in walk_lines(mod.tree, word_lines(mod.source, ("device",))):
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq | ast.NotEq):
             left, right = node.left, node.comparators[0]
             if (dotted_name(left) or "") == "self.device" and isinstance(right, ast.Constant):
@@ -187,13 +190,22 @@ def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
 INJECTING_CALLERS = ("verl/workers/engine_workers.py", f"{PKG}/base.py")
 
 
+def _caller(tree: VerlTree, rel: str, word: str) -> tuple[str, Iterator[ast.AST]] | None:
+    """(source, the nodes of ``rel`` that may hold ``word``, in ``ast.walk`` order); None if ``rel`` is absent."""
+    if not tree.exists(rel):
+        return None
+    source, module = parse_file(tree.root / rel)
+    return source, walk_lines(module, word_lines(source, (word,)))
+
+
 def injected_kwargs(tree: VerlTree) -> list[dict]:
     """Keyword arguments verl itself passes to ``CheckpointEngineRegistry.new`` (a user may not repeat them)."""
     out = []
     for rel in INJECTING_CALLERS:
-        if not tree.exists(rel):
+        found = _caller(tree, rel, "CheckpointEngineRegistry")
+        if found is None:
             continue
-        for node in ast.walk(ast.parse(tree.read(rel))):
+        for node in found[1]:
             if isinstance(node, ast.Call) and (dotted_name(node.func) or "").endswith("CheckpointEngineRegistry.new"):
                 names = [kw.arg for kw in node.keywords if kw.arg]
                 out.append({"kwargs": names, "source": f"{rel}:{node.lineno}"})
@@ -204,10 +216,10 @@ def kwargs_lookups(tree: VerlTree) -> list[dict]:
     """Where verl picks ``engine_kwargs[<backend>]`` (so kwargs under any other key are ignored)."""
     out = []
     for rel in INJECTING_CALLERS:
-        if not tree.exists(rel):
+        found = _caller(tree, rel, "engine_kwargs")
+        if found is None:
             continue
-        source = tree.read(rel)
-        for node in ast.walk(ast.parse(source)):
+        for node in found[1]:
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -224,10 +236,10 @@ def extract(tree: VerlTree) -> dict:
     for path in sorted((tree.root / PKG).rglob("*.py")):
         rel = str(path.relative_to(tree.root))
         try:
-            modules[rel] = _ModuleInfo(rel, path.read_text(encoding="utf-8", errors="replace"))
+            modules[rel] = _ModuleInfo(rel, path)
         except SyntaxError:
             continue
-    order = _init_import_order(tree)
+    order = _init_import_order(tree, modules)
     registrations = []
     for rel, mod in modules.items():
         for name, cls, line in _registrations(mod):

@@ -19,8 +19,8 @@ import re
 
 import yaml
 
-from verl_cookbook.facts.pyast import dotted_name, function_params
-from verl_cookbook.facts.yaml_lines import key_lines
+from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, parse_statements
+from verl_cookbook.facts.yaml_lines import key_lines, load_with_lines
 from verl_cookbook.verl_source import VerlTree
 
 GENERATED = "verl/trainer/config/_generated_ppo_trainer.yaml"
@@ -74,8 +74,8 @@ def _config(tree: VerlTree) -> dict:
         return {"file": None, "keys": {}}
     text = tree.read(GENERATED)
     try:
-        data = yaml.safe_load(text) or {}
-        lines = key_lines(text)
+        data, lines = load_with_lines(text)
+        data = data or {}
     except yaml.YAMLError:
         return {"file": GENERATED, "keys": {}}
     src_lines: dict[str, int] = {}
@@ -108,32 +108,64 @@ def _config(tree: VerlTree) -> dict:
 def _parse(tree: VerlTree, rel: str) -> tuple[str, ast.Module] | None:
     if not tree.exists(rel):
         return None
-    source = tree.read(rel)
     try:
-        return source, ast.parse(source)
-    except SyntaxError:
+        return parse_file(tree.root / rel)
+    except (SyntaxError, ValueError):
         return None
 
 
-def _resume_modes(tree: VerlTree) -> list[dict]:
+class _Trainer:
+    """One trainer file, read once: the nodes of the statements that hold one of ``words`` (every node
+    the family looks for names one), each with the line offset of its statement. ``whole=True`` walks
+    the whole file instead (same nodes, in ``ast.walk`` order of the file)."""
+
+    def __init__(self, tree: VerlTree, rel: str, words: tuple[str, ...]) -> None:
+        self.tree, self.rel, self.words = tree, rel, words
+        self._fragments: list | None = None
+        self.exists = tree.exists(rel)
+
+    def nodes(self, whole: bool = False) -> list[tuple[ast.AST, int]] | None:
+        """None when the file is absent or does not parse."""
+        if not self.exists:
+            return None
+        if not whole:
+            if self._fragments is None:
+                data = (self.tree.root / self.rel).read_bytes()
+                fragments = parse_statements(data, tuple(w.encode() for w in self.words))
+                self._fragments = [] if fragments is None else [fragments]
+            if self._fragments:
+                return [(node, f.offset) for f in self._fragments[0] for node in ast.walk(f.module)]
+        parsed = _parse(self.tree, self.rel)
+        return None if parsed is None else [(node, 0) for node in ast.walk(parsed[1])]
+
+
+def _resume_modes(files: dict[str, _Trainer], whole: bool = False) -> list[dict]:
     """``config.trainer.resume_mode == "auto"`` comparisons in the first trainer that has them."""
     for rel in TRAINER_FILES:
-        parsed = _parse(tree, rel)
-        if parsed is None:
-            continue
-        out: list[dict] = []
-        seen: set[str] = set()
-        for node in ast.walk(parsed[1]):
-            if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
-                continue
-            left, right = node.left, node.comparators[0]
-            if (dotted_name(left) or "").endswith("trainer.resume_mode") and isinstance(right, ast.Constant):
-                if isinstance(right.value, str) and right.value not in seen:
-                    seen.add(right.value)
-                    out.append({"value": right.value, "source": f"{rel}:{node.lineno}"})
-        if out:
-            return sorted(out, key=lambda v: int(v["source"].rpartition(":")[2]))
+        found = _resume_modes_in(files[rel], rel, whole)
+        if found is None:  # a value compared twice: which line is kept follows the whole file's walk
+            found = _resume_modes_in(files[rel], rel, whole=True)
+        if found:
+            return sorted(found, key=lambda v: int(v["source"].rpartition(":")[2]))
     return []
+
+
+def _resume_modes_in(file: _Trainer, rel: str, whole: bool) -> list[dict] | None:
+    out: list[dict] = []
+    seen: set[str] = set()
+    for node, offset in file.nodes(whole) or []:
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
+            continue
+        left, right = node.left, node.comparators[0]
+        if (dotted_name(left) or "").endswith("trainer.resume_mode") and isinstance(right, ast.Constant):
+            if isinstance(right.value, str):
+                if right.value in seen:
+                    if not whole:
+                        return None
+                    continue
+                seen.add(right.value)
+                out.append({"value": right.value, "source": f"{rel}:{node.lineno + offset}"})
+    return out
 
 
 def _signature(fn: ast.FunctionDef | ast.AsyncFunctionDef, source: str, rel: str) -> dict:
@@ -180,7 +212,7 @@ def _callback(tree: VerlTree) -> dict | None:
     }
 
 
-def _call_sites(tree: VerlTree, callback: dict | None) -> list[dict]:
+def _call_sites(files: dict[str, _Trainer], callback: dict | None, whole: bool = False) -> list[dict]:
     """Where a trainer imports the callback module, builds the callback and calls its hooks."""
     if callback is None:
         return []
@@ -189,30 +221,39 @@ def _call_sites(tree: VerlTree, callback: dict | None) -> list[dict]:
     hooks = {name for name in callback["methods"] if not name.startswith("_")}
     out: list[dict] = []
     for rel in TRAINER_FILES:
-        parsed = _parse(tree, rel)
-        if parsed is None:
-            continue
-        for node in ast.walk(parsed[1]):
+        for node, offset in files[rel].nodes(whole) or []:
+            line = node.lineno + offset if hasattr(node, "lineno") else 0
             if isinstance(node, ast.ImportFrom) and node.module == module:
                 names = [a.name for a in node.names]
-                out.append({"what": "import", "names": names, "source": f"{rel}:{node.lineno}"})
+                out.append({"what": "import", "names": names, "source": f"{rel}:{line}"})
             elif isinstance(node, ast.Call):
                 func = dotted_name(node.func) or ""
                 last = func.rpartition(".")[2]
                 if builder and last == builder:
-                    out.append({"what": "build", "call": func, "source": f"{rel}:{node.lineno}"})
+                    out.append({"what": "build", "call": func, "source": f"{rel}:{line}"})
                 elif last in hooks and "callback" in func:
                     kwargs = [kw.arg for kw in node.keywords if kw.arg]
-                    out.append({"what": last, "call": func, "kwargs": kwargs, "source": f"{rel}:{node.lineno}"})
+                    out.append({"what": last, "call": func, "kwargs": kwargs, "source": f"{rel}:{line}"})
     return sorted(out, key=lambda c: (c["source"].rpartition(":")[0], int(c["source"].rpartition(":")[2])))
 
 
-def extract(tree: VerlTree) -> dict:
-    """``{"config": {...}, "resume_modes": [...], "callback": {...} | None, "call_sites": [...]}``."""
+def extract(tree: VerlTree, whole: bool = False) -> dict:
+    """``{"config": {...}, "resume_modes": [...], "callback": {...} | None, "call_sites": [...]}``.
+
+    The trainer files are read as the statements that name what is looked for; ``whole=True`` walks
+    every file whole instead (the reference the tests hold the fast path to)."""
     callback = _callback(tree)
+    # every node looked for in the trainers names one of these words in its own statement
+    words = ["resume_mode"]
+    if callback is not None:
+        words += ["callback", callback["module"].rpartition(".")[2]]
+        builder = (callback.get("builder") or {}).get("name")
+        if builder:
+            words.append(builder)
+    files = {rel: _Trainer(tree, rel, tuple(words)) for rel in TRAINER_FILES}
     return {
         "config": _config(tree),
-        "resume_modes": _resume_modes(tree),
+        "resume_modes": _resume_modes(files, whole),
         "callback": callback,
-        "call_sites": _call_sites(tree, callback),
+        "call_sites": _call_sites(files, callback, whole),
     }

@@ -1,0 +1,61 @@
+"""ShellCheck run once for many shell snippets, instead of once per snippet.
+
+ShellCheck's start-up dominates its cost on a snippet of a few lines (a fresh process per code block
+of the site: the largest part of a cold site check). ``shellcheck_many`` writes the snippets to a
+private temporary folder and runs one ``shellcheck`` on all of them (in chunks, so the command line
+stays short), then hands each snippet its own comments, as ``shellcheck -f json1 -`` on that snippet
+alone gives them (``file`` dropped). Not wired into the checks: ``checks/shell.py`` may call it for all
+the blocks of a run and fall back to one process per block when it returns None.
+
+ShellCheck looks for a ``.shellcheckrc`` above the file it checks (here: the temporary folder), and
+above the working directory for standard input: pass ``--norc`` in both ways of calling it to get the
+same comments whatever rc files exist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+
+CHUNK = 200  # snippets per process
+TIMEOUT_S = 10  # per process, plus this much per snippet
+TIMEOUT_PER_SNIPPET_S = 0.5
+
+
+def shellcheck_many(codes: Sequence[str], args: Sequence[str]) -> list[list[dict]] | None:
+    """ShellCheck's comments for each of ``codes`` (same order), from one process per ``CHUNK`` snippets.
+
+    ``args``: the options the caller would give ``shellcheck`` for one snippet (``-s bash -f json1 ...``,
+    without the ``-`` for standard input; ``-f json1`` is required). None when ShellCheck is not
+    installed or a run fails (timeout, unreadable output): the caller then checks snippet by snippet.
+    """
+    exe = shutil.which("shellcheck")
+    if not exe:
+        return None
+    out: list[list[dict]] = [[] for _ in codes]
+    with tempfile.TemporaryDirectory(prefix="verl-cookbook-shellcheck-") as tmp:
+        paths = []
+        for i, code in enumerate(codes):
+            path = os.path.join(tmp, f"snippet{i}")  # no extension: the shell comes from -s only
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(code)
+            paths.append(path)
+        index = {p: i for i, p in enumerate(paths)}
+        for start in range(0, len(paths), CHUNK):
+            chunk = paths[start : start + CHUNK]
+            timeout = TIMEOUT_S + TIMEOUT_PER_SNIPPET_S * len(chunk)
+            try:
+                proc = subprocess.run([exe, *args, *chunk], capture_output=True, text=True, timeout=timeout)
+                comments = json.loads(proc.stdout or "{}").get("comments", [])
+            except (subprocess.TimeoutExpired, json.JSONDecodeError, OSError):
+                return None
+            for c in comments:
+                i = index.get(c.pop("file", None))
+                if i is None:
+                    return None  # a comment on a file we did not pass: do not guess whose it is
+                out[i].append(c)
+    return out
