@@ -16,6 +16,7 @@ Each finding is one line, ``path:line:col rule message``, so the output can be c
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections import Counter
@@ -40,7 +41,11 @@ def _rel(path: str, root: Path) -> str:
 
 
 def _note_kind(note: str) -> str:
-    return note.split(":", 1)[0].split("(", 1)[0].strip()[:70]
+    """A note without its line number and the names in it, so that notes of one kind count together."""
+    note = re.sub(r"^line \d+: ", "", note)
+    note = re.sub(r"`[^`]*`", "`…`", note)
+    note = re.sub(r"\([^)]*\)", "(…)", note)
+    return re.sub(r"\d+", "N", note)[:110]
 
 
 def run_doctor(root: Path, facts, quiet: bool) -> None:

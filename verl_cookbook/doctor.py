@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -187,11 +188,21 @@ def _entry_config(facts: Facts, module: str) -> str | None:
     return m.group(1) if m else None
 
 
-def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, list[Finding], Any]:
+def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, list[Finding], Any, list[str]]:
+    """The trainer commands of a launch script, as units to judge; also its environment, the findings about
+    the script as a whole (syntax, comment lines that cut a command short, words after ``| tee``, modules
+    verl does not have), the parsed script, and notes on what could not be known statically."""
+    from verl_cookbook.checks.shell import bash_syntax, script_findings
     from verl_cookbook.shellparse import overrides_to_assignments, parse_script
 
     script = parse_script(text, file)
-    findings = [Finding(file, ln, col, "shell/syntax", msg) for ln, col, msg in script.errors]
+    findings = bash_syntax(text, lambda ln: (file, ln))
+    if findings and not findings[0].message.startswith("bash"):
+        findings = []  # `bash -n` could not run (timeout): fall back to the reader's own view
+    if not findings and shutil.which("bash") is None:
+        findings = [Finding(file, ln, col, "shell/syntax", msg) for ln, col, msg in script.errors]
+    findings += script_findings(script, lambda ln: (file, ln), facts)
+    notes = [f"line {ln}: {msg}" for ln, msg in script.notes]
     env: dict[str, tuple[str | None, int]] = {}
     for e in script.exports:
         if e.kind == "export" or e.kind == "prefix" or e.exported:
@@ -203,7 +214,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
             continue
         entry = _entry_config(facts, module)
         if entry is None:
-            continue  # not a Hydra entry point of verl (e.g. verl.model_merger)
+            continue  # not a Hydra entry point of verl (e.g. verl.model_merger), or no such module (reported)
         assigns, fs, info = overrides_to_assignments(cmd, file)
         config = info.get("config_name") or entry
         for name, value in cmd.env.items():
@@ -212,11 +223,18 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
         note = None
         if symbolic:
             note = (
-                f"{len(symbolic)} override(s) take their value from a shell variable "
-                f"({', '.join(sorted('.'.join(k) for k in symbolic))}): their keys were checked, not their values"
+                f"line {cmd.line}: {len(symbolic)} override(s) take their value from something not known "
+                f"statically ({', '.join(sorted('.'.join(k) for k in symbolic))}): their keys were checked, "
+                "not their values"
+            )
+        opaque = info.get("opaque", [])
+        if opaque:
+            notes.append(
+                f"line {cmd.line}: argument(s) {', '.join(f'`{a}`' for a in opaque)} of `{module}` are not known "
+                "statically (the script's own arguments, or a variable it never sets): not checked"
             )
         units.append(Unit(assigns, fs, config, cmd.line, note, symbolic))
-    return units, env, findings, script
+    return units, env, findings, script, notes
 
 
 def yaml_unit(text: str, file: str, facts: Facts, config: str = DEFAULT_CONFIG) -> Unit:
@@ -383,8 +401,9 @@ def diagnose(
     env: dict = {}
     script = None
     pre: list[Finding] = []
+    script_notes: list[str] = []
     if kind == "shell":
-        units, env, pre, script = script_units(text, file, facts)
+        units, env, pre, script, script_notes = script_units(text, file, facts)
     else:
         units = [yaml_unit(text, file, facts)]
     all_assigns = [a for u in units for a in u.assignments]
@@ -397,7 +416,8 @@ def diagnose(
         guess_product(product, text) if dev.value == "npu" else Guess(product, "given" if product else "unknown"),
     )
     report.commands = len(units)
-    report.findings += [DoctorFinding(f) for f in pre]
+    report.findings += [DoctorFinding(f, advice(f, None).fix) for f in pre]
+    report.notes += script_notes
     if kind == "shell" and not units:
         report.notes.append(
             "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script's syntax was checked"

@@ -266,6 +266,59 @@ def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None,
     return out
 
 
+def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]:
+    """What bash would do with the whole script, beyond single overrides: comment lines that cut a
+    ``\\``-continued command short, overrides written after ``| tee`` (they go to tee, not to verl), and
+    ``python -m verl.…`` modules that do not exist in this verl. Shared with ``doctor``."""
+    out: list[Finding] = []
+    for line, _start, msg in script.cut_continuations:
+        file, ln = where(line)
+        out.append(Finding(file, ln, 1, "shell/comment-ends-command", msg))
+    for cmd in script.commands:
+        if cmd.piped_from is not None and cmd.module == "tee":
+            src = script.commands[cmd.piped_from]
+            if not (src.module or "").startswith("verl."):
+                continue
+            for w in cmd.words[1:]:
+                if _OVERRIDE_LIKE.match(w.text):
+                    file, ln = where(w.line)
+                    out.append(
+                        Finding(
+                            file,
+                            ln,
+                            w.col,
+                            "shell/after-pipe",
+                            f"`{w.text}` comes after `| tee` (line {where(cmd.line)[1]}), so it is a file name for "
+                            f"tee, not an override: `{src.module}` never sees it; move it before `| tee`",
+                        )
+                    )
+                    break
+        if facts is not None and (cmd.module or "").startswith("verl.") and cmd.module not in entry_points(facts):
+            rel = cmd.module.replace(".", "/")
+            if not (facts.tree.exists(rel + ".py") or facts.tree.exists(rel + "/__main__.py")):
+                file, ln = where(cmd.line)
+                out.append(
+                    Finding(
+                        file,
+                        ln,
+                        1,
+                        "command/no-such-module",
+                        f"`python -m {cmd.module}`: verl {facts.tree.label} has no module `{cmd.module}` "
+                        f"(no {rel}.py), so Python exits with 'No module named {cmd.module}'"
+                        + _entry_hint(cmd.module, facts),
+                    )
+                )
+    return out
+
+
+_OVERRIDE_LIKE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w-]*(\.[\w-]+)+=")
+
+
+def _entry_hint(module: str, facts: Facts) -> str:
+    close = did_you_mean(module, sorted(entry_points(facts)))
+    return close or f"; verl's Hydra entry points: {', '.join(sorted(entry_points(facts)))}"
+
+
 # -- cmake -------------------------------------------------------------------------------------------
 
 
@@ -365,6 +418,7 @@ def check_script(
     """Everything but syntax: env exports, trainer overrides and known commands. Shared with ``doctor``."""
     script = parse_script(code)
     out = check_exports(script, where, facts)
+    out.extend(script_findings(script, where, facts))
     trainers = set(entry_points(facts)) if facts is not None else {"verl.trainer.main_ppo"}
     for cmd in script.commands:
         if cmd.module in trainers and facts is not None:
