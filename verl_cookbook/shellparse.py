@@ -129,9 +129,9 @@ class Script:
     errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message): syntax errors
     notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message): what was not known
     unread: list[tuple[int, int]] = field(default_factory=list)  # (first, last) lines tree-sitter could not parse
-    # (comment line, line of the command it cuts short, message): a `\`-continued command that a comment
-    # line ends early; the lines after it are not arguments of that command.
-    cut_continuations: list[tuple[int, int, str]] = field(default_factory=list)
+    # (comment line, line of the command it cuts short, next code line, its first word): a `\`-continued
+    # command that a comment line ends early; the lines after it are not arguments of that command.
+    cut_continuations: list[tuple[int, int, int, str]] = field(default_factory=list)
 
 
 # -- expansion values ---------------------------------------------------------------------------------
@@ -964,16 +964,7 @@ def _cut_continuations(ev: _Eval, root: Node, script: Script) -> None:
         while start > 0 and _ends_with_continuation(lines[start - 1]) and not lines[start - 1].lstrip().startswith("#"):
             start -= 1
         after = lines[nxt].strip().split()[0]
-        script.cut_continuations.append(
-            (
-                row + 1 + ev.off,
-                start + 1 + ev.off,
-                f"this comment line ends the command started on line {start + 1 + ev.off}: the `\\` before it "
-                f"joins the comment, so `{after}` on line {nxt + 1 + ev.off} and the lines after it are not "
-                "arguments of that command (bash runs them as a command of their own); move the comment "
-                "above the command or delete it",
-            )
-        )
+        script.cut_continuations.append((row + 1 + ev.off, start + 1 + ev.off, nxt + 1 + ev.off, after))
 
 
 def _ends_with_continuation(line: str) -> bool:
@@ -1617,6 +1608,9 @@ def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment],
                 info["multirun"] = True
             continue
         eq = arg.find("=")
+        if w.has_var and w.var_in(0, eq if eq > 0 else len(arg)) and not arg.startswith("-"):
+            info["opaque"].append(arg)  # the key itself is a shell expansion (or a placeholder)
+            continue
         if w.has_var and eq > 0 and not w.var_in(0, eq):
             arg = arg[: eq + 1] + "0"  # the value is a shell expansion: its key is still parsed and checked
         try:

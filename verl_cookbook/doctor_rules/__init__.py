@@ -118,6 +118,10 @@ def advice(f: Finding, target: Target | None) -> Advice:
         return Advice("move the comment above the command (or delete it) so that the `\\` joins the next argument")
     if f.rule == "shell/after-pipe":
         return Advice("put every override before `2>&1 | tee …`; only the log file name goes after `tee`")
+    if f.rule == "shell/orphan-overrides":
+        return Advice("end the line before with `\\` so that these lines continue the command")
+    if f.rule == "command/missing-dash-m":
+        return Advice("add `-m` before the module name")
     if f.rule == "command/no-such-module":
         return Advice("run an entry point this verl release has (named in the message)")
     if target is None:
