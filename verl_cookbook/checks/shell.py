@@ -295,8 +295,17 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
             )
         )
     cut_lines = {nxt for _line, _start, nxt, _word in script.cut_continuations}
-    for cmd in script.commands:
+    assign_lines = [e.line for e in script.exports if e.kind == "assign"]
+    for k, cmd in enumerate(script.commands):
         if _OVERRIDE_LIKE.match(cmd.argv[0]) and not cmd.words[0].has_var and cmd.line not in cut_lines:
+            prev = script.commands[k - 1] if k else None
+            if (
+                prev is None
+                or _OVERRIDE_LIKE.match(prev.argv[0])
+                or max(prev.arg_lines) >= cmd.line
+                or any(max(prev.arg_lines) < ln < cmd.line for ln in assign_lines)
+            ):
+                continue  # overrides written among settings, not after a command that should take them
             file, ln = where(cmd.line)
             out.append(
                 Finding(
@@ -309,21 +318,26 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
                 )
             )
             continue
-        prog = os.path.basename(cmd.argv[0])
-        if (
-            re.fullmatch(r"python(\d+(\.\d+)?)?", prog)
-            and len(cmd.argv) > 1
-            and re.fullmatch(r"verl(\.\w+)+", cmd.argv[1])
-        ):
-            file, ln = where(cmd.line)
+        py = next(
+            (
+                i
+                for i, a in enumerate(cmd.argv[:-1])
+                if re.fullmatch(r"python(\d+(\.\d+)?)?", os.path.basename(a))
+                and re.fullmatch(r"verl(\.\w+)+", cmd.argv[i + 1])
+            ),
+            None,
+        )
+        if py is not None:
+            prog = os.path.basename(cmd.argv[py])
+            file, ln = where(cmd.words[py + 1].line)
             out.append(
                 Finding(
                     file,
                     ln,
-                    cmd.words[1].col,
+                    cmd.words[py + 1].col,
                     "command/missing-dash-m",
-                    f"`{prog} {cmd.argv[1]}` runs a file named `{cmd.argv[1]}`, which does not exist; a module "
-                    f"is run with `{prog} -m {cmd.argv[1]}`",
+                    f"`{prog} {cmd.argv[py + 1]}` runs a file named `{cmd.argv[py + 1]}`, which does not exist; "
+                    f"a module is run with `{prog} -m {cmd.argv[py + 1]}`",
                 )
             )
         if cmd.piped_from is not None and cmd.module == "tee":
