@@ -14,6 +14,7 @@ or config) or verl's source could not be obtained.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 import shutil
@@ -381,6 +382,7 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
         for f in checker.check(unit.assignments, mode="config", delta=True, unknown=unit.symbolic):
             if f.rule in _KEY_RULES or f.rule == "delta/rejected" or not _about_symbolic(f, unit):
                 raw.append(f)
+    raw += _after_backend_fix(raw, unit, checker)
     for f in raw:
         if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus"):
             continue
@@ -388,6 +390,52 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
         out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
+    return out
+
+
+# A backend name verl does not register, and the name the fix tells the user to write instead.
+_BACKEND_FIXES = {"hccl": "nccl"}
+
+
+def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker) -> list[Finding]:
+    """Every other line that must change once a wrong backend name is corrected: kwargs under
+    ``engine_kwargs.<wrong name>`` (ignored after the fix), and what the corrected engine says about them."""
+    wrong = {
+        name
+        for f in found
+        if f.rule == "engine/unknown-backend"
+        for name in _BACKEND_FIXES
+        if f"backend `{name}`" in f.message
+    }
+    out: list[Finding] = []
+    for name in sorted(wrong):
+        good = _BACKEND_FIXES[name]
+        fixed: list[Assignment] = []
+        for a in unit.assignments:
+            path = a.path
+            if "checkpoint_engine" in path and path[-1] == "backend" and a.value == name:
+                a = Assignment(path, good, a.file, a.line, a.col, op=a.op)
+            elif "engine_kwargs" in path and path.index("engine_kwargs") + 1 < len(path):
+                k = path.index("engine_kwargs") + 1
+                if path[k] == name:
+                    new_path = (*path[:k], good, *path[k + 1 :])
+                    out.append(
+                        Finding(
+                            a.file,
+                            a.line,
+                            a.col,
+                            "engine/kwargs-ignored",
+                            f"`{'.'.join(path)}`: once the backend is corrected to `{good}`, verl reads only "
+                            f"`engine_kwargs.{good}`, so this setting would be ignored; write "
+                            f"`{'.'.join(new_path)}` instead",
+                        )
+                    )
+                    a = Assignment(new_path, a.value, a.file, a.line, a.col, op=a.op)
+            fixed.append(a)
+        seen = {(f.line, f.rule) for f in found}
+        for f in checker.check(fixed, mode="config", delta=True, unknown=unit.symbolic):
+            if f.rule.startswith("engine/") and (f.line, f.rule) not in seen:
+                out.append(dataclasses.replace(f, message=f"with backend `{good}`: {f.message}"))
     return out
 
 

@@ -453,7 +453,13 @@ class ConfigChecker:
                     )
                 )
                 continue
-            for eng in engines:
+            # Device unknown: a kwarg is wrong only if no engine the name resolves to (on any device) takes it.
+            takers = [e for e in engines if name in {p["name"] for p in e["constructor"]["params"]}]
+            if self.device is None and takers:
+                engines_here = takers
+            else:
+                engines_here = engines
+            for eng in engines_here:
                 params = {p["name"]: p for p in eng["constructor"]["params"]}
                 where_dev = "/".join(d.upper() for d in eng["devices"])
                 if name not in params:

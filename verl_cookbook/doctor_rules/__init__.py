@@ -141,6 +141,8 @@ def advice(f: Finding, target: Target | None) -> Advice:
                 PAGE_NCCL_HCCL,
             )
         return Advice("use one of the registered backend names listed below", PAGE_NCCL_HCCL)
+    if f.rule == "engine/kwargs-ignored" and "once the backend is corrected" in msg:
+        return Advice("rename the key as the message says when you correct the backend", PAGE_NCCL_HCCL)
     if f.rule == "engine/kwargs-ignored":
         return Advice(
             f"move these kwargs under `engine_kwargs.{backend}` (the backend in effect), or drop them",
