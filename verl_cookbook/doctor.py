@@ -231,11 +231,23 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
         opaque = info.get("opaque", [])
         if opaque:
             notes.append(
-                f"line {cmd.line}: argument(s) {', '.join(f'`{a}`' for a in opaque)} of `{module}` are not known "
-                "statically (the script's own arguments, or a variable it never sets): not checked"
+                f"line {cmd.line}: argument(s) of `{module}` not known statically, not checked: "
+                + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
         units.append(Unit(assigns, fs, config, cmd.line, note, symbolic))
     return units, env, findings, script, notes
+
+
+def _why_unknown(arg: str) -> str:
+    """Why an argument cannot be known statically, in a few words."""
+    if re.search(r"\$\{?[@*]|\$\{?[1-9]", arg):
+        return "the script's own command-line arguments"
+    if "$(" in arg or "`" in arg:
+        return "the output of a command"
+    m = re.search(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", arg)
+    if m:
+        return f"`{m.group(1)}` is not set in the script (it comes from the environment)"
+    return "a shell expansion"
 
 
 def yaml_unit(text: str, file: str, facts: Facts, config: str = DEFAULT_CONFIG) -> Unit:
