@@ -177,3 +177,26 @@ def test_the_reader_never_raises_on_broken_shell():
     for text in ['echo "unterminated', "cat <<EOF\nno end", "f() {", "$(((", "${x:-${y", "\x00\x01", "if then fi"]:
         script = parse_script(text)
         assert isinstance(script.commands, list)
+
+
+def test_a_wrong_backend_name_reports_every_line_that_must_change(facts):
+    path = DATA / "hccl_with_kwargs.sh"
+    report = diagnose(path, facts)
+    got = found(report)
+    assert ("engine/unknown-backend", line_of(path, "backend=hccl")) in got
+    # kwargs under engine_kwargs.hccl are ignored once the backend is corrected: each line is named
+    assert ("engine/kwargs-ignored", line_of(path, "hccl.rebuild_group")) in got
+    assert ("engine/kwargs-ignored", line_of(path, "hccl.multi_sender")) in got
+    # and what the corrected engine (HCCL, `nccl` on NPU) says of them
+    assert ("engine/unknown-kwarg", line_of(path, "hccl.multi_sender")) in got
+    assert len(got) == 4, got
+    fixes = {d.finding.rule: d.fix for d in report.findings}
+    assert "backend=nccl" in fixes["engine/unknown-backend"]
+    assert "rename the key as the message says" in fixes["engine/kwargs-ignored"]
+
+
+def test_device_rules_wait_for_a_known_or_guessed_device(facts):
+    path = DATA / "kwarg_device_unknown.sh"
+    assert found(diagnose(path, facts)) == []
+    on_npu = found(diagnose(path, facts, device="npu"))
+    assert on_npu == [("engine/unknown-kwarg", line_of(path, "multi_sender"))]
