@@ -83,7 +83,7 @@ def run_doctor(root: Path, facts, quiet: bool) -> None:
         print(f"unreadable: {u}")
     if not quiet:
         print("-- doctor findings")
-        for r, df in findings:
+        for _r, df in findings:
             f = df.finding
             print(f"{_rel(f.path, root)}:{f.line}:{f.col}: {f.rule} {f.message}")
             if df.fix:

@@ -324,15 +324,16 @@ def test_config_name_on_the_command_line_selects_verls_config(facts, tmp_path):
     assert diagnose(p, facts).config == "ppo_megatron_trainer"
 
 
-def test_an_entry_point_without_a_generated_config_is_checked_without_unknown_keys(facts, tmp_path):
-    p = _script(
-        tmp_path,
-        "python3 -m verl.experimental.fully_async_policy.fully_async_main async_training.staleness=1 "
-        "actor_rollout_ref.rollout.checkpoint_engine.backend=hccl\n",
+def test_an_experimental_entry_point_is_checked_against_the_config_hydra_composes_for_it(facts, tmp_path):
+    cmd = (
+        "python3 -m verl.experimental.fully_async_policy.fully_async_main async_training.staleness_threshold=1 "
+        "actor_rollout_ref.rollout.checkpoint_engine.backend=hccl\n"
     )
-    report = diagnose(p, facts)
+    report = diagnose(_script(tmp_path, cmd), facts)
     assert [d.finding.rule for d in report.findings] == ["engine/unknown-backend"]
-    assert any("generates no full config" in n for n in report.notes)
+    assert report.config == "fully_async_ppo_trainer"
+    typo = diagnose(_script(tmp_path, cmd.replace("staleness_threshold", "staleness")), facts)
+    assert [d.finding.rule for d in typo.findings] == ["config/unknown-key", "engine/unknown-backend"]
 
 
 def test_a_script_without_a_verl_command_says_so(facts, tmp_path):

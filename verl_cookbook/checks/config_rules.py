@@ -1,16 +1,27 @@
 """Rules for config assignments, shared by YAML fragments and Hydra overrides.
 
-An :class:`Assignment` is one key path set to one value (a YAML leaf, or ``key=value`` on a command
-line). The rules judge each against verl's generated default config and the engine facts: unknown
-keys, wrong types, Hydra's ``+`` rules, backend names no engine registers, ``engine_kwargs`` under a
-name other than the backend in effect, and kwargs the engine's constructor does not take.
+An :class:`Assignment` is one key path set to one value: a YAML leaf (``op="yaml"``) or a command-line override
+(``set``/``add``/``force``/``delete`` for ``k=v``/``+k=v``/``++k=v``/``~k``, ``group`` for a config-group choice
+such as ``model_engine=megatron``). Overrides are judged by Hydra itself: each is parsed with Hydra's
+``OverridesParser`` (from ``raw``, the user's own text, when the reader kept it), group choices are composed by
+Hydra from the tree's config folder (:mod:`verl_cookbook.facts.compose`), and the other overrides are applied to
+the composed config with Hydra's own ``_apply_overrides_to_config`` — so a finding quotes the error Hydra prints.
+Types come from the dataclass a node's ``_target_`` names (:func:`conversion_error`). On top: backend names no
+engine registers, ``engine_kwargs`` under a name other than the backend in effect, kwargs the engine's
+constructor does not take, legacy keys the entry point never reads, and (for a whole command) mandatory ``???``
+values nobody sets.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
+import functools
+import os
+import typing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from verl_cookbook.facts import Facts
@@ -19,6 +30,8 @@ from verl_cookbook.findings import Finding
 CKPT_LEAF = "checkpoint_engine"
 DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
 _GUARDS: dict[str, list] = {}  # delta_sharded guards per verl tree
+_PREFIX = {"set": "", "add": "+", "force": "++", "delete": "~", "group": "", "yaml": ""}
+UNKNOWN = "???"  # OmegaConf's missing-value marker: what a value known only at run time becomes
 
 
 @dataclass
@@ -28,11 +41,44 @@ class Assignment:
     file: str
     line: int
     col: int = 1
-    op: str = "yaml"  # yaml | set | add (+) | force (++) | delete (~)
+    op: str = "yaml"  # yaml | set | add (+) | force (++) | delete (~) | group (a config-group choice)
+    raw: str | None = None  # the override as written (after shell quote removal); Hydra parses this text
 
     @property
     def dotted(self) -> str:
         return ".".join(self.path)
+
+    def override_text(self) -> str:
+        """The override as Hydra reads it: ``raw`` when known, else rebuilt from op, path and value."""
+        if self.raw is not None:
+            return self.raw
+        text = _PREFIX.get(self.op, "") + self.dotted
+        if self.op == "delete" and self.value is None:
+            return text
+        return f"{text}={override_value(self.value)}"
+
+
+def override_value(value: Any) -> str:
+    """``value`` in Hydra's override grammar (strings quoted, so Hydra gives back exactly this value)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value) if isinstance(value, int) or value == value and abs(value) != float("inf") else str(value)
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(override_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_dict_key(k)}:{override_value(v)}" for k, v in value.items()) + "}"
+    text = str(value)
+    if text.startswith("${") and text.endswith("}"):
+        return text  # an interpolation, as written
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _dict_key(k: Any) -> str:
+    s = str(k)
+    return s if s.replace("_", "").replace("-", "").isalnum() else override_value(s)
 
 
 def did_you_mean(word: str, choices: list[str]) -> str:
@@ -59,7 +105,8 @@ def _lookup(base: Any, path: tuple[str, ...]) -> tuple[str, int, Any]:
 
 
 def type_error(default: Any, value: Any, annotation: str | None = None) -> str | None:
-    """Why ``value`` cannot stand where verl's default is ``default``; None if it can."""
+    """Why ``value`` cannot stand where a Python default is ``default`` (an engine constructor's keyword argument,
+    passed as is); None if it can."""
     if isinstance(value, str) and value.startswith("${"):
         return None  # an interpolation: resolved by OmegaConf at run time
     if value is None:
@@ -97,6 +144,108 @@ def type_error(default: Any, value: Any, annotation: str | None = None) -> str |
     return f"expected {expected.__name__}, got {type(value).__name__} {value!r}"
 
 
+# -- types from verl's dataclasses ----------------------------------------------------------------------------
+_TYPING = {
+    "int": int,
+    "float": float,
+    "str": str,
+    "bool": bool,
+    "bytes": bytes,
+    "Any": Any,
+    "None": None,
+    "list": list,
+    "dict": dict,
+    "tuple": tuple,
+    "List": typing.List,  # noqa: UP006 - the names verl's annotations use
+    "Dict": typing.Dict,  # noqa: UP006
+    "Tuple": typing.Tuple,  # noqa: UP006
+    "Optional": typing.Optional,
+    "Union": typing.Union,
+}
+
+
+def _annotation(text: str) -> Any:
+    """A Python type for annotation text, with every name that is not a builtin or typing name (another
+    dataclass, an enum, ``torch.dtype``) turned into ``Any``: what can't be judged, isn't. Raises on Literal etc."""
+    import ast
+
+    def conv(node: ast.AST) -> Any:
+        if isinstance(node, ast.Constant):
+            if node.value is None:
+                return None
+            if isinstance(node.value, str):
+                return conv(ast.parse(node.value, mode="eval").body)
+            raise ValueError(node.value)
+        if isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id == "typing"):
+                return Any
+            return _TYPING.get(name, Any)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return typing.Union[conv(node.left), conv(node.right)]  # noqa: UP007
+        if isinstance(node, ast.Subscript):
+            base = conv(node.value)
+            if base is Any:
+                return Any
+            args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            conv_args = tuple(conv(a) for a in args)
+            if base in (typing.Optional,):
+                return typing.Optional[conv_args[0]]  # noqa: UP007, UP045
+            if base in (typing.Union,):
+                return typing.Union[conv_args]  # noqa: UP007
+            origin = {list: typing.List, dict: typing.Dict, tuple: typing.Tuple}.get(base, base)  # noqa: UP006
+            if origin is typing.Tuple:  # noqa: UP006
+                return typing.List[conv_args[0]] if conv_args else list  # noqa: UP006 - OmegaConf stores it as a list
+            return origin[conv_args if len(conv_args) > 1 else conv_args[0]]
+        raise ValueError(ast.dump(node))
+
+    return conv(ast.parse(text, mode="eval").body)
+
+
+@functools.lru_cache(maxsize=512)
+def _probe(tp: Any) -> Any:
+    """A one-field OmegaConf structured config of type ``tp``; None when OmegaConf can't represent ``tp``."""
+    from omegaconf import MISSING, OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    try:
+        dc = dataclasses.make_dataclass("Field", [("value", tp, dataclasses.field(default=MISSING))])
+        return OmegaConf.structured(dc)
+    except (OmegaConfBaseException, TypeError, ValueError):
+        return None
+
+
+def conversion_error(annotation: str, value: Any) -> str | None:
+    """OmegaConf's own message when ``value`` cannot be converted to a field annotated ``annotation`` (what
+    ``OmegaConf.merge(OmegaConf.structured(Config), cfg)`` in verl's ``omega_conf_to_dataclass`` raises); None when
+    it converts, when the value is null, an interpolation or ``???``, or when the annotation can't be judged.
+    An int for a float converts; ``"0.7"`` for a float converts; a union converts when one member does."""
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    if value is None or (isinstance(value, str) and ("${" in value or value == UNKNOWN)):
+        return None
+    try:
+        tp = _annotation(annotation)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    members = typing.get_args(tp) if typing.get_origin(tp) is typing.Union else (tp,)
+    members = tuple(m for m in members if m is not type(None))
+    if any(m is Any for m in members):
+        return None
+    first = None
+    for m in members:
+        probe = _probe(m)
+        if probe is None:
+            return None
+        try:
+            OmegaConf.merge(probe, {"value": value})
+            return None
+        except OmegaConfBaseException as e:
+            first = first or str(e).splitlines()[0]
+    return first
+
+
 def _ckpt_prefixes(base: dict) -> list[tuple[str, ...]]:
     """Every path in the default config that holds a checkpoint_engine block."""
     out = []
@@ -113,12 +262,97 @@ def _ckpt_prefixes(base: dict) -> list[tuple[str, ...]]:
     return out
 
 
+# -- Hydra --------------------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _parser() -> Any:
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    return OverridesParser.create()
+
+
+def _hydra_message(e: BaseException) -> str:
+    """Hydra's error text, as it prints it, without the search-path listing it appends to a missing option."""
+    from verl_cookbook.facts.compose import error_text
+
+    msg = error_text(e)
+    return msg.split("\nConfig search path:")[0].split("\nSee https://hydra.cc")[0].strip()
+
+
+def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: int = 1) -> list[Finding]:
+    """A ``python -m verl.…`` module that does not exist in this verl (scripts written for older verl still call
+    ``verl.trainer.main_generation``)."""
+    if not module.startswith("verl.") or facts.entry_point(module):
+        return []
+    rel = module.replace(".", "/")
+    if facts.tree.exists(f"{rel}.py") or facts.tree.exists(f"{rel}/__main__.py"):
+        return []
+    entries = sorted(facts.entry_points())
+    label = facts.tree.version or facts.tree.label
+    return [
+        Finding(
+            file,
+            line,
+            col,
+            "command/unknown-entry-point",
+            f"`python -m {module}`: verl {label} has no module `{module}`, so Python stops with "
+            f"'No module named {module}'" + did_you_mean(module, entries),
+            fact="Hydra entry points: " + ", ".join(f"{m} ({facts.entry_point(m)['config_name']})" for m in entries),
+            fact_source=", ".join(facts.entry_point(m)["source"] for m in entries[:3])
+            + (" …" if len(entries) > 3 else ""),
+        )
+    ]
+
+
+def resolve_config(
+    facts: Facts, module: str | None, config_name: str | None = None, config_path: str | None = None
+) -> tuple[str, Path | None, str | None]:
+    """(config name, config folder, why it is unreadable) for a command: ``@hydra.main`` of ``module`` names the
+    default, ``--config-name``/``-cn`` replaces the name and ``--config-path``/``-cp`` the folder (relative to the
+    folder of the entry point's file, as Hydra resolves it)."""
+    entry = facts.entry_point(module or "") if module else None
+    name = config_name or (entry["config_name"] if entry else "ppo_trainer")
+    if name.endswith(".yaml"):
+        name = name[: -len(".yaml")]
+    folder: Path | None = None
+    if config_path:
+        if config_path.startswith("pkg://"):
+            folder = facts.tree.root.joinpath(*config_path[len("pkg://") :].strip("/").split("."))
+        elif os.path.isabs(config_path):
+            folder = Path(config_path)
+        elif entry:
+            base = (facts.tree.root / entry["source"].rsplit(":", 1)[0]).parent
+            folder = Path(os.path.normpath(base / config_path))
+        if folder is None or not folder.is_dir():
+            return name, None, f"--config-path {config_path}: no such folder here; the config was not composed"
+    elif entry and entry.get("config_dir"):
+        folder = facts.tree.root / entry["config_dir"]
+    return name, folder or facts.config_dir(name), None
+
+
 class ConfigChecker:
-    def __init__(self, facts: Facts, config: str = "ppo_trainer", device: str | None = None) -> None:
+    """Judges assignments against the config ``config`` (a primary config of verl) as Hydra composes it.
+
+    ``config_dir``: the folder to compose it from (``--config-path``; default: the folder verl keeps it in).
+    ``entry_point``: the module that runs it (``verl.trainer.main_ppo``), which decides which legacy keys are read;
+    default: every entry point whose ``@hydra.main`` names ``config``."""
+
+    def __init__(
+        self,
+        facts: Facts,
+        config: str = "ppo_trainer",
+        device: str | None = None,
+        *,
+        config_dir: Path | None = None,
+        entry_point: str | None = None,
+    ) -> None:
         self.facts = facts
         self.config = config
+        self.config_dir = config_dir
+        self.entry_point = entry_point
         self.device = DEVICES.get(device or "", None)
-        self.base = facts.default_config(config)
+        self.composed = facts.compose(config, (), config_dir)
+        self.base = self.composed.get("config")
+        self.merged: dict | None = None  # the config after the last check's overrides, as Hydra left it
 
     def src(self, path: tuple[str, ...] | str) -> str | None:
         dotted = path if isinstance(path, str) else ".".join(path)
@@ -131,38 +365,377 @@ class ConfigChecker:
         mode: str = "config",
         delta: bool = False,
         unknown: set[tuple[str, ...]] | None = None,
+        whole_command: bool = False,
+        multirun: bool = False,
     ) -> list[Finding]:
         """``mode``: "config" (a fragment to apply) or "defaults" (a fragment claiming verl's defaults).
         ``delta``: also evaluate verl's ``delta_sharded`` run-time guards on the merged config; ``unknown``:
-        paths whose value is not known statically (a shell variable), which no guard treats as known."""
+        paths whose value is not known statically (a shell variable), which no rule treats as known.
+        ``whole_command``: the assignments are every override of one command, so a mandatory ``???`` value they
+        leave unset is reported; ``multirun``: the command has ``--multirun`` (sweeps are allowed)."""
         if self.base is None:
             a = assigns[0] if assigns else None
             return [
                 Finding(
                     a.file if a else "?",
                     a.line if a else 1,
-                    1,
+                    a.col if a else 1,
                     "config/unknown-config",
-                    f"verl has no generated config `{self.config}`",
+                    f"Hydra cannot compose verl's config `{self.config}`: {_hydra_message_text(self.composed)}",
                     fact=f"configs: {', '.join(self.facts.config_names())}",
                 )
             ]
+        unknown = unknown or set()
         findings: list[Finding] = []
-        for a in assigns:
-            findings.extend(self._check_path(a, mode))
+        overrides = [a for a in assigns if a.op != "yaml"]
+        fragment = [a for a in assigns if a.op == "yaml"]
+        base = self.base
+        applied: list[Assignment] = []
+        if overrides:
+            found, base, merged, applied = self._apply(overrides, unknown, multirun)
+            findings.extend(found)
+            self.merged = merged
+        if fragment:
+            for a in fragment:
+                findings.extend(self._check_path(a, mode, base))
+            self.merged = merged_config(self.merged or base, fragment, unknown)
+        cfg = self.merged
+        values = applied + fragment
         if mode == "config":
-            findings.extend(self._check_engines(assigns))
+            findings.extend(self._check_types(values, cfg, unknown))
+            findings.extend(self._check_legacy(values))
+            findings.extend(self._check_engines(values, base))
             if delta:
-                findings.extend(self._check_delta(assigns, unknown))
+                findings.extend(self._check_delta(values, cfg, base))
+            if whole_command and overrides:
+                findings.extend(self._check_missing(cfg, unknown, overrides[0]))
         return findings
 
-    def _check_delta(self, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None) -> list[Finding]:
+    # -- Hydra's override semantics ---------------------------------------------------------------------------
+    def _apply(
+        self, overrides: list[Assignment], unknown: set[tuple[str, ...]], multirun: bool
+    ) -> tuple[list[Finding], dict, dict, list[Assignment]]:
+        """Parse each override with Hydra, compose the group choices, apply the rest one by one with Hydra's
+        ``_apply_overrides_to_config``. Returns (findings, composed base, merged config, applied assignments)."""
+        from hydra.errors import HydraException
+
+        findings: list[Finding] = []
+        groups = self.facts.config_groups(self.config, self.config_dir)
+        parsed: list[tuple[Assignment, Any]] = []
+        for a in overrides:
+            text = a.override_text()
+            if a.path in unknown and a.op != "delete" and a.raw is None:
+                text = f"{_PREFIX.get(a.op, '')}{a.dotted}={UNKNOWN!r}".replace('"', "'")
+            try:
+                ov = _parser().parse_overrides([text])[0]
+            except HydraException as e:
+                findings.append(
+                    Finding(
+                        a.file, a.line, a.col, "override/malformed", f"Hydra cannot parse `{text}`: {_hydra_message(e)}"
+                    )
+                )
+                continue
+            if ov.is_hydra_override():
+                continue  # Hydra's own config (hydra.run.dir=…), not verl's
+            if ov.is_sweep_override():
+                if not multirun:
+                    findings.append(self._sweep_finding(a, ov))
+                    continue
+                first = next(iter(ov.sweep_string_iterator()), None)
+                key = ov.get_key_element()
+                ov = _parser().parse_overrides([f"{key}={first}" if first is not None else key])[0]
+            parsed.append((a, ov))
+        choices = [
+            (a, ov)
+            for a, ov in parsed
+            if ov.key_or_group in groups and not isinstance(ov.value(), dict) and not ov.is_hydra_override()
+        ]
+        values = [(a, ov) for a, ov in parsed if (a, ov) not in choices]
+        composed = self.composed
+        if choices:
+            texts = tuple(ov.input_line for _a, ov in choices)
+            composed = self.facts.compose(self.config, texts, self.config_dir)
+            if "error" in composed:
+                a = next((a for a, ov in choices if f"'{ov.key_or_group}/" in composed["error"]), choices[0][0])
+                findings.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "override/group",
+                        f"Hydra cannot compose `{self.config}` with `{a.override_text()}`: "
+                        f"{_hydra_message_text(composed)}",
+                        fact_source=self.facts.config_source("", self.config),
+                    )
+                )
+                composed = self.composed
+        base = composed["config"]
+        merged, applied, errors = _apply_values(base, values)
+        for a, ov, msg in errors:
+            findings.append(self._override_finding(a, ov, msg, base))
+        return findings, base, merged, applied
+
+    def _sweep_finding(self, a: Assignment, ov: Any) -> Finding:
+        from hydra._internal.config_loader_impl import ConfigLoaderImpl
+        from hydra.errors import HydraException
+        from hydra.types import RunMode
+
+        try:
+            ConfigLoaderImpl.validate_sweep_overrides_legal([ov], RunMode.RUN, from_shell=True)
+            msg = f"'{ov.input_line}' is a sweep"
+        except HydraException as e:
+            msg = _hydra_message(e)
+        return Finding(
+            a.file, a.line, a.col, "override/sweep-without-multirun", f"Hydra refuses `{ov.input_line}`: {msg}"
+        )
+
+    def _override_finding(self, a: Assignment, ov: Any, msg: str, base: dict) -> Finding:
+        where = (a.file, a.line, a.col)
+        path = tuple(ov.key_or_group.split("."))
+        quoted = msg.replace("\n", " ")
+        if msg.startswith("Could not override"):
+            state, depth, node = _lookup(base, path)
+            if state == "leaf":
+                return Finding(
+                    *where,
+                    "config/not-a-mapping",
+                    f"`{'.'.join(path[:depth])}` is a value in verl's config, not a mapping, so `{ov.key_or_group}` "
+                    f"cannot be set; Hydra: {quoted}",
+                    fact=f"default: {node!r}",
+                    fact_source=self.src(path[:depth]),
+                )
+            if state == "open":
+                return Finding(
+                    *where,
+                    "override/needs-plus",
+                    f"`{ov.key_or_group}` is not in verl's `{self.config}` config (its parent is empty there), so "
+                    f"Hydra rejects `{ov.input_line}`: {quoted}",
+                    fact_source=self.src(path[:depth]),
+                )
+            parent = ".".join(path[:depth]) or "(top level)"
+            key = path[depth] if depth < len(path) else path[-1]
+            choices = sorted(node) if isinstance(node, dict) else []
+            return Finding(
+                *where,
+                "config/unknown-key",
+                f"unknown key `{ov.key_or_group}`: verl's `{self.config}` config has no `{key}` under `{parent}`, "
+                f"so Hydra stops: {quoted}" + did_you_mean(key, choices),
+                fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
+                fact_source=self.src(path[:depth]) if depth else self.facts.config_source("", self.config),
+            )
+        if msg.startswith("Could not append"):
+            node = _lookup(base, path)[2]
+            return Finding(
+                *where,
+                "override/plus-on-existing",
+                f"`{ov.key_or_group}` already exists in verl's `{self.config}` config, so Hydra rejects "
+                f"`{ov.input_line}`: {quoted}",
+                fact=f"default: {node!r}",
+                fact_source=self.src(path),
+            )
+        if msg.startswith("Could not delete"):
+            return Finding(
+                *where,
+                "override/delete-missing",
+                f"`{ov.input_line}`: Hydra: {quoted}",
+                fact_source=self.src(path[:-1]),
+            )
+        if "looks like a config group" in msg:
+            groups = sorted(self.facts.config_groups(self.config, self.config_dir))
+            return Finding(
+                *where,
+                "override/unknown-group",
+                f"Hydra: {quoted}" + did_you_mean(ov.key_or_group, groups),
+                fact=f"config groups: {', '.join(groups)}",
+                fact_source=self.facts.config_source("", self.config),
+            )
+        return Finding(
+            *where, "override/rejected", f"Hydra rejects `{ov.input_line}`: {quoted}", fact_source=self.src(path)
+        )
+
+    # -- YAML fragments -------------------------------------------------------------------------------------------
+    def _check_path(self, a: Assignment, mode: str, base: dict) -> list[Finding]:
+        state, depth, node = _lookup(base, a.path)
+        where = (a.file, a.line, a.col)
+        if state == "unknown":
+            parent = ".".join(a.path[:depth]) or "(top level)"
+            key = a.path[depth]
+            choices = sorted(node)
+            return [
+                Finding(
+                    *where,
+                    "config/unknown-key",
+                    f"unknown key `{a.dotted}`: verl's config has no `{key}` under `{parent}`"
+                    + did_you_mean(key, choices),
+                    fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
+                    fact_source=self.src(a.path[:depth]) if depth else self.facts.config_source("", self.config),
+                )
+            ]
+        if state == "leaf":
+            return [
+                Finding(
+                    *where,
+                    "config/not-a-mapping",
+                    f"`{'.'.join(a.path[:depth])}` is a value in verl's config, not a mapping; "
+                    f"`{a.dotted}` cannot be set",
+                    fact=f"default: {node!r}",
+                    fact_source=self.src(a.path[:depth]),
+                )
+            ]
+        exists = state == "found"
+        out: list[Finding] = []
+        if exists and mode == "defaults" and not isinstance(a.value, dict) and a.value != node:
+            out.append(
+                Finding(
+                    *where,
+                    "defaults/mismatch",
+                    f"`{a.dotted}` is shown as the default {a.value!r}, but verl's default is {node!r}",
+                    fact=f"default: {node!r}",
+                    fact_source=self._default_source(a.path),
+                )
+            )
+        elif mode == "defaults" and not exists:
+            out.append(
+                Finding(
+                    *where,
+                    "defaults/not-a-default",
+                    f"`{a.dotted}` is shown as a default, but verl's default config has no such key",
+                    fact_source=self.src(a.path[:depth]),
+                )
+            )
+        return out
+
+    def _default_source(self, path: tuple[str, ...]) -> str | None:
+        if len(path) >= 2 and path[-2] == CKPT_LEAF:
+            fld = self.facts.checkpoint_field(path[-1])
+            if fld:
+                return f"{self.src(path)}; {fld['source']}"
+        return self.src(path)
+
+    # -- types ----------------------------------------------------------------------------------------------------
+    def _dataclass_of(self, cfg: dict, parent: tuple[str, ...]) -> tuple[str, dict[str, dict]] | None:
+        node: Any = cfg
+        for k in parent:
+            node = node.get(k) if isinstance(node, dict) else None
+        target = node.get("_target_") if isinstance(node, dict) else None
+        return self.facts.dataclass_fields(target) if isinstance(target, str) else None
+
+    def _check_types(self, assigns: list[Assignment], cfg: dict, unknown: set[tuple[str, ...]]) -> list[Finding]:
+        """A value the dataclass that verl converts the node to (its ``_target_``) cannot take; a key it has no
+        field for (added with ``+``: Hydra takes it, building the dataclass raises TypeError)."""
+        out: list[Finding] = []
+        for a in assigns:
+            if a.op in ("delete", "group") or a.path in unknown or len(a.path) < 1 or a.path[-1] == "_target_":
+                continue
+            dc = self._dataclass_of(cfg, a.path[:-1])
+            if dc is None:
+                continue
+            cls, fields = dc
+            name = a.path[-1]
+            short = cls.rpartition(".")[2]
+            if name not in fields:
+                if a.op not in ("add", "force"):
+                    continue  # a YAML key or `k=v` that the config lacks is reported as an unknown key
+                out.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "config/not-a-field",
+                        f"`{a.dotted}`: Hydra adds it, but verl turns `{'.'.join(a.path[:-1])}` into {short}, which "
+                        f"has no field `{name}`, so building it raises TypeError (unexpected keyword argument)"
+                        + did_you_mean(name, sorted(fields)),
+                        fact=f"{short} fields: {', '.join(sorted(f for f in fields if f != '_target_')[:12])} …",
+                        fact_source=self.facts.data["dataclasses"]["classes"][cls]["source"],
+                    )
+                )
+                continue
+            err = conversion_error(fields[name]["annotation"], a.value)
+            if err:
+                out.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "config/wrong-type",
+                        f"`{a.dotted}`: {a.value!r} is not a `{fields[name]['annotation']}` ({short}.{name}): "
+                        f"OmegaConf: {err}",
+                        fact=f"{short}.{name}: {fields[name]['annotation']}",
+                        fact_source=fields[name]["source"],
+                    )
+                )
+        return out
+
+    # -- whole commands ---------------------------------------------------------------------------------------
+    def _readers(self) -> list[str]:
+        if self.entry_point:
+            return [self.entry_point]
+        return sorted(m for m, e in self.facts.entry_points().items() if e["config_name"] == self.config)
+
+    def _check_legacy(self, assigns: list[Assignment]) -> list[Finding]:
+        """Keys Hydra accepts (the config has them) that the entry point never reads: legacy keys that only some
+        other entry point migrates to their new place."""
+        readers = self._readers()
+        if not readers:
+            return []
+        out: list[Finding] = []
+        for fn, mig in self.facts.migrations().items():
+            migrating = sorted(m for m, e in self.facts.entry_points().items() if fn in e["migrates"])
+            if not migrating or any(r in migrating for r in readers):
+                continue
+            for a in assigns:
+                if a.op in ("delete", "group") or not a.path or a.path[0] not in mig["keys"] or a.value is None:
+                    continue
+                new = _renamed(a.dotted, mig["renames"])
+                out.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "config/legacy-key",
+                        f"warning: `{a.dotted}` is a legacy key: Hydra accepts it, but {', '.join(readers)} never "
+                        f"read{'s' if len(readers) == 1 else ''} it; only {', '.join(migrating)} migrate"
+                        f"{'s' if len(migrating) == 1 else ''} it ({fn})" + (f"; set `{new}` instead" if new else ""),
+                        fact=f"{fn} moves {', '.join(mig['keys'])}",
+                        fact_source=mig["source"],
+                    )
+                )
+        return out
+
+    def _check_missing(self, cfg: dict, unknown: set[tuple[str, ...]], anchor: Assignment) -> list[Finding]:
+        """Mandatory values (``???``) the command leaves unset. A ``???`` below a node whose ``enable`` is false
+        (e.g. the reward model's rollout) is not read and not reported."""
+        out: list[Finding] = []
+
+        def walk(node: Any, path: tuple[str, ...]) -> None:
+            if isinstance(node, dict):
+                if node.get("enable") is False:
+                    return
+                for k, v in node.items():
+                    walk(v, (*path, str(k)))
+            elif node == UNKNOWN and path not in unknown:
+                out.append(
+                    Finding(
+                        anchor.file,
+                        anchor.line,
+                        anchor.col,
+                        "config/missing-value",
+                        f"`{'.'.join(path)}` is mandatory (`???` in verl's `{self.config}` config) and this command "
+                        f"never sets it: verl stops with MissingMandatoryValue when it reads it; "
+                        f"add `{'.'.join(path)}=…`",
+                        fact_source=self.src(path),
+                    )
+                )
+
+        walk(cfg, ())
+        return out
+
+    def _check_delta(self, assigns: list[Assignment], cfg: dict, base: dict) -> list[Finding]:
         """A ``delta_sharded`` setup that one of verl's ``raise`` statements rejects at run time."""
         from verl_cookbook.doctor_rules import delta_guards
 
-        cfg = merged_config(self.base, assigns, unknown)
         out: list[Finding] = []
-        for prefix in _ckpt_prefixes(self.base):
+        for prefix in _ckpt_prefixes(base):
             block = _lookup(cfg, prefix)[2]
             if not isinstance(block, dict) or block.get("backend") != delta_guards.DELTA:
                 continue
@@ -192,124 +765,19 @@ class ConfigChecker:
                 )
         return out
 
-    # -- key paths -------------------------------------------------------------------------
-    def _check_path(self, a: Assignment, mode: str) -> list[Finding]:
-        state, depth, node = _lookup(self.base, a.path)
-        where = (a.file, a.line, a.col)
-        if state == "unknown":
-            parent = ".".join(a.path[:depth]) or "(top level)"
-            key = a.path[depth]
-            choices = sorted(node)
-            return [
-                Finding(
-                    *where,
-                    "config/unknown-key",
-                    f"unknown key `{a.dotted}`: verl's config has no `{key}` under `{parent}`"
-                    + did_you_mean(key, choices),
-                    fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
-                    fact_source=self.src(a.path[:depth]) if depth else self.facts.config_source("", self.config),
-                )
-            ]
-        if state == "leaf":
-            return [
-                Finding(
-                    *where,
-                    "config/not-a-mapping",
-                    f"`{'.'.join(a.path[:depth])}` is a value in verl's config, not a mapping; "
-                    f"`{a.dotted}` cannot be set",
-                    fact=f"default: {node!r}",
-                    fact_source=self.src(a.path[:depth]),
-                )
-            ]
-        exists = state == "found"
-        out: list[Finding] = []
-        if a.op == "set" and not exists:
-            out.append(
-                Finding(
-                    *where,
-                    "override/needs-plus",
-                    f"`{a.dotted}` is not in verl's default config, so Hydra rejects `{a.dotted}=…`; "
-                    f"write `+{a.dotted}=…` to add it",
-                    fact_source=self.src(a.path[:depth]),
-                )
-            )
-        elif a.op == "add" and exists:
-            out.append(
-                Finding(
-                    *where,
-                    "override/plus-on-existing",
-                    f"`{a.dotted}` already exists in verl's default config, so Hydra rejects `+{a.dotted}=…`; "
-                    f"drop the `+` (or use `++` to force)",
-                    fact=f"default: {node!r}",
-                    fact_source=self.src(a.path),
-                )
-            )
-        elif a.op == "delete" and not exists:
-            out.append(
-                Finding(
-                    *where,
-                    "override/delete-missing",
-                    f"`~{a.dotted}` deletes a key that verl's default config does not have",
-                    fact_source=self.src(a.path[:depth]),
-                )
-            )
-        if exists and a.op != "delete":
-            annotation = None
-            if len(a.path) >= 2 and a.path[-2] == CKPT_LEAF:
-                fld = self.facts.checkpoint_field(a.path[-1])
-                annotation = fld["annotation"] if fld else None
-            err = type_error(node, a.value, annotation)
-            if err and not (isinstance(node, dict) and isinstance(a.value, dict)):
-                out.append(
-                    Finding(
-                        *where,
-                        "config/wrong-type",
-                        f"`{a.dotted}`: {err}",
-                        fact=f"default: {node!r}",
-                        fact_source=self.src(a.path),
-                    )
-                )
-            if mode == "defaults" and not isinstance(a.value, dict) and a.value != node:
-                out.append(
-                    Finding(
-                        *where,
-                        "defaults/mismatch",
-                        f"`{a.dotted}` is shown as the default {a.value!r}, but verl's default is {node!r}",
-                        fact=f"default: {node!r}",
-                        fact_source=self._default_source(a.path),
-                    )
-                )
-        elif mode == "defaults" and not exists:
-            out.append(
-                Finding(
-                    *where,
-                    "defaults/not-a-default",
-                    f"`{a.dotted}` is shown as a default, but verl's default config has no such key",
-                    fact_source=self.src(a.path[:depth]),
-                )
-            )
-        return out
-
-    def _default_source(self, path: tuple[str, ...]) -> str | None:
-        if len(path) >= 2 and path[-2] == CKPT_LEAF:
-            fld = self.facts.checkpoint_field(path[-1])
-            if fld:
-                return f"{self.src(path)}; {fld['source']}"
-        return self.src(path)
-
     # -- engines -----------------------------------------------------------------------------
-    def _check_engines(self, assigns: list[Assignment]) -> list[Finding]:
+    def _check_engines(self, assigns: list[Assignment], base: dict) -> list[Finding]:
         findings: list[Finding] = []
-        for prefix in _ckpt_prefixes(self.base):
-            mine = [a for a in assigns if a.path[: len(prefix)] == prefix and a.op != "delete"]
+        for prefix in _ckpt_prefixes(base):
+            mine = [a for a in assigns if a.path[: len(prefix)] == prefix and a.op not in ("delete", "group")]
             if not mine:
                 continue
-            findings.extend(self._check_block(prefix, mine))
+            findings.extend(self._check_block(prefix, mine, base))
         return findings
 
-    def _check_block(self, prefix: tuple[str, ...], assigns: list[Assignment]) -> list[Finding]:
+    def _check_block(self, prefix: tuple[str, ...], assigns: list[Assignment], base: dict) -> list[Finding]:
         n = len(prefix)
-        defaults = _lookup(self.base, prefix)[2] or {}
+        defaults = _lookup(base, prefix)[2] or {}
         backend = defaults.get("backend")
         backend_a = None
         kwargs: dict[str, list[tuple[Assignment, tuple[str, ...], Any]]] = {}
@@ -453,13 +921,10 @@ class ConfigChecker:
                     )
                 )
                 continue
-            # Device unknown: a kwarg is wrong only if no engine the name resolves to (on any device) takes it.
-            takers = [e for e in engines if name in {p["name"] for p in e["constructor"]["params"]}]
-            if self.device is None and takers:
-                engines_here = takers
-            else:
-                engines_here = engines
-            for eng in engines_here:
+            # With the device unknown, a kwarg one of the backend's engines takes is not reported against
+            # another (`multi_sender` is NCCL's on GPU; the HCCL engine behind `nccl` on NPU lacks it).
+            takers = [e for e in engines if any(p["name"] == name for p in e["constructor"]["params"])]
+            for eng in engines if self.device else (takers or engines[:1]):
                 params = {p["name"]: p for p in eng["constructor"]["params"]}
                 where_dev = "/".join(d.upper() for d in eng["devices"])
                 if name not in params:
@@ -541,13 +1006,108 @@ def _setting_text(cfg: dict, path: tuple[str, ...]) -> str | None:
     return f"{'.'.join(path)}={node!r}" if node is not None and not isinstance(node, dict) else None
 
 
+def _hydra_message_text(composed: dict) -> str:
+    return str(composed.get("error", "")).split("\nConfig search path:")[0].strip().replace("\n\n", "\n")
+
+
+def _renamed(dotted: str, renames: dict[str, str]) -> str | None:
+    """Where a migration moves ``dotted`` (the longest old prefix named in its ``# config.a -> config.b`` notes)."""
+    best = None
+    for old, new in renames.items():
+        if (dotted == old or dotted.startswith(old + ".")) and (best is None or len(old) > len(best[0])):
+            best = (old, new)
+    return best[1] + dotted[len(best[0]) :] if best else None
+
+
+def _prune_paths(node: Any, paths: list[tuple[str, ...]]) -> tuple[Any, dict | None]:
+    """The part of ``node`` that overrides at ``paths`` can touch: along each path only the keys on it, below the
+    deepest existing key the whole subtree. Returns (pruned, shape) where shape marks the partial levels (None
+    for a whole subtree). Applying an override to the pruned config gives what it gives on the whole config, at a
+    fraction of the cost of building the whole config (what can differ, an interpolation reaching a pruned-away
+    node, is retried on the whole config)."""
+    if not isinstance(node, dict) or any(len(p) == 0 for p in paths):
+        return node, None
+    out: dict = {}
+    shape: dict = {}
+    by_key: dict[str, list[tuple[str, ...]]] = {}
+    for p in paths:
+        by_key.setdefault(p[0], []).append(p[1:])
+    for k, sub in by_key.items():
+        if k in node:
+            out[k], shape[k] = _prune_paths(node[k], sub)
+    return out, shape
+
+
+def _graft(base: Any, new: Any, shape: dict | None) -> Any:
+    """``base`` with the pruned part replaced by ``new`` (the pruned part after the overrides)."""
+    if shape is None or not isinstance(new, dict) or not isinstance(base, dict):
+        return new
+    out = dict(base)
+    for k in shape:
+        if k in new:
+            out[k] = _graft(base[k], new[k], shape[k])
+        else:
+            out.pop(k, None)
+    for k, v in new.items():
+        if k not in shape:
+            out[k] = v
+    return out
+
+
+def _op(ov: Any) -> str:
+    return "add" if ov.is_add() else "force" if ov.is_force_add() else "delete" if ov.is_delete() else "set"
+
+
+def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dict, list[Assignment], list]:
+    """Apply config overrides (parsed by Hydra) one by one with Hydra's own ``_apply_overrides_to_config`` on the
+    composed config in struct mode, as Hydra does after composing. A rejected override is reported and not
+    applied; the rest go on. Returns (merged config, applied assignments with Hydra's values, errors)."""
+    from hydra._internal.config_loader_impl import ConfigLoaderImpl
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    def fresh(data: Any) -> Any:
+        cfg = OmegaConf.create(data)
+        OmegaConf.set_struct(cfg, True)
+        return cfg
+
+    pruned, shape = _prune_paths(base, [tuple(ov.key_or_group.split(".")) for _a, ov in values])
+    cfg = fresh(pruned)
+    whole = False
+    ok: list[tuple[Assignment, Any]] = []
+    errors: list = []
+    for a, ov in values:
+        try:
+            ConfigLoaderImpl._apply_overrides_to_config([ov], cfg)
+        except (HydraException, OmegaConfBaseException) as e:
+            if whole:
+                errors.append((a, ov, _hydra_message(e)))
+                continue
+            cfg, whole = fresh(copy.deepcopy(base)), True
+            ConfigLoaderImpl._apply_overrides_to_config([o for _a, o in ok], cfg)
+            try:
+                ConfigLoaderImpl._apply_overrides_to_config([ov], cfg)
+            except (HydraException, OmegaConfBaseException) as e2:
+                errors.append((a, ov, _hydra_message(e2)))
+                continue
+        ok.append((a, ov))
+    data = OmegaConf.to_container(cfg, resolve=False)
+    merged = data if whole else _graft(base, data, shape)
+    applied = [
+        dataclasses.replace(a, path=tuple(ov.key_or_group.split(".")), value=ov.value(), op=_op(ov)) for a, ov in ok
+    ]
+    return merged, applied, errors
+
+
 def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:
-    """verl's defaults with the user's assignments applied (deletions remove the key). Keys in ``unknown``
-    (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known."""
+    """verl's defaults with YAML-fragment assignments merged in (deletions remove the key). Keys in ``unknown``
+    (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known.
+    Overrides are applied by Hydra in :meth:`ConfigChecker.check` (its ``merged``)."""
     cfg = copy.deepcopy(base)
     for a in assigns:
         if unknown and a.path in unknown and a.op != "delete":
-            a = Assignment(a.path, "???", a.file, a.line, a.col, a.op)
+            a = dataclasses.replace(a, value=UNKNOWN)
         node = cfg
         for key in a.path[:-1]:
             if not isinstance(node.get(key), dict):

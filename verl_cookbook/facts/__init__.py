@@ -14,13 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verl_cookbook.facts import config, engines
+from verl_cookbook.facts import compose, config, dataclass_types, engines, entry_points
 from verl_cookbook.verl_source import VerlTree, cache_dir
 
 # One entry per fact family: name -> extractor. Add a module under facts/ and list it here.
 FAMILIES: dict[str, Callable[[VerlTree], Any]] = {
     "config": config.extract,
     "engines": engines.extract,
+    "entry_points": entry_points.extract,
+    "dataclasses": dataclass_types.extract,
 }
 
 
@@ -90,19 +92,55 @@ class Facts:
 
     # -- config ----------------------------------------------------------------------------
     def config_names(self) -> list[str]:
-        return sorted(self.data["config"]["generated"])
+        """Primary configs in the entry points' config folders (``ppo_trainer``, ``sft_trainer_engine``, ...)."""
+        return sorted(self.data["entry_points"]["configs"])
 
-    def default_config(self, name: str = "ppo_trainer") -> dict | None:
-        gen = self.data["config"]["generated"].get(name)
-        return gen["data"] if gen else None
+    def config_dir(self, name: str) -> Path | None:
+        c = self.data["entry_points"]["configs"].get(name)
+        return self.tree.root / c["dir"] if c else None
+
+    def compose(self, name: str, choices: tuple[str, ...] = (), config_dir: Path | None = None) -> dict:
+        """``{"config": data}`` or ``{"error": Hydra's message}``: ``name`` composed by Hydra with the group
+        overrides ``choices``, from ``config_dir`` (default: the folder verl keeps ``name`` in). Cached."""
+        folder = config_dir or self.config_dir(name)
+        if folder is None:
+            return {"error": f"Cannot find primary config '{name}'. Check that it's in your config search path."}
+        return compose.compose(self.tree, folder, name, tuple(choices), self.key)
+
+    def config_groups(self, name: str, config_dir: Path | None = None) -> set[str]:
+        folder = config_dir or self.config_dir(name)
+        return compose.groups(self.tree, folder, name) if folder else set()
+
+    def default_config(self, name: str = "ppo_trainer", choices: tuple[str, ...] = ()) -> dict | None:
+        """verl's config ``name`` as Hydra composes it (interpolations unresolved), or None if it cannot."""
+        return self.compose(name, choices).get("config")
 
     def config_source(self, path: str, name: str = "ppo_trainer") -> str | None:
-        """``file:line`` of dotted key ``path`` in the generated config ``name``."""
+        """``file:line`` of dotted key ``path``: in verl's generated ``_generated_<name>.yaml`` when there is one,
+        else the primary config file."""
         gen = self.data["config"]["generated"].get(name)
-        if not gen:
-            return None
-        line = gen["lines"].get(path)
-        return f"{gen['file']}:{line}" if line else gen["file"]
+        if gen:
+            line = gen["lines"].get(path)
+            return f"{gen['file']}:{line}" if line else gen["file"]
+        c = self.data["entry_points"]["configs"].get(name)
+        return c["file"] if c else None
+
+    def entry_point(self, module: str) -> dict | None:
+        """``{"config_name", "config_dir", "source", "migrates"}`` for a Hydra entry point of verl."""
+        return self.data["entry_points"]["entry_points"].get(module)
+
+    def entry_points(self) -> dict[str, dict]:
+        return self.data["entry_points"]["entry_points"]
+
+    def migrations(self) -> dict[str, dict]:
+        return self.data["entry_points"]["migrations"]
+
+    def dataclass_fields(self, target: str) -> tuple[str, dict[str, dict]] | None:
+        """(class, fields through its bases) for the dataclass a ``_target_`` names; None if not a known one."""
+        data = self.data["dataclasses"]
+        q = dataclass_types.resolve(data, target)
+        f = dataclass_types.fields(data, q) if q else None
+        return (q, f) if q and f is not None else None
 
     def checkpoint_field(self, name: str) -> dict | None:
         dc = self.data["config"].get("checkpoint_engine_config") or {}

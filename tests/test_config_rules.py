@@ -1,0 +1,303 @@
+"""ConfigChecker judges overrides as Hydra does (its parser, its composer, its override semantics) and types as
+the dataclass a node's ``_target_`` names; each rule fails on a mistake and stays silent on the way users write
+the same thing correctly."""
+
+from __future__ import annotations
+
+import pytest
+
+from verl_cookbook.checks.config_rules import (
+    Assignment,
+    ConfigChecker,
+    conversion_error,
+    entry_point_findings,
+    override_value,
+    resolve_config,
+)
+
+ROLLOUT = "actor_rollout_ref.rollout"
+CKPT = f"{ROLLOUT}.checkpoint_engine"
+
+
+def ov(*texts: str) -> list[Assignment]:
+    """Overrides as a reader that keeps the user's text hands them over: one per line of run.sh."""
+    return [Assignment((), None, "run.sh", i + 1, 1, "set", raw=t) for i, t in enumerate(texts)]
+
+
+def judge(facts, *texts: str, config: str = "ppo_trainer", device: str | None = None, **kw) -> list:
+    return ConfigChecker(facts, config, device).check(ov(*texts), **kw)
+
+
+def rules(found: list) -> list[str]:
+    return [f.rule for f in found]
+
+
+# -- Hydra's + / ++ / ~ ------------------------------------------------------------------------------------------
+def test_plus_on_an_absent_key_is_what_plus_is_for(facts) -> None:
+    found = judge(facts, f"{CKPT}.backend=nccl", f"+{CKPT}.engine_kwargs.nccl.rebuild_group=true", "+trainer.tag=a")
+    assert found == []
+
+
+def test_plus_on_a_present_key_quotes_hydras_error(facts) -> None:
+    (f,) = judge(facts, "+data.max_prompt_length=512")
+    assert f.rule == "override/plus-on-existing" and f.line == 1
+    assert "Could not append to config. An item is already at 'data.max_prompt_length'" in f.message
+
+
+def test_plus_on_a_key_whose_value_is_null_is_accepted_as_hydra_does(facts) -> None:
+    assert facts.default_config()["trainer"]["rollout_data_dir"] is None
+    assert judge(facts, "+trainer.rollout_data_dir=/tmp/rollouts") == []
+
+
+def test_double_plus_adds_or_overrides(facts) -> None:
+    assert judge(facts, "++data.max_prompt_length=512", "++trainer.brand_new=1") == []
+
+
+def test_a_plain_override_of_an_absent_key_is_an_unknown_key(facts) -> None:
+    (f,) = judge(facts, "algorithm.use_kl_in_rewrd=False")
+    assert f.rule == "config/unknown-key" and "did you mean `use_kl_in_reward`" in f.message
+    assert "Could not override 'algorithm.use_kl_in_rewrd'" in f.message and f.fact_source.startswith("verl/")
+
+
+def test_an_absent_key_under_an_empty_mapping_needs_plus(facts) -> None:
+    (f,) = judge(facts, f"{CKPT}.engine_kwargs.nccl.rebuild_group=true")
+    assert f.rule == "override/needs-plus" and f"+{CKPT}.engine_kwargs.nccl.rebuild_group=true" in f.message
+
+
+def test_delete_of_a_present_key_passes_and_of_an_absent_one_fails(facts) -> None:
+    assert judge(facts, "~trainer.val_before_train") == []
+    (f,) = judge(facts, "~trainer.no_such_key")
+    assert f.rule == "override/delete-missing" and "Could not delete from config" in f.message
+
+
+def test_hydras_parse_error_is_quoted(facts) -> None:
+    (f,) = judge(facts, "trainer.total_epochs==2")
+    assert f.rule == "override/malformed" and "Error parsing override 'trainer.total_epochs==2'" in f.message
+
+
+def test_a_sweep_needs_multirun(facts) -> None:
+    assert rules(judge(facts, "trainer.total_epochs=1,2")) == ["override/sweep-without-multirun"]
+    assert judge(facts, "trainer.total_epochs=1,2", multirun=True) == []
+
+
+def test_hydras_own_config_is_not_verls(facts) -> None:
+    assert judge(facts, "hydra.run.dir=/tmp/out", "hydra/job_logging=disabled") == []
+
+
+def test_every_later_override_is_still_checked_after_a_rejected_one(facts) -> None:
+    found = judge(facts, "+data.max_prompt_length=1", "trainer.no_such=1", "trainer.total_epochs=3")
+    assert [(f.rule, f.line) for f in found] == [("override/plus-on-existing", 1), ("config/unknown-key", 2)]
+
+
+# -- config groups -----------------------------------------------------------------------------------------------
+def test_model_engine_megatron_makes_megatron_keys_valid(facts) -> None:
+    key = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"
+    assert rules(judge(facts, key)) == ["config/unknown-key"]
+    assert judge(facts, "model_engine=megatron", key) == []
+    assert judge(facts, key, config="ppo_megatron_trainer") == []
+
+
+def test_a_group_choice_with_a_package(facts) -> None:
+    assert judge(facts, "actor@actor_rollout_ref.actor=megatron_actor", "actor_rollout_ref.actor.megatron.seed=1") == []
+
+
+def test_an_option_the_group_lacks_quotes_hydras_list_of_options(facts) -> None:
+    (f,) = judge(facts, "model_engine=megatronn")
+    assert f.rule == "override/group" and "Could not find 'model_engine/megatronn'" in f.message
+    assert "megatron" in f.message and "Config search path" not in f.message
+
+
+def test_a_package_on_something_that_is_no_group(facts) -> None:
+    (f,) = judge(facts, "nosuchgroup@actor_rollout_ref.actor=x")
+    assert f.rule == "override/unknown-group" and "does not exist" in f.message
+
+
+# -- types from the dataclass a node's _target_ names ------------------------------------------------------------
+def test_a_float_field_takes_a_float_and_an_int(facts) -> None:
+    assert judge(facts, f"{ROLLOUT}.top_p=0.7", f"{ROLLOUT}.top_p=1", f"{ROLLOUT}.temperature='0.5'") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "annotation"),
+    [
+        (f"{ROLLOUT}.top_p=abc", "float"),
+        (f"{ROLLOUT}.n=1.5", "int"),
+        (f"{ROLLOUT}.free_cache_engine=maybe", "bool"),
+        ("actor_rollout_ref.actor.checkpoint.save_contents=model", "list[str]"),
+        (f"{ROLLOUT}.profiler.ranks=[a,b]", "list[int]"),
+    ],
+)
+def test_a_value_the_dataclass_cannot_take(facts, text: str, annotation: str) -> None:
+    (f,) = judge(facts, text)
+    assert f.rule == "config/wrong-type" and f"`{annotation}`" in f.message and "OmegaConf:" in f.message
+    assert f.fact_source.startswith("verl/") and ".py:" in f.fact_source
+
+
+def test_keys_whose_default_is_an_interpolation_take_their_real_type(facts) -> None:
+    assert facts.default_config()["actor_rollout_ref"]["rollout"]["prompt_length"].startswith("${oc.select:")
+    assert judge(facts, f"{ROLLOUT}.prompt_length=1024", "critic.ppo_micro_batch_size_per_gpu=4") == []
+    assert rules(judge(facts, f"{ROLLOUT}.prompt_length=long")) == ["config/wrong-type"]
+
+
+def test_optional_lists_and_interpolations_as_values(facts) -> None:
+    assert (
+        judge(
+            facts,
+            "critic.ppo_micro_batch_size_per_gpu=null",
+            f"{ROLLOUT}.profiler.ranks=[0,1]",
+            f"{ROLLOUT}.cudagraph_capture_sizes=[1,2,4]",
+            f"{ROLLOUT}.n=${{trainer.n_gpus_per_node}}",
+        )
+        == []
+    )
+
+
+def test_a_node_without_a_dataclass_gets_no_type_judgment(facts) -> None:
+    assert "_target_" not in facts.default_config()["trainer"]
+    assert judge(facts, "trainer.logger=console", "trainer.logger=['console','wandb']") == []
+
+
+def test_a_key_added_to_a_dataclass_node_that_has_no_such_field(facts) -> None:
+    (f,) = judge(facts, f"+{ROLLOUT}.gpu_memory_utilisation=0.5")
+    assert f.rule == "config/not-a-field" and "RolloutConfig" in f.message
+    assert "did you mean `gpu_memory_utilization`" in f.message
+
+
+@pytest.mark.parametrize(
+    ("annotation", "value", "ok"),
+    [
+        ("float", 1, True),
+        ("float", "0.7", True),
+        ("int", "7", True),
+        ("int", 7.5, False),
+        ("Optional[int]", None, True),
+        ("int | str", "auto", True),
+        ("Union[int, list[int]]", [1, 2], True),
+        ("Union[int, list[int]]", {"a": 1}, False),
+        ("dict[str, Any]", "x", False),
+        ("Optional[torch.dtype]", "bfloat16", True),
+        ("SomeOtherConfig", 3, True),
+        ("Literal['a', 'b']", "c", True),
+        ("str", "${oc.select:x,1}", True),
+        ("int", "???", True),
+    ],
+)
+def test_conversion_follows_omegaconf(annotation: str, value, ok: bool) -> None:
+    assert (conversion_error(annotation, value) is None) is ok
+
+
+@pytest.mark.parametrize("value", [None, True, 3, -2.5, "a b", "it's", [1, "x"], {"k": [1]}, "${oc.env:HOME}"])
+def test_a_rebuilt_override_gives_hydra_back_the_same_value(value) -> None:
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides([f"a.b={override_value(value)}"])[0]
+    assert parsed.value() == value
+
+
+def test_assignments_without_raw_text_are_rebuilt_for_hydra(facts) -> None:
+    a = [
+        Assignment(("data", "max_prompt_length"), 512, "run.sh", 1, 1, "add"),
+        Assignment(("trainer", "logger"), ["console"], "run.sh", 2, 1, "set"),
+    ]
+    assert rules(ConfigChecker(facts).check(a)) == ["override/plus-on-existing"]
+
+
+# -- entry points, their configs and flags -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("module", "config"),
+    [
+        ("verl.trainer.main_ppo", "ppo_trainer"),
+        ("verl.trainer.sft_trainer", "sft_trainer_engine"),
+        ("verl.trainer.sft_trainer_ray", "sft_trainer_engine"),
+        ("verl.trainer.main_generation_server", "ppo_trainer"),
+        ("verl.trainer.main_eval", "evaluation"),
+        ("verl.experimental.fully_async_policy.fully_async_main", "fully_async_ppo_trainer"),
+        ("verl.experimental.one_step_off_policy.main_ppo", "one_step_off_ppo_trainer"),
+    ],
+)
+def test_each_entry_point_names_its_config_with_its_source_line(facts, module: str, config: str) -> None:
+    entry = facts.entry_point(module)
+    assert entry["config_name"] == config
+    path, line = entry["source"].rsplit(":", 1)
+    assert "@hydra.main" in facts.tree.read(path).splitlines()[int(line) - 1]
+    name, folder, why = resolve_config(facts, module)
+    assert (name, why) == (config, None) and ConfigChecker(facts, name, config_dir=folder).base
+
+
+def test_sft_keys_are_judged_against_the_sft_config(facts) -> None:
+    good = ("data.messages_key=messages", "engine=megatron", "engine.tensor_model_parallel_size=2", "optim.lr=1e-5")
+    assert judge(facts, *good, config="sft_trainer_engine") == []
+    assert rules(judge(facts, f"{ROLLOUT}.name=vllm", config="sft_trainer_engine")) == ["config/unknown-key"]
+    assert rules(judge(facts, "data.messages_key=messages")) == ["config/unknown-key"]  # not a ppo_trainer key
+
+
+def test_eval_and_generation_entry_points(facts) -> None:
+    assert judge(facts, "data.path=/tmp/x.parquet", config="evaluation") == []
+    assert rules(judge(facts, "data.pth=/tmp/x.parquet", config="evaluation")) == ["config/unknown-key"]
+    name, _folder, _ = resolve_config(facts, "verl.trainer.main_generation_server")
+    assert judge(facts, f"{ROLLOUT}.name=vllm", config=name) == []
+
+
+def test_an_entry_point_the_release_lacks(facts) -> None:
+    (f,) = entry_point_findings(facts, "verl.trainer.main_generation", "run.sh", 3)
+    assert f.rule == "command/unknown-entry-point" and f.line == 3
+    assert "verl.trainer.main_generation_server" in f.message
+    assert entry_point_findings(facts, "verl.trainer.main_ppo", "run.sh", 3) == []
+    assert entry_point_findings(facts, "verl.model_merger", "run.sh", 3) == []  # exists, not a Hydra entry point
+
+
+def test_config_name_and_config_path_flags(facts, tmp_path) -> None:
+    assert resolve_config(facts, "verl.trainer.main_ppo", "ppo_megatron_trainer.yaml")[0] == "ppo_megatron_trainer"
+    name, folder, why = resolve_config(facts, "verl.trainer.main_ppo", None, "config")
+    assert why is None and folder == facts.tree.root / "verl/trainer/config"
+    _name, folder, why = resolve_config(facts, "verl.trainer.main_ppo", None, str(tmp_path / "nowhere"))
+    assert folder is None and "--config-path" in why
+
+
+def test_a_config_of_ones_own_that_builds_on_verls(facts, tmp_path) -> None:
+    (tmp_path / "my_trainer.yaml").write_text(
+        "hydra:\n  searchpath:\n    - pkg://verl.trainer.config\n\n"
+        "defaults:\n  - ppo_trainer\n  - _self_\n\nmy_section:\n  knob: 1\n"
+    )
+    checker = ConfigChecker(facts, "my_trainer", config_dir=tmp_path)
+    assert checker.check(ov("my_section.knob=2", "trainer.total_epochs=2")) == []
+    assert rules(checker.check(ov("my_section.knobb=2"))) == ["config/unknown-key"]
+
+
+def test_an_unknown_config_name_quotes_hydra(facts) -> None:
+    (f,) = judge(facts, "trainer.total_epochs=1", config="ppo_trainr")
+    assert f.rule == "config/unknown-config" and "Cannot find primary config 'ppo_trainr'" in f.message
+
+
+# -- what a whole command leaves out ------------------------------------------------------------------------------
+def test_a_mandatory_value_the_command_never_sets(facts) -> None:
+    (f,) = judge(facts, "trainer.total_epochs=1", whole_command=True)
+    assert f.rule == "config/missing-value" and f"`{ROLLOUT}.name`" in f.message
+    assert judge(facts, "trainer.total_epochs=1", f"{ROLLOUT}.name=vllm", whole_command=True) == []
+    assert judge(facts, "trainer.total_epochs=1") == []  # a fragment of a command: not judged
+
+
+def test_a_mandatory_value_from_a_shell_variable_counts_as_set(facts) -> None:
+    a = [Assignment(tuple(f"{ROLLOUT}.name".split(".")), None, "run.sh", 1, 1, "set")]
+    assert ConfigChecker(facts).check(a, whole_command=True, unknown={a[0].path}) == []
+
+
+def test_legacy_keys_warn_naming_the_entry_point_that_reads_them(facts) -> None:
+    (f,) = judge(facts, "reward_model.enable=True")
+    assert f.rule == "config/legacy-key" and f.message.startswith("warning:")
+    assert "fully_async_main" in f.message and "`reward.reward_model.enable`" in f.message
+    assert f.fact_source.startswith("verl/experimental/reward_loop/")
+    assert judge(facts, "reward_model.enable=null") == []  # null is the legacy key's "not set"
+    fully_async = ConfigChecker(facts, "fully_async_ppo_trainer")
+    assert fully_async.check(ov("reward_model.enable=True")) == []
+
+
+# -- device rules only on a known device -------------------------------------------------------------------------
+def test_an_nccl_kwarg_is_not_judged_against_the_npu_engine_when_the_device_is_unknown(facts) -> None:
+    kw = f"+{CKPT}.engine_kwargs.nccl.multi_sender=true"
+    assert judge(facts, f"{CKPT}.backend=nccl", kw) == []
+    assert judge(facts, f"{CKPT}.backend=nccl", kw, device="gpu") == []
+    assert rules(judge(facts, f"{CKPT}.backend=nccl", kw, device="npu")) == ["engine/unknown-kwarg"]
+    assert rules(judge(facts, f"{CKPT}.backend=nccl", f"+{CKPT}.engine_kwargs.nccl.no_such_kw=1")) == [
+        "engine/unknown-kwarg"
+    ]

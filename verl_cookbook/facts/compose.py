@@ -1,0 +1,153 @@
+"""The config an entry point runs with, composed by Hydra itself from the tree's own config folder.
+
+:func:`compose` runs Hydra's compose API (``initialize_config_dir`` / ``compose``) on ``<tree>/<config_dir>``
+with the config-group choices of a command (``model_engine=megatron``, ``actor@actor_rollout_ref.actor=…``),
+and returns the composed config as plain data (interpolations kept as text, ``???`` kept) or Hydra's own error
+message. A ``pkg://verl.…`` entry in the primary config's ``hydra.searchpath`` would make Hydra import verl to
+find the folder; it is mapped to the tree's folder (``file://<tree>/verl/…``) and passed as the
+``hydra.searchpath`` override, which replaces the primary config's list. verl is never imported. A relative
+``file://verl/…`` entry (relative to the working directory) is taken as run from the tree's root, as verl's own
+example scripts are.
+
+One compose costs about 0.4 s, so each (tree, folder, config, group choices) is composed once and kept: in
+memory, and as JSON beside the facts cache (written to a temporary file and renamed, so a reader never sees half
+a file). The cache key includes the facts key (tree listing + this package's code).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import warnings
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from verl_cookbook.verl_source import VerlTree, cache_dir
+
+_MEMO: dict[str, dict] = {}
+
+
+def searchpath(tree: VerlTree, config_dir: Path, name: str) -> list[str] | None:
+    """The primary config's ``hydra.searchpath`` with ``pkg://verl…`` mapped into the tree; None if it has none."""
+    path = config_dir / f"{name}.yaml"
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8", errors="replace")) or {}
+    except (OSError, yaml.YAMLError):
+        return None
+    sp = (data.get("hydra") or {}).get("searchpath") if isinstance(data, dict) else None
+    if not isinstance(sp, list):
+        return None
+    out = []
+    for entry in sp:
+        entry = str(entry)
+        if entry.startswith("pkg://"):
+            pkg = entry[len("pkg://") :].strip("/").replace("/", ".")
+            if pkg.split(".")[0] != "verl":
+                continue  # another package: Hydra would import it; it holds no verl config
+            entry = "file://" + str(tree.root.joinpath(*pkg.split(".")))
+        elif entry.startswith("file://") and not os.path.isabs(entry[len("file://") :]):
+            # relative to the working directory: verl's own scripts run from the checkout's root
+            entry = "file://" + str(tree.root / entry[len("file://") :])
+        out.append(entry)
+    return out
+
+
+def groups(tree: VerlTree, config_dir: Path, name: str) -> set[str]:
+    """Config groups Hydra sees for this primary config: the sub-folders of its folder and of its search path."""
+    dirs = [config_dir]
+    for entry in searchpath(tree, config_dir, name) or []:
+        if entry.startswith("file://"):
+            dirs.append(Path(entry[len("file://") :]))
+    out: set[str] = set()
+    for d in dirs:
+        for dirpath, dirnames, _files in os.walk(d):
+            dirnames[:] = [x for x in dirnames if not x.startswith(("_", "."))]
+            rel = Path(dirpath).relative_to(d).as_posix()
+            if rel != ".":
+                out.add(rel)
+    return out
+
+
+def _key(facts_key: str | None, tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...]) -> str:
+    text = "\0".join([facts_key or str(tree.root), str(config_dir), name, *choices])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def compose(
+    tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...] = (), facts_key: str | None = None
+) -> dict:
+    """``{"config": data}`` or ``{"error": Hydra's message}`` for ``name`` composed from ``config_dir`` with the
+    group overrides ``choices`` (override text, as on the command line)."""
+    key = _key(facts_key, tree, config_dir, name, choices)
+    if key in _MEMO:
+        return _MEMO[key]
+    path = cache_dir() / "compose" / f"{key}.json"
+    if facts_key is not None and path.is_file():
+        try:
+            _MEMO[key] = json.loads(path.read_text(encoding="utf-8"))
+            return _MEMO[key]
+        except (OSError, ValueError):
+            pass
+    result = _compose(tree, config_dir, name, choices)
+    _MEMO[key] = result
+    if facts_key is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(result), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only cache only costs speed
+    return result
+
+
+def _compose(tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...]) -> dict:
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.errors import HydraException
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    if not (config_dir / f"{name}.yaml").is_file():
+        return {"error": f"Cannot find primary config '{name}'. Check that it's in your config search path."}
+    overrides = list(choices)
+    sp = searchpath(tree, config_dir, name)
+    if sp is not None:
+        overrides.append("hydra.searchpath=[" + ",".join(_quote(e) for e in sp) + "]")
+    GlobalHydra.instance().clear()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with initialize_config_dir(config_dir=str(config_dir), version_base=None):
+                cfg = hydra_compose(config_name=name, overrides=overrides)
+        return {"config": OmegaConf.to_container(cfg, resolve=False)}
+    except (HydraException, OmegaConfBaseException, ValueError) as e:
+        return {"error": error_text(e)}
+    finally:
+        GlobalHydra.instance().clear()
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def error_text(e: BaseException) -> str:
+    """Hydra's message, with the OmegaConf error it wraps (as Hydra prints both)."""
+    msg = str(e).strip()
+    cause = e.__cause__
+    if cause is not None and str(cause).strip() and str(cause).strip() not in msg:
+        msg += "\n" + str(cause).strip()
+    return msg
+
+
+def config_dirs(tree: VerlTree, entry_facts: dict) -> dict[str, Path]:
+    """Primary config name -> absolute folder, from the entry-point facts."""
+    return {n: tree.root / c["dir"] for n, c in entry_facts.get("configs", {}).items()}
+
+
+def as_choice_text(value: Any) -> str:
+    return str(value)
