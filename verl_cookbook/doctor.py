@@ -178,6 +178,7 @@ class Unit:
     line: int
     note: str | None = None
     symbolic: set[tuple[str, ...]] = field(default_factory=set)  # keys whose value is a shell expansion
+    strict: bool = True  # False: the config may hold keys verl's tree does not show (unknown keys not reported)
 
 
 def _entry_config(facts: Facts, module: str) -> str | None:
@@ -234,7 +235,14 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 f"line {cmd.line}: argument(s) of `{module}` not known statically, not checked: "
                 + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
-        units.append(Unit(assigns, fs, config, cmd.line, note, symbolic))
+        unit = Unit(assigns, fs, config, cmd.line, note, symbolic)
+        if cmd.via:
+            unit.strict = False
+            notes.append(
+                f"line {cmd.line}: `{module}` is run through `{cmd.via}`, which may add config groups and keys "
+                "of its own: unknown keys and groups are not reported"
+            )
+        units.append(unit)
     return units, env, findings, script, notes
 
 
@@ -396,7 +404,7 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
                 raw.append(f)
     raw += _after_backend_fix(raw, unit, checker)
     for f in raw:
-        if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus"):
+        if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus", "override/group"):
             continue
         adv = advice(f, target)
         out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
@@ -486,7 +494,7 @@ def diagnose(
         if unit.note:
             report.notes.append(unit.note)
         config = unit.config
-        strict = True
+        strict = unit.strict
         if facts.default_config(config) is None:
             report.notes.append(
                 f"verl generates no full config for `{config}`: checked against `{DEFAULT_CONFIG}`, "

@@ -111,6 +111,7 @@ class Command:
     args_start: int = 1
     env: dict[str, str] = field(default_factory=dict)
     piped_from: int | None = None
+    via: str | None = None  # a launcher module that runs ``module`` (it may bring config of its own)
 
     @property
     def arg_vars(self) -> list[bool]:
@@ -650,6 +651,7 @@ class _Eval:
             and re.fullmatch(r"verl(\.[A-Za-z_][A-Za-z0-9_]*)+", argv[cmd.args_start])
         ):
             # a launcher module that runs a verl module (`-m some_launcher verl.trainer.sft_trainer …`)
+            cmd.via = cmd.module
             cmd.module, cmd.args_start = argv[cmd.args_start], cmd.args_start + 1
         if words[0].has_var and words[0].var_spans[0][0] == 0:
             self.note(node, f"the command name `{words[0].text}` is not known statically: this command was not checked")
