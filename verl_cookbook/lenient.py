@@ -68,6 +68,8 @@ def _guess_yaml(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
         data = None
     if not isinstance(data, dict) or not data:
         return None
+    if _has_placeholder_key(data):
+        return None  # a template (`<engine>:`), not a config to check
     base = ctx.facts.default_config("ppo_trainer")
     if not isinstance(base, dict):
         return None
@@ -79,6 +81,14 @@ def _guess_yaml(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
     if roots[0]:
         attrs["root"] = ".".join(roots[0])
     return attrs
+
+
+def _has_placeholder_key(node: Any) -> bool:
+    if isinstance(node, dict):
+        return any(re.fullmatch(r"<[^<>]+>|\{[^{}]+\}", str(k)) or _has_placeholder_key(v) for k, v in node.items())
+    if isinstance(node, list):
+        return any(_has_placeholder_key(v) for v in node)
+    return False
 
 
 def backend_table_findings(table: Table, ctx: Context) -> list[Finding]:

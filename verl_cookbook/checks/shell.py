@@ -272,8 +272,14 @@ def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None,
     symbolic = set(info["symbolic"])
     if any(k.endswith(".backend") for k in symbolic):
         results = [f for f in results if not f.rule.startswith("engine/")]
+    if ELIDED in info["opaque"]:
+        # `...` in the command may hide `--config-name` or a group choice: keys are not judged missing
+        results = [f for f in results if f.rule not in _KEY_PRESENCE_RULES]
     out.extend(results)
     return out
+
+
+_KEY_PRESENCE_RULES = {"config/unknown-key", "override/needs-plus", "override/group", "config/not-a-mapping"}
 
 
 def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]:
@@ -499,6 +505,7 @@ def check_script(
 # mistakes are reported.
 
 PLACEHOLDER = "${PLACEHOLDER}"  # an unknown shell variable: the reader keeps it as "not known statically"
+ELIDED = "${ELIDED}"  # `...` standing for arguments left out
 _ANGLE = re.compile(r"(?<![<\w])<([A-Za-z][A-Za-z0-9_ .:/|-]{0,60}(?<! ))>(?![>&])")
 _BRACE = re.compile(r"(?<![$\w{])\{([A-Za-z_][A-Za-z0-9_-]*)\}")
 _ELLIPSIS = re.compile(r"(?<![^\s=])(\.\.\.|…)(?=\s|$)")
@@ -520,12 +527,12 @@ def _fragment_text(line: str) -> str:
 def fill_placeholders(code: str) -> str:
     """``<YOUR_KEY>``, ``{version}``, ``...`` and ``[other overrides...]`` as unknown shell variables (or
     nothing), so that neither bash nor the override checks take them for mistakes. Lines are kept."""
-    code = _BRACKETED.sub("", code)
+    code = _BRACKETED.sub(ELIDED, code)
     code = _ANGLE.sub(PLACEHOLDER, code)
     code = _BRACE.sub(PLACEHOLDER, code)
 
     def ellipsis(m: re.Match) -> str:
-        return PLACEHOLDER if m.start() and m.string[m.start() - 1] == "=" else ""
+        return PLACEHOLDER if m.start() and m.string[m.start() - 1] == "=" else ELIDED
 
     return "\n".join(_ELLIPSIS.sub(ellipsis, line) for line in code.split("\n"))
 
@@ -557,6 +564,7 @@ def fragment_lines(code: str) -> bool:
     words = []
     for ln in code.split("\n"):
         words.extend(_fragment_text(ln).split())
+    words = [w for w in words if w not in (ELIDED, PLACEHOLDER)]
     return bool(words) and all(_FRAGMENT.match(w) for w in words) and any("." in w.split("=")[0] for w in words)
 
 
@@ -581,20 +589,29 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
         return []  # a traceback pasted in a bash fence: output, not commands
     code = fill_placeholders(code)
     if fragment_lines(code):
-        lines = code.split("\n")
-        body = "\n".join(_fragment_text(ln) + " \\" for ln in lines)
-        synthetic = "python3 -m verl.trainer.main_ppo \\\n" + body + "\n"
-
-        def where(code_line: int) -> tuple[str, int]:
-            return block.where(max(1, code_line - 1))
-
-        script = parse_script(synthetic)
+        # Each paragraph (fragments between blank lines) is one set of overrides: docs show alternatives
+        # ("wrong:" / "right:") as separate paragraphs.
         out = []
-        for cmd in script.commands:
-            if cmd.module == "verl.trainer.main_ppo":
-                out.extend(
-                    check_trainer_command(cmd, where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"))
-                )
+        lines = code.split("\n")
+        start = 0
+        for end in [*(i for i, ln in enumerate(lines) if not ln.strip()), len(lines)]:
+            part = lines[start:end]
+            if any(_fragment_text(ln) for ln in part):
+                body = "\n".join(_fragment_text(ln) + " \\" for ln in part)
+                synthetic = "python3 -m verl.trainer.main_ppo \\\n" + body + "\n"
+                offset = start
+
+                def where(code_line: int, offset: int = offset) -> tuple[str, int]:
+                    return block.where(max(1, code_line - 1 + offset))
+
+                for cmd in parse_script(synthetic).commands:
+                    if cmd.module == "verl.trainer.main_ppo":
+                        out.extend(
+                            check_trainer_command(
+                                cmd, where, ctx.facts, block.attrs.get("device"), block.attrs.get("config")
+                            )
+                        )
+            start = end + 1
         return out
     syntax = bash_syntax(code, block.where)
     if syntax:
