@@ -589,30 +589,7 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
         return []  # a traceback pasted in a bash fence: output, not commands
     code = fill_placeholders(code)
     if fragment_lines(code):
-        # Each paragraph (fragments between blank lines) is one set of overrides: docs show alternatives
-        # ("wrong:" / "right:") as separate paragraphs.
-        out = []
-        lines = code.split("\n")
-        start = 0
-        for end in [*(i for i, ln in enumerate(lines) if not ln.strip()), len(lines)]:
-            part = lines[start:end]
-            if any(_fragment_text(ln) for ln in part):
-                body = "\n".join(_fragment_text(ln) + " \\" for ln in part)
-                synthetic = "python3 -m verl.trainer.main_ppo \\\n" + body + "\n"
-                offset = start
-
-                def where(code_line: int, offset: int = offset) -> tuple[str, int]:
-                    return block.where(max(1, code_line - 1 + offset))
-
-                for cmd in parse_script(synthetic).commands:
-                    if cmd.module == "verl.trainer.main_ppo":
-                        out.extend(
-                            check_trainer_command(
-                                cmd, where, ctx.facts, block.attrs.get("device"), block.attrs.get("config")
-                            )
-                        )
-            start = end + 1
-        return out
+        return _check_fragments(code, block, ctx)
     syntax = bash_syntax(code, block.where)
     if syntax:
         # not a script at all: Python, or an error message pasted in a bash fence
@@ -621,6 +598,41 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
     out.extend(
         check_script(code, block.where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"), block, ctx)
     )
+    return out
+
+
+def _fragment_paragraphs(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """(first line index, lines) of each override set in a fragment list. Paragraphs (split at blank lines)
+    are alternatives ("wrong:" / "right:") when one sets a key another sets too; otherwise they are one
+    list written in parts (`model_engine=veomni`, then the veomni settings)."""
+    paragraphs: list[tuple[int, list[str]]] = []
+    start = 0
+    for end in [*(i for i, ln in enumerate(lines) if not ln.strip()), len(lines)]:
+        if any(_fragment_text(ln) for ln in lines[start:end]):
+            paragraphs.append((start, lines[start:end]))
+        start = end + 1
+    keys = [
+        {w.split("=", 1)[0].lstrip("+~") for ln in part for w in _fragment_text(ln).split()} for _, part in paragraphs
+    ]
+    alternatives = any(keys[i] & keys[j] for i in range(len(keys)) for j in range(i + 1, len(keys)))
+    return paragraphs if alternatives else [(0, lines)]
+
+
+def _check_fragments(code: str, block: CodeBlock, ctx: Context) -> list[Finding]:
+    """A fragment list as the overrides of ``python3 -m verl.trainer.main_ppo`` (one command per set)."""
+    out = []
+    for offset, part in _fragment_paragraphs(code.split("\n")):
+        body = "\n".join(_fragment_text(ln) + " \\" for ln in part)
+        synthetic = "python3 -m verl.trainer.main_ppo \\\n" + body + "\n"
+
+        def where(code_line: int, offset: int = offset) -> tuple[str, int]:
+            return block.where(max(1, code_line - 1 + offset))
+
+        for cmd in parse_script(synthetic).commands:
+            if cmd.module == "verl.trainer.main_ppo":
+                out.extend(
+                    check_trainer_command(cmd, where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"))
+                )
     return out
 
 
