@@ -31,6 +31,7 @@ MUST = [
     ("config/unknown-key", "trainer.totl_epochs"),  # a console session: the command after `$ `
     ("shell/comment-ends-command", "# rollout settings"),
     ("shell/orphan-overrides", "trainer.n_gpus_per_node=1"),
+    ("python/syntax", 'print("unbalanced"'),  # a complete snippet that does not parse
 ]
 
 
@@ -40,12 +41,14 @@ def test_a_real_mistake_is_reported_at_its_line(findings, rule, needle):
 
 
 def test_a_broken_script_is_still_a_syntax_error(findings):
-    assert [f.rule for f in findings if f.line >= line_of("if [ -f x ]")] == ["shell/syntax"]
+    broken = line_of("if [ -f x ]")
+    assert [f.rule for f in findings if broken <= f.line < broken + 3] == ["shell/syntax"]
 
 
 def test_nothing_else_is_reported(findings):
-    """Fragments with valid keys, placeholders, tracebacks, console output, Python, alternatives in separate
-    paragraphs, commands with elided arguments and YAML templates give nothing."""
+    """Fragments with valid keys, placeholders (also a phrase such as "SOCKET IFNAME FOR YOUR NODE"),
+    tracebacks, console output, Python in a bash fence, a Python excerpt (`continue` outside its loop),
+    alternatives in separate paragraphs, commands with elided arguments and YAML templates give nothing."""
     assert len(findings) == len(MUST) + 1, [(f.line, f.rule, f.message) for f in findings]
     assert not [f for f in findings if f.rule.startswith("shellcheck/")]
 

@@ -54,6 +54,8 @@ def guess_attrs(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
         attrs = _guess_yaml(block, ctx)
     elif lang in LANG_KINDS:
         attrs = {"check": LANG_KINDS[lang]}
+        if attrs["check"] == "python" and _python_excerpt(block.code):
+            return None
     else:
         return None
     if attrs is None or attrs["check"] not in BLOCK_CHECKS:
@@ -81,6 +83,28 @@ def _guess_yaml(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
     if roots[0]:
         attrs["root"] = ".".join(roots[0])
     return attrs
+
+
+# What Python says of a piece cut out of a larger program (a loop body, a signature without its body):
+# an excerpt, not a mistake.
+_EXCERPT_ERRORS = (
+    "not properly in loop",
+    "outside loop",
+    "outside function",
+    "expected an indented block",
+    "unexpected indent",
+    "unindent does not match",
+)
+
+
+def _python_excerpt(code: str) -> bool:
+    try:
+        compile(code, "<snippet>", "exec", dont_inherit=True)  # compiled to find the error, never run
+    except SyntaxError as e:
+        return any(m in (e.msg or "") for m in _EXCERPT_ERRORS)
+    except ValueError:
+        return False
+    return False
 
 
 def _has_placeholder_key(node: Any) -> bool:

@@ -509,6 +509,8 @@ ELIDED = "${ELIDED}"  # `...` standing for arguments left out
 _ANGLE = re.compile(r"(?<![<\w])<([A-Za-z][A-Za-z0-9_ .:/|-]{0,60}(?<! ))>(?![>&])")
 _BRACE = re.compile(r"(?<![$\w{])\{([A-Za-z_][A-Za-z0-9_-]*)\}")
 _ELLIPSIS = re.compile(r"(?<![^\s=])(\.\.\.|…)(?=\s|$)")
+# "SOCKET IFNAME FOR CURRENT NODE": a quoted phrase of capitalised words, to be replaced by the reader
+_WORDS_PLACEHOLDER = re.compile(r"([\"'])([A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*){2,})\1")
 _BRACKETED = re.compile(r"\[[^\]\n]*(\.\.\.|…)[^\]\n]*\]")
 _TRACEBACK = re.compile(r"^\s*(Traceback \(most recent call last\)|File \"[^\"]*\", line \d+)", re.M)
 _ERROR_OUTPUT = re.compile(r"\b[A-Z]\w*(Error|Exception)\b: |^\s*in <module>|^\s*\^+\s*$", re.M)
@@ -528,6 +530,7 @@ def fill_placeholders(code: str) -> str:
     """``<YOUR_KEY>``, ``{version}``, ``...`` and ``[other overrides...]`` as unknown shell variables (or
     nothing), so that neither bash nor the override checks take them for mistakes. Lines are kept."""
     code = _BRACKETED.sub(ELIDED, code)
+    code = _WORDS_PLACEHOLDER.sub(lambda m: m.group(1) + PLACEHOLDER + m.group(1), code)
     code = _ANGLE.sub(PLACEHOLDER, code)
     code = _BRACE.sub(PLACEHOLDER, code)
 
