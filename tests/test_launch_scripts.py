@@ -200,3 +200,17 @@ def test_device_rules_wait_for_a_known_or_guessed_device(facts):
     assert found(diagnose(path, facts)) == []
     on_npu = found(diagnose(path, facts, device="npu"))
     assert on_npu == [("engine/unknown-kwarg", line_of(path, "multi_sender"))]
+
+
+def test_keys_under_a_group_option_from_outside_the_tree_are_not_judged_missing(facts):
+    report = diagnose(DATA / "group_outside_tree.sh", facts)
+    assert found(report) == []
+    assert any("`actor@actor_rollout_ref.actor=plugin_actor` chooses a config" in n for n in report.notes)
+
+
+def test_a_key_typo_without_such_a_group_choice_is_still_reported(facts, tmp_path):
+    p = tmp_path / "run.sh"
+    p.write_text(
+        (DATA / "group_outside_tree.sh").read_text().replace("actor@actor_rollout_ref.actor=plugin_actor \\\n", "")
+    )
+    assert [r for r, _ln in found(diagnose(p, facts))] == ["config/unknown-key"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import re
 import shutil
@@ -236,6 +237,14 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
         unit = Unit(assigns, fs, config, cmd.line, note, symbolic)
+        outside = [g for g in info.get("groups", []) if not _group_option_in_tree(facts, g)]
+        if outside:
+            unit.strict = False
+            notes.append(
+                f"line {cmd.line}: {', '.join(f'`{g}`' for g in outside)} chooses a config that verl's config "
+                "folders do not hold (a Hydra search-path plugin of another package may provide it): keys under "
+                "it are not judged missing"
+            )
         if cmd.via:
             unit.strict = False
             notes.append(
@@ -244,6 +253,29 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
             )
         units.append(unit)
     return units, env, findings, script, notes
+
+
+def _group_option_in_tree(facts: Facts, override: str) -> bool:
+    """Whether a group choice such as ``actor@actor_rollout_ref.actor=megatron_actor`` names a config file
+    (``<group>/<option>.yaml``) somewhere in verl's tree; True when it cannot be told (not a plain name)."""
+    key, _, option = override.lstrip("+~").partition("=")
+    group = key.split("@", 1)[0]
+    if not re.fullmatch(r"[\w-]+(/[\w-]+)*", group) or not re.fullmatch(r"[\w.-]+", option or ""):
+        return True
+    return (group, option) in _config_options(str(facts.tree.package))
+
+
+@functools.lru_cache(maxsize=8)
+def _config_options(package: str) -> frozenset[tuple[str, str]]:
+    """(group folder, option) for every YAML file under a ``config`` folder of verl's package."""
+    out = set()
+    for cfg in Path(package).rglob("config"):
+        if cfg.is_dir():
+            for y in cfg.rglob("*.yaml"):
+                rel = y.relative_to(cfg).with_suffix("")
+                if len(rel.parts) > 1:
+                    out.add(("/".join(rel.parts[:-1]), rel.parts[-1]))
+    return frozenset(out)
 
 
 def _why_unknown(arg: str) -> str:
