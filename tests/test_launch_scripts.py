@@ -28,6 +28,16 @@ def found(report) -> list[tuple[str, int]]:
     return [(d.finding.rule, d.finding.line) for d in report.findings]
 
 
+_REPORTS: dict[str, object] = {}
+
+
+def report_of(facts, name: str):
+    """doctor's report on a fixture, computed once per test session (the fixtures are only read)."""
+    if name not in _REPORTS:
+        _REPORTS[name] = diagnose(DATA / name, facts)
+    return _REPORTS[name]
+
+
 # (fixture, rule, text on the line the finding must point at)
 MUST = [
     ("arrays_planted.sh", "config/unknown-key", "use_kl_in_rewrd"),
@@ -43,8 +53,7 @@ MUST = [
 
 @pytest.mark.parametrize(("name", "rule", "needle"), MUST, ids=[f"{m[0]}-{m[1]}" for m in MUST])
 def test_a_mistake_is_reported_at_the_line_where_it_was_written(facts, name, rule, needle):
-    path = DATA / name
-    assert (rule, line_of(path, needle)) in found(diagnose(path, facts))
+    assert (rule, line_of(DATA / name, needle)) in found(report_of(facts, name))
 
 
 @pytest.mark.parametrize(
@@ -60,7 +69,7 @@ def test_a_mistake_is_reported_at_the_line_where_it_was_written(facts, name, rul
     ],
 )
 def test_nothing_else_is_reported(facts, name, count):
-    report = diagnose(DATA / name, facts)
+    report = report_of(facts, name)
     assert len(report.findings) == count, found(report)
 
 
@@ -166,7 +175,7 @@ def test_arithmetic_with_triple_parentheses_is_read_and_keeps_columns():
 
 
 def test_unknown_arguments_are_noted_with_the_reason(facts):
-    report = diagnose(DATA / "unknown_parts.sh", facts)
+    report = report_of(facts, "unknown_parts.sh")
     text = " ".join(report.notes)
     assert "`EXTRA_ARGS` is not set in the script" in text
     assert "the output of a command" in text
