@@ -9,6 +9,7 @@ import pytest
 from verl_cookbook.checks.config_rules import (
     Assignment,
     ConfigChecker,
+    assignment_from_override,
     conversion_error,
     entry_point_findings,
     override_value,
@@ -163,6 +164,13 @@ def test_a_key_added_to_a_dataclass_node_that_has_no_such_field(facts) -> None:
     assert "did you mean `gpu_memory_utilization`" in f.message
 
 
+def test_a_subtree_added_below_a_dataclass_node_must_start_at_one_of_its_fields(facts) -> None:
+    fsdp = "actor_rollout_ref.actor.fsdp_config"
+    assert judge(facts, f"+{fsdp}.mixed_precision.param_dtype=bf16") == []  # mixed_precision: Optional[dict]
+    (f,) = judge(facts, f"+{fsdp}.mixed_precison.param_dtype=bf16")
+    assert f.rule == "config/not-a-field" and "FSDPEngineConfig" in f.message and "`mixed_precision`" in f.message
+
+
 @pytest.mark.parametrize(
     ("annotation", "value", "ok"),
     [
@@ -288,6 +296,7 @@ def test_legacy_keys_warn_naming_the_entry_point_that_reads_them(facts) -> None:
     assert "fully_async_main" in f.message and "`reward.reward_model.enable`" in f.message
     assert f.fact_source.startswith("verl/experimental/reward_loop/")
     assert judge(facts, "reward_model.enable=null") == []  # null is the legacy key's "not set"
+    assert rules(judge(facts, "reward_model.no_such_key=1")) == ["config/unknown-key"]  # one finding, not two
     fully_async = ConfigChecker(facts, "fully_async_ppo_trainer")
     assert fully_async.check(ov("reward_model.enable=True")) == []
 
@@ -301,3 +310,32 @@ def test_an_nccl_kwarg_is_not_judged_against_the_npu_engine_when_the_device_is_u
     assert rules(judge(facts, f"{CKPT}.backend=nccl", f"+{CKPT}.engine_kwargs.nccl.no_such_kw=1")) == [
         "engine/unknown-kwarg"
     ]
+
+
+def test_a_shell_reader_gets_assignments_parsed_by_hydra(facts) -> None:
+    a = assignment_from_override("+actor_rollout_ref.rollout.top_p=0.7", "run.sh", 4, 5)
+    assert (a.path, a.value, a.op, a.line, a.col) == (tuple(f"{ROLLOUT}.top_p".split(".")), 0.7, "add", 4, 5)
+    assert rules(ConfigChecker(facts).check([a])) == ["override/plus-on-existing"]
+    bad = assignment_from_override("trainer.total_epochs=[1,", "run.sh", 4, 5)
+    assert bad.rule == "override/malformed" and (bad.line, bad.col) == (4, 5)
+
+
+def test_yaml_fragments_are_typed_by_the_dataclass_too(facts) -> None:
+    def yaml(path: str, value) -> Assignment:
+        return Assignment(tuple(path.split(".")), value, "cfg.yaml", 3)
+
+    checker = ConfigChecker(facts)
+    assert checker.check([yaml(f"{ROLLOUT}.top_p", 0.7), yaml("trainer.logger", "console")]) == []
+    assert rules(checker.check([yaml(f"{ROLLOUT}.top_p", "high")])) == ["config/wrong-type"]
+
+
+def test_a_yaml_fragment_may_add_entries_to_a_dict_typed_field_but_an_override_needs_plus(facts) -> None:
+    teachers = "distillation.teacher_models"
+    assert "dict" in facts.dataclass_fields("verl.workers.config.DistillationConfig")[1]["teacher_models"]["annotation"]
+    checker = ConfigChecker(facts)
+    new_entry = [Assignment(tuple(f"{teachers}.math.model_path".split(".")), "Qwen/Qwen3-8B", "cfg.yaml", 4)]
+    assert checker.check(new_entry) == []
+    assert rules(judge(facts, f"{teachers}.math.model_path=Qwen/Qwen3-8B")) == ["config/unknown-key"]
+    assert judge(facts, f"+{teachers}.math.model_path=Qwen/Qwen3-8B") == []
+    typo = [Assignment(("distillation", "teacher_modles", "math"), {}, "cfg.yaml", 4)]
+    assert rules(checker.check(typo)) == ["config/unknown-key"]

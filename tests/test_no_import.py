@@ -43,3 +43,32 @@ def test_checking_a_booby_trapped_tree_executes_none_of_it(verl_copy: VerlTree, 
     assert "Traceback" not in out.err and "verl module executed" not in out.out + out.err
     assert facts == 0
     assert check == 0, out.out  # the facts are the same: the trap lines change no default, name or signature
+
+
+def test_composing_every_entry_points_config_in_a_booby_trapped_tree_executes_none_of_it(
+    verl_copy: VerlTree, tmp_path: Path
+) -> None:
+    """Hydra composes each entry point's config from the tree's folders: a ``pkg://verl.trainer.config`` search
+    path (the experimental entry points' configs have one) would make Hydra import verl; it is read as a folder."""
+    from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, resolve_config
+    from verl_cookbook.facts import load_facts
+
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    booby_trap(verl_copy, marks)
+    facts = load_facts(verl_copy, use_cache=False)
+    entries = facts.entry_points()
+    assert {"verl.trainer.main_ppo", "verl.trainer.sft_trainer", "verl.trainer.main_eval"} <= set(entries)
+    assert any("pkg://" in verl_copy.read(c["file"]) for c in facts.data["entry_points"]["configs"].values())
+    for module in entries:
+        name, folder, why = resolve_config(facts, module)
+        checker = ConfigChecker(facts, name, config_dir=folder, entry_point=module)
+        assert why is None and checker.base, (module, checker.composed)
+        groups = facts.config_groups(name, folder)
+        overrides = ["+trainer.trap_probe=1"] if "trainer" in checker.base else ["+trap_probe=1"]
+        if "model_engine" in groups and "model_engine" in checker.base:
+            overrides.append("model_engine=megatron")
+        found = checker.check([Assignment((), None, "t.sh", 1, 1, "set", raw=o) for o in overrides])
+        assert [f.rule for f in found if f.rule.startswith(("override/", "config/unknown"))] == [], module
+    assert list(marks.iterdir()) == []
+    assert verl_modules() == []

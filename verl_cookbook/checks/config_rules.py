@@ -278,6 +278,20 @@ def _hydra_message(e: BaseException) -> str:
     return msg.split("\nConfig search path:")[0].split("\nSee https://hydra.cc")[0].strip()
 
 
+def assignment_from_override(text: str, file: str, line: int, col: int = 1) -> Assignment | Finding:
+    """One command-line override (after the shell's quote removal), parsed by Hydra's ``OverridesParser``: an
+    :class:`Assignment` carrying ``raw=text`` (so the checker re-reads the user's own text), or an
+    ``override/malformed`` finding quoting Hydra. For a shell reader that no longer keeps its own grammar."""
+    from hydra.errors import HydraException
+
+    try:
+        ov = _parser().parse_overrides([text])[0]
+    except HydraException as e:
+        return Finding(file, line, col, "override/malformed", f"Hydra cannot parse `{text}`: {_hydra_message(e)}")
+    value = list(ov.sweep_string_iterator()) if ov.is_sweep_override() else ov.value()
+    return Assignment(tuple(ov.key_or_group.split(".")), value, file, line, col, _op(ov), raw=text)
+
+
 def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: int = 1) -> list[Finding]:
     """A ``python -m verl.…`` module that does not exist in this verl (scripts written for older verl still call
     ``verl.trainer.main_generation``)."""
@@ -403,7 +417,7 @@ class ConfigChecker:
         values = applied + fragment
         if mode == "config":
             findings.extend(self._check_types(values, cfg, unknown))
-            findings.extend(self._check_legacy(values))
+            findings.extend(self._check_legacy([a for a in values if _lookup(base, a.path)[0] != "unknown"]))
             findings.extend(self._check_engines(values, base))
             if delta:
                 findings.extend(self._check_delta(values, cfg, base))
@@ -557,6 +571,8 @@ class ConfigChecker:
     def _check_path(self, a: Assignment, mode: str, base: dict) -> list[Finding]:
         state, depth, node = _lookup(base, a.path)
         where = (a.file, a.line, a.col)
+        if state == "unknown" and self._in_dict_field(base, a.path[: depth + 1]):
+            return []  # a new entry of a dict-typed field (distillation.teacher_models.<name>): a file may add it
         if state == "unknown":
             parent = ".".join(a.path[:depth]) or "(top level)"
             key = a.path[depth]
@@ -613,25 +629,42 @@ class ConfigChecker:
         return self.src(path)
 
     # -- types ----------------------------------------------------------------------------------------------------
-    def _dataclass_of(self, cfg: dict, parent: tuple[str, ...]) -> tuple[str, dict[str, dict]] | None:
-        node: Any = cfg
-        for k in parent:
-            node = node.get(k) if isinstance(node, dict) else None
-        target = node.get("_target_") if isinstance(node, dict) else None
-        return self.facts.dataclass_fields(target) if isinstance(target, str) else None
+    def _dataclass_of(self, cfg: dict, path: tuple[str, ...]) -> tuple[int, str, dict[str, dict]] | None:
+        """(k, class, fields) for the nearest node above ``path`` that has a ``_target_`` (at ``path[:k]``)."""
+        nodes: list[Any] = [cfg]
+        for key in path[:-1]:
+            last = nodes[-1]
+            nodes.append(last.get(key) if isinstance(last, dict) else None)
+        for k in range(len(nodes) - 1, -1, -1):
+            target = nodes[k].get("_target_") if isinstance(nodes[k], dict) else None
+            if isinstance(target, str):
+                dc = self.facts.dataclass_fields(target)
+                return (k, *dc) if dc else None
+        return None
+
+    def _in_dict_field(self, cfg: dict, path: tuple[str, ...]) -> bool:
+        """Whether ``path`` lies below a field that the nearest dataclass above it annotates as a dict."""
+        dc = self._dataclass_of(cfg, path)
+        if dc is None or dc[0] >= len(path) - 1:
+            return False
+        k, _cls, fields = dc
+        ann = (fields.get(path[k]) or {}).get("annotation", "")
+        return ann.replace("Optional[", "").replace("typing.", "").lower().startswith("dict")
 
     def _check_types(self, assigns: list[Assignment], cfg: dict, unknown: set[tuple[str, ...]]) -> list[Finding]:
         """A value the dataclass that verl converts the node to (its ``_target_``) cannot take; a key it has no
-        field for (added with ``+``: Hydra takes it, building the dataclass raises TypeError)."""
+        field for (added with ``+``: Hydra takes it, building the dataclass raises TypeError). A key below a
+        field (``engine_kwargs.nccl.x`` below ``engine_kwargs: dict``) gets no type judgment."""
         out: list[Finding] = []
         for a in assigns:
-            if a.op in ("delete", "group") or a.path in unknown or len(a.path) < 1 or a.path[-1] == "_target_":
+            if a.op in ("delete", "group") or a.path in unknown or not a.path or a.path[-1] == "_target_":
                 continue
-            dc = self._dataclass_of(cfg, a.path[:-1])
+            dc = self._dataclass_of(cfg, a.path)
             if dc is None:
                 continue
-            cls, fields = dc
-            name = a.path[-1]
+            k, cls, fields = dc
+            name = a.path[k]
+            node = ".".join(a.path[:k]) or "(top level)"
             short = cls.rpartition(".")[2]
             if name not in fields:
                 if a.op not in ("add", "force"):
@@ -642,13 +675,15 @@ class ConfigChecker:
                         a.line,
                         a.col,
                         "config/not-a-field",
-                        f"`{a.dotted}`: Hydra adds it, but verl turns `{'.'.join(a.path[:-1])}` into {short}, which "
+                        f"`{a.dotted}`: Hydra adds it, but verl turns `{node}` into {short}, which "
                         f"has no field `{name}`, so building it raises TypeError (unexpected keyword argument)"
                         + did_you_mean(name, sorted(fields)),
                         fact=f"{short} fields: {', '.join(sorted(f for f in fields if f != '_target_')[:12])} …",
                         fact_source=self.facts.data["dataclasses"]["classes"][cls]["source"],
                     )
                 )
+                continue
+            if k != len(a.path) - 1:
                 continue
             err = conversion_error(fields[name]["annotation"], a.value)
             if err:
