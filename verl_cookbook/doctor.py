@@ -183,12 +183,9 @@ class Unit:
 
 
 def _entry_config(facts: Facts, module: str) -> str | None:
-    """The ``config_name`` of ``@hydra.main`` in verl's module ``module`` (read as text), if it has one."""
-    rel = module.replace(".", "/") + ".py"
-    if not facts.tree.exists(rel):
-        return None
-    m = re.search(r"@hydra\.main\([^)]*config_name\s*=\s*['\"]([^'\"]+)['\"]", facts.tree.read(rel))
-    return m.group(1) if m else None
+    """The ``config_name`` of ``@hydra.main`` in verl's module ``module``, if it is an entry point."""
+    ep = facts.entry_point(module)
+    return ep["config_name"] if ep else None
 
 
 def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, list[Finding], Any, list[str]]:

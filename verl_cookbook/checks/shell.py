@@ -21,12 +21,10 @@ import os
 import re
 import shutil
 import subprocess
-from functools import lru_cache
-from pathlib import Path
 
 from verl_cookbook import catalog
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
-from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean
+from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean, entry_point_findings
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
@@ -230,32 +228,9 @@ def _cross_checks(final: dict[str, Export], where, cat: catalog.EnvCatalog) -> l
 # -- verl trainer overrides --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=16)
-def _entry_points(package: str) -> dict[str, tuple[str, str]]:
-    """module -> (config_name, file:line) for every ``@hydra.main`` in verl (trainer and experimental)."""
-    root = Path(package)
-    out: dict[str, tuple[str, str]] = {}
-    rx = re.compile(r"@hydra\.main\((?P<args>[^)]*)\)")
-    for sub in ("trainer", "experimental"):
-        base = root / sub
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*.py")):
-            text = path.read_text(encoding="utf-8", errors="replace")
-            if "@hydra.main" not in text:
-                continue
-            for m in rx.finditer(text):
-                name = re.search(r"config_name\s*=\s*[\"']([^\"']+)[\"']", m.group("args"))
-                if not name:
-                    continue
-                rel = path.relative_to(root.parent).with_suffix("")
-                line = text.count("\n", 0, m.start()) + 1
-                out[".".join(rel.parts)] = (name.group(1), f"{rel.as_posix()}.py:{line}")
-    return out
-
-
 def entry_points(facts: Facts) -> dict[str, tuple[str, str]]:
-    return _entry_points(str(facts.tree.package))
+    """module -> (config_name, file:line) for every ``@hydra.main`` entry point of verl (from the facts)."""
+    return {m: (ep["config_name"], ep["source"]) for m, ep in facts.entry_points().items()}
 
 
 def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None, config: str | None) -> list[Finding]:
@@ -364,30 +339,13 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
                         )
                     )
                     break
-        if facts is not None and (cmd.module or "").startswith("verl.") and cmd.module not in entry_points(facts):
-            rel = cmd.module.replace(".", "/")
-            if not (facts.tree.exists(rel + ".py") or facts.tree.exists(rel + "/__main__.py")):
-                file, ln = where(cmd.line)
-                out.append(
-                    Finding(
-                        file,
-                        ln,
-                        1,
-                        "command/no-such-module",
-                        f"`python -m {cmd.module}`: verl {facts.tree.label} has no module `{cmd.module}` "
-                        f"(no {rel}.py), so Python exits with 'No module named {cmd.module}'"
-                        + _entry_hint(cmd.module, facts),
-                    )
-                )
+        if facts is not None and (cmd.module or "").startswith("verl."):
+            file, ln = where(cmd.line)
+            out.extend(entry_point_findings(facts, cmd.module, file, ln))
     return out
 
 
 _OVERRIDE_LIKE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w-]*(\.[\w-]+)+=")
-
-
-def _entry_hint(module: str, facts: Facts) -> str:
-    close = did_you_mean(module, sorted(entry_points(facts)))
-    return close or f"; verl's Hydra entry points: {', '.join(sorted(entry_points(facts)))}"
 
 
 # -- cmake -------------------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ def advice(f: Finding, target: Target | None) -> Advice:
         return Advice("end the line before with `\\` so that these lines continue the command")
     if f.rule == "command/missing-dash-m":
         return Advice("add `-m` before the module name")
-    if f.rule == "command/no-such-module":
+    if f.rule == "command/unknown-entry-point":
         return Advice("run an entry point this verl release has (named in the message)")
     if target is None:
         return Advice()
