@@ -1650,7 +1650,10 @@ def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment],
             value = value.values[0] if isinstance(value, Sweep) else None
             if value is None:
                 info["symbolic"].append(ov.key)
-        assigns.append(Assignment(tuple(ov.key.split(".")), value, file, w.line, w.col, op=ov.op))
+        # raw: the word as bash hands it to verl, for Hydra's own parser in the checker (not when part of it
+        # is a shell expansion not known statically)
+        raw = None if w.has_var else w.text
+        assigns.append(Assignment(tuple(ov.key.split(".")), value, file, w.line, w.col, op=ov.op, raw=raw))
     return assigns, findings, info
 
 
