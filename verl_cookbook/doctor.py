@@ -433,7 +433,12 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
                 raw.append(f)
     raw += _after_backend_fix(raw, unit, checker)
     for f in raw:
-        if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus", "override/group"):
+        if not strict_keys and f.rule in (
+            "config/unknown-key",
+            "override/needs-plus",
+            "override/group",
+            "config/not-a-field",
+        ):
             continue
         adv = advice(f, target)
         out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
