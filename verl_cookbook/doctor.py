@@ -15,8 +15,11 @@ source out of reach).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import re
+import shutil
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -183,22 +186,30 @@ class Unit:
     line: int
     note: str | None = None
     symbolic: set[tuple[str, ...]] = field(default_factory=set)  # keys whose value is a shell expansion
+    strict: bool = True  # False: the config may hold keys verl's tree does not show (unknown keys not reported)
 
 
 def _entry_config(facts: Facts, module: str) -> str | None:
-    """The ``config_name`` of ``@hydra.main`` in verl's module ``module`` (read as text), if it has one."""
-    rel = module.replace(".", "/") + ".py"
-    if not facts.tree.exists(rel):
-        return None
-    m = re.search(r"@hydra\.main\([^)]*config_name\s*=\s*['\"]([^'\"]+)['\"]", facts.tree.read(rel))
-    return m.group(1) if m else None
+    """The ``config_name`` of ``@hydra.main`` in verl's module ``module``, if it is an entry point."""
+    ep = facts.entry_point(module)
+    return ep["config_name"] if ep else None
 
 
-def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, list[Finding], Any]:
+def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, list[Finding], Any, list[str]]:
+    """The trainer commands of a launch script, as units to judge; also its environment, the findings about
+    the script as a whole (syntax, comment lines that cut a command short, words after ``| tee``, modules
+    verl does not have), the parsed script, and notes on what could not be known statically."""
+    from verl_cookbook.checks.shell import bash_syntax, script_findings
     from verl_cookbook.shellparse import overrides_to_assignments, parse_script
 
     script = parse_script(text, file)
-    findings = [Finding(file, ln, col, "shell/syntax", msg) for ln, col, msg in script.errors]
+    findings = bash_syntax(text, lambda ln: (file, ln))
+    if findings and not findings[0].message.startswith("bash"):
+        findings = []  # `bash -n` could not run (timeout): fall back to the reader's own view
+    if not findings and shutil.which("bash") is None:
+        findings = [Finding(file, ln, col, "shell/syntax", msg) for ln, col, msg in script.errors]
+    findings += script_findings(script, lambda ln: (file, ln), facts)
+    notes = [f"line {ln}: {msg}" for ln, msg in script.notes]
     env: dict[str, tuple[str | None, int]] = {}
     for e in script.exports:
         if e.kind == "export" or e.kind == "prefix" or e.exported:
@@ -210,7 +221,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
             continue
         entry = _entry_config(facts, module)
         if entry is None:
-            continue  # not a Hydra entry point of verl (e.g. verl.model_merger)
+            continue  # not a Hydra entry point of verl (e.g. verl.model_merger), or no such module (reported)
         assigns, fs, info = overrides_to_assignments(cmd, file)
         config = info.get("config_name") or entry
         for name, value in cmd.env.items():
@@ -219,11 +230,68 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
         note = None
         if symbolic:
             note = (
-                f"{len(symbolic)} override(s) take their value from a shell variable "
-                f"({', '.join(sorted('.'.join(k) for k in symbolic))}): their keys were checked, not their values"
+                f"line {cmd.line}: {len(symbolic)} override(s) take their value from something not known "
+                f"statically ({', '.join(sorted('.'.join(k) for k in symbolic))}): their keys were checked, "
+                "not their values"
             )
-        units.append(Unit(assigns, fs, config, cmd.line, note, symbolic))
-    return units, env, findings, script
+        opaque = info.get("opaque", [])
+        if opaque:
+            notes.append(
+                f"line {cmd.line}: argument(s) of `{module}` not known statically, not checked: "
+                + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
+            )
+        unit = Unit(assigns, fs, config, cmd.line, note, symbolic)
+        outside = [g for g in info.get("groups", []) if not _group_option_in_tree(facts, g)]
+        if outside:
+            unit.strict = False
+            notes.append(
+                f"line {cmd.line}: {', '.join(f'`{g}`' for g in outside)} chooses a config that verl's config "
+                "folders do not hold (a Hydra search-path plugin of another package may provide it): keys under "
+                "it are not judged missing"
+            )
+        if cmd.via:
+            unit.strict = False
+            notes.append(
+                f"line {cmd.line}: `{module}` is run through `{cmd.via}`, which may add config groups and keys "
+                "of its own: unknown keys and groups are not reported"
+            )
+        units.append(unit)
+    return units, env, findings, script, notes
+
+
+def _group_option_in_tree(facts: Facts, override: str) -> bool:
+    """Whether a group choice such as ``actor@actor_rollout_ref.actor=megatron_actor`` names a config file
+    (``<group>/<option>.yaml``) somewhere in verl's tree; True when it cannot be told (not a plain name)."""
+    key, _, option = override.lstrip("+~").partition("=")
+    group = key.split("@", 1)[0]
+    if not re.fullmatch(r"[\w-]+(/[\w-]+)*", group) or not re.fullmatch(r"[\w.-]+", option or ""):
+        return True
+    return (group, option) in _config_options(str(facts.tree.package))
+
+
+@functools.lru_cache(maxsize=8)
+def _config_options(package: str) -> frozenset[tuple[str, str]]:
+    """(group folder, option) for every YAML file under a ``config`` folder of verl's package."""
+    out = set()
+    for cfg in Path(package).rglob("config"):
+        if cfg.is_dir():
+            for y in cfg.rglob("*.yaml"):
+                rel = y.relative_to(cfg).with_suffix("")
+                if len(rel.parts) > 1:
+                    out.add(("/".join(rel.parts[:-1]), rel.parts[-1]))
+    return frozenset(out)
+
+
+def _why_unknown(arg: str) -> str:
+    """Why an argument cannot be known statically, in a few words."""
+    if re.search(r"\$\{?[@*]|\$\{?[1-9]", arg):
+        return "the script's own command-line arguments"
+    if "$(" in arg or "`" in arg:
+        return "the output of a command"
+    m = re.search(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", arg)
+    if m:
+        return f"`{m.group(1)}` is not set in the script (it comes from the environment)"
+    return "a shell expansion"
 
 
 def yaml_unit(text: str, file: str, facts: Facts, config: str = DEFAULT_CONFIG) -> Unit:
@@ -370,14 +438,66 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
         for f in checker.check(unit.assignments, mode="config", delta=True, unknown=unit.symbolic):
             if f.rule in _KEY_RULES or f.rule == "delta/rejected" or not _about_symbolic(f, unit):
                 raw.append(f)
+    raw += _after_backend_fix(raw, unit, checker)
     for f in raw:
-        if not strict_keys and f.rule in ("config/unknown-key", "override/needs-plus"):
+        if not strict_keys and f.rule in (
+            "config/unknown-key",
+            "override/needs-plus",
+            "override/group",
+            "config/not-a-field",
+        ):
             continue
         adv = advice(f, target)
         out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
     out += ascend_env.check_rebuild_group(target)
+    return out
+
+
+# A backend name verl does not register, and the name the fix tells the user to write instead.
+_BACKEND_FIXES = {"hccl": "nccl"}
+
+
+def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker) -> list[Finding]:
+    """Every other line that must change once a wrong backend name is corrected: kwargs under
+    ``engine_kwargs.<wrong name>`` (ignored after the fix), and what the corrected engine says about them."""
+    wrong = {
+        name
+        for f in found
+        if f.rule == "engine/unknown-backend"
+        for name in _BACKEND_FIXES
+        if f"backend `{name}`" in f.message
+    }
+    out: list[Finding] = []
+    for name in sorted(wrong):
+        good = _BACKEND_FIXES[name]
+        fixed: list[Assignment] = []
+        for a in unit.assignments:
+            path = a.path
+            if "checkpoint_engine" in path and path[-1] == "backend" and a.value == name:
+                a = Assignment(path, good, a.file, a.line, a.col, op=a.op)
+            elif "engine_kwargs" in path and path.index("engine_kwargs") + 1 < len(path):
+                k = path.index("engine_kwargs") + 1
+                if path[k] == name:
+                    new_path = (*path[:k], good, *path[k + 1 :])
+                    out.append(
+                        Finding(
+                            a.file,
+                            a.line,
+                            a.col,
+                            "engine/kwargs-ignored",
+                            f"`{'.'.join(path)}`: once the backend is corrected to `{good}`, verl reads only "
+                            f"`engine_kwargs.{good}`, so this setting would be ignored; write "
+                            f"`{'.'.join(new_path)}` instead",
+                        )
+                    )
+                    a = Assignment(new_path, a.value, a.file, a.line, a.col, op=a.op)
+            fixed.append(a)
+        seen = {(f.line, f.rule) for f in found}
+        for f in checker.check(fixed, mode="config", delta=True, unknown=unit.symbolic):
+            if f.rule.startswith("engine/") and (f.line, f.rule) not in seen:
+                out.append(dataclasses.replace(f, message=f"with backend `{good}`: {f.message}"))
     return out
 
 
@@ -391,8 +511,9 @@ def diagnose(
     env: dict = {}
     script = None
     pre: list[Finding] = []
+    script_notes: list[str] = []
     if kind == "shell":
-        units, env, pre, script = script_units(text, file, facts)
+        units, env, pre, script, script_notes = script_units(text, file, facts)
     else:
         units = [yaml_unit(text, file, facts)]
     all_assigns = [a for u in units for a in u.assignments]
@@ -405,7 +526,8 @@ def diagnose(
         guess_product(product, text) if dev.value == "npu" else Guess(product, "given" if product else "unknown"),
     )
     report.commands = len(units)
-    report.findings += [DoctorFinding(f) for f in pre]
+    report.findings += [DoctorFinding(f, advice(f, None).fix) for f in pre]
+    report.notes += script_notes
     if kind == "shell" and not units:
         report.notes.append(
             "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script's syntax was checked"
@@ -414,7 +536,7 @@ def diagnose(
         if unit.note:
             report.notes.append(unit.note)
         config = unit.config
-        strict = True
+        strict = unit.strict
         if facts.default_config(config) is None:
             report.notes.append(
                 f"verl generates no full config for `{config}`: checked against `{DEFAULT_CONFIG}`, "

@@ -54,6 +54,8 @@ def guess_attrs(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
         attrs = _guess_yaml(block, ctx)
     elif lang in LANG_KINDS:
         attrs = {"check": LANG_KINDS[lang]}
+        if attrs["check"] == "python" and _python_excerpt(block.code):
+            return None
     else:
         return None
     if attrs is None or attrs["check"] not in BLOCK_CHECKS:
@@ -68,6 +70,8 @@ def _guess_yaml(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
         data = None
     if not isinstance(data, dict) or not data:
         return None
+    if _has_placeholder_key(data):
+        return None  # a template (`<engine>:`), not a config to check
     base = ctx.facts.default_config("ppo_trainer")
     if not isinstance(base, dict):
         return None
@@ -79,6 +83,36 @@ def _guess_yaml(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
     if roots[0]:
         attrs["root"] = ".".join(roots[0])
     return attrs
+
+
+# What Python says of a piece cut out of a larger program (a loop body, a signature without its body):
+# an excerpt, not a mistake.
+_EXCERPT_ERRORS = (
+    "not properly in loop",
+    "outside loop",
+    "outside function",
+    "expected an indented block",
+    "unexpected indent",
+    "unindent does not match",
+)
+
+
+def _python_excerpt(code: str) -> bool:
+    try:
+        compile(code, "<snippet>", "exec", dont_inherit=True)  # compiled to find the error, never run
+    except SyntaxError as e:
+        return any(m in (e.msg or "") for m in _EXCERPT_ERRORS)
+    except ValueError:
+        return False
+    return False
+
+
+def _has_placeholder_key(node: Any) -> bool:
+    if isinstance(node, dict):
+        return any(re.fullmatch(r"<[^<>]+>|\{[^{}]+\}", str(k)) or _has_placeholder_key(v) for k, v in node.items())
+    if isinstance(node, list):
+        return any(_has_placeholder_key(v) for v in node)
+    return False
 
 
 def backend_table_findings(table: Table, ctx: Context) -> list[Finding]:

@@ -51,7 +51,14 @@ def collect(paths: list[Path]) -> tuple[list[Path], list[Finding]]:
             files.append(p)
         else:
             errors.append(Finding(str(p), 1, 1, "file/missing", "no such file or folder"))
-    return files, errors
+    seen: set[Path] = set()
+    unique = []
+    for f in files:  # a page named twice (a folder and a file in it) is checked, and reported, once
+        key = f.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique, errors
 
 
 def applies(attrs: dict[str, str], facts: Facts) -> bool:

@@ -1,25 +1,39 @@
 """Read a shell script statically: its commands, environment exports, and the Hydra overrides it passes.
 
-Nothing is executed. The tokenizer follows bash's quoting rules closely enough for launch scripts:
-line continuations (``\\`` + newline), single/double quotes, ``$VAR``/``${VAR}``/``$(…)``/backticks
-(kept as written and flagged, never expanded), comments, ``&&``/``||``/``;``/``|``/``&``, redirections
-(dropped from argv) and here-documents (their bodies skipped). ``bash -n`` remains the judge of syntax;
-this module only has to find the words.
+Nothing is executed. tree-sitter-bash (a maintained bash grammar, Python wheels) parses the script; a small
+evaluator then walks it the way bash would run it, without running anything:
+
+- variables and arrays (``DATA=( a=1 b=2 )``, ``DATA+=( … )``), ``${VAR:-default}`` and the other default
+  operators, ``"${ARR[@]}"``, word splitting of unquoted expansions (``${ENTRYPOINT}`` = ``-m verl.x``),
+  launcher arrays (``"${LAUNCH[@]}" -m verl.trainer.main_ppo``);
+- ``if``/``case`` whose condition compares known strings take the branch bash would take; otherwise each
+  branch is read and the first branch's assignments are kept (a note says so);
+- functions run where they are called, with ``$@`` bound to the call's arguments; a function never
+  called is read once with unknown arguments;
+- every word of a command remembers where each of its characters was written, so an override built
+  from an array element keeps the element's own line.
+
+What cannot be known statically (``$(…)``, ``$HOME`` when the script never sets it, the script's own
+``$@``) stays as written in the word and is listed in ``Word.var_spans``: callers say so in a note rather
+than guessing. ``bash -n`` remains the judge of syntax; parts tree-sitter cannot read become
+``Script.unread`` (never a silent skip).
 
 Hydra overrides follow Hydra 1.3's override grammar (https://hydra.cc/docs/advanced/override_grammar/basic/,
 ``hydra/grammar/OverrideParser.g4``): ``key=value``, ``+key=value`` (add), ``++key=value`` (force),
 ``~key`` / ``~key=value`` (delete); values are ``null``, booleans, ints, floats, quoted strings,
 ``[a,b]`` lists, ``{a:1}`` dicts, ``${…}`` interpolations, unquoted strings, sweeps and functions.
-hydra-core is not a dependency (it pins omegaconf below what this package uses), so the grammar is
-implemented here, with tests against the documented examples.
 """
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
 
 from verl_cookbook.checks.config_rules import Assignment
 from verl_cookbook.findings import Finding
@@ -30,21 +44,17 @@ from verl_cookbook.findings import Finding
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
-# Longest first: the lexer takes the first that matches.
-_OPS = tuple("&& || ;; |& &>> &> >> >& <& >| <> <<< <<- << ; & | ( ) < >".split())
-_SEPARATORS = {"&&", "||", ";;", "|&", ";", "&", "|", "(", ")", "\n"}
-_REDIRECTS = {"&>>", "&>", ">>", ">&", "<&", ">|", "<>", "<<<", "<", ">"}
-_HEREDOC = {"<<", "<<-"}
-# Reserved words that may open a command position and carry no argv of their own.
-_LEADING = {"!", "{", "}", "then", "else", "elif", "do", "if", "while", "until", "time", "fi", "done", "esac"}
-# Compound commands whose header is not a command to check.
-_SKIP_HEADERS = {"for", "select", "case", "function", "[[", "]]"}
+_IFS = " \t\n"
+_MAX_DEPTH = 20  # function calls inside function calls
+_MAX_NODES = 200_000  # statements evaluated per script (loops are read once, so this is generous)
 
 
 @dataclass
 class Word:
-    """One shell word after quote removal. Expansions (``$X``, ``${X}``, ``$(…)``, backticks) are kept
-    as written; ``var_spans`` says where they sit in ``text``."""
+    """One shell word after expansion and quote removal. What could not be expanded statically (``$X``
+    never set, ``$(…)``, backticks) is kept as written; ``var_spans`` says where it sits in ``text``.
+    ``line``/``col`` are where the word's first character was written (an array element's own line for
+    ``"${ARR[@]}"``); ``lines`` holds that for every character."""
 
     text: str
     line: int
@@ -52,6 +62,7 @@ class Word:
     quoted: bool = False
     var_spans: list[tuple[int, int]] = field(default_factory=list)
     raw: str = ""
+    lines: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def has_var(self) -> bool:
@@ -60,6 +71,12 @@ class Word:
     def var_in(self, start: int, end: int | None = None) -> bool:
         end = len(self.text) if end is None else end
         return any(s < end and e > start for s, e in self.var_spans)
+
+    def where(self, offset: int) -> tuple[int, int]:
+        """(line, col) where character ``offset`` of ``text`` was written."""
+        if self.lines and 0 <= offset < len(self.lines):
+            return self.lines[offset]
+        return self.line, self.col
 
 
 @dataclass
@@ -80,9 +97,10 @@ class Export:
 @dataclass
 class Command:
     """A simple command. ``module`` says what it runs: the Python module for ``python -m X`` (also behind
-    ``torchrun``, ``ray job submit --``, ``env``, ``nohup``…), the dotted module of a ``verl/…py`` script,
-    otherwise the program's basename (``cmake``, ``export``…). ``argv[args_start:]`` are that program's
-    own arguments."""
+    ``torchrun``, ``uv run``, ``ray job submit --``, ``env``, ``nohup``…), the dotted module of a
+    ``verl/…py`` script, otherwise the program's basename (``cmake``, ``export``…). ``argv[args_start:]``
+    are that program's own arguments. ``piped_from`` is the index (in ``Script.commands``) of the command
+    whose output this one reads through ``|``."""
 
     argv: list[str]
     line: int
@@ -92,6 +110,8 @@ class Command:
     words: list[Word] = field(default_factory=list)
     args_start: int = 1
     env: dict[str, str] = field(default_factory=dict)
+    piped_from: int | None = None
+    via: str | None = None  # a launcher module that runs ``module`` (it may bring config of its own)
 
     @property
     def arg_vars(self) -> list[bool]:
@@ -107,338 +127,911 @@ class Script:
     file: str
     exports: list[Export] = field(default_factory=list)
     commands: list[Command] = field(default_factory=list)
-    errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message)
+    errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message): syntax errors
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message): what was not known
+    unread: list[tuple[int, int]] = field(default_factory=list)  # (first, last) lines tree-sitter could not parse
+    # (comment line, line of the command it cuts short, next code line, its first word): a `\`-continued
+    # command that a comment line ends early; the lines after it are not arguments of that command.
+    cut_continuations: list[tuple[int, int, int, str]] = field(default_factory=list)
 
 
-class _Lexer:
-    def __init__(self, text: str, line_offset: int) -> None:
-        self.s = text
-        self.i = 0
-        self.line = 1 + line_offset
-        self.line_start = 0
-        self.tokens: list[tuple[str, Any]] = []  # ("word", Word) | ("op", (op, line))
-        self.errors: list[tuple[int, int, str]] = []
-        self.pending_heredocs: list[tuple[str, bool]] = []
-        self.expect_delim: bool | None = None  # strip-tabs flag of a `<<` waiting for its delimiter
+# -- expansion values ---------------------------------------------------------------------------------
 
-    def col(self) -> int:
-        return self.i - self.line_start + 1
 
-    def newline(self) -> None:
-        self.line += 1
-        self.line_start = self.i + 1
+@dataclass
+class _Seg:
+    """A run of characters of an expanded word: where each was written, and whether it is known."""
 
-    def run(self) -> None:
-        s = self.s
-        n = len(s)
-        while self.i < n:
-            c = s[self.i]
-            if c in " \t\r":
-                self.i += 1
-            elif c == "\\" and s.startswith("\\\n", self.i):
-                self.i += 1
-                self.newline()
-                self.i += 1
-            elif c == "\n":
-                self.tokens.append(("op", ("\n", self.line)))
-                self.newline()
-                self.i += 1
-                self.skip_heredocs()
-            elif c == "#":
-                while self.i < n and s[self.i] != "\n":
-                    self.i += 1
-            elif s.startswith("((", self.i):
-                self.skip_balanced("(", ")")
-            elif c in ";&|()<>":
-                op = next(o for o in _OPS if s.startswith(o, self.i))
-                self.tokens.append(("op", (op, self.line)))
-                self.i += len(op)
-                if op in _HEREDOC:
-                    self.expect_delim = op == "<<-"
+    text: str
+    pos: list[tuple[int, int]]
+    known: bool = True
+    quoted: bool = False
+    split: bool = False  # the result of an unquoted expansion: bash splits it on whitespace
+
+
+_Field = list[_Seg]
+
+
+@dataclass
+class _Var:
+    value: list[_Field] | None  # a scalar is one field; None: set but unknown (e.g. `$(…)`)
+    is_array: bool
+    line: int
+    exported: bool = False
+
+
+_LANGUAGE: Language | None = None
+
+
+def _parser() -> Parser:
+    global _LANGUAGE
+    if _LANGUAGE is None:
+        _LANGUAGE = Language(tree_sitter_bash.language())
+    return Parser(_LANGUAGE)
+
+
+def _field_text(f: _Field) -> str:
+    return "".join(s.text for s in f)
+
+
+def _field_known(f: _Field) -> bool:
+    return all(s.known for s in f)
+
+
+def _copy_vars(vs: dict[str, _Var]) -> dict[str, _Var]:
+    return {k: _Var(v.value, v.is_array, v.line, v.exported) for k, v in vs.items()}
+
+
+class _Eval:
+    def __init__(self, src: bytes, line_offset: int, script: Script) -> None:
+        self.src = src
+        self.off = line_offset
+        self.script = script
+        self.vars: dict[str, _Var] = {}
+        self.funcs: dict[str, Node] = {}
+        self.called: set[str] = set()
+        self.positional: list[_Field] | None = None  # None: the script's own arguments (unknown)
+        self.depth = 0
+        self.budget = _MAX_NODES
+        self.inserted: dict[int, list[int]] = {}  # row -> byte columns of spaces added before parsing
+        self._line_starts = [0]
+        for i, b in enumerate(src):
+            if b == 10:
+                self._line_starts.append(i + 1)
+
+    # -- positions
+    def pos(self, node: Node) -> tuple[int, int]:
+        row, col = node.start_point
+        return self.at(row, col)
+
+    def at(self, row: int, byte_col: int) -> tuple[int, int]:
+        start = self._line_starts[row] if row < len(self._line_starts) else 0
+        col = len(self.src[start : start + byte_col].decode("utf-8", "replace"))
+        col -= sum(1 for c in self.inserted.get(row, ()) if c < byte_col)
+        return row + 1 + self.off, col + 1
+
+    def text(self, node: Node) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def lit(self, text: str, node: Node, quoted: bool = False, known: bool = True, split: bool = False) -> _Seg:
+        """A segment whose characters were written consecutively from ``node``'s start (newlines advance)."""
+        line, col = self.pos(node)
+        pos = []
+        for ch in text:
+            pos.append((line, col))
+            if ch == "\n":
+                line, col = line + 1, 1
             else:
-                self.word()
-        if self.pending_heredocs:
-            self.errors.append(
-                (self.line, 1, f"here-document delimited by end of file (wanted `{self.pending_heredocs[0][0]}`)")
+                col += 1
+        return _Seg(text, pos, known, quoted, split)
+
+    def unknown(self, node: Node, quoted: bool = False) -> _Seg:
+        t = self.text(node)
+        return _Seg(t, [self.pos(node)] * len(t), False, quoted)
+
+    def note(self, node: Node, message: str) -> None:
+        self.script.notes.append((self.pos(node)[0], message))
+
+    # -- words ------------------------------------------------------------------------------------
+    def fields(self, node: Node) -> list[_Field]:
+        """The fields (argv words) one argument node expands to, after word splitting."""
+        return _split(self.parts(node, quoted=False))
+
+    def parts(self, node: Node, quoted: bool) -> list[_Field]:
+        """Fields before splitting: usually one; ``"${A[@]}"`` gives one per element."""
+        t = node.type
+        if t in ("word", "number", "extglob_pattern"):
+            return [[self._unescape_word(node, quoted)]]
+        if t == "raw_string":
+            body = self.text(node)[1:-1]
+            seg = self.lit(body, node, quoted=True)
+            seg.pos = seg.pos[1:] + seg.pos[-1:] if len(seg.pos) > 0 else seg.pos
+            return [[seg]]
+        if t == "ansi_c_string":
+            body = self.text(node)[2:-1]
+            body = re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+            return [[self.lit(body, node, quoted=True)]]
+        if t in ("string", "translated_string"):
+            # The text between the quotes, taken from the source: tree-sitter leaves whitespace next to a
+            # `\`-newline out of its string_content nodes.
+            out: list[_Field] = [[]]
+            a = node.start_byte + (2 if t == "translated_string" else 1)
+            end = max(a, node.end_byte - 1)
+            vanished = False  # "${EMPTY[@]}" alone is no word at all
+            for c in node.named_children:
+                if c.type == "string_content":
+                    continue
+                if c.start_byte > a:
+                    out[-1].append(self._dq_literal(a, c.start_byte))
+                sub = self.parts(c, quoted=True)
+                vanished = vanished or not sub
+                out = _concat(out, sub)
+                a = c.end_byte
+            if end > a:
+                out[-1].append(self._dq_literal(a, end))
+            if len(out) == 1 and not out[0]:
+                if vanished:
+                    return []
+                out[0].append(_Seg("", [], True, True))
+            return out
+        if t == "concatenation":
+            out = [[]]
+            for c in node.children:
+                out = _concat(out, self.parts(c, quoted))
+            return out
+        if t == "simple_expansion":
+            name_node = node.named_children[0] if node.named_children else None
+            return self._lookup(self.text(name_node) if name_node else "", node, quoted, None)
+        if t == "expansion":
+            return self._expansion(node, quoted)
+        if t == "arithmetic_expansion":
+            value = self.arithmetic(node)
+            if value is not None:
+                return [[self.lit(str(value), node, quoted)]]
+            return [[self.unknown(node, quoted)]]
+        if t in ("command_substitution", "process_substitution"):
+            return [[self.unknown(node, quoted)]]
+        if t == "array":  # not an argument; handled by assignments
+            return [[self.unknown(node, quoted)]]
+        # anything else (brace expressions, globs, tokens) is taken as written
+        return [[self.lit(self.text(node), node, quoted)]]
+
+    def arithmetic(self, node: Node) -> int | None:
+        """``$(( … ))`` over integers and variables the script sets: + - * / % and parentheses."""
+        body = self.text(node)[3:-2]
+        out = []
+        for tok in re.findall(r"\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?|\d+|\*\*|[-+*/%()]|\s+|.", body):
+            if tok.isspace():
+                continue
+            name = tok.lstrip("$").strip("{}")
+            if _NAME.fullmatch(name):
+                var = self.vars.get(name)
+                if var is None or var.value is None or var.is_array or not var.value:
+                    return None
+                text = _field_text(var.value[0]).strip()
+                if not _field_known(var.value[0]) or not _is_int(text):
+                    return None
+                out.append(f"({int(text)})")
+            elif re.fullmatch(r"\d+|[-+*%()]", tok):
+                out.append(tok)
+            elif tok == "/":
+                out.append("//")
+            else:
+                return None
+        expr = " ".join(out)
+        if not expr or len(expr) > 500:
+            return None
+        try:
+            import ast
+
+            tree = ast.parse(expr, mode="eval")
+            allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult)
+            allowed += (ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd)
+            if not all(isinstance(n, allowed) for n in ast.walk(tree)):
+                return None
+            value = eval(compile(tree, "<arith>", "eval"), {"__builtins__": {}})  # noqa: S307 - integers only
+        except (SyntaxError, ZeroDivisionError, ValueError, OverflowError, MemoryError):
+            return None
+        return int(value) if isinstance(value, int) and abs(value) < 10**18 else None
+
+    def _unescape_word(self, node: Node, quoted: bool) -> _Seg:
+        raw = self.text(node)
+        if "\\" not in raw:
+            return self.lit(raw, node, quoted)
+        seg = self.lit(raw, node, quoted)
+        text, pos, i, had = [], [], 0, False
+        while i < len(raw):
+            if raw[i] == "\\" and i + 1 < len(raw):
+                had = True
+                if raw[i + 1] == "\n":
+                    i += 2
+                    continue
+                text.append(raw[i + 1])
+                pos.append(seg.pos[i + 1])
+                i += 2
+                continue
+            text.append(raw[i])
+            pos.append(seg.pos[i])
+            i += 1
+        return _Seg("".join(text), pos, True, quoted or had)
+
+    def _dq_literal(self, a: int, b: int) -> _Seg:
+        """Source bytes ``a:b`` inside double quotes, with bash's escapes (``\\$ \\` \\" \\\\ \\newline``) removed."""
+        raw = self.src[a:b].decode("utf-8", "replace")
+        row = bisect.bisect_right(self._line_starts, a) - 1
+        line, col = self.at(row, a - self._line_starts[row])
+        pos = []
+        for ch in raw:
+            pos.append((line, col))
+            if ch == "\n":
+                line, col = line + 1, 1
+            else:
+                col += 1
+        text, keep, i = [], [], 0
+        while i < len(raw):
+            if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in '$`"\\\n':
+                if raw[i + 1] != "\n":
+                    text.append(raw[i + 1])
+                    keep.append(pos[i + 1])
+                i += 2
+                continue
+            text.append(raw[i])
+            keep.append(pos[i])
+            i += 1
+        return _Seg("".join(text), keep, True, True)
+
+    def _lookup(self, name: str, node: Node, quoted: bool, index: str | None) -> list[_Field]:
+        """``$name`` / ``${name[index]}``: the variable's fields, or the expansion kept as unknown."""
+        if name in ("@", "*") or (index is None and name.isdigit()) or name == "#":
+            if self.positional is None:
+                return [[self.unknown(node, quoted)]]
+            if name == "#":
+                return [[self.lit(str(len(self.positional)), node, quoted)]]
+            if name.isdigit():
+                k = int(name)
+                if k == 0:
+                    return [[self.unknown(node, quoted)]]
+                return [self._retag(self.positional[k - 1], quoted)] if k <= len(self.positional) else [[]]
+            return self._elements(self.positional, quoted, joined=name == "*" and quoted)
+        var = self.vars.get(name)
+        if var is None:
+            return [[self.unknown(node, quoted)]]
+        if var.value is None:
+            return [[self.unknown(node, quoted)]]
+        if index in ("@", "*"):
+            return self._elements(var.value, quoted, joined=index == "*" and quoted)
+        if index is not None and index not in ("0",):
+            if var.is_array and index.isdigit():
+                k = int(index)
+                return [self._retag(var.value[k], quoted)] if k < len(var.value) else [[]]
+            return [[self.unknown(node, quoted)]]
+        first = var.value[0] if var.value else []
+        return [self._retag(first, quoted)]
+
+    def _elements(self, values: list[_Field], quoted: bool, joined: bool) -> list[_Field]:
+        if joined:
+            out: _Field = []
+            for i, f in enumerate(values):
+                if i:
+                    out.append(_Seg(" ", [f[0].pos[0] if f and f[0].pos else (0, 0)], True, True))
+                out.extend(self._retag(f, True))
+            return [out]
+        if not values:
+            return [] if quoted else [[]]
+        return [self._retag(f, quoted) for f in values]
+
+    @staticmethod
+    def _retag(f: _Field, quoted: bool) -> _Field:
+        """A stored value expanded in a word: quoted keeps it whole, unquoted lets bash split it."""
+        return [_Seg(s.text, s.pos, s.known, quoted or s.quoted, split=not quoted) for s in f]
+
+    def _expansion(self, node: Node, quoted: bool) -> list[_Field]:
+        kids = [c for c in node.children if c.type not in ("${", "}")]
+        if not kids:
+            return [[self.unknown(node, quoted)]]
+        if kids[0].type in ("#", "!"):  # ${#x} length, ${!x} indirection
+            return [[self.unknown(node, quoted)]]
+        head = kids[0]
+        index = None
+        if head.type == "subscript":
+            name_n = head.child_by_field_name("name")
+            idx_n = head.child_by_field_name("index")
+            name = self.text(name_n) if name_n else ""
+            index = self.text(idx_n) if idx_n else None
+        elif head.type in ("variable_name", "special_variable_name"):
+            name = self.text(head)
+        else:
+            return [[self.unknown(node, quoted)]]
+        rest = kids[1:]
+        if not rest:
+            return self._lookup(name, node, quoted, index)
+        op = self.text(rest[0])
+        operand = rest[1:]
+        if op not in (":-", "-", ":=", "=", ":+", "+"):
+            return [[self.unknown(node, quoted)]]  # substring/pattern operators: not evaluated
+        var = self.vars.get(name) if index in (None, "0", "@", "*") else None
+        is_set = var is not None or (name in ("@", "*") and bool(self.positional))
+        value = self._lookup(name, node, quoted, index) if is_set else None
+        known_value = value is not None and all(_field_known(f) for f in value)
+        empty = value is not None and known_value and all(_field_text(f) == "" for f in value)
+        if var is None and name not in ("@", "*") and name.isidentifier() and op in (":-", "-", ":=", "="):
+            # never set in the script: the default is what the script says (the environment may differ)
+            return self._operand(operand, node, quoted, assign=name if "=" in op else None)
+        if value is None:
+            return [[self.unknown(node, quoted)]]
+        if not known_value:
+            return [[self.unknown(node, quoted)]]
+        use_operand = {":-": empty, "-": False, ":=": empty, "=": False, ":+": not empty, "+": True}[op]
+        if use_operand:
+            return self._operand(operand, node, quoted, assign=name if "=" in op else None)
+        if op in (":+", "+"):
+            return [[]] if not quoted else [[self.lit("", node, True)]]
+        return value
+
+    def _operand(self, operand: list[Node], node: Node, quoted: bool, assign: str | None) -> list[_Field]:
+        out: list[_Field] = [[]]
+        for c in operand:
+            out = _concat(out, self.parts(c, quoted))
+        if assign:
+            self.vars[assign] = _Var([_strip_split(f) for f in out[:1]], False, self.pos(node)[0])
+        return out
+
+    # -- statements -------------------------------------------------------------------------------
+    def run(self, node: Node) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            return
+        t = node.type
+        if t in ("program", "compound_statement", "do_group", "subshell", "list"):
+            for c in node.named_children:
+                self.run(c)
+        elif t == "comment":
+            return
+        elif t == "ERROR":
+            first, last = self.pos(node)[0], node.end_point[0] + 1 + self.off
+            self.script.unread.append((first, last))
+            self.note(node, f"lines {first}-{last} could not be read statically; commands there were not checked")
+        elif t == "variable_assignment":
+            self.assign(node, exported=False, kind="assign")
+        elif t == "variable_assignments":
+            for c in node.named_children:
+                self.run(c)
+        elif t == "declaration_command":
+            self.declaration(node)
+        elif t == "unset_command":
+            for c in node.named_children[1:] if node.named_children else []:
+                self.vars.pop(self.text(c), None)
+        elif t == "command":
+            self.command(node, None)
+        elif t == "pipeline":
+            prev = None
+            for c in node.named_children:
+                before = len(self.script.commands)
+                if c.type == "command":
+                    self.command(c, prev)
+                else:
+                    self.run(c)
+                prev = before if len(self.script.commands) > before else None
+        elif t == "redirected_statement":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.run(body)
+        elif t == "negated_command":
+            for c in node.named_children:
+                self.run(c)
+        elif t == "function_definition":
+            name = node.child_by_field_name("name")
+            body = node.child_by_field_name("body")
+            if name is not None and body is not None:
+                self.funcs[self.text(name)] = body
+        elif t == "if_statement":
+            self.if_statement(node)
+        elif t == "case_statement":
+            self.case_statement(node)
+        elif t in ("for_statement", "c_style_for_statement", "while_statement"):
+            self.loop(node)
+        elif t == "test_command":
+            return
+        else:
+            for c in node.named_children:
+                if c.type in ("command", "pipeline", "list", "redirected_statement", "variable_assignment"):
+                    self.run(c)
+
+    def assign(self, node: Node, exported: bool, kind: str, cmd_prefix: bool = False) -> tuple[str, _Var] | None:
+        name_n = node.child_by_field_name("name")
+        value_n = node.child_by_field_name("value")
+        if name_n is None:
+            return None
+        if name_n.type == "subscript":  # A[3]=x: the array changes in a way not followed
+            n = name_n.child_by_field_name("name")
+            if n is not None and self.text(n) in self.vars:
+                self.vars[self.text(n)].value = None
+            return None
+        name = self.text(name_n)
+        append = any(c.type == "+=" for c in node.children)
+        line = self.pos(node)[0]
+        if value_n is not None and value_n.type == "array":
+            elems: list[_Field] = []
+            for c in value_n.named_children:
+                if c.type == "comment":
+                    continue
+                elems.extend(self.fields(c))
+            old = self.vars.get(name)
+            if append and old is not None and old.value is not None:
+                elems = list(old.value) + elems
+            var = _Var(elems, True, line, exported or bool(old and old.exported))
+        else:
+            value: _Field = []
+            if value_n is not None:
+                for i, f in enumerate(self.parts(value_n, quoted=True)):  # no word splitting in an assignment
+                    if i:  # X="${ARR[@]}": the elements joined by spaces
+                        value.append(_Seg(" ", [f[0].pos[0] if f and f[0].pos else self.pos(value_n)], True, True))
+                    value.extend(_strip_split(f))
+            old = self.vars.get(name)
+            if append and old is not None and old.value is not None:
+                if old.is_array:
+                    var = _Var([*old.value, value], True, line, old.exported)
+                else:
+                    var = _Var([[*(old.value[0] if old.value else []), *value]], False, line, old.exported)
+            else:
+                var = _Var([value], False, line, exported or bool(old and old.exported))
+        if not cmd_prefix:
+            self.vars[name] = var
+        if not var.is_array:
+            f = var.value[0] if var.value else []
+            self.script.exports.append(
+                Export(
+                    name,
+                    _field_text(f),
+                    *self.pos(node),
+                    exported=exported or kind == "prefix" or var.exported,
+                    kind=kind,
+                    has_var=not _field_known(f),
+                )
+            )
+        return name, var
+
+    def declaration(self, node: Node) -> None:
+        kw = self.text(node.children[0]) if node.children else ""
+        opts = [self.text(c) for c in node.named_children if c.type == "word" and self.text(c).startswith("-")]
+        exported = kw == "export" or any("x" in o for o in opts)
+        if any("n" in o for o in opts) and kw == "export":
+            exported = False
+        for c in node.named_children:
+            if c.type == "variable_assignment":
+                self.assign(c, exported=exported, kind="export" if exported else "assign")
+            elif c.type == "variable_name" and exported:
+                name = self.text(c)
+                var = self.vars.get(name)
+                if var is not None:
+                    var.exported = True
+                value = None
+                has_var = False
+                if var is not None and not var.is_array and var.value is not None:
+                    value = _field_text(var.value[0]) if var.value else ""
+                    has_var = not _field_known(var.value[0]) if var.value else False
+                self.script.exports.append(Export(name, value, *self.pos(c), True, "export", has_var))
+
+    def command(self, node: Node, piped_from: int | None) -> None:
+        env: dict[str, str] = {}
+        words: list[Word] = []
+        for c in node.children:
+            if c.type == "variable_assignment":
+                got = self.assign(c, exported=True, kind="prefix", cmd_prefix=True)
+                if got:
+                    env[got[0]] = _field_text(got[1].value[0]) if got[1].value else ""
+            elif c.type == "command_name":
+                for cc in c.named_children:
+                    words.extend(_word(f) for f in self.fields(cc))
+            elif c.is_named and c.type not in ("file_redirect", "herestring_redirect", "heredoc_redirect", "comment"):
+                if c.type == "subshell" or c.type == "ERROR":
+                    continue
+                words.extend(_word(f) for f in self.fields(c))
+        if not words:
+            return
+        line = self.pos(node)[0]
+        name = words[0].text
+        if name in self.funcs and not words[0].has_var:
+            self.call(name, words[1:], node)
+        argv = [w.text for w in words]
+        cmd = Command(
+            argv,
+            line,
+            [w.line for w in words],
+            arg_cols=[w.col for w in words],
+            words=words,
+            env=env,
+            piped_from=piped_from,
+        )
+        cmd.module, cmd.args_start = _classify(argv)
+        if (
+            cmd.module
+            and not cmd.module.startswith("verl.")
+            and cmd.args_start < len(argv)
+            and re.fullmatch(r"verl(\.[A-Za-z_][A-Za-z0-9_]*)+", argv[cmd.args_start])
+        ):
+            # a launcher module that runs a verl module (`-m some_launcher verl.trainer.sft_trainer …`)
+            cmd.via = cmd.module
+            cmd.module, cmd.args_start = argv[cmd.args_start], cmd.args_start + 1
+        if words[0].has_var and words[0].var_spans[0][0] == 0:
+            self.note(node, f"the command name `{words[0].text}` is not known statically: this command was not checked")
+        self.script.commands.append(cmd)
+
+    def call(self, name: str, args: list[Word], node: Node) -> None:
+        if self.depth >= _MAX_DEPTH:
+            return
+        self.called.add(name)
+        saved = self.positional
+        self.positional = [_word_field(w) for w in args]
+        self.depth += 1
+        try:
+            self.run(self.funcs[name])
+        finally:
+            self.depth -= 1
+            self.positional = saved
+
+    def finish(self) -> None:
+        """Functions defined but never called (or called in a way not followed): read once, ``$@`` unknown."""
+        for name, body in list(self.funcs.items()):
+            if name not in self.called:
+                self.called.add(name)
+                self.positional = None
+                self.run(body)
+
+    # -- control flow -----------------------------------------------------------------------------
+    def condition(self, node: Node | None) -> bool | None:
+        """True/False when a condition compares strings the script fixes; None when it cannot be known."""
+        if node is None:
+            return None
+        t = node.type
+        if t == "list":
+            kids = node.children
+            result = self.condition(kids[0]) if kids else None
+            i = 1
+            while i + 1 < len(kids):
+                op, right = kids[i].type, self.condition(kids[i + 1])
+                if op == "&&":
+                    result = False if result is False or right is False else (True if result and right else None)
+                elif op == "||":
+                    result = (
+                        True
+                        if result is True or right is True
+                        else (False if result is False and right is False else None)
+                    )
+                i += 2
+            return result
+        if t == "negated_command":
+            inner = self.condition(node.named_children[0]) if node.named_children else None
+            return None if inner is None else not inner
+        if t == "test_command":
+            exprs = node.named_children
+            return self.condition(exprs[0]) if len(exprs) == 1 else None
+        if t == "parenthesized_expression":
+            return self.condition(node.named_children[0]) if node.named_children else None
+        if t == "unary_expression":
+            op = self.text(node.children[0]) if node.children else ""
+            arg = node.named_children[-1] if node.named_children else None
+            if op == "!" and arg is not None:
+                inner = self.condition(arg)
+                return None if inner is None else not inner
+            s = self._known_text(arg)
+            if s is None or op not in ("-z", "-n"):
+                return None
+            return (s == "") if op == "-z" else (s != "")
+        if t == "binary_expression":
+            op_n = node.child_by_field_name("operator")
+            op = self.text(op_n) if op_n is not None else ""
+            left = self._known_text(node.child_by_field_name("left"))
+            right = self._known_text(node.child_by_field_name("right"))
+            if left is None or right is None:
+                return None
+            if op in ("=", "=="):
+                return left == right
+            if op == "!=":
+                return left != right
+            if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge") and _is_int(left) and _is_int(right):
+                a, b = int(left), int(right)
+                return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b, "-ge": a >= b}[op]
+            return None
+        if t == "command":
+            name = node.child_by_field_name("name")
+            word = self.text(name) if name is not None else ""
+            return {"true": True, "false": False, ":": True}.get(word)
+        if t in ("string", "word", "simple_expansion", "expansion", "concatenation", "raw_string", "number"):
+            s = self._known_text(node)
+            return None if s is None else s != ""
+        return None
+
+    def _known_text(self, node: Node | None) -> str | None:
+        if node is None:
+            return None
+        fs = self.parts(node, quoted=True)
+        if not all(_field_known(f) for f in fs):
+            return None
+        return " ".join(_field_text(f) for f in fs)
+
+    def if_statement(self, node: Node) -> None:
+        branches: list[tuple[Node | None, list[Node]]] = []  # (condition, body statements)
+        cond: Node | None = node.child_by_field_name("condition")
+        body: list[Node] = []
+        seen_then = False
+        for c in node.children:
+            if c.type == "then":
+                seen_then = True
+            elif c.type in ("elif_clause", "else_clause"):
+                if seen_then:
+                    branches.append((cond, body))
+                    seen_then = False
+                if c.type == "elif_clause":
+                    sub = [x for x in c.named_children]
+                    ccond = c.child_by_field_name("condition") or (sub[0] if sub else None)
+                    after = False
+                    stmts = []
+                    for x in c.children:
+                        if x.type == "then":
+                            after = True
+                        elif after and x.is_named:
+                            stmts.append(x)
+                    branches.append((ccond, stmts))
+                else:
+                    branches.append((None, [x for x in c.named_children]))
+                body = []
+            elif seen_then and c.is_named and c.type != "comment":
+                body.append(c)
+        if seen_then:
+            branches.append((cond, body))
+        has_else = any(x.type == "else_clause" for x in node.children)
+        self._choose(branches, has_else, node, "if")
+
+    def _choose(
+        self,
+        branches: list[tuple[Node | None, list[Node]]],
+        has_else: bool,
+        node: Node,
+        what: str,
+        decided: bool = True,
+    ) -> None:
+        undecided: list[list[Node]] = []
+        for i, (cond, stmts) in enumerate(branches):
+            is_else = has_else and i == len(branches) - 1 and cond is None
+            verdict = (True if is_else else self.condition(cond)) if decided else None
+            if verdict is True and not undecided:
+                for s in stmts:
+                    self.run(s)
+                return
+            if verdict is False:
+                continue
+            undecided.append(stmts)
+            if verdict is True:
+                break
+        if not undecided:
+            return
+        before = _copy_vars(self.vars)
+        results = []
+        for stmts in undecided:
+            self.vars = _copy_vars(before)
+            for s in stmts:
+                self.run(s)
+            results.append(self.vars)
+        self.vars = results[0]
+        differ = sorted(
+            k
+            for k in set().union(*[set(r) for r in results])
+            if any(_var_text(r.get(k)) != _var_text(results[0].get(k)) for r in results[1:])
+        )
+        if differ and (len(results) > 1 or not has_else):
+            self.note(
+                node,
+                f"`{what}` at this line depends on something not known statically; its first branch was "
+                f"followed for {', '.join(differ[:5])}{'…' if len(differ) > 5 else ''}",
             )
 
-    def skip_heredocs(self) -> None:
-        s = self.s
-        while self.pending_heredocs and self.i < len(s):
-            delim, strip = self.pending_heredocs[0]
-            end = s.find("\n", self.i)
-            end = len(s) if end < 0 else end
-            body_line = s[self.i : end]
-            if (body_line.lstrip("\t") if strip else body_line) == delim:
-                self.pending_heredocs.pop(0)
-            self.i = end
-            if end < len(s):
-                self.newline()
-                self.i += 1
-
-    def skip_balanced(self, open_: str, close: str) -> str:
-        """Skip from an opening bracket to its match, honouring quotes; return the text skipped."""
-        s = self.s
-        start = self.i
-        depth = 0
-        while self.i < len(s):
-            c = s[self.i]
-            if c == "\\":
-                if s.startswith("\\\n", self.i):
-                    self.i += 1
-                    self.newline()
-                    self.i += 1
-                else:
-                    self.i += 2
+    def case_statement(self, node: Node) -> None:
+        value = self._known_text(node.child_by_field_name("value"))
+        undecided: list[list[Node]] = []
+        for item in node.named_children:
+            if item.type != "case_item":
                 continue
-            if c == "\n":
-                self.newline()
-            elif c == "'":
-                end = s.find("'", self.i + 1)
-                end = len(s) - 1 if end < 0 else end
-                self.count_lines(self.i, end)
-                self.i = end
-            elif c == '"':
-                self.i += 1
-                while self.i < len(s) and s[self.i] != '"':
-                    if s[self.i] == "\\":
-                        self.i += 1
-                    elif s[self.i] == "\n":
-                        self.newline()
-                    self.i += 1
-            elif c == open_:
-                depth += 1
-            elif c == close:
-                depth -= 1
-                if depth == 0:
-                    self.i += 1
-                    return s[start : self.i]
-            self.i += 1
-        self.errors.append((self.line, 1, f"unterminated `{open_}`"))
-        return s[start:]
-
-    def count_lines(self, a: int, b: int) -> None:
-        for k in range(a, b):
-            if self.s[k] == "\n":
-                self.line += 1
-                self.line_start = k + 1
-
-    def word(self) -> None:
-        s = self.s
-        n = len(s)
-        line, col, start = self.line, self.col(), self.i
-        out: list[str] = []
-        spans: list[tuple[int, int]] = []
-        quoted = False
-
-        def add_var(text: str) -> None:
-            a = sum(len(p) for p in out)
-            out.append(text)
-            spans.append((a, a + len(text)))
-
-        while self.i < n:
-            c = s[self.i]
-            if c in " \t\r\n;&|()<>":
-                if c in "<>" and not quoted and out and "".join(out).isdigit():
-                    return  # an fd number before a redirection: `2>&1`
-                break
-            if c == "\\":
-                if s.startswith("\\\n", self.i):
-                    self.i += 1
-                    self.newline()
-                    self.i += 1
+            values = item.children_by_field_name("value")
+            body = [c for c in item.named_children if c.type != "comment" and c not in values]
+            texts = [self._known_text(v) for v in values]
+            if value is not None and not undecided:
+                if value in texts or "*" in texts:
+                    for s in body:
+                        self.run(s)
+                    return
+                if all(t is not None and not any(ch in t for ch in "*?[|") for t in texts):
                     continue
-                out.append(s[self.i + 1 : self.i + 2])
-                quoted = True
-                self.i += 2
-            elif c == "'":
-                quoted = True
-                end = s.find("'", self.i + 1)
-                if end < 0:
-                    self.errors.append((self.line, self.col(), "unterminated single quote"))
-                    end = n
-                out.append(s[self.i + 1 : end])
-                self.count_lines(self.i, min(end, n))
-                self.i = end + 1
-            elif c == '"':
-                quoted = True
-                self.i += 1
-                closed = False
-                while self.i < n:
-                    d = s[self.i]
-                    if d == '"':
-                        self.i += 1
-                        closed = True
-                        break
-                    if d == "\\" and self.i + 1 < n and s[self.i + 1] in '$`"\\\n':
-                        if s[self.i + 1] == "\n":
-                            self.i += 1
-                            self.newline()
-                        else:
-                            out.append(s[self.i + 1])
-                        self.i += 2
-                    elif d == "$" or d == "`":
-                        add_var(self.expansion())
-                    else:
-                        if d == "\n":
-                            self.newline()
-                        out.append(d)
-                        self.i += 1
-                if not closed:
-                    self.errors.append((line, col, "unterminated double quote"))
-            elif c == "$" and s.startswith("$'", self.i):
-                quoted = True
-                self.i += 2
-                buf = []
-                while self.i < n and s[self.i] != "'":
-                    if s[self.i] == "\\" and self.i + 1 < n:
-                        buf.append({"n": "\n", "t": "\t"}.get(s[self.i + 1], s[self.i + 1]))
-                        self.i += 2
-                        continue
-                    buf.append(s[self.i])
-                    self.i += 1
-                self.i += 1
-                out.append("".join(buf))
-            elif c == "$" or c == "`":
-                add_var(self.expansion())
-            else:
-                out.append(c)
-                self.i += 1
-        w = Word("".join(out), line, col, quoted, spans, s[start : self.i])
-        if self.expect_delim is not None:
-            self.pending_heredocs.append((w.text, self.expect_delim))
-            self.expect_delim = None
-            return
-        self.tokens.append(("word", w))
+            undecided.append(body)
+        self._choose([(None, b) for b in undecided], False, node, "case", decided=False)
 
-    def expansion(self) -> str:
-        """Read ``$NAME``, ``${…}``, ``$(…)``, ``$((…))`` or a backtick substitution; return it as written."""
-        s = self.s
-        start = self.i
-        if s[self.i] == "`":
-            end = self.i + 1
-            while end < len(s) and s[end] != "`":
-                end += 2 if s[end] == "\\" else 1
-            self.count_lines(self.i, min(end, len(s)))
-            self.i = min(end + 1, len(s))
-            return s[start : self.i]
-        nxt = s[self.i + 1 : self.i + 2]
-        if nxt == "{":
-            self.i += 1
-            self.skip_balanced("{", "}")
-            return s[start : self.i]
-        if nxt == "(":
-            self.i += 1
-            self.skip_balanced("(", ")")
-            return s[start : self.i]
-        m = _NAME.match(s, self.i + 1)
-        if m:
-            self.i = m.end()
-        elif nxt and (nxt.isdigit() or nxt in "@*#?$!-"):
-            self.i += 2
-        else:
-            self.i += 1  # a lone `$`
-            return "$"
-        return s[start : self.i]
+    def loop(self, node: Node) -> None:
+        body = node.child_by_field_name("body")
+        var = node.child_by_field_name("variable")
+        if var is not None:
+            values = node.children_by_field_name("value")
+            fields = [f for v in values for f in self.fields(v)]
+            first = fields[0] if fields else None
+            self.vars[self.text(var)] = _Var([first] if first is not None else None, False, self.pos(node)[0])
+        if body is not None:
+            self.run(body)
+
+
+def _is_int(s: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+", s.strip()))
+
+
+def _var_text(v: _Var | None) -> Any:
+    if v is None or v.value is None:
+        return None
+    return [(_field_text(f), _field_known(f)) for f in v.value]
+
+
+def _strip_split(f: _Field) -> _Field:
+    return [_Seg(s.text, s.pos, s.known, s.quoted, False) for s in f]
+
+
+def _concat(left: list[_Field], right: list[_Field]) -> list[_Field]:
+    """Juxtaposed parts of one word: the last field of the left joins the first field of the right."""
+    if not right:
+        return left
+    if not left:
+        return right
+    return [*left[:-1], left[-1] + right[0], *right[1:]]
+
+
+def _split(fields: list[_Field]) -> list[_Field]:
+    """Bash's word splitting: whitespace inside unquoted expansion results separates fields."""
+    out: list[_Field] = []
+    for f in fields:
+        cur: _Field = []
+        started = False  # a field exists even if empty (a quoted "" or a literal)
+        for s in f:
+            if not (s.split and s.known):
+                cur.append(s)
+                started = started or s.quoted or bool(s.text) or not s.known
+                continue
+            buf, bpos = [], []
+            for ch, p in zip(s.text, s.pos, strict=False):
+                if ch in _IFS:
+                    if buf:
+                        cur.append(_Seg("".join(buf), bpos, True, s.quoted))
+                        started = True
+                        buf, bpos = [], []
+                    if started:
+                        out.append(cur)
+                    cur, started = [], False
+                else:
+                    buf.append(ch)
+                    bpos.append(p)
+            if buf:
+                cur.append(_Seg("".join(buf), bpos, True, s.quoted))
+                started = True
+        if started:
+            out.append(cur)
+    return out
+
+
+def _word(f: _Field) -> Word:
+    text = _field_text(f)
+    pos = [p for s in f for p in s.pos]
+    spans = []
+    a = 0
+    for s in f:
+        if not s.known:
+            spans.append((a, a + len(s.text)))
+        a += len(s.text)
+    first = next((s.pos[0] for s in f if s.pos), (0, 0))
+    return Word(text, first[0], first[1], any(s.quoted for s in f), spans, text, pos)
+
+
+def _word_field(w: Word) -> _Field:
+    if not w.var_spans:
+        return [_Seg(w.text, w.lines or [(w.line, w.col)] * len(w.text), True, w.quoted)]
+    out: _Field = []
+    a = 0
+    for s, e in w.var_spans:
+        if s > a:
+            out.append(_Seg(w.text[a:s], [w.where(k) for k in range(a, s)], True, w.quoted))
+        out.append(_Seg(w.text[s:e], [w.where(k) for k in range(s, e)], False, w.quoted))
+        a = e
+    if a < len(w.text):
+        out.append(_Seg(w.text[a:], [w.where(k) for k in range(a, len(w.text))], True, w.quoted))
+    return out
+
+
+def _cut_continuations(ev: _Eval, root: Node, script: Script) -> None:
+    """A comment line right after a line ending in ``\\``: bash joins them, the comment swallows the rest,
+    and the command ends there; the argument lines after the comment are not part of it."""
+    lines = ev.src.decode("utf-8", "replace").split("\n")
+    comments: set[int] = set()
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            comments.add(n.start_point[0])
+        elif n.type not in ("heredoc_body", "string", "raw_string"):
+            stack.extend(n.children)
+    for row in sorted(comments):
+        if row == 0 or not _ends_with_continuation(lines[row - 1]):
+            continue
+        if lines[row - 1].lstrip().startswith("#"):
+            continue  # a commented-out continuation line: inert
+        nxt = row + 1
+        while nxt < len(lines) and lines[nxt].lstrip().startswith("#"):
+            nxt += 1
+        if nxt >= len(lines) or not lines[nxt].strip():
+            continue
+        start = row - 1
+        while start > 0 and _ends_with_continuation(lines[start - 1]) and not lines[start - 1].lstrip().startswith("#"):
+            start -= 1
+        after = lines[nxt].strip().split()[0]
+        script.cut_continuations.append((row + 1 + ev.off, start + 1 + ev.off, nxt + 1 + ev.off, after))
+
+
+def _ends_with_continuation(line: str) -> bool:
+    stripped = line.rstrip("\r")
+    n = len(stripped) - len(stripped.rstrip("\\"))
+    return n % 2 == 1
 
 
 def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Script:
-    """Commands and environment assignments of a shell script, with 1-based lines (+ ``line_offset``)."""
-    lx = _Lexer(text, line_offset)
-    lx.run()
-    script = Script(file, errors=lx.errors)
-    segment: list[Word] = []
-    case_depth = 0
-    toks = lx.tokens
-    k = 0
-    while k <= len(toks):
-        tok = toks[k] if k < len(toks) else ("op", ("\n", 0))
-        k += 1
-        if tok[0] == "word":
-            segment.append(tok[1])
-            continue
-        op = tok[1][0]
-        if op in _REDIRECTS:
-            if k < len(toks) and toks[k][0] == "word":
-                k += 1  # the redirection's target is not an argument
-            continue
-        if op in _HEREDOC:
-            continue
-        if op not in _SEPARATORS:
-            continue
-        words, segment = segment, []
-        if op == "(" and len(words) == 1 and k < len(toks) and toks[k][0] == "op" and toks[k][1][0] == ")":
-            k += 1  # `name() {`: a function definition
-            continue
-        if case_depth and op == ")":
-            continue  # a `case` pattern
-        if words and not words[0].quoted and words[0].text == "case":
-            case_depth += 1
-        if words and not words[0].quoted and words[0].text == "esac":
-            case_depth = max(0, case_depth - 1)
-        _add_command(script, words)
+    """Commands and environment assignments of a shell script, with 1-based lines (+ ``line_offset``).
+
+    Never raises: what cannot be read becomes ``Script.unread`` / ``Script.notes``."""
+    script = Script(file)
+    src = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
+    try:
+        tree = _parser().parse(src)
+    except Exception as e:  # noqa: BLE001 - a parser failure is reported, never raised
+        script.errors.append((1 + line_offset, 1, f"the shell reader failed: {type(e).__name__}"))
+        return script
+    inserted: dict[int, list[int]] = {}
+    if tree.root_node.has_error and b"$(((" in src:
+        # tree-sitter-bash misreads `$(((a + b) * 2))`; bash reads it as arithmetic, and so does
+        # `$(( (a + b) * 2))`, which tree-sitter parses: add that space (columns are mapped back).
+        src, inserted = _space_arithmetic(src)
+        tree = _parser().parse(src)
+    ev = _Eval(src, line_offset, script)
+    ev.inserted = inserted
+    try:
+        ev.run(tree.root_node)
+        ev.finish()
+        _cut_continuations(ev, tree.root_node, script)
+    except RecursionError:
+        script.notes.append((1 + line_offset, "the script nests too deeply to be read statically"))
+    _syntax_problems(ev, tree.root_node, script)
     return script
 
 
-def _add_command(script: Script, words: list[Word]) -> None:
-    while words and not words[0].quoted and words[0].text in _LEADING:
-        words = words[1:]
-    if not words or (not words[0].quoted and words[0].text in _SKIP_HEADERS):
-        return
-    prefix: list[tuple[Word, re.Match]] = []
-    while words:
-        m = _ASSIGN.match(words[0].raw)
-        if not m:
-            break
-        prefix.append((words[0], m))
-        words = words[1:]
-    last_values = {e.name: e.value for e in script.exports}
-    for w, m in prefix:
-        name = m.group(1)
-        value = w.text[w.text.index("=") + 1 :]
-        script.exports.append(
-            Export(
-                name,
-                value,
-                w.line,
-                w.col,
-                exported=bool(words),
-                kind="prefix" if words else "assign",
-                has_var=w.var_in(len(name) + 1),
-            )
-        )
-    if not words:
-        return
-    argv = [w.text for w in words]
-    cmd = Command(
-        argv,
-        words[0].line,
-        [w.line for w in words],
-        arg_cols=[w.col for w in words],
-        words=words,
-        env={m.group(1): w.text.split("=", 1)[1] for w, m in prefix},
-    )
-    cmd.module, cmd.args_start = _classify(argv)
-    script.commands.append(cmd)
-    if cmd.module in ("export", "declare", "typeset"):
-        opts = [a for a in argv[1:] if a.startswith("-")]
-        if cmd.module != "export" and not any("x" in o for o in opts):
-            return
-        if any("n" in o for o in opts):
-            return
-        for w in words[1:]:
-            if w.text.startswith("-"):
-                continue
-            m = _ASSIGN.match(w.raw)
-            if m:
-                name = m.group(1)
-                value: str | None = w.text[w.text.index("=") + 1 :]
-                has_var = w.var_in(len(name) + 1)
-            elif _NAME.fullmatch(w.text):
-                name, value, has_var = w.text, last_values.get(w.text), False
-            else:
-                continue
-            script.exports.append(Export(name, value, w.line, w.col, True, "export", has_var))
+def _space_arithmetic(src: bytes) -> tuple[bytes, dict[int, list[int]]]:
+    out = bytearray()
+    inserted: dict[int, list[int]] = {}
+    row, line_start, i = 0, 0, 0
+    while i < len(src):
+        if src.startswith(b"$(((", i):
+            out += b"$(( "
+            inserted.setdefault(row, []).append(len(out) - 1 - line_start)
+            i += 3
+            continue
+        if src[i] == 10:
+            row += 1
+            line_start = len(out) + 1
+        out.append(src[i])
+        i += 1
+    return bytes(out), inserted
+
+
+def _syntax_problems(ev: _Eval, root: Node, script: Script) -> None:
+    """tree-sitter's MISSING nodes (an unterminated quote, here-document or block) as errors."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.is_missing:
+            line, col = ev.pos(n)
+            script.errors.append((line, col, f"`{n.type}` expected here (unterminated construct)"))
+        elif n.has_error:
+            stack.extend(n.children)
 
 
 # -- what a command runs ----------------------------------------------------------------------------
@@ -539,9 +1132,69 @@ def _classify(argv: list[str], i: int = 0) -> tuple[str | None, int]:
         return _launcher(argv, i + 1, prog)
     if prog == "accelerate" and i + 1 < n and argv[i + 1] == "launch":
         return _launcher(argv, i + 2, "accelerate")
+    if prog == "uv" and i + 1 < n and argv[i + 1] == "run":
+        return _uv_run(argv, i + 2)
     if prog == "ray" and "--" in argv[i + 1 :]:
         return _classify(argv, argv.index("--", i + 1) + 1)
     return prog, i + 1
+
+
+# `uv run` options that take a value (https://docs.astral.sh/uv/reference/cli/#uv-run); the others are flags.
+_UV_RUN_VALUE_OPTS = {
+    "--extra",
+    "--with",
+    "--with-editable",
+    "--with-requirements",
+    "--python",
+    "-p",
+    "--project",
+    "--directory",
+    "--package",
+    "--group",
+    "--only-group",
+    "--no-group",
+    "--env-file",
+    "--index",
+    "--default-index",
+    "--index-url",
+    "--extra-index-url",
+    "--find-links",
+    "-f",
+    "--config-file",
+    "--cache-dir",
+    "--color",
+    "--resolution",
+    "--prerelease",
+    "--index-strategy",
+    "--keyring-provider",
+    "--link-mode",
+    "--exclude-newer",
+    "--refresh-package",
+    "--reinstall-package",
+    "--upgrade-package",
+    "-P",
+    "--no-binary-package",
+    "--no-build-package",
+    "--config-setting",
+    "-C",
+    "--python-platform",
+    "--allow-insecure-host",
+}
+
+
+def _uv_run(argv: list[str], j: int) -> tuple[str | None, int]:
+    n = len(argv)
+    while j < n and argv[j].startswith("-"):
+        a = argv[j]
+        if a == "--":
+            j += 1
+            break
+        if a in ("-m", "--module"):
+            return (argv[j + 1] if j + 1 < n else None), j + 2
+        j += 2 if a in _UV_RUN_VALUE_OPTS else 1
+    if j >= n:
+        return None, n
+    return _classify(argv, j)
 
 
 def _launcher(argv: list[str], j: int, kind: str) -> tuple[str | None, int]:
@@ -956,6 +1609,12 @@ def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment],
             elif flag in ("--multirun", "-m"):
                 info["multirun"] = True
             continue
+        eq = arg.find("=")
+        if w.has_var and w.var_in(0, eq if eq > 0 else len(arg)) and not arg.startswith("-"):
+            info["opaque"].append(arg)  # the key itself is a shell expansion (or a placeholder)
+            continue
+        if w.has_var and eq > 0 and not w.var_in(0, eq):
+            arg = arg[: eq + 1] + "0"  # the value is a shell expansion: its key is still parsed and checked
         try:
             ov = parse_override(arg)
         except OverrideError as e:
@@ -991,7 +1650,10 @@ def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment],
             value = value.values[0] if isinstance(value, Sweep) else None
             if value is None:
                 info["symbolic"].append(ov.key)
-        assigns.append(Assignment(tuple(ov.key.split(".")), value, file, w.line, w.col, op=ov.op))
+        # raw: the word as bash hands it to verl, for Hydra's own parser in the checker (not when part of it
+        # is a shell expansion not known statically)
+        raw = None if w.has_var else w.text
+        assigns.append(Assignment(tuple(ov.key.split(".")), value, file, w.line, w.col, op=ov.op, raw=raw))
     return assigns, findings, info
 
 

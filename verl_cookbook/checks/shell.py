@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 import shutil
 import subprocess
-from functools import lru_cache
-from pathlib import Path
 
 from verl_cookbook import catalog
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
-from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean
+from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean, entry_point_findings
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
@@ -55,24 +54,33 @@ def bash_syntax(code: str, where) -> list[Finding]:
         return []
     out = []
     last = max(1, code.count("\n") + (0 if code.endswith("\n") else 1))
+    by_line: dict[int, list[str]] = {}
     for msg in proc.stderr.splitlines():
         m = re.search(r"line (\d+): (.*)", msg)
-        if not m:
-            continue
-        file, line = where(min(int(m.group(1)), last))  # "unexpected end of file" is reported past the end
-        out.append(Finding(file, line, 1, "shell/syntax", f"bash: {m.group(2)}"))
+        if m:
+            by_line.setdefault(min(int(m.group(1)), last), []).append(m.group(2))  # past the end: EOF errors
+    for ln, msgs in by_line.items():
+        # bash prints an error and then the offending line (`` `text' ``): one finding says both
+        errors = [x for x in msgs if not (x.startswith("`") and x.endswith("'"))]
+        quoted = [x[1:-1].strip() for x in msgs if x.startswith("`") and x.endswith("'")]
+        text = "; ".join(errors) or "syntax error"
+        if quoted:
+            text += f" in `{quoted[0]}`"
+        file, line = where(ln)
+        out.append(Finding(file, line, 1, "shell/syntax", f"bash: {text}"))
     if not out:
         file, line = where(1)
         out.append(Finding(file, line, 1, "shell/syntax", f"bash -n: {proc.stderr.strip() or 'syntax error'}"))
     return out
 
 
-def shellcheck(code: str, where) -> list[Finding]:
-    """ShellCheck's errors and warnings, when it is installed (``apt-get install shellcheck``)."""
+def shellcheck(code: str, where, severity: str = "warning") -> list[Finding]:
+    """ShellCheck's errors and warnings (``severity="error"``: errors only), when it is installed
+    (``apt-get install shellcheck``)."""
     exe = shutil.which("shellcheck")
     if not exe:
         return []
-    cmd = [exe, "-s", "bash", "-f", "json1", "-S", "warning", "-e", ",".join(SHELLCHECK_EXCLUDE), "-"]
+    cmd = [exe, "-s", "bash", "-f", "json1", "-S", severity, "-e", ",".join(SHELLCHECK_EXCLUDE), "-"]
     try:
         proc = subprocess.run(cmd, input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
         comments = json.loads(proc.stdout or "{}").get("comments", [])
@@ -220,32 +228,9 @@ def _cross_checks(final: dict[str, Export], where, cat: catalog.EnvCatalog) -> l
 # -- verl trainer overrides --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=16)
-def _entry_points(package: str) -> dict[str, tuple[str, str]]:
-    """module -> (config_name, file:line) for every ``@hydra.main`` in verl (trainer and experimental)."""
-    root = Path(package)
-    out: dict[str, tuple[str, str]] = {}
-    rx = re.compile(r"@hydra\.main\((?P<args>[^)]*)\)")
-    for sub in ("trainer", "experimental"):
-        base = root / sub
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*.py")):
-            text = path.read_text(encoding="utf-8", errors="replace")
-            if "@hydra.main" not in text:
-                continue
-            for m in rx.finditer(text):
-                name = re.search(r"config_name\s*=\s*[\"']([^\"']+)[\"']", m.group("args"))
-                if not name:
-                    continue
-                rel = path.relative_to(root.parent).with_suffix("")
-                line = text.count("\n", 0, m.start()) + 1
-                out[".".join(rel.parts)] = (name.group(1), f"{rel.as_posix()}.py:{line}")
-    return out
-
-
 def entry_points(facts: Facts) -> dict[str, tuple[str, str]]:
-    return _entry_points(str(facts.tree.package))
+    """module -> (config_name, file:line) for every ``@hydra.main`` entry point of verl (from the facts)."""
+    return {m: (ep["config_name"], ep["source"]) for m, ep in facts.entry_points().items()}
 
 
 def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None, config: str | None) -> list[Finding]:
@@ -262,8 +247,105 @@ def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None,
     symbolic = set(info["symbolic"])
     if any(k.endswith(".backend") for k in symbolic):
         results = [f for f in results if not f.rule.startswith("engine/")]
+    if ELIDED in info["opaque"]:
+        # `...` in the command may hide `--config-name` or a group choice: keys are not judged missing
+        results = [f for f in results if f.rule not in _KEY_PRESENCE_RULES]
     out.extend(results)
     return out
+
+
+_KEY_PRESENCE_RULES = {"config/unknown-key", "override/needs-plus", "override/group", "config/not-a-mapping"}
+
+
+def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]:
+    """What bash would do with the whole script, beyond single overrides: comment lines that cut a
+    ``\\``-continued command short, overrides written after ``| tee`` (they go to tee, not to verl), and
+    ``python -m verl.…`` modules that do not exist in this verl. Shared with ``doctor``."""
+    out: list[Finding] = []
+    for line, start, nxt, word in script.cut_continuations:
+        file, ln = where(line)
+        out.append(
+            Finding(
+                file,
+                ln,
+                1,
+                "shell/comment-ends-command",
+                f"this comment line ends the command started on line {where(start)[1]}: the `\\` before it joins "
+                f"the comment, so `{word}` on line {where(nxt)[1]} and the lines after it are not arguments of "
+                "that command (bash runs them as a command of their own)",
+            )
+        )
+    cut_lines = {nxt for _line, _start, nxt, _word in script.cut_continuations}
+    assign_lines = [e.line for e in script.exports if e.kind == "assign"]
+    for k, cmd in enumerate(script.commands):
+        if _OVERRIDE_LIKE.match(cmd.argv[0]) and not cmd.words[0].has_var and cmd.line not in cut_lines:
+            prev = script.commands[k - 1] if k else None
+            if (
+                prev is None
+                or _OVERRIDE_LIKE.match(prev.argv[0])
+                or max(prev.arg_lines) >= cmd.line
+                or any(max(prev.arg_lines) < ln < cmd.line for ln in assign_lines)
+            ):
+                continue  # overrides written among settings, not after a command that should take them
+            file, ln = where(cmd.line)
+            out.append(
+                Finding(
+                    file,
+                    ln,
+                    cmd.words[0].col,
+                    "shell/orphan-overrides",
+                    f"`{cmd.argv[0]}` starts a command of its own (bash: 'command not found'): the line before does "
+                    "not end with `\\`, so these overrides reach no command",
+                )
+            )
+            continue
+        py = next(
+            (
+                i
+                for i, a in enumerate(cmd.argv[:-1])
+                if re.fullmatch(r"python(\d+(\.\d+)?)?", os.path.basename(a))
+                and re.fullmatch(r"verl(\.\w+)+", cmd.argv[i + 1])
+            ),
+            None,
+        )
+        if py is not None:
+            prog = os.path.basename(cmd.argv[py])
+            file, ln = where(cmd.words[py + 1].line)
+            out.append(
+                Finding(
+                    file,
+                    ln,
+                    cmd.words[py + 1].col,
+                    "command/missing-dash-m",
+                    f"`{prog} {cmd.argv[py + 1]}` runs a file named `{cmd.argv[py + 1]}`, which does not exist; "
+                    f"a module is run with `{prog} -m {cmd.argv[py + 1]}`",
+                )
+            )
+        if cmd.piped_from is not None and cmd.module == "tee":
+            src = script.commands[cmd.piped_from]
+            if not (src.module or "").startswith("verl."):
+                continue
+            for w in cmd.words[1:]:
+                if _OVERRIDE_LIKE.match(w.text):
+                    file, ln = where(w.line)
+                    out.append(
+                        Finding(
+                            file,
+                            ln,
+                            w.col,
+                            "shell/after-pipe",
+                            f"`{w.text}` comes after `| tee` (line {where(cmd.line)[1]}), so it is a file name for "
+                            f"tee, not an override: `{src.module}` never sees it; move it before `| tee`",
+                        )
+                    )
+                    break
+        if facts is not None and (cmd.module or "").startswith("verl."):
+            file, ln = where(cmd.line)
+            out.extend(entry_point_findings(facts, cmd.module, file, ln))
+    return out
+
+
+_OVERRIDE_LIKE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w-]*(\.[\w-]+)+=")
 
 
 # -- cmake -------------------------------------------------------------------------------------------
@@ -365,6 +447,7 @@ def check_script(
     """Everything but syntax: env exports, trainer overrides and known commands. Shared with ``doctor``."""
     script = parse_script(code)
     out = check_exports(script, where, facts)
+    out.extend(script_findings(script, where, facts))
     trainers = set(entry_points(facts)) if facts is not None else {"verl.trainer.main_ppo"}
     for cmd in script.commands:
         if cmd.module in trainers and facts is not None:
@@ -374,12 +457,159 @@ def check_script(
     return out
 
 
+# -- lenient: another project's docs ---------------------------------------------------------------
+# Docs write shell blocks that are not scripts: lists of override fragments, placeholders for the reader
+# to fill in, console transcripts and tracebacks. ``--lenient`` recognises each, so that only real
+# mistakes are reported.
+
+PLACEHOLDER = "${PLACEHOLDER}"  # an unknown shell variable: the reader keeps it as "not known statically"
+ELIDED = "${ELIDED}"  # `...` standing for arguments left out
+_ANGLE = re.compile(r"(?<![<\w])<([A-Za-z][A-Za-z0-9_ .:/|-]{0,60}(?<! ))>(?![>&])")
+_BRACE = re.compile(r"(?<![$\w{])\{([A-Za-z_][A-Za-z0-9_-]*)\}")
+_ELLIPSIS = re.compile(r"(?<![^\s=])(\.\.\.|…)(?=\s|$)")
+# "SOCKET IFNAME FOR CURRENT NODE": a quoted phrase of capitalised words, to be replaced by the reader
+_WORDS_PLACEHOLDER = re.compile(r"([\"'])([A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*){2,})\1")
+_BRACKETED = re.compile(r"\[[^\]\n]*(\.\.\.|…)[^\]\n]*\]")
+_TRACEBACK = re.compile(r"^\s*(Traceback \(most recent call last\)|File \"[^\"]*\", line \d+)", re.M)
+_ERROR_OUTPUT = re.compile(r"\b[A-Z]\w*(Error|Exception)\b: |^\s*in <module>|^\s*\^+\s*$", re.M)
+_PROMPT = re.compile(r"^(\s*)(\$|>>>|\(\S+\)\s*\$|[\w.-]+@[\w.-]+:[^$#\n]*[$#])\s")
+# `a.b=1`, `+a.b=1`, `~a.b`, or a lower-case group choice such as `model_engine=megatron` (an upper-case
+# `NAME=value` is an environment assignment: then the block is a script).
+_FRAGMENT = re.compile(r"^([+~]{0,2}[A-Za-z_][\w-]*(\.[\w${}-]+)+(@[\w.]+)?=|~[A-Za-z_][\w.-]*$|[a-z][a-z0-9_]*=)")
+_TRAILING_COMMENT = re.compile(r"(^|\s)#.*$")
+
+
+def _fragment_text(line: str) -> str:
+    """A fragment line without its trailing comment and its `\\`."""
+    return _TRAILING_COMMENT.sub("", line).strip().rstrip("\\").strip()
+
+
+def fill_placeholders(code: str) -> str:
+    """``<YOUR_KEY>``, ``{version}``, ``...`` and ``[other overrides...]`` as unknown shell variables (or
+    nothing), so that neither bash nor the override checks take them for mistakes. Lines are kept."""
+    code = _BRACKETED.sub(ELIDED, code)
+    code = _WORDS_PLACEHOLDER.sub(lambda m: m.group(1) + PLACEHOLDER + m.group(1), code)
+    code = _ANGLE.sub(PLACEHOLDER, code)
+    code = _BRACE.sub(PLACEHOLDER, code)
+
+    def ellipsis(m: re.Match) -> str:
+        return PLACEHOLDER if m.start() and m.string[m.start() - 1] == "=" else ELIDED
+
+    return "\n".join(_ELLIPSIS.sub(ellipsis, line) for line in code.split("\n"))
+
+
+def transcript_commands(code: str) -> str | None:
+    """A console transcript (``$ cmd`` lines and their output) as the commands alone, output lines blanked;
+    None when no line has a prompt."""
+    lines = code.split("\n")
+    if not any(_PROMPT.match(ln) for ln in lines):
+        return None
+    out, cont = [], False
+    for ln in lines:
+        m = _PROMPT.match(ln)
+        if m and not cont:
+            ln = ln[m.end() :]
+            cont = ln.rstrip().endswith("\\")
+            out.append(ln if m.group(2) != ">>>" else "")
+        elif cont:
+            cont = ln.rstrip().endswith("\\")
+            out.append(ln)
+        else:
+            out.append("")
+    return "\n".join(out)
+
+
+def fragment_lines(code: str) -> bool:
+    """Whether a block is a list of override fragments (``a.b=1`` per line, no command): what docs write
+    to say "add these to your command"."""
+    words = []
+    for ln in code.split("\n"):
+        words.extend(_fragment_text(ln).split())
+    words = [w for w in words if w not in (ELIDED, PLACEHOLDER)]
+    return bool(words) and all(_FRAGMENT.match(w) for w in words) and any("." in w.split("=")[0] for w in words)
+
+
+def _looks_like_python(code: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
+    """A shell block of another project's docs: output and Python are left alone, fragment lists are
+    checked as overrides of ``python3 -m verl.trainer.main_ppo``, placeholders are unknown values."""
+    code = block.code
+    transcript = transcript_commands(code)
+    if transcript is not None:
+        code = transcript
+    elif _TRACEBACK.search(code):
+        return []  # a traceback pasted in a bash fence: output, not commands
+    code = fill_placeholders(code)
+    if fragment_lines(code):
+        return _check_fragments(code, block, ctx)
+    syntax = bash_syntax(code, block.where)
+    if syntax:
+        # not a script at all: Python, or an error message pasted in a bash fence
+        return [] if _looks_like_python(block.code) or _ERROR_OUTPUT.search(block.code) else syntax
+    out = [f for f in shellcheck(code, block.where, severity="error") if f.rule not in _SAID_BETTER]
+    out.extend(
+        check_script(code, block.where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"), block, ctx)
+    )
+    return out
+
+
+def _fragment_paragraphs(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """(first line index, lines) of each override set in a fragment list. Paragraphs (split at blank lines)
+    are alternatives ("wrong:" / "right:") when one sets a key another sets too; otherwise they are one
+    list written in parts (`model_engine=veomni`, then the veomni settings)."""
+    paragraphs: list[tuple[int, list[str]]] = []
+    start = 0
+    for end in [*(i for i, ln in enumerate(lines) if not ln.strip()), len(lines)]:
+        if any(_fragment_text(ln) for ln in lines[start:end]):
+            paragraphs.append((start, lines[start:end]))
+        start = end + 1
+    keys = [
+        {w.split("=", 1)[0].lstrip("+~") for ln in part for w in _fragment_text(ln).split()} for _, part in paragraphs
+    ]
+    alternatives = any(keys[i] & keys[j] for i in range(len(keys)) for j in range(i + 1, len(keys)))
+    return paragraphs if alternatives else [(0, lines)]
+
+
+def _check_fragments(code: str, block: CodeBlock, ctx: Context) -> list[Finding]:
+    """A fragment list as the overrides of ``python3 -m verl.trainer.main_ppo`` (one command per set)."""
+    out = []
+    for offset, part in _fragment_paragraphs(code.split("\n")):
+        body = "\n".join(_fragment_text(ln) + " \\" for ln in part)
+        synthetic = "python3 -m verl.trainer.main_ppo \\\n" + body + "\n"
+
+        def where(code_line: int, offset: int = offset) -> tuple[str, int]:
+            return block.where(max(1, code_line - 1 + offset))
+
+        for cmd in parse_script(synthetic).commands:
+            if cmd.module == "verl.trainer.main_ppo":
+                out.extend(
+                    check_trainer_command(cmd, where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"))
+                )
+    return out
+
+
+# ShellCheck codes that our own rules say more precisely: SC2276 "command name containing '='" is an
+# override line that no command receives (shell/orphan-overrides, shell/comment-ends-command).
+_SAID_BETTER = {"shellcheck/SC2276"}
+
+
 @block_check("shell", attrs=("config",))
 def check_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
+    if ctx.options.get("lenient"):
+        return check_lenient_shell(block, ctx)
     syntax = bash_syntax(block.code, block.where)
     if syntax:
         return syntax
-    out = shellcheck(block.code, block.where)
+    out = [f for f in shellcheck(block.code, block.where) if f.rule not in _SAID_BETTER]
     out.extend(
         check_script(
             block.code,

@@ -111,10 +111,23 @@ class Target:
         return best
 
 
-def advice(f: Finding, target: Target) -> Advice:
-    """The fix and the page for a finding of the shared config rules."""
-    backend = target.backend
+def advice(f: Finding, target: Target | None) -> Advice:
+    """The fix and the page for a finding of the shared config rules (``target`` None: a finding about the
+    script as a whole, before any command is judged)."""
     msg = f.message
+    if f.rule == "shell/comment-ends-command":
+        return Advice("move the comment above the command (or delete it) so that the `\\` joins the next argument")
+    if f.rule == "shell/after-pipe":
+        return Advice("put every override before `2>&1 | tee …`; only the log file name goes after `tee`")
+    if f.rule == "shell/orphan-overrides":
+        return Advice("end the line before with `\\` so that these lines continue the command")
+    if f.rule == "command/missing-dash-m":
+        return Advice("add `-m` before the module name")
+    if f.rule == "command/unknown-entry-point":
+        return Advice("run an entry point this verl release has (named in the message)")
+    if target is None:
+        return Advice()
+    backend = target.backend
     if f.rule == "engine/unknown-backend":
         if msg.startswith("engine_kwargs key"):
             return Advice(
@@ -129,6 +142,8 @@ def advice(f: Finding, target: Target) -> Advice:
                 PAGE_NCCL_HCCL,
             )
         return Advice("use one of the registered backend names listed above (`verl:`)", PAGE_NCCL_HCCL)
+    if f.rule == "engine/kwargs-ignored" and "once the backend is corrected" in msg:
+        return Advice("rename the key as the message says when you correct the backend", PAGE_NCCL_HCCL)
     if f.rule == "engine/kwargs-ignored":
         return Advice(
             f"move these kwargs under `engine_kwargs.{backend}` (the backend in effect), or drop them",
@@ -157,7 +172,9 @@ def advice(f: Finding, target: Target) -> Advice:
     if f.rule == "delta/rejected":
         return Advice("change the setting named in the message, or use another backend (e.g. nccl)", PAGE_DELTA)
     if f.rule == "config/unknown-key":
-        return Advice("fix the key (see the suggestion) or drop it; Hydra rejects unknown keys")
+        if "did you mean" in msg:
+            return Advice("fix the key as suggested, or drop it; Hydra rejects unknown keys")
+        return Advice("fix the key or drop it (or add it with `+` if it is yours); Hydra rejects unknown keys")
     if f.rule.startswith("override/"):
         return Advice(None, None)
     return Advice()

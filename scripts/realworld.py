@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Real-world evaluation on a verl checkout: printed for a person to judge, asserts nothing.
+
+    python scripts/realworld.py PATH_TO_VERL_CHECKOUT [--only doctor|lenient] [--quiet]
+
+1. ``doctor`` over every launch script under ``examples/`` (``*.sh``): how many scripts have their verl
+   trainer command recognised, findings per rule, notes per kind, and every finding with its fix;
+2. ``check --lenient`` over ``docs/`` and every ``README*.md`` of the checkout (outside ``docs/``):
+   places reported per rule, and every finding.
+
+Timings are wall-clock seconds on this machine, measured in this run (the facts are extracted once, first).
+Each finding is one line, ``path:line:col rule message``, so the output can be classified by hand
+(true / false / noise); nothing here decides which is which.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from verl_cookbook.doctor import InputError, diagnose  # noqa: E402
+from verl_cookbook.facts import load_facts  # noqa: E402
+from verl_cookbook.runner import check_paths  # noqa: E402
+from verl_cookbook.verl_source import resolve  # noqa: E402
+
+_SKIP_DIRS = {".git", "node_modules", ".venv", "build", "dist", "_build"}
+
+
+def _rel(path: str, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root.resolve()))
+    except ValueError:
+        return path
+
+
+def _note_kind(note: str) -> str:
+    """A note without its line number and the names in it, so that notes of one kind count together."""
+    note = re.sub(r"^line \d+: ", "", note)
+    note = re.sub(r"`[^`]*`", "`…`", note)
+    note = re.sub(r"\([^)]*\)", "(…)", note)
+    return re.sub(r"\d+", "N", note)[:110]
+
+
+def run_doctor(root: Path, facts, quiet: bool) -> None:
+    scripts = sorted(p for p in (root / "examples").rglob("*.sh") if not (_SKIP_DIRS & set(p.parts)))
+    t0 = time.perf_counter()
+    reports, unreadable = [], []
+    for p in scripts:
+        try:
+            reports.append(diagnose(p, facts))
+        except InputError as e:
+            unreadable.append(f"{_rel(str(p), root)}: {e}")
+    dt = time.perf_counter() - t0
+    recognised = [r for r in reports if r.commands]
+    findings = [(r, df) for r in reports for df in r.findings]
+    by_rule = Counter(df.finding.rule for _r, df in findings)
+    notes = Counter(_note_kind(n) for r in reports for n in r.notes)
+    print(f"== doctor over {len(scripts)} launch scripts under examples/")
+    print(
+        f"recognised: {len(recognised)}/{len(scripts)} scripts have a verl trainer command "
+        f"({100 * len(recognised) / max(1, len(scripts)):.1f}%); {sum(r.commands for r in reports)} commands"
+    )
+    print(f"time: {dt:.2f} s in all, {1000 * dt / max(1, len(scripts)):.1f} ms per script")
+    print(f"findings: {len(findings)} in {len({r.path for r, _ in findings})} scripts; unreadable: {len(unreadable)}")
+    for rule, n in by_rule.most_common():
+        print(f"  {n:4d}  {rule}")
+    print("notes (kind: count):")
+    for kind, n in notes.most_common():
+        print(f"  {n:4d}  {kind}")
+    not_recognised = [r for r in reports if not r.commands]
+    if not_recognised:
+        print("not recognised:")
+        for r in not_recognised:
+            print(f"  {_rel(r.path, root)}")
+    for u in unreadable:
+        print(f"unreadable: {u}")
+    if not quiet:
+        print("-- doctor findings")
+        for _r, df in findings:
+            f = df.finding
+            print(f"{_rel(f.path, root)}:{f.line}:{f.col}: {f.rule} {f.message}")
+            if df.fix:
+                print(f"    fix: {df.fix}")
+
+
+def markdown_targets(root: Path) -> list[Path]:
+    out = [root / "docs"] if (root / "docs").is_dir() else []
+    for p in sorted(root.rglob("README*.md")):
+        rel = p.relative_to(root)
+        if _SKIP_DIRS & set(rel.parts) or (rel.parts and rel.parts[0] == "docs"):
+            continue
+        out.append(p)
+    return out
+
+
+def run_lenient(root: Path, facts, quiet: bool) -> None:
+    targets = markdown_targets(root)
+    t0 = time.perf_counter()
+    report = check_paths(targets, facts, root, {"lenient": True, "use_cache": False})
+    dt = time.perf_counter() - t0
+    findings = report.findings
+    places = {(f.path, f.line) for f in findings}
+    by_rule = Counter(f.rule for f in findings)
+    print(f"== check --lenient over docs/ and {len(targets) - 1} READMEs")
+    print(
+        f"{report.pages} pages, {report.blocks} code blocks ({report.checked} checked), {report.tables} tables; "
+        f"time: {dt:.2f} s"
+    )
+    print(f"findings: {len(findings)} at {len(places)} places")
+    for rule, n in by_rule.most_common():
+        print(f"  {n:4d}  {rule}")
+    if not quiet:
+        print("-- lenient findings")
+        for f in sorted(findings, key=lambda f: f.sort_key()):
+            print(f"{_rel(f.path, root)}:{f.line}:{f.col}: {f.rule} {f.message}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("verl", type=Path, help="a verl checkout (git clone of verl-project/verl)")
+    ap.add_argument("--only", choices=("doctor", "lenient"))
+    ap.add_argument("--quiet", action="store_true", help="counts only, not every finding")
+    args = ap.parse_args(argv)
+    root: Path = args.verl
+    if not (root / "verl").is_dir():
+        print(f"realworld.py: error: {root} has no verl/ package folder: not a verl checkout", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    facts = load_facts(resolve(None, str(root)), use_cache=True)
+    print(f"verl {facts.tree.label}: facts in {time.perf_counter() - t0:.2f} s")
+    if args.only in (None, "doctor"):
+        run_doctor(root, facts, args.quiet)
+    if args.only in (None, "lenient"):
+        run_lenient(root, facts, args.quiet)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
