@@ -147,6 +147,26 @@ def test_split_keeps_each_languages_entries_and_narrows_lunr_languages():
     assert parts["en"]["config"] == {"lang": ["en"], "separator": "x"}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<code>checkpoint_engine.engine_kwargs</code>", ["engine.engine_kwargs", "engine_kwargs", "kwargs"]),
+        ("edit /etc/hccn.conf first.", ["conf"]),
+        ("verl 0.9.1, a sentence. Another one", []),  # versions and sentence ends are not identifiers
+        ("plain words, HCCLCheckpointEngine", []),
+    ],
+)
+def test_search_parts_are_the_suffixes_of_compound_identifiers(text, expected):
+    assert search_per_language.identifier_suffixes(text) == expected
+
+
+def test_search_parts_field_is_indexed_and_kept_off_entries_without_identifiers():
+    index = {"config": {"fields": {"text": {"boost": 1.0}}}, "docs": [{"text": "a_b"}, {"text": "plain"}]}
+    out = search_per_language.add_parts(index)
+    assert out["config"]["fields"]["parts"] == {"boost": 1.0}
+    assert out["docs"] == [{"text": "a_b", "parts": "b"}, {"text": "plain"}]
+
+
 def test_search_script_goes_before_the_bundle_and_names_the_pages_index():
     bundle = '<script src="../assets/javascripts/bundle.0a1b.min.js"></script>'
     out = search_per_language.inject(f"<p>x</p>{bundle}", "en", "zh", "en/x/")
