@@ -15,7 +15,6 @@ from tests.built_site import REPO, built_site
 
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
 import i18n_relative_links  # noqa: E402
-import mermaid_local  # noqa: E402
 import search_per_language  # noqa: E402
 
 API_CLASSES = [
@@ -78,30 +77,6 @@ def test_theme_loads_no_google_fonts():
 
 
 # ---- the hooks, as functions ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("url", "src"),
-    [
-        ("", "./assets/javascripts/mermaid/mermaid.esm.min.mjs"),
-        ("contributing/", "./../assets/javascripts/mermaid/mermaid.esm.min.mjs"),
-        ("en/contributing/", "./../../assets/javascripts/mermaid/mermaid.esm.min.mjs"),
-    ],
-)
-def test_mermaid_script_goes_before_the_bundle_only_on_diagram_pages(url, src):
-    bundle = '<script src="x/assets/javascripts/bundle.0a1b.min.js"></script>'
-    page = f'<pre class="mermaid"><code>flowchart LR</code></pre>{bundle}'
-    out = mermaid_local.inject(page, url)
-    assert out.index(f'import mermaid from "{src}"; window.mermaid = mermaid;') < out.index(bundle)
-    assert mermaid_local.inject(f"<p>no diagram</p>{bundle}", url) == f"<p>no diagram</p>{bundle}"
-
-
-def test_mermaid_hook_says_to_run_npm_ci_when_mermaid_is_missing(tmp_path):
-    class Config:
-        config_file_path = str(tmp_path / "mkdocs.yml")
-
-    with pytest.raises(PluginError, match="npm ci"):
-        mermaid_local.on_config(Config())
 
 
 @pytest.mark.parametrize(
@@ -213,18 +188,16 @@ def test_language_switcher_on_every_page_lands_on_its_twin():
     assert not wrong, "\n".join(wrong)
 
 
-def test_mermaid_is_served_by_the_site_and_only_on_diagram_pages():
+def test_diagrams_are_inline_svg_and_no_page_loads_a_diagram_script():
     site = built_site().path
-    served = site / mermaid_local.TARGET
-    assert served.read_bytes() == (REPO / mermaid_local.SOURCE).read_bytes()
-    chunks = site / mermaid_local.TARGET_DIR / mermaid_local.CHUNKS
-    assert any(chunks.glob("flowDiagram-*.mjs")) and not any(chunks.glob("*.map"))
-    with_diagram = [p for p in site.rglob("*.html") if 'class="mermaid"' in p.read_text(encoding="utf-8")]
-    assert with_diagram, "no page draws a diagram, so the offline mermaid path is untested"
+    with_diagram = [p for p in site.rglob("*.html") if '<figure class="diagram' in p.read_text(encoding="utf-8")]
+    assert len(with_diagram) >= 6, "the diagram pages of both languages draw their diagrams"
     for p in site.rglob("*.html"):
         html = p.read_text(encoding="utf-8")
-        loads = "mermaid.esm.min.mjs" in html
-        assert loads == (p in with_diagram), p
+        assert "mermaid.esm" not in html and "mermaid.min.js" not in html, p
+        assert 'class="diagram-missing"' not in html, p
+    assert not list(site.rglob("*.mjs")), "no diagram renderer is served"
+    assert not (site / "diagrams").exists(), "the drawings are inlined, not copied beside the pages"
 
 
 def search_index(prefix: str) -> dict:

@@ -16,12 +16,14 @@ one reader of it); only the HTML changes:
   "Checked against verl X", its text kept inside; a page without such a box gets the line under its
   title. So every page says it once, in one line.
 
-Fenced code is left alone (superfences has stashed it when this runs).
+Fenced code is left alone (superfences has stashed it when this runs). ``diagram_fence`` is the
+superfences format of ``mermaid`` fences: the diagram's pre-rendered SVG (``verl_cookbook.diagrams``).
 """
 
 from __future__ import annotations
 
 import html
+import logging
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +32,9 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from verl_cookbook.checks.citations import Citation, find_citations, source_url, tag
+from verl_cookbook.diagrams import narrow, svg_path
 from verl_cookbook.releases import default_release
+from verl_cookbook.runner import find_site_root
 from verl_cookbook.verl_source import from_release
 
 _VERSION_CLAIM = re.compile(r"<!--\s*check:\s*verl-version\s+version=[\"']([^\"']+)[\"']")
@@ -40,6 +44,9 @@ _OPEN = re.compile(r"( ?\(|（)\s*(?:\d+\.\d+\.\d+\s+)?$")
 _CLOSE = re.compile(r"\s*[)）]")  # used with .match(text, pos): no ^
 _BETWEEN = re.compile(r"^\s*(?:[,，、;；]|and|和|及)?\s*$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_VIEWBOX_WIDTH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ')
+# a warning under "mkdocs" fails a strict build
+log = logging.getLogger("mkdocs.verl_cookbook.site_markdown")
 
 NOTICE = {
     "zh": "本页对照 verl {release} 核对 · 源码链接指向 {tag} 标签",
@@ -155,3 +162,33 @@ class SiteExtension(Extension):
 
 def makeExtension(**kwargs) -> SiteExtension:  # noqa: N802 - Python-Markdown's entry point
     return SiteExtension(**kwargs)
+
+
+def _site_root() -> Path:
+    return find_site_root(Path.cwd())
+
+
+def _svg(source: str, cls: str) -> str | None:
+    path = svg_path(_site_root(), source)
+    if path is None or not path.is_file():
+        log.warning(
+            "a mermaid diagram has no current SVG%s: run `python scripts/render_diagrams.py`",
+            f" ({path.name})" if path else "",
+        )
+        return None
+    svg = path.read_text(encoding="utf-8").strip()
+    m = _VIEWBOX_WIDTH.search(svg)
+    width = f' style="--diagram-width: {float(m.group(1)):.0f}px"' if m else ""
+    return f'<div class="{cls}"{width}>{svg}</div>'
+
+
+def diagram_fence(source: str, language: str, class_name: str, options: dict, md: Markdown, **kwargs) -> str:
+    """superfences format for ``mermaid`` fences: the fence's SVG from docs/diagrams/, inline, so the page
+    needs no diagram JavaScript; a left-to-right flowchart comes with its top-to-bottom drawing, which
+    phones show instead. A fence without a current SVG fails a strict build, saying what to run."""
+    wide = _svg(source, "diagram-wide")
+    tall_source = narrow(source)
+    tall = _svg(tall_source, "diagram-narrow") if tall_source else ""
+    if wide is None or tall is None:
+        return f'<pre class="diagram-missing"><code>{html.escape(source)}</code></pre>'
+    return f'<figure class="diagram{" diagram--two" if tall else ""}">{wide}{tall}</figure>'
