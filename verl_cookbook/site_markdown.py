@@ -70,6 +70,11 @@ def page_release(text: str) -> str:
     return m.group(1) if m else default_release()
 
 
+def _text(s: str) -> str:
+    """``s`` as HTML text that Markdown's inline syntax leaves alone (``__init__`` is not bold)."""
+    return html.escape(s).replace("_", "&#95;").replace("*", "&#42;")
+
+
 def _label(c: Citation, first_of_file: bool) -> str:
     name = c.path.rsplit("/", 1)[-1] if c.path else c.written
     return f"{name}:{c.lines}" if first_of_file else f":{c.lines}"
@@ -79,7 +84,7 @@ def _link(c: Citation, release: str, text: str, cls: str = "verl-cite") -> str:
     word = "lines" if c.last else "line"
     where = c.path + (f", {word} {c.lines}" if c.lines else "")
     title = html.escape(f"verl {c.release or release} · {where}", quote=True)
-    return f'<a class="{cls}" href="{html.escape(source_url(c, release))}" title="{title}">{html.escape(text)}</a>'
+    return f'<a class="{cls}" href="{html.escape(source_url(c, release))}" title="{title}">{_text(text)}</a>'
 
 
 def _groups(text: str, cites: list[Citation]) -> list[list[Citation]]:
@@ -114,7 +119,9 @@ def link_citations(text: str, release: str, package: Path) -> str:
         for c in group:
             pieces.append(text[pos : c.start])
             if c.first is None:
-                pieces.append(_link(c, release, "", "verl-src").replace("></a>", f"><code>{c.written}</code></a>"))
+                pieces.append(
+                    _link(c, release, "", "verl-src").replace("></a>", f"><code>{_text(c.written)}</code></a>")
+                )
             else:
                 pieces.append(_link(c, release, c.written))
             pos = c.end

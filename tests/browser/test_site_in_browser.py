@@ -214,7 +214,7 @@ def test_language_check_fails_on_a_copy_whose_search_is_not_split(browser, tmp_p
 @pytest.mark.parametrize("prefix", ["", "en/"])
 def test_diagram_is_an_svg_in_the_page_and_no_diagram_script_loads(browser, site_url, prefix, page_path):
     page, ctx, traffic = open_page(browser, site_url + prefix + page_path, width=390)
-    box = page.locator("figure.diagram svg").first.bounding_box()
+    box = page.locator("figure.diagram svg >> visible=true").first.bounding_box()
     assert box and box["height"] > 50, "the diagram is not drawn"
     assert not [u for u in traffic.urls if "mermaid" in u or u.endswith(".mjs")], traffic.urls
     assert page.evaluate("typeof mermaid") == "undefined"
