@@ -37,6 +37,7 @@ from verl_cookbook.verl_source import from_release
 # a bare path outside code spans (tool output, a path in a sentence)
 CITATION = re.compile(r"(?<![\w/.-])(verl/[\w./-]+\.(?:py|yaml|yml))(?::(\d+)(?:-(\d+))?)?")
 SOURCE_URL = "https://github.com/verl-project/verl/blob/{tag}/{path}"
+_DOUBLE_SPAN = re.compile(r"``.+?``")
 _SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 _FILE = re.compile(r"^(?P<path>[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|yml))(?::(?P<first>\d+)(?:-(?P<last>\d+))?)?$")
 _MORE_LINES = re.compile(r"^(?P<colon>:)?(?P<first>\d+)(?:-(?P<last>\d+))?$")
@@ -90,8 +91,10 @@ def _by_name(package: Path) -> dict[str, list[str]]:
 
 
 def _mask(text: str) -> str:
-    """``text`` with ``<!-- check: … -->`` claims blanked (offsets kept): their file names are theirs."""
-    return DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    """``text`` with ``<!-- check: … -->`` claims blanked (offsets kept): their file names are theirs; and
+    with double-backtick code spans blanked: they show citation syntax, they cite nothing."""
+    blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
+    return _DOUBLE_SPAN.sub(blank, DIRECTIVE.sub(blank, text))
 
 
 def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None, bool, str]:
