@@ -12,6 +12,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from tests.built_site import REPO, built_site
+from verl_cookbook.releases import covered_releases
 
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
 import i18n_relative_links  # noqa: E402
@@ -262,3 +263,38 @@ def test_cookbook_reference_renders_the_package_api(lang_prefix):
     html = (built_site().path / lang_prefix / "reference" / "cookbook-api" / "index.html").read_text(encoding="utf-8")
     for ident in ("verl_cookbook.verl_source.from_release", "verl_cookbook.runner.check_paths", "verl_cookbook.parity"):
         assert f'id="{ident}"' in html, ident
+
+
+_PROSE_CITATION = re.compile(r"<code>([\w./-]+\.(?:py|yaml|yml):\d[\d-]*)</code>")
+_CITE_LINK = re.compile(
+    r'<a class="verl-cite" href="https://github\.com/verl-project/verl/blob/v(\d+\.\d+\.\d+)/([^"#]+)#L(\d+)'
+)
+
+
+def _article_prose(html: str) -> str:
+    article = html[html.find("<article") : html.find("</article>")]
+    return re.sub(r"<pre\b.*?</pre>|<div class=\"doc doc-", " ", article, flags=re.S)
+
+
+def test_no_citation_is_a_code_span_in_running_prose_and_each_links_to_its_lines():
+    site = built_site().path
+    left, links = [], 0
+    for page in site.rglob("index.html"):
+        prose = _article_prose(page.read_text(encoding="utf-8"))
+        left += [f"{page.relative_to(site)}: {m}" for m in _PROSE_CITATION.findall(prose)]
+        for release, path, line in _CITE_LINK.findall(prose):
+            links += 1
+            assert release in covered_releases() and path.startswith(("verl/", "tests/")) and int(line) >= 1
+    assert not left, "citations left as code spans:\n" + "\n".join(left[:20])
+    assert links >= 200, f"only {links} citation links on the site"
+
+
+def test_every_page_says_once_in_one_line_which_verl_it_is_checked_against():
+    site = built_site().path
+    wrong = []
+    for page in site.rglob("index.html"):
+        html = page.read_text(encoding="utf-8")
+        notices = re.findall(r'class="(?:admonition )?verl-checked"', html)
+        if len(notices) != 1:
+            wrong.append(f"{page.relative_to(site)}: {len(notices)} notices")
+    assert not wrong, "\n".join(wrong)
