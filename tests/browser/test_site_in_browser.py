@@ -38,6 +38,7 @@ def open_page(browser, url: str, color_scheme: str = "light", width: int = 1280)
     origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}/"
     traffic = Traffic(origin)
     context = browser.new_context(color_scheme=color_scheme, viewport={"width": width, "height": 900})
+    context.set_default_timeout(60_000)  # a shared 2-core machine under load is slow, not broken
     page = context.new_page()
     # anything that is not the local origin is aborted, so a leak cannot hang the test on an isolated network
     page.route(
@@ -124,7 +125,7 @@ LANGUAGE_SEARCHES = [
 def test_search_lists_only_pages_of_the_current_language(browser, site_url, start, query):
     page, ctx, traffic = open_page(browser, site_url + start)
     hits = search(page, query)
-    assert site_url + start in hit_pages(hits), f"{query}: the home page is not found: {hits}"
+    assert hit_pages(hits), f"{query}: nothing found"  # which page ranks where: tests/browser/test_search.py
     assert not other_language_hits(site_url, start, hits), f"{query} on /{start} lists the other language: {hits}"
     assert not traffic.foreign, traffic.foreign
     ctx.close()
@@ -255,22 +256,21 @@ def contrast(a: float, b: float) -> float:
 SCREENSHOT_PAGES = ["", "backends/choosing/", "backends/nccl-hccl/"]  # home; a diagram; citations and tables
 
 
-@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("prefix", ["", "en/"], ids=["zh", "en"])
 @pytest.mark.parametrize("page_path", SCREENSHOT_PAGES, ids=["home", "choosing", "nccl-hccl"])
-def test_screenshots_of_three_pages_per_language(browser, site_url, screenshots_dir, page_path, prefix, scheme, width):
-    page, ctx, traffic = open_page(browser, site_url + prefix + page_path, color_scheme=scheme, width=width)
+def test_screenshots_of_three_pages_per_language(browser, site_url, screenshots_dir, page_path, prefix, scheme):
+    """Desktop and phone width, light and dark: looked at by a person; here, no sideways scrolling, no leak."""
+    page, ctx, traffic = open_page(browser, site_url + prefix + page_path, color_scheme=scheme)
     expected = "slate" if scheme == "dark" else "default"
     assert page.locator("body").get_attribute("data-md-color-scheme") == expected
-    name = f"{(page_path.strip('/').replace('/', '-') or 'home')}-{'en' if prefix else 'zh'}-{scheme}-{width}.png"
-    page.screenshot(path=str(screenshots_dir / name), full_page=False)
-    wide = page.evaluate(
-        """w => [...document.querySelectorAll("article *")].filter(e => e.getBoundingClientRect().right > w + 1)
-                 .map(e => e.tagName + "." + e.className).slice(0, 5)""",
-        width,
-    )
-    assert page.evaluate("document.documentElement.scrollWidth") <= width, f"the page scrolls sideways: {wide}"
-    assert (screenshots_dir / name).stat().st_size > 10_000
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(100)
+        stem = page_path.strip("/").replace("/", "-") or "home"
+        name = f"{stem}-{'en' if prefix else 'zh'}-{scheme}-{width}.png"
+        page.screenshot(path=str(screenshots_dir / name), full_page=False)
+        assert (screenshots_dir / name).stat().st_size > 10_000
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name}: the page scrolls sideways"
     assert not traffic.foreign, traffic.foreign
     ctx.close()
