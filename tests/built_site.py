@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import functools
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ class BuiltSite:
     path: Path  # the built site: 中文 at the top, English under en/
     log: str  # mkdocs' log output
     seconds: float  # wall time of the build
+    cpu_seconds: float = 0.0  # user + system time of the build process (what load on a shared machine hides)
 
 
 class SiteBuildError(AssertionError):
@@ -31,6 +33,7 @@ def mkdocs_build(dest: Path, config: Path = REPO / "mkdocs.yml") -> BuiltSite:
     """``mkdocs build --strict`` into ``dest``; SiteBuildError with mkdocs' log when it fails."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(dest)],
         cwd=REPO,
@@ -40,11 +43,13 @@ def mkdocs_build(dest: Path, config: Path = REPO / "mkdocs.yml") -> BuiltSite:
         timeout=600,
     )
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     log = proc.stdout + proc.stderr
     if proc.returncode != 0:
         problems = [line for line in log.splitlines() if "WARNING" in line or "ERROR" in line]
         raise SiteBuildError("mkdocs build --strict failed:\n" + "\n".join(problems or log.splitlines()[-30:]))
-    return BuiltSite(dest, log, seconds)
+    return BuiltSite(dest, log, seconds, cpu)
 
 
 @functools.cache

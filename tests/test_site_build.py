@@ -12,10 +12,10 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from tests.built_site import REPO, built_site
+from verl_cookbook.releases import covered_releases
 
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
 import i18n_relative_links  # noqa: E402
-import mermaid_local  # noqa: E402
 import search_per_language  # noqa: E402
 
 API_CLASSES = [
@@ -81,30 +81,6 @@ def test_theme_loads_no_google_fonts():
 
 
 @pytest.mark.parametrize(
-    ("url", "src"),
-    [
-        ("", "./assets/javascripts/mermaid/mermaid.esm.min.mjs"),
-        ("contributing/", "./../assets/javascripts/mermaid/mermaid.esm.min.mjs"),
-        ("en/contributing/", "./../../assets/javascripts/mermaid/mermaid.esm.min.mjs"),
-    ],
-)
-def test_mermaid_script_goes_before_the_bundle_only_on_diagram_pages(url, src):
-    bundle = '<script src="x/assets/javascripts/bundle.0a1b.min.js"></script>'
-    page = f'<pre class="mermaid"><code>flowchart LR</code></pre>{bundle}'
-    out = mermaid_local.inject(page, url)
-    assert out.index(f'import mermaid from "{src}"; window.mermaid = mermaid;') < out.index(bundle)
-    assert mermaid_local.inject(f"<p>no diagram</p>{bundle}", url) == f"<p>no diagram</p>{bundle}"
-
-
-def test_mermaid_hook_says_to_run_npm_ci_when_mermaid_is_missing(tmp_path):
-    class Config:
-        config_file_path = str(tmp_path / "mkdocs.yml")
-
-    with pytest.raises(PluginError, match="npm ci"):
-        mermaid_local.on_config(Config())
-
-
-@pytest.mark.parametrize(
     ("link", "site_url", "expected"),
     [
         ("/verl-cookbook/", "https://x.github.io/verl-cookbook/", "."),
@@ -145,6 +121,26 @@ def test_split_keeps_each_languages_entries_and_narrows_lunr_languages():
     assert [d["location"] for d in parts["en"]["docs"]] == ["en/a/", "en/"]
     assert parts["zh"]["config"] == {"lang": ["en", "zh"], "separator": "x"}
     assert parts["en"]["config"] == {"lang": ["en"], "separator": "x"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<code>checkpoint_engine.engine_kwargs</code>", ["engine.engine_kwargs", "engine_kwargs", "kwargs"]),
+        ("edit /etc/hccn.conf first.", ["conf"]),
+        ("verl 0.9.1, a sentence. Another one", []),  # versions and sentence ends are not identifiers
+        ("plain words, HCCLCheckpointEngine", []),
+    ],
+)
+def test_search_parts_are_the_suffixes_of_compound_identifiers(text, expected):
+    assert search_per_language.identifier_suffixes(text) == expected
+
+
+def test_search_parts_field_is_indexed_and_kept_off_entries_without_identifiers():
+    index = {"config": {"fields": {"text": {"boost": 1.0}}}, "docs": [{"text": "a_b"}, {"text": "plain"}]}
+    out = search_per_language.add_parts(index)
+    assert out["config"]["fields"]["parts"] == {"boost": 1.0}
+    assert out["docs"] == [{"text": "a_b", "parts": "b"}, {"text": "plain"}]
 
 
 def test_search_script_goes_before_the_bundle_and_names_the_pages_index():
@@ -193,18 +189,16 @@ def test_language_switcher_on_every_page_lands_on_its_twin():
     assert not wrong, "\n".join(wrong)
 
 
-def test_mermaid_is_served_by_the_site_and_only_on_diagram_pages():
+def test_diagrams_are_inline_svg_and_no_page_loads_a_diagram_script():
     site = built_site().path
-    served = site / mermaid_local.TARGET
-    assert served.read_bytes() == (REPO / mermaid_local.SOURCE).read_bytes()
-    chunks = site / mermaid_local.TARGET_DIR / mermaid_local.CHUNKS
-    assert any(chunks.glob("flowDiagram-*.mjs")) and not any(chunks.glob("*.map"))
-    with_diagram = [p for p in site.rglob("*.html") if 'class="mermaid"' in p.read_text(encoding="utf-8")]
-    assert with_diagram, "no page draws a diagram, so the offline mermaid path is untested"
+    with_diagram = [p for p in site.rglob("*.html") if '<figure class="diagram' in p.read_text(encoding="utf-8")]
+    assert len(with_diagram) >= 6, "the diagram pages of both languages draw their diagrams"
     for p in site.rglob("*.html"):
         html = p.read_text(encoding="utf-8")
-        loads = "mermaid.esm.min.mjs" in html
-        assert loads == (p in with_diagram), p
+        assert "mermaid.esm" not in html and "mermaid.min.js" not in html, p
+        assert 'class="diagram-missing"' not in html, p
+    assert not list(site.rglob("*.mjs")), "no diagram renderer is served"
+    assert not (site / "diagrams").exists(), "the drawings are inlined, not copied beside the pages"
 
 
 def search_index(prefix: str) -> dict:
@@ -269,3 +263,38 @@ def test_cookbook_reference_renders_the_package_api(lang_prefix):
     html = (built_site().path / lang_prefix / "reference" / "cookbook-api" / "index.html").read_text(encoding="utf-8")
     for ident in ("verl_cookbook.verl_source.from_release", "verl_cookbook.runner.check_paths", "verl_cookbook.parity"):
         assert f'id="{ident}"' in html, ident
+
+
+_PROSE_CITATION = re.compile(r"<code>([\w./-]+\.(?:py|yaml|yml):\d[\d-]*)</code>")
+_CITE_LINK = re.compile(
+    r'<a class="verl-cite" href="https://github\.com/verl-project/verl/blob/v(\d+\.\d+\.\d+)/([^"#]+)#L(\d+)'
+)
+
+
+def _article_prose(html: str) -> str:
+    article = html[html.find("<article") : html.find("</article>")]
+    return re.sub(r"<pre\b.*?</pre>|<div class=\"doc doc-", " ", article, flags=re.S)
+
+
+def test_no_citation_is_a_code_span_in_running_prose_and_each_links_to_its_lines():
+    site = built_site().path
+    left, links = [], 0
+    for page in site.rglob("index.html"):
+        prose = _article_prose(page.read_text(encoding="utf-8"))
+        left += [f"{page.relative_to(site)}: {m}" for m in _PROSE_CITATION.findall(prose)]
+        for release, path, line in _CITE_LINK.findall(prose):
+            links += 1
+            assert release in covered_releases() and path.startswith(("verl/", "tests/")) and int(line) >= 1
+    assert not left, "citations left as code spans:\n" + "\n".join(left[:20])
+    assert links >= 200, f"only {links} citation links on the site"
+
+
+def test_every_page_says_once_in_one_line_which_verl_it_is_checked_against():
+    site = built_site().path
+    wrong = []
+    for page in site.rglob("index.html"):
+        html = page.read_text(encoding="utf-8")
+        notices = re.findall(r'class="(?:admonition )?verl-checked"', html)
+        if len(notices) != 1:
+            wrong.append(f"{page.relative_to(site)}: {len(notices)} notices")
+    assert not wrong, "\n".join(wrong)

@@ -4,6 +4,8 @@
  * <base> is the site root (kept, so mike's versions.json and version folders still resolve). This
  * sends that one request to the page's own language index instead, and holds it until the search
  * box is first used: focused (click, Tab, or Material's s / f / "/" keys) or opened on mobile.
+ * It also hands the search worker a command-line flag as a word: in Material's query syntax a leading
+ * "-" excludes a term, so a pasted "--lenient" would otherwise find nothing.
  */
 (function (ownIndex) {
   var config = document.getElementById("__config");
@@ -35,6 +37,17 @@
     if (!xhr.__ownSearchIndex || used) return send.apply(xhr, args);
     held.push(function () { send.apply(xhr, args); });
   };
+
+  var post = window.Worker && Worker.prototype.postMessage;
+  if (post) {
+    Worker.prototype.postMessage = function (message) {
+      var args = Array.prototype.slice.call(arguments);
+      if (message && message.type === 2 && typeof message.data === "string") {  // SearchMessageType.QUERY
+        args[0] = Object.assign({}, message, { data: message.data.replace(/(^|\s)--+(?=\w)/g, "$1") });
+      }
+      return post.apply(this, args);
+    };
+  }
 
   function isQuery(el) {
     return !!el && el.matches && el.matches("[data-md-component=search-query]");

@@ -10,6 +10,12 @@ last build:
   Material resolves them against the site root);
 * each is written as compact UTF-8 instead of ``\\uXXXX`` escapes (6 bytes a Chinese character or jieba's
   U+200B, against 3), about a third smaller;
+* each entry gets a ``parts`` field, indexed but never shown, holding every suffix of the compound
+  identifiers in its text (``checkpoint_engine.engine_kwargs`` → ``engine_kwargs``, ``kwargs``): the
+  separator in mkdocs.yml keeps identifiers whole so a pasted ``engine_kwargs`` or ``hccn.conf`` matches
+  as one term, and the suffixes let a part of one (``kwargs``, ``megabytes``) match too. Material
+  indexes every field listed in the index's ``config.fields``, and splits the query with the same
+  separator, so index and query are processed alike;
 * every page gets, before Material's bundle, a small inline script (search_per_language.js) that sends
   Material's index request to the page's own language index and holds it until the search box is first
   used, so a first visit does not download an index it may never use.
@@ -57,6 +63,37 @@ def split(index: dict[str, Any], locales: list[str], default: str) -> dict[str, 
         docs = [d for d in index.get("docs", []) if language_of(d.get("location", ""), locales, default) == locale]
         out[locale] = {**index, "config": {**config, "lang": langs}, "docs": docs}
     return out
+
+
+PARTS_FIELD = "parts"
+# an identifier made of ASCII words joined by ``_`` or ``.`` (a dot only between word characters, as the separator)
+_COMPOUND = re.compile(r"(?<![\w.])[A-Za-z0-9]+(?:(?:_+|\.)[A-Za-z0-9]+)+(?![\w]|\.\w)", re.ASCII)
+_JOINT = re.compile(r"_+|\.", re.ASCII)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def identifier_suffixes(text: str) -> list[str]:
+    """Every suffix, at a ``_`` or ``.`` joint, of the compound identifiers in ``text`` (HTML tags ignored),
+    lower-cased, each once: ``engine_kwargs.nccl`` → ``kwargs.nccl``, ``nccl``."""
+    out: dict[str, None] = {}
+    for m in _COMPOUND.finditer(_TAG.sub(" ", text).replace("&lt;", " ").replace("&gt;", " ")):
+        word = m.group(0).lower()
+        if word.replace(".", "").isdigit():  # a version (0.9.1) is a term as it is
+            continue
+        for joint in _JOINT.finditer(word):
+            out.setdefault(word[joint.end() :], None)
+    return list(out)
+
+
+def add_parts(index: dict[str, Any]) -> dict[str, Any]:
+    """``index`` with a hidden ``parts`` field: identifier suffixes of each entry's text (see the module doc)."""
+    config = index.get("config", {})
+    fields = {**config.get("fields", {}), PARTS_FIELD: {"boost": 1.0}}
+    docs = []
+    for doc in index.get("docs", []):
+        parts = identifier_suffixes(doc.get("title", "") + " " + doc.get("text", ""))
+        docs.append({**doc, PARTS_FIELD: " ".join(parts)} if parts else doc)
+    return {**index, "config": {**config, "fields": fields}, "docs": docs}
 
 
 def write_utf8(path: Path, data: dict[str, Any]) -> None:
@@ -110,7 +147,7 @@ def on_post_build(config: MkDocsConfig) -> None:
     langs = _languages(config)
     if not merged.is_file():
         return
-    data = json.loads(merged.read_text(encoding="utf-8"))
+    data = add_parts(json.loads(merged.read_text(encoding="utf-8")))
     if langs is None:
         write_utf8(merged, data)
         return

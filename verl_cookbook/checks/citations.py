@@ -1,65 +1,281 @@
-"""Source citations in prose (``verl/checkpoint_engine/base.py:67-69``): the file must exist in verl
-and the lines must be inside it.
+"""Source citations in prose: the file must exist in verl, the lines must be inside it, and a claim
+written right before a citation must hold inside the cited lines.
 
-Citations are written against the pinned release, so they are judged only when the tree being checked
-is that release; the ``verl-version`` claim on every page already forces a re-read when the pin moves.
-Paths inside ``<!-- check: … -->`` claims are left to those claims. A path inside a URL
-(``…/blob/<commit>/verl/…``) points at a pinned commit and is left alone.
+The forms pages use, all in code spans (a path outside a code span, as in a tool's output, is read too):
+
+* ``verl/checkpoint_engine/base.py:67-69``, or a file without lines (``verl/checkpoint_engine/__init__.py``);
+* a path inside the package (``workers/config/rollout.py:141``) or a bare file name with lines
+  (``kimi_checkpoint_engine.py:313``), resolved in verl's tree (a bare name that several files share
+  resolves next to the file cited before it);
+* more lines of a file cited before: ``222-223`` continues the citation it follows in a list
+  (``(`a.py:63-70`, `222-223`)``); ``:180-216`` continues the file the paragraph's earlier ``:N`` spans
+  continued, else the last one cited in the paragraph;
+* a release named before it, ``(0.9.0 `hccl_checkpoint_engine.py:80-81`)``: judged against that release;
+* a path in verl's repository outside the wheel (``tests/checkpoint_engine/….py:48``): linked, but the
+  wheel cannot judge it.
+
+``find_citations`` is the one reader of these forms: this check and the site's rendering
+(``verl_cookbook.site_markdown``, which turns each citation into a link to its lines at the release's tag)
+both use it. Citations are judged only when the tree being checked is the pinned release; the
+``verl-version`` claim on every page already forces a re-read when the pin moves. Paths inside
+``<!-- check: … -->`` claims are left to those claims. A path inside a URL is left alone.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from verl_cookbook.checks import Context
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import DIRECTIVE, Page
-from verl_cookbook.releases import default_release
+from verl_cookbook.markdown import DIRECTIVE, Page, parse_attrs
+from verl_cookbook.releases import covered_releases, default_release
+from verl_cookbook.verl_source import from_release
 
+# a bare path outside code spans (tool output, a path in a sentence)
 CITATION = re.compile(r"(?<![\w/.-])(verl/[\w./-]+\.(?:py|yaml|yml))(?::(\d+)(?:-(\d+))?)?")
+SOURCE_URL = "https://github.com/verl-project/verl/blob/{tag}/{path}"
+_DOUBLE_SPAN = re.compile(r"``.+?``")
+_SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+_FILE = re.compile(r"^(?P<path>[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|yml))(?::(?P<first>\d+)(?:-(?P<last>\d+))?)?$")
+_MORE_LINES = re.compile(r"^(?P<colon>:)?(?P<first>\d+)(?:-(?P<last>\d+))?$")
+_RELEASE_BEFORE = re.compile(r"(\d+\.\d+\.\d+)\s+$")
+_BETWEEN = re.compile(r"^\s*(?:[,，、;；]|and|和|及)?\s*$")
+# repository folders of verl outside the wheel's package
+_REPO_ONLY = ("tests/", "examples/", "recipe/", "docs/", "scripts/")
+
+
+@dataclass(frozen=True)
+class Citation:
+    start: int  # offset of the opening backtick (of the path, for one outside a code span)
+    end: int  # offset just past the closing backtick
+    written: str  # the span's text
+    path: str | None  # repository-relative (verl/…, tests/…); None when it names no file of verl
+    first: int | None
+    last: int | None
+    release: str | None  # named right before it; None: the page's release
+    in_wheel: bool = True  # False: a file of verl's repository that the wheel does not ship
+    problem: str = ""  # why ``path`` is None (a bare name no file or several files have)
+    spanned: bool = True  # written in a code span
+
+    @property
+    def lines(self) -> str:
+        if self.first is None:
+            return ""
+        return f"{self.first}-{self.last}" if self.last else str(self.first)
+
+
+def tag(release: str) -> str:
+    """verl's git tag of a release (verl tags releases ``vX.Y.Z``)."""
+    return f"v{release}"
+
+
+def source_url(c: Citation, release: str) -> str:
+    """The citation's file and lines on GitHub at the release's tag."""
+    url = SOURCE_URL.format(tag=tag(c.release or release), path=c.path)
+    if c.first is not None:
+        url += f"#L{c.first}" + (f"-L{c.last}" if c.last else "")
+    return url
+
+
+@lru_cache(maxsize=8)
+def _by_name(package: Path) -> dict[str, list[str]]:
+    """File name → repository-relative paths of every .py/.yaml file in verl's package."""
+    out: dict[str, list[str]] = {}
+    for p in sorted(package.rglob("*")):
+        if p.suffix in (".py", ".yaml", ".yml") and p.is_file():
+            out.setdefault(p.name, []).append(p.relative_to(package.parent).as_posix())
+    return out
+
+
+def _mask(text: str) -> str:
+    """``text`` with ``<!-- check: … -->`` claims blanked (offsets kept): their file names are theirs; and
+    with double-backtick code spans blanked: they show citation syntax, they cite nothing."""
+    blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
+    return _DOUBLE_SPAN.sub(blank, DIRECTIVE.sub(blank, text))
+
+
+def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None, bool, str]:
+    """(repository path, in the wheel, problem) of a file as written."""
+    if written.startswith("verl/"):
+        return written, True, ""
+    if written.startswith(_REPO_ONLY):
+        return written, False, ""
+    if "/" in written:
+        inside = f"verl/{written}"
+        return (inside, True, "") if (package.parent / inside).is_file() else (None, True, "")
+    found = _by_name(package).get(written, [])
+    if len(found) > 1 and near:
+        close = [f for f in found if f.rsplit("/", 1)[0] == near.rsplit("/", 1)[0]]
+        found = close or found
+    if len(found) == 1:
+        return found[0], True, ""
+    if found:
+        return None, True, f"`{written}` names {len(found)} files of verl ({', '.join(found[:3])}); write the path"
+    return None, True, f"verl has no file named `{written}`"
+
+
+def find_citations(text: str, package: Path) -> list[Citation]:
+    """Every citation of verl's source in a page's Markdown ``text`` (fenced code included), in order.
+
+    ``package`` is verl's package folder (``<tree>/verl``), used to resolve short paths and bare names.
+    """
+    masked = _mask(text)
+    out: list[Citation] = []
+    prev: Citation | None = None
+    subject: str | None = None  # the file the paragraph's ``:N`` spans continue
+    spans = list(_SPAN.finditer(masked))
+    taken = [(m.start(), m.end()) for m in spans]
+    for m in spans:
+        body = m.group(1).strip()
+        before = masked[prev.end : m.start()] if prev else ""
+        same_paragraph = prev is not None and not re.search(r"\n[ \t]*\n", before)
+        same_list = same_paragraph and bool(_BETWEEN.match(before))
+        lead = _RELEASE_BEFORE.search(masked[max(0, m.start() - 12) : m.start()])
+        release = lead.group(1) if lead else None
+        f = _FILE.match(body)
+        more = _MORE_LINES.match(body)
+        if not same_paragraph:
+            subject = None
+        if f and (body.startswith("verl/") or f.group("first")):
+            claim = _claim_before(text, m.start())
+            near = (claim or {}).get("file") or (prev.path if prev else None)
+            path, in_wheel, problem = _resolve(f.group("path"), package, near)
+            if path is None and not problem:
+                prev = None
+                continue  # a path with lines in some other project
+            first, last = f.group("first"), f.group("last")
+            c = Citation(
+                m.start(),
+                m.end(),
+                body,
+                path,
+                int(first) if first else None,
+                int(last) if last else None,
+                release,
+                in_wheel,
+                problem,
+            )
+        elif more and prev is not None and prev.path and (same_list or (more.group("colon") and same_paragraph)):
+            last = more.group("last")
+            path = prev.path if same_list and not more.group("colon") else (subject or prev.path)
+            subject = path
+            c = Citation(
+                m.start(),
+                m.end(),
+                body,
+                path,
+                int(more.group("first")),
+                int(last) if last else None,
+                release or (prev.release if same_list else None),
+                prev.in_wheel,
+            )
+        else:
+            if not same_paragraph:
+                prev = None
+            continue
+        out.append(c)
+        prev = c
+    for m in CITATION.finditer(masked):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        first, last = m.group(2), m.group(3)
+        out.append(
+            Citation(
+                m.start(),
+                m.end(),
+                m.group(0),
+                m.group(1),
+                int(first) if first else None,
+                int(last) if last else None,
+                None,
+                spanned=False,
+            )
+        )
+    return sorted(out, key=lambda c: c.start)
 
 
 @lru_cache(maxsize=512)
-def _line_count(path: Path) -> int | None:
+def _lines(path: Path) -> list[str] | None:
     try:
-        with path.open("rb") as fh:
-            return sum(1 for _ in fh)
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
 
 
+def _claim_before(text: str, start: int) -> dict[str, str] | None:
+    """The attributes of a ``<!-- check: … -->`` claim written right before offset ``start`` (brackets and
+    spaces between)."""
+    for m in DIRECTIVE.finditer(text, max(0, start - 2000), start):
+        if re.fullmatch(r"[\s(（]*", text[m.end() : start]):
+            kind, _, rest = m.group(1).strip().partition(" ")
+            return {"kind": kind, **parse_attrs(rest)}
+    return None
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", " ", s).strip()
+
+
 def check_citations(page: Page, ctx: Context) -> list[Finding]:
-    """Findings for citations of files verl does not have, or of lines past a file's end."""
+    """Findings for citations of files verl does not have, lines past a file's end, and claims that do not
+    hold in the lines cited after them."""
     tree = ctx.facts.tree
     if tree.version != default_release():
         return []
     out: list[Finding] = []
-    # files named inside <!-- check: … --> are judged by those claims; blank them out, keeping offsets
-    text = DIRECTIVE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), page.text)
-    for m in CITATION.finditer(text):
-        rel, first, last = m.group(1), m.group(2), m.group(3)
-        line = text.count("\n", 0, m.start()) + 1
-        col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-        count = _line_count(tree.root / rel)
-        if count is None:
+    text = page.text
+    for c in find_citations(text, tree.package):
+        line = text.count("\n", 0, c.start) + 1
+        col = c.start - (text.rfind("\n", 0, c.start) + 1) + 1
+
+        def finding(rule: str, message: str, source: str | None = None) -> Finding:
+            return Finding(page.path, line, col, rule, message, fact_source=source)  # noqa: B023
+
+        if c.path is None:
+            out.append(finding("cite/missing-file", f"cites `{c.written}`: {c.problem}"))
+            continue
+        if not c.in_wheel:
+            continue  # in verl's repository, not in the release wheel this check reads
+        release = c.release or tree.version
+        if release != tree.version and release not in covered_releases():
+            out.append(finding("cite/unknown-release", f"cites verl {release}, which the site does not cover"))
+            continue
+        root = tree.root if release == tree.version else _release_root(release)
+        label = tree.label if release == tree.version else release
+        lines = _lines(root / c.path)
+        if lines is None:
+            out.append(finding("cite/missing-file", f"cites `{c.path}`, which verl {label} does not have"))
+            continue
+        if c.first is None:
+            continue
+        end = c.last or c.first
+        if c.first < 1 or end > len(lines) or end < c.first:
             out.append(
-                Finding(
-                    page.path, line, col, "cite/missing-file", f"cites `{rel}`, which verl {tree.label} does not have"
+                finding(
+                    "cite/line-out-of-range",
+                    f"cites `{c.path}:{c.lines}`, but the file has {len(lines)} lines in verl {label}",
+                    f"{c.path}:{len(lines)}",
                 )
             )
             continue
-        end = int(last or first or 0)
-        if first and (int(first) < 1 or end > count or (last and int(last) < int(first))):
-            out.append(
-                Finding(
-                    page.path,
-                    line,
-                    col,
-                    "cite/line-out-of-range",
-                    f"cites `{m.group(0)}`, but the file has {count} lines",
-                    fact_source=f"{rel}:{count}",
+        claim = _claim_before(text, c.start)
+        if claim and claim.get("file") == c.path and claim.get("match") and release == tree.version:
+            cited = _squash("\n".join(lines[c.first - 1 : end]))
+            if _squash(claim["match"]) not in cited:
+                out.append(
+                    finding(
+                        "cite/claim-outside-lines",
+                        f"the claim before it matches `{claim['match']}`, which is not in the cited lines "
+                        f"`{c.path}:{c.lines}`",
+                        f"{c.path}:{c.lines}",
+                    )
                 )
-            )
     return out
+
+
+@lru_cache(maxsize=4)
+def _release_root(release: str) -> Path:
+    return from_release(release).root

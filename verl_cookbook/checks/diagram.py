@@ -1,7 +1,9 @@
 """``check="diagram"``: a mermaid fence that will render — the right language, a known diagram type, a body.
 
-Material renders ``{ .mermaid check="diagram" }`` fences (a superfences custom fence) in the browser; a typo
-in the diagram type only shows up there, as a red error box. This check catches it at check time.
+A typo in the diagram type would only show up when mermaid draws it, as an error drawing; this check
+catches it at check time. On a site that keeps its diagrams drawn beforehand (``docs/diagrams/``, see
+``verl_cookbook.diagrams``), the fence must also have its current SVG(s): an edited diagram whose drawing
+was not redone is a finding that names the command to run.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 
 from verl_cookbook.checks import Context, block_check
+from verl_cookbook.diagrams import DIAGRAMS_DIR, drawings, svg_path
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
 
@@ -110,4 +113,16 @@ def check_diagram(block: CodeBlock, ctx: Context) -> list[Finding]:
     if len(body) < 2 and not _ONE_LINER.match(rest):
         file, line = block.where(code_line)
         return [Finding(file, line, 1, "diagram/empty", f"the `{word}` diagram declares its type but draws nothing")]
+    missing = [p for p in (svg_path(ctx.root, s) for s in drawings(block.code)) if p is not None and not p.is_file()]
+    if missing:
+        return [
+            Finding(
+                block.page,
+                block.line,
+                block.col,
+                "diagram/not-drawn",
+                f"this diagram's SVG {DIAGRAMS_DIR}/{missing[0].name} does not exist (the diagram changed, or "
+                "mermaid did): run `python scripts/render_diagrams.py`",
+            )
+        ]
     return []

@@ -1,0 +1,147 @@
+"""Search as a reader uses it, in both languages: every query of the set finds its page in the top three,
+and the set goes red on a copy of the site where one part of the fix is undone."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import serve
+from tests.browser.search_queries import CHINESE, ENGLISH
+from tests.browser.test_site_in_browser import hit_pages, open_page
+from tests.built_site import built_site
+
+pytestmark = pytest.mark.browser
+
+QUERY_SETS = {"en/": ENGLISH, "": CHINESE}
+
+
+def ranked_pages(page, root: str, query: str) -> list[str]:
+    """The distinct pages (site-relative, best first) Material lists for ``query``; [] when none match.
+
+    The box is emptied first and the result count waited for, so a result list is never the previous one's.
+    """
+    box = page.locator("input.md-search__input")
+    meta = page.locator(".md-search-result__meta")
+    box.click()
+    box.fill("")
+    box.press("End")
+    page.wait_for_function("el => !/\\d/.test(el.textContent)", arg=meta.element_handle())
+    box.fill(query)
+    box.press("End")  # Material searches on keyup; fill() inserts CJK text without key events, as an IME would
+    page.wait_for_function("el => /\\d|[Nn]o matching|没有/.test(el.textContent)", arg=meta.element_handle())
+    hrefs = page.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
+    out: list[str] = []
+    for h in hit_pages(hrefs):
+        rel = h.removeprefix(root)
+        if rel not in out:
+            out.append(rel)
+    return out
+
+
+def misses(browser, root: str, start: str, queries: list[tuple[str, str]]) -> list[str]:
+    """Every query of ``queries``, typed on ``start``, whose page is not among the first three hits."""
+    page, ctx, _ = open_page(browser, root + start)
+    out = []
+    for query, expected in queries:
+        got = ranked_pages(page, root, query)
+        if expected not in got[:3]:
+            out.append(f"{query!r}: {expected} not in the top 3 of {got[:5]}")
+    ctx.close()
+    return out
+
+
+@pytest.fixture(scope="module")
+def site_root() -> Iterator[str]:
+    with serve(built_site().path) as url:
+        yield url
+
+
+@pytest.mark.parametrize("start", ["en/", ""], ids=["english", "chinese"])
+def test_every_query_of_the_set_finds_its_page_in_the_top_three(browser, site_root, start):
+    queries = QUERY_SETS[start]
+    assert len(queries) >= 30
+    missed = misses(browser, site_root, start, queries)
+    assert not missed, f"/{start}: {len(missed)} of {len(queries)} queries miss:\n" + "\n".join(missed)
+
+
+def test_the_query_set_covers_what_readers_type():
+    """Single words, phrases, identifiers, file names, error strings, flags and mixed 中文/English."""
+    for queries in QUERY_SETS.values():
+        texts = [q for q, _ in queries]
+        assert any(" " not in q and q.isalpha() for q in texts), "single words"
+        assert any(len(q.split()) >= 2 for q in texts), "phrases"
+        assert any("_" in q for q in texts), "identifiers"
+        assert any(re.search(r"\w\.\w", q) for q in texts), "file or module names"
+        assert any(len(q.split()) >= 4 for q in texts), "pasted error strings"
+        assert any(q.startswith("--") for q in texts), "command-line flags"
+    assert any(re.search(r"[\u4e00-\u9fff]", q) and re.search(r"[A-Za-z]", q) for q, _ in CHINESE), "mixed"
+
+
+# ---- the set goes red when a part of the fix is undone on a copy -----------------------------------------------
+
+OLD_SEPARATOR = (
+    '[\\s\\u200b\\u3000\\-_,:!=\\[\\]()"`/、。，．？！；：（）《》“”]+|\\.(?!\\d)|&[lg]t;|(?!\\b)(?=[A-Z][a-z])'
+)
+
+
+def _rewrite_indexes(site: Path, change: Callable[[dict], None]) -> None:
+    for path in (site / "search" / "search_index.json", site / "en" / "search" / "search_index.json"):
+        index = json.loads(path.read_text(encoding="utf-8"))
+        change(index)
+        path.write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+
+
+def stem_the_index_only(site: Path) -> None:
+    """What Material does by default here: the index is stemmed, the query's ``term*`` wildcards are not."""
+    _rewrite_indexes(site, lambda index: index["config"].update(pipeline=["stemmer"]))
+
+
+def split_identifiers_apart(site: Path) -> None:
+    """The old separator: ``_`` and every dot split, so ``hccn.conf`` is two terms and ``conf*`` is everywhere."""
+    _rewrite_indexes(site, lambda index: index["config"].update(separator=OLD_SEPARATOR))
+
+
+def drop_identifier_parts(site: Path) -> None:
+    """No hidden field of identifier suffixes: ``bucket_megabytes`` stops finding ``update_weights_bucket_…``."""
+
+    def change(index: dict) -> None:
+        index["config"]["fields"].pop("parts")
+        for doc in index["docs"]:
+            doc.pop("parts", None)
+
+    _rewrite_indexes(site, change)
+
+
+def keep_flag_dashes(site: Path) -> None:
+    """Without the query rewrite in the page script, ``--lenient`` reads as 'exclude lenient'."""
+    for page in site.rglob("index.html"):
+        html = page.read_text(encoding="utf-8")
+        page.write_text(html.replace("Worker.prototype.postMessage = function", "void function"), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("breakage", "start", "must_miss"),
+    [
+        (stem_the_index_only, "en/", ["configuration", "cupy", "on_save"]),
+        (split_identifiers_apart, "en/", ["hccn.conf", "engine_kwargs"]),
+        (drop_identifier_parts, "en/", ["bucket_megabytes"]),
+        (keep_flag_dashes, "", ["--lenient"]),
+    ],
+    ids=lambda v: v.__name__ if callable(v) else None,
+)
+def test_the_query_set_goes_red_on_a_copy_with_part_of_the_fix_undone(browser, tmp_path, breakage, start, must_miss):
+    affected = [(q, page) for q, page in QUERY_SETS[start] if q in must_miss]
+    assert len(affected) == len(must_miss), "the queries a breakage must fail are queries of the set"
+    site = tmp_path / "site"
+    shutil.copytree(built_site().path, site)
+    breakage(site)
+    with serve(site) as root:
+        missed = misses(browser, root, start, affected)
+    for query in must_miss:
+        assert any(m.startswith(repr(query) + ":") for m in missed), f"{breakage.__name__}: {query!r} still found"

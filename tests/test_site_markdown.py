@@ -1,0 +1,95 @@
+"""The site's Markdown extension: verl citations as links to their lines at the release tag, one notice a page."""
+
+from __future__ import annotations
+
+import html
+
+import markdown
+import pytest
+
+from verl_cookbook.site_markdown import link_citations, one_line_notice, page_language
+from verl_cookbook.verl_source import from_release
+
+BLOB = "https://github.com/verl-project/verl/blob/"
+EXTENSIONS = ["verl_cookbook.site_markdown", "admonition", "pymdownx.details", "pymdownx.superfences"]
+
+
+def render(text: str) -> str:
+    return markdown.markdown(text, extensions=EXTENSIONS)
+
+
+@pytest.fixture(scope="module")
+def package():
+    return from_release().package
+
+
+def test_a_bracketed_citation_becomes_a_superscript_link_to_its_lines_at_the_tag():
+    out = render("The registry (`verl/checkpoint_engine/base.py:67-69`) keeps them.")
+    assert '<sup class="verl-cites"><a class="verl-cite" href="' + BLOB in out
+    assert "v0.9.1/verl/checkpoint_engine/base.py#L67-L69" in out and ">base.py:67-69</a></sup> keeps" in out
+    assert "(" not in out and "<code>" not in out
+
+
+def test_chinese_brackets_lists_and_continued_lines_share_one_superscript():
+    out = render("注册表（`hccl_checkpoint_engine.py:103`、`:116`）。")
+    assert out.count('class="verl-cite"') == 2 and "（" not in out and "）" not in out
+    assert "hccl_checkpoint_engine.py#L116" in out and ">:116</a>" in out
+
+
+def test_a_citation_in_running_text_is_a_plain_link_and_a_file_without_lines_keeps_its_code_look():
+    out = html.unescape(
+        render("See `verl/checkpoint_engine/base.py:3-4`; `verl/checkpoint_engine/__init__.py` imports them.")
+    )
+    assert f'href="{BLOB}v0.9.1/verl/checkpoint_engine/base.py#L3-L4"' in out
+    assert ">verl/checkpoint_engine/base.py:3-4</a>;" in out
+    assert '<a class="verl-src"' in out and "<code>verl/checkpoint_engine/__init__.py</code></a>" in out
+    assert "<strong>" not in out, "__init__ must not turn bold"
+
+
+def test_a_release_named_before_a_citation_links_to_that_releases_tag():
+    out = render("In 0.9.0 it was asynchronous (0.9.0 `hccl_checkpoint_engine.py:80-81`).")
+    assert "v0.9.0/verl/checkpoint_engine/hccl_checkpoint_engine.py#L80-L81" in out and ">0.9.0 hccl" in out
+
+
+def test_the_page_release_comes_from_its_verl_version_claim():
+    out = render('<!-- check: verl-version version="0.9.0" -->\n\nSee (`verl/checkpoint_engine/base.py:7`).')
+    assert "v0.9.0/verl/checkpoint_engine/base.py#L7" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A name verl lacks (`hccl_engine.py:10`).",  # the citation check reports it; the page shows it as written
+        "Syntax shown, not cited: `` (`verl/checkpoint_engine/base.py:1`) ``.",
+        "A path of this repository: `tests/test_parity.py`.",
+        "```python\n# verl/checkpoint_engine/base.py:67 in code\n```",
+    ],
+)
+def test_what_is_not_a_citation_of_verl_is_left_alone(text, package):
+    assert link_citations(text, "0.9.1", package) == text
+
+
+def test_the_box_holding_the_verl_version_claim_becomes_one_collapsed_line():
+    page = '# T\n\n!!! info "Checked"\n    Long text.\n    <!-- check: verl-version version="0.9.1" -->\n\nBody.'
+    out = render(page)
+    assert out.count("verl-checked") == 1 and "<details" in out and "Long text." in out
+    assert "Checked against verl 0.9.1 · source links point at tag v0.9.1" in out
+
+
+def test_a_page_without_the_box_gets_the_line_under_its_title_in_its_language():
+    out = render("# 标题\n\n这一页讲检查点引擎的后端和配置。")
+    assert out.index("</h1>") < out.index('<p class="verl-checked">本页对照 verl 0.9.1 核对')
+
+
+def test_text_without_a_title_gets_no_notice():
+    """mkdocstrings renders docstrings with the same extensions: they must not get one each."""
+    lines = ["Args:", "    x: a value."]
+    assert one_line_notice(lines, "0.9.1", "en") == lines
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("检查点引擎的后端 backend", "zh"), ("Every page exists in 中文 and in English, checked against verl.", "en")],
+)
+def test_page_language_is_the_language_most_of_its_letters_are_in(text, lang):
+    assert page_language(text) == lang

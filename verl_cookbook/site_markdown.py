@@ -1,0 +1,203 @@
+"""Python-Markdown extension for the site: verl citations as light links, one "checked against" line a page.
+
+Listed in mkdocs.yml's ``markdown_extensions`` (``verl_cookbook.site_markdown``), so it runs wherever
+Python-Markdown renders the pages (MkDocs, and Zensical, which runs extensions but no mkdocs hooks).
+Pages keep the citation syntax the checker reads (``verl_cookbook.checks.citations.find_citations``, the
+one reader of it); only the HTML changes:
+
+* a citation in brackets, ``(`verl/checkpoint_engine/base.py:136-150`)`` or ``（`base.py:94`、`:99`）``,
+  becomes a small superscript link per file and line range, ``base.py:136-150``;
+* a citation in running text, ``see `verl/checkpoint_engine/base.py:136-150`;``, becomes a plain link
+  with the cited name; a file named without lines keeps its code look, linked;
+* each link goes to that line range of verl's source on GitHub at the tag of the release the page is
+  checked against (its ``verl-version`` claim; the pinned release otherwise; a release named before the
+  citation, ``(0.9.0 `x.py:3`)``, wins);
+* the ``!!! info`` box that holds the page's ``verl-version`` claim becomes one collapsed line,
+  "Checked against verl X", its text kept inside; a page without such a box gets the line under its
+  title. So every page says it once, in one line.
+
+Fenced code is left alone (superfences has stashed it when this runs). ``diagram_fence`` is the
+superfences format of ``mermaid`` fences: the diagram's pre-rendered SVG (``verl_cookbook.diagrams``).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from markdown import Extension, Markdown
+from markdown.preprocessors import Preprocessor
+
+from verl_cookbook.checks.citations import Citation, find_citations, source_url, tag
+from verl_cookbook.diagrams import narrow, svg_path
+from verl_cookbook.releases import default_release
+from verl_cookbook.runner import find_site_root
+from verl_cookbook.verl_source import from_release
+
+_VERSION_CLAIM = re.compile(r"<!--\s*check:\s*verl-version\s+version=[\"']([^\"']+)[\"']")
+_ADMONITION = re.compile(r"^(?P<indent> *)(?:!!!|\?\?\?\+?)\s+(?P<kind>[\w-]+)(?:\s+\"[^\"]*\")?\s*$")
+_H1 = re.compile(r"^# \S")
+_OPEN = re.compile(r"( ?\(|（)\s*(?:\d+\.\d+\.\d+\s+)?$")
+_CLOSE = re.compile(r"\s*[)）]")  # used with .match(text, pos): no ^
+_BETWEEN = re.compile(r"^\s*(?:[,，、;；]|and|和|及)?\s*$")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_VIEWBOX_WIDTH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ')
+# a warning under "mkdocs" fails a strict build
+log = logging.getLogger("mkdocs.verl_cookbook.site_markdown")
+
+NOTICE = {
+    "zh": "本页对照 verl {release} 核对 · 源码链接指向 {tag} 标签",
+    "en": "Checked against verl {release} · source links point at tag {tag}",
+}
+
+
+@lru_cache(maxsize=8)
+def _package(release: str) -> Path:
+    return from_release(release).package
+
+
+def page_language(text: str) -> str:
+    """``zh`` when Chinese characters make up a twentieth of the page's letters, else ``en`` (the site's 中文
+    pages have 13–50 %, its English pages at most 0.1 %: code and identifiers are ASCII in both)."""
+    letters = sum(ch.isalpha() for ch in text) or 1
+    return "zh" if len(_CJK.findall(text)) * 20 >= letters else "en"
+
+
+def page_release(text: str) -> str:
+    m = _VERSION_CLAIM.search(text)
+    return m.group(1) if m else default_release()
+
+
+def _text(s: str) -> str:
+    """``s`` as HTML text that Markdown's inline syntax leaves alone (``__init__`` is not bold)."""
+    return html.escape(s).replace("_", "&#95;").replace("*", "&#42;")
+
+
+def _label(c: Citation, first_of_file: bool) -> str:
+    name = c.path.rsplit("/", 1)[-1] if c.path else c.written
+    return f"{name}:{c.lines}" if first_of_file else f":{c.lines}"
+
+
+def _link(c: Citation, release: str, text: str, cls: str = "verl-cite") -> str:
+    word = "lines" if c.last else "line"
+    where = c.path + (f", {word} {c.lines}" if c.lines else "")
+    title = html.escape(f"verl {c.release or release} · {where}", quote=True)
+    return f'<a class="{cls}" href="{html.escape(source_url(c, release))}" title="{title}">{_text(text)}</a>'
+
+
+def _groups(text: str, cites: list[Citation]) -> list[list[Citation]]:
+    out: list[list[Citation]] = []
+    for c in cites:
+        if out and _BETWEEN.match(text[out[-1][-1].end : c.start]):
+            out[-1].append(c)
+        else:
+            out.append([c])
+    return out
+
+
+def link_citations(text: str, release: str, package: Path) -> str:
+    """``text`` with each citation in a code span replaced by its link (see the module docstring)."""
+    cites = [c for c in find_citations(text, package) if c.spanned and c.path]
+    pieces: list[str] = []
+    pos = 0
+    for group in _groups(text, cites):
+        opening = _OPEN.search(text, max(pos, group[0].start - 20), group[0].start)
+        closing = _CLOSE.match(text, group[-1].end)
+        if opening and closing:
+            links, last_path = [], None
+            for c in group:
+                label = _label(c, c.path != last_path)
+                if c.release and c.release != release and c is group[0]:
+                    label = f"{c.release} {label}"
+                links.append(_link(c, release, label))
+                last_path = c.path
+            pieces += [text[pos : opening.start()], '<sup class="verl-cites">', ", ".join(links), "</sup>"]
+            pos = closing.end()
+            continue
+        for c in group:
+            pieces.append(text[pos : c.start])
+            if c.first is None:
+                pieces.append(
+                    _link(c, release, "", "verl-src").replace("></a>", f"><code>{_text(c.written)}</code></a>")
+                )
+            else:
+                pieces.append(_link(c, release, c.written))
+            pos = c.end
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def one_line_notice(lines: list[str], release: str, language: str) -> list[str]:
+    """``lines`` with the box holding the ``verl-version`` claim collapsed to a one-line notice, or the
+    notice put under the page title when no box holds it. Text without a title (a docstring rendered by
+    mkdocstrings) gets none."""
+    summary = NOTICE[language].format(release=release, tag=tag(release))
+    for i, line in enumerate(lines):
+        m = _ADMONITION.match(line)
+        if not m:
+            continue
+        indent = m.group("indent")
+        body = []
+        for nxt in lines[i + 1 :]:
+            if nxt.strip() and not nxt.startswith(indent + "    "):
+                break
+            body.append(nxt)
+        if any(_VERSION_CLAIM.search(b) for b in body):
+            return [*lines[:i], f'{indent}??? verl-checked "{summary}"', *lines[i + 1 :]]
+    notice = f'<p class="verl-checked">{html.escape(summary)}</p>'
+    for i, line in enumerate(lines):
+        if _H1.match(line):
+            return [*lines[: i + 1], "", notice, "", *lines[i + 1 :]]
+    return lines
+
+
+class _SitePreprocessor(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        text = "\n".join(lines)
+        release = page_release(text)
+        lines = link_citations(text, release, _package(release)).split("\n")
+        return one_line_notice(lines, release, page_language(text))
+
+
+class SiteExtension(Extension):
+    def extendMarkdown(self, md: Markdown) -> None:  # noqa: N802 - Python-Markdown's API
+        # after superfences (25) has stashed fenced code and pymdownx.snippets (32) has included files,
+        # before html_block (20) stashes the page's top-level HTML comments (its verl-version claim)
+        md.preprocessors.register(_SitePreprocessor(md), "verl_cookbook_site", 21)
+
+
+def makeExtension(**kwargs) -> SiteExtension:  # noqa: N802 - Python-Markdown's entry point
+    return SiteExtension(**kwargs)
+
+
+def _site_root() -> Path:
+    return find_site_root(Path.cwd())
+
+
+def _svg(source: str, cls: str) -> str | None:
+    path = svg_path(_site_root(), source)
+    if path is None or not path.is_file():
+        log.warning(
+            "a mermaid diagram has no current SVG%s: run `python scripts/render_diagrams.py`",
+            f" ({path.name})" if path else "",
+        )
+        return None
+    svg = path.read_text(encoding="utf-8").strip()
+    m = _VIEWBOX_WIDTH.search(svg)
+    width = f' style="--diagram-width: {float(m.group(1)):.0f}px"' if m else ""
+    return f'<div class="{cls}"{width}>{svg}</div>'
+
+
+def diagram_fence(source: str, language: str, class_name: str, options: dict, md: Markdown, **kwargs) -> str:
+    """superfences format for ``mermaid`` fences: the fence's SVG from docs/diagrams/, inline, so the page
+    needs no diagram JavaScript; a left-to-right flowchart comes with its top-to-bottom drawing, which
+    phones show instead. A fence without a current SVG fails a strict build, saying what to run."""
+    wide = _svg(source, "diagram-wide")
+    tall_source = narrow(source)
+    tall = _svg(tall_source, "diagram-narrow") if tall_source else ""
+    if wide is None or tall is None:
+        return f'<pre class="diagram-missing"><code>{html.escape(source)}</code></pre>'
+    return f'<figure class="diagram{" diagram--two" if tall else ""}">{wide}{tall}</figure>'
