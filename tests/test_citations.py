@@ -91,3 +91,33 @@ def test_citations_link_to_their_lines_at_the_release_tag():
         base + "v0.9.0/verl/checkpoint_engine/base.py#L7",  # next to the file cited before it
         base + "v0.9.1/verl/checkpoint_engine/hccl_checkpoint_engine.py#L9",  # the paragraph's continued file
     ]
+
+
+CLAIM_IN_A_LIST = (
+    '# p\n\nRaises<!-- check: contains file="verl/checkpoint_engine/base.py" match="not registered" -->'
+    " (`verl/checkpoint_engine/base.py:1-3`, `:{second}`).\n"
+)
+
+
+def test_a_claim_may_hold_in_any_range_of_the_list_cited_after_it(write_page, facts):
+    assert rules(findings_for(write_page(CLAIM_IN_A_LIST.format(second=94)), facts)) == []
+    found = findings_for(write_page(CLAIM_IN_A_LIST.format(second=5)), facts)
+    assert [(f.rule, f.line) for f in found] == [("cite/claim-outside-lines", 3)]
+
+
+TABLE_ROWS = """# p
+
+| engine | lines |
+|---|---|
+| HCCL | (`hccl_checkpoint_engine.py:103`, `:116`) |
+| NCCL | (`nccl_checkpoint_engine.py:39-40`) and later (`:{line}`) |
+"""
+
+
+def test_continued_lines_in_a_table_row_continue_that_rows_file_not_the_row_above(write_page, facts):
+    # nccl_checkpoint_engine.py has 515 lines and hccl_checkpoint_engine.py 393 in 0.9.1: line 434 is only in the first
+    assert rules(findings_for(write_page(TABLE_ROWS.format(line=434)), facts)) == []
+    found = findings_for(write_page(TABLE_ROWS.format(line=9999)), facts)
+    assert [(f.rule, f.line, "nccl_checkpoint_engine.py" in f.message) for f in found] == [
+        ("cite/line-out-of-range", 6, True)
+    ]

@@ -137,8 +137,8 @@ def find_citations(text: str, package: Path) -> list[Citation]:
         release = lead.group(1) if lead else None
         f = _FILE.match(body)
         more = _MORE_LINES.match(body)
-        if not same_paragraph:
-            subject = None
+        if not same_paragraph or re.search(r"\n[ \t]*\|", before):
+            subject = None  # a new paragraph or a new table row starts afresh
         if f and (body.startswith("verl/") or f.group("first")):
             claim = _claim_before(text, m.start())
             near = (claim or {}).get("file") or (prev.path if prev else None)
@@ -227,7 +227,8 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         return []
     out: list[Finding] = []
     text = page.text
-    for c in find_citations(text, tree.package):
+    cites = find_citations(text, tree.package)
+    for i, c in enumerate(cites):
         line = text.count("\n", 0, c.start) + 1
         col = c.start - (text.rfind("\n", 0, c.start) + 1) + 1
 
@@ -263,7 +264,8 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
             continue
         claim = _claim_before(text, c.start)
         if claim and claim.get("file") == c.path and claim.get("match") and release == tree.version:
-            cited = _squash("\n".join(lines[c.first - 1 : end]))
+            ranges = [(c.first, end)] + [(d.first, d.last or d.first) for d in _continued(cites, i, text)]
+            cited = _squash("\n".join("\n".join(lines[a - 1 : b]) for a, b in ranges if a))
             if _squash(claim["match"]) not in cited:
                 out.append(
                     finding(
@@ -273,6 +275,18 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
                         f"{c.path}:{c.lines}",
                     )
                 )
+    return out
+
+
+def _continued(cites: list[Citation], i: int, text: str) -> list[Citation]:
+    """The ``:N`` spans that continue citation ``i`` in one list (`a.py:1-2`, `:9`): a claim may hold in any."""
+    out = []
+    end = cites[i].end
+    for d in cites[i + 1 :]:
+        if d.path != cites[i].path or not d.written.lstrip().startswith(":") or not _BETWEEN.match(text[end : d.start]):
+            break
+        out.append(d)
+        end = d.end
     return out
 
 
