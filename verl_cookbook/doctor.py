@@ -568,7 +568,7 @@ def diagnose(
     elif dev.value == "npu":
         if report.product.value is None:
             report.notes.append(
-                "Ascend product unknown (--product A2|A3|950): the Atlas 950 whitelist rule was not applied"
+                "Ascend product unknown (--product A2|A3|950): the Ascend 950PR/950DT whitelist rule was not applied"
             )
         if report.cann.value is None:
             report.notes.append("CANN version unknown (--cann VERSION): the CANN >= 8.5.0 rule was not applied")
