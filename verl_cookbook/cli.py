@@ -12,10 +12,8 @@ import textwrap
 from pathlib import Path
 
 from verl_cookbook.facts import load_facts
-from verl_cookbook.findings import format_github, format_json, format_text, plural
+from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, format_github, format_json, format_text, plural
 from verl_cookbook.verl_source import VerlSourceError, resolve
-
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def exit_codes_help(findings: str, errors: str) -> str:
@@ -88,25 +86,42 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_source_args(f)
     f.add_argument("--format", choices=("text", "json"), default="text")
-    for name, register in _extra_commands():
-        register(sub, name)
+    _add_doctor(sub)
     return parser
 
 
-def _extra_commands() -> list:
-    """Subcommands contributed by other modules (e.g. doctor), if present."""
-    out = []
-    import importlib
+PRODUCTS = ("A2", "A3", "950")
 
-    for name in ("doctor",):
-        try:
-            mod = importlib.import_module(f"verl_cookbook.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"verl_cookbook.{name}":
-                raise
-            continue
-        out.append((name, mod.register))
-    return out
+
+def _add_doctor(sub: argparse._SubParsersAction) -> None:
+    """``doctor``'s options; the module itself is imported only when the command runs (a fast ``check``)."""
+    p = sub.add_parser(
+        "doctor",
+        help="check your own launch scripts and verl configs",
+        description="Check a user's launch script or verl config before it burns cluster hours.",
+        epilog=exit_codes_help(
+            "at least one",
+            "a bad option, a FILE that does not exist or is not a launch script or config (a folder, binary, "
+            "not UTF-8, YAML that is not a mapping), verl's source out of reach or not a whole verl tree",
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="launch scripts (.sh) or verl configs (.yaml)")
+    p.add_argument("--device", choices=("npu", "gpu"), help="the hardware the job runs on (default: guessed)")
+    p.add_argument("--cann", metavar="VERSION", help="the CANN version on the cluster, e.g. 8.5.0 (default: guessed)")
+    p.add_argument("--product", choices=PRODUCTS, help="the Ascend product: A2, A3 or 950 (default: guessed)")
+    _add_source_args(p)
+    p.add_argument("--format", choices=("text", "json", "github"), default="text")
+    p.set_defaults(func=cmd_doctor)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from verl_cookbook import doctor
+
+    if not doctor.valid_cann(args.cann):
+        print(f"verl-cookbook doctor: error: --cann {args.cann!r}: expected a version such as 8.5.0", file=sys.stderr)
+        return EXIT_ERROR
+    return doctor.run(args, _facts(args))
 
 
 def _facts(args: argparse.Namespace):

@@ -30,14 +30,12 @@ import yaml
 from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes, merged_config
 from verl_cookbook.doctor_rules import DoctorFinding, Target, advice, ascend_env, link
 from verl_cookbook.facts import Facts
-from verl_cookbook.findings import Finding, _gh_escape
+from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Finding, _gh_escape, plural
 
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 YAML_SUFFIXES = (".yaml", ".yml")
 SHELL_SUFFIXES = (".sh", ".bash")
 MAX_BYTES = 5 * 1024 * 1024
 DEFAULT_CONFIG = "ppo_trainer"
-PRODUCTS = ("A2", "A3", "950")
 
 
 class InputError(Exception):
@@ -71,38 +69,14 @@ class FileReport:
     findings: list[DoctorFinding] = field(default_factory=list)
 
 
-# -- command line ---------------------------------------------------------------------------------
-def register(sub: Any, name: str) -> None:
-    """Add the ``doctor`` subcommand to ``verl-cookbook``'s subparsers."""
-    from verl_cookbook.cli import _add_source_args, exit_codes_help
-
-    p = sub.add_parser(
-        name,
-        help="check your own launch scripts and verl configs",
-        description=__doc__.splitlines()[0],
-        epilog=exit_codes_help(
-            "at least one",
-            "a bad option, a FILE that does not exist or is not a launch script or config (a folder, binary, "
-            "not UTF-8, YAML that is not a mapping), verl's source out of reach or not a whole verl tree",
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="launch scripts (.sh) or verl configs (.yaml)")
-    p.add_argument("--device", choices=("npu", "gpu"), help="the hardware the job runs on (default: guessed)")
-    p.add_argument("--cann", metavar="VERSION", help="the CANN version on the cluster, e.g. 8.5.0 (default: guessed)")
-    p.add_argument("--product", choices=PRODUCTS, help="the Ascend product: A2, A3 or 950 (default: guessed)")
-    _add_source_args(p)
-    p.add_argument("--format", choices=("text", "json", "github"), default="text")
-    p.set_defaults(func=cmd_doctor)
+# -- command line (the parser is defined in cli.py) -------------------------------------------------
+def valid_cann(version: str | None) -> bool:
+    """Whether ``--cann`` names a version doctor can compare (or none was given)."""
+    return not version or ascend_env.cann_key(version) is not None
 
 
-def cmd_doctor(args: argparse.Namespace) -> int:
-    from verl_cookbook.cli import _facts
-
-    if args.cann and ascend_env.cann_key(args.cann) is None:
-        print(f"verl-cookbook doctor: error: --cann {args.cann!r}: expected a version such as 8.5.0", file=sys.stderr)
-        return EXIT_ERROR
-    facts = _facts(args)
+def run(args: argparse.Namespace, facts: Facts) -> int:
+    """``verl-cookbook doctor`` with its parsed ``args`` against ``facts``; returns the exit code."""
     reports: list[FileReport] = []
     errors: list[str] = []
     for path in args.files:
@@ -122,7 +96,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             for n in r.notes:
                 print(f"doctor: {r.path}: note: {n}", file=sys.stderr)
         print(
-            f"verl {facts.tree.label}: {len(reports)} file(s) checked, {len(findings)} findings"
+            f"verl {facts.tree.label}: {plural(len(reports), 'file')} checked, {plural(len(findings), 'finding')}"
             + (f", {len(errors)} unreadable" if errors else ""),
             file=sys.stderr,
         )

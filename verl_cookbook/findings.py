@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
+# The exit-code contract of every verl-cookbook command.
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
 
 @dataclass(frozen=True)
 class Finding:
