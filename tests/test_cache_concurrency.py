@@ -8,6 +8,7 @@ these tests need no network and still go through the real ``pip download``.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -17,7 +18,7 @@ import pytest
 
 from verl_cookbook import verl_source
 from verl_cookbook.facts import load_facts
-from verl_cookbook.releases import default_release
+from verl_cookbook.releases import covered_releases, default_release
 from verl_cookbook.verl_source import CORE_FILES, MANIFEST, VerlSourceError, VerlTree, from_checkout, from_release
 
 REPO = Path(__file__).resolve().parent.parent
@@ -25,18 +26,22 @@ PAGES = ["docs/backends", "docs/ascend"]  # pages whose findings depend on the e
 
 
 @pytest.fixture(scope="module")
-def local_index(verl_tree: VerlTree, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A find-links folder with a wheel of the pinned release, rebuilt from its cached tree."""
-    version = default_release()
+def local_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A find-links folder with a wheel of every covered release (pages cite older releases too, e.g.
+    "0.9.0 `file.py:N`"), each rebuilt from its cached tree."""
     folder = tmp_path_factory.mktemp("index")
-    dist = f"verl-{version}.dist-info"
-    with zipfile.ZipFile(folder / f"verl-{version}-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as zf:
-        for path in sorted((verl_tree.root / "verl").rglob("*")):
-            if path.is_file():
-                zf.write(path, path.relative_to(verl_tree.root).as_posix())
-        zf.writestr(f"{dist}/METADATA", f"Metadata-Version: 2.1\nName: verl\nVersion: {version}\n")
-        zf.writestr(f"{dist}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
-        zf.writestr(f"{dist}/RECORD", "")
+    for version in covered_releases():
+        tree = from_release(version)
+        dist = f"verl-{version}.dist-info"
+        with zipfile.ZipFile(folder / f"verl-{version}-py3-none-any.whl", "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in sorted((tree.root / "verl").rglob("*")):
+                if path.is_file():
+                    zf.write(path, path.relative_to(tree.root).as_posix())
+            zf.writestr(f"{dist}/METADATA", f"Metadata-Version: 2.1\nName: verl\nVersion: {version}\n")
+            zf.writestr(
+                f"{dist}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+            )
+            zf.writestr(f"{dist}/RECORD", "")
     return folder
 
 
@@ -76,7 +81,10 @@ def test_parallel_cold_runs_print_exactly_what_one_run_prints(local_index: Path,
     for code, out, err in results:
         assert "internal error" not in err and "Traceback" not in err, err
         assert (code, out) == (single.returncode, single.stdout), err
-    assert sum("downloading verl" in err for _, _, err in results) == 1  # one download, the others waited
+    fetched = re.findall(r"downloading verl (\S+) from", single.stderr.decode())
+    assert fetched
+    for version in fetched:  # each release downloaded once, by one process; the others waited for it
+        assert sum(f"downloading verl {version} from" in err for _, _, err in results) == 1, version
 
 
 def test_a_truncated_tree_in_the_cache_is_detected_and_rebuilt(use_index: Path) -> None:
