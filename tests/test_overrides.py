@@ -185,3 +185,16 @@ def test_sweep_with_multirun_is_accepted() -> None:
     cmd = _cmd("python3 -m verl.trainer.main_ppo -m a.b=1,2\n")
     assigns, findings, info = overrides_to_assignments(cmd, "run.sh")
     assert findings == [] and info["multirun"] and assigns[0].value == 1
+
+
+@pytest.mark.parametrize(("arg", "where"), [("a.b=~/x", "character 5, `~`"), ("a.b=a#b", "character 6, `#`")])
+def test_hydras_caret_becomes_the_character_it_points_at(arg: str, where: str) -> None:
+    with pytest.raises(OverrideError) as e:
+        parse_override(arg)
+    assert where in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_message_without_caret_is_hydras_unchanged() -> None:
+    with pytest.raises(OverrideError) as e:
+        parse_override("a.b")
+    assert str(e.value) == "Error parsing override 'a.b'\nmissing EQUAL at '<EOF>'"

@@ -32,7 +32,20 @@ def parser() -> Any:
 def hydra_message(e: BaseException) -> str:
     """Hydra's error text, as it prints it, without the search-path listing it appends to a missing option."""
     msg = error_text(e)
-    return msg.split("\nConfig search path:")[0].split("\nSee https://hydra.cc")[0].strip()
+    msg = msg.split("\nConfig search path:")[0].split("\nSee https://hydra.cc")[0].strip()
+    return _caret_to_text(msg)
+
+
+def _caret_to_text(msg: str) -> str:
+    """Hydra's lexer error is the override on one line and a ``^`` under the offending character on the next; a
+    finding is one line, so the caret becomes the character and its position."""
+    lines = msg.splitlines()
+    head = "LexerNoViableAltException: "
+    if len(lines) == 2 and lines[0].startswith(head) and lines[1].strip() == "^":
+        text, i = lines[0][len(head) :], lines[1].index("^") - len(head)
+        if 0 <= i < len(text):
+            return f"{lines[0]} (Hydra's lexer stops at character {i + 1}, `{text[i]}`)"
+    return msg
 
 
 def op(ov: Any) -> str:
