@@ -26,9 +26,10 @@ from verl_cookbook.checks import Context
 from verl_cookbook.checks.json_file import check_json_text
 from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.hydra_overrides import OverrideError, parse_override, parse_override_value
 from verl_cookbook.markdown import MarkdownError, parse_page
 from verl_cookbook.runner import Report, check_page
-from verl_cookbook.shellparse import OverrideError, parse_override, parse_override_value, parse_script
+from verl_cookbook.shellparse import parse_script
 from verl_cookbook.verl_source import from_release
 
 # examples per target in the test suite; scripts/fuzz.py runs 10,000

@@ -37,6 +37,7 @@ from tree_sitter import Language, Node, Parser
 
 from verl_cookbook.checks.config_rules import Assignment
 from verl_cookbook.findings import Finding
+from verl_cookbook.hydra_overrides import OverrideError, ParsedOverride, parse_override
 
 # --------------------------------------------------------------------------------------------------
 # Shell
@@ -1223,249 +1224,6 @@ def _launcher(argv: list[str], j: int, kind: str) -> tuple[str | None, int]:
 # --------------------------------------------------------------------------------------------------
 
 
-class OverrideError(ValueError):
-    def __init__(self, message: str, pos: int = 0) -> None:
-        super().__init__(message)
-        self.pos = pos
-
-
-@dataclass
-class HydraFunction:
-    """A Hydra function call in an override value (``choice(a,b)``, ``range(1,5)``, ``int(3.0)``…)."""
-
-    name: str
-    args: list[Any]
-
-
-@dataclass
-class Sweep:
-    """``key=a,b,c``: a choice sweep (only meaningful with ``--multirun``)."""
-
-    values: list[Any]
-
-
-_INT_U = r"(?:0|[1-9](?:_?[0-9])*)"
-# Regex alternation is first-match, not longest-match: the longer form comes first.
-_POINT_FLOAT = rf"(?:{_INT_U}?\.[0-9](?:_?[0-9])*|{_INT_U}\.)"
-_VALUE_TOKENS: list[tuple[str, re.Pattern]] = [
-    ("POPEN", re.compile(r"[ \t]*\([ \t]*")),
-    ("COMMA", re.compile(r"[ \t]*,[ \t]*")),
-    ("PCLOSE", re.compile(r"[ \t]*\)")),
-    ("BRACKET_OPEN", re.compile(r"\[[ \t]*")),
-    ("BRACKET_CLOSE", re.compile(r"[ \t]*\]")),
-    ("BRACE_OPEN", re.compile(r"\{[ \t]*")),
-    ("BRACE_CLOSE", re.compile(r"[ \t]*\}")),
-    ("COLON", re.compile(r"[ \t]*:[ \t]*")),
-    ("EQUAL", re.compile(r"[ \t]*=[ \t]*")),
-    (
-        "FLOAT",
-        re.compile(rf"[+-]?(?:(?:{_INT_U}|{_POINT_FLOAT})[eE][+-]?{_INT_U}|{_POINT_FLOAT}|[Ii][Nn][Ff]|[Nn][Aa][Nn])"),
-    ),
-    ("INT", re.compile(rf"[+-]?{_INT_U}")),
-    ("BOOL", re.compile(r"[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]")),
-    ("NULL", re.compile(r"[Nn][Uu][Ll][Ll]")),
-    ("UNQUOTED_CHAR", re.compile(r"[/\-\\+.$%*@?|]")),
-    ("ID", re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")),
-    ("ESC", re.compile(r"(?:\\\\|\\\(|\\\)|\\\[|\\\]|\\\{|\\\}|\\:|\\=|\\ |\\\t|\\,)+")),
-    ("WS", re.compile(r"[ \t]+")),
-    ("QUOTED_VALUE", re.compile(r"'(?:\\'|[^'])*?'|\"(?:\\\"|[^\"])*?\"")),
-]
-_PRIMITIVE_TOKENS = {"ID", "NULL", "INT", "FLOAT", "BOOL", "INTERPOLATION", "UNQUOTED_CHAR", "COLON", "ESC", "WS"}
-_DICT_KEY_TOKENS = {"ID", "NULL", "INT", "FLOAT", "BOOL", "UNQUOTED_CHAR", "ESC", "WS"}
-_CASTS = {"int", "float", "str", "bool"}
-_SWEEP_FUNCTIONS = {"choice", "range", "interval", "glob", "tag", "sort", "shuffle"}
-
-
-def _tokenize_value(text: str) -> list[tuple[str, str, int]]:
-    toks: list[tuple[str, str, int]] = []
-    i = 0
-    while i < len(text):
-        if text.startswith("${", i):
-            depth, j = 0, i
-            while j < len(text):
-                if text.startswith("${", j):
-                    depth += 1
-                    j += 2
-                    continue
-                if text[j] == "}":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            if j >= len(text):
-                raise OverrideError("unterminated interpolation `${…`", i)
-            toks.append(("INTERPOLATION", text[i : j + 1], i))
-            i = j + 1
-            continue
-        best: tuple[str, str] | None = None
-        for kind, rx in _VALUE_TOKENS:
-            m = rx.match(text, i)
-            if m and m.end() > i and (best is None or len(m.group()) > len(best[1])):
-                best = (kind, m.group())
-        if best is None:
-            if text[i] in "'\"":
-                raise OverrideError(f"unterminated quoted string starting with {text[i]}", i)
-            raise OverrideError(f"character {text[i]!r} is not allowed in an unquoted value (quote the value)", i)
-        toks.append((best[0], best[1], i))
-        i += len(best[1])
-    return toks
-
-
-def _unquote(tok: str) -> str:
-    q = tok[0]
-    body = tok[1:-1]
-    return body.replace("\\" + q, q)
-
-
-def _unescape(tok: str) -> str:
-    return re.sub(r"\\(.)", r"\1", tok.replace("\\\t", "\t"))
-
-
-class _ValueParser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.toks = _tokenize_value(text)
-        self.k = 0
-
-    def peek(self, offset: int = 0) -> str | None:
-        j = self.k + offset
-        return self.toks[j][0] if j < len(self.toks) else None
-
-    def pos(self) -> int:
-        return self.toks[self.k][2] if self.k < len(self.toks) else len(self.text)
-
-    def expect(self, kind: str, what: str) -> None:
-        if self.peek() != kind:
-            found = f"`{self.toks[self.k][1]}`" if self.k < len(self.toks) else "the end of the value"
-            raise OverrideError(f"expected {what}, found {found}", self.pos())
-        self.k += 1
-
-    def parse(self) -> Any:
-        if not self.toks:
-            return ""
-        if self.peek() == "WS":
-            self.k += 1
-        first = self.element()
-        if self.peek() == "COMMA":
-            values = [first]
-            while self.peek() == "COMMA":
-                self.k += 1
-                values.append(self.element())
-            result: Any = Sweep(values)
-        else:
-            result = first
-        if self.k < len(self.toks):
-            raise OverrideError(f"unexpected `{self.toks[self.k][1].strip()}`", self.pos())
-        return result
-
-    def element(self) -> Any:
-        kind = self.peek()
-        if kind == "ID" and self.peek(1) == "POPEN":
-            return self.function()
-        if kind == "BRACKET_OPEN":
-            self.k += 1
-            items = []
-            if self.peek() != "BRACKET_CLOSE":
-                items.append(self.element())
-                while self.peek() == "COMMA":
-                    self.k += 1
-                    items.append(self.element())
-            self.expect("BRACKET_CLOSE", "`,` or `]`")
-            return items
-        if kind == "BRACE_OPEN":
-            self.k += 1
-            out: dict[str, Any] = {}
-            if self.peek() != "BRACE_CLOSE":
-                while True:
-                    key = self.dict_key()
-                    self.expect("COLON", f"`:` after dict key `{key}`")
-                    out[key] = self.element()
-                    if self.peek() != "COMMA":
-                        break
-                    self.k += 1
-            self.expect("BRACE_CLOSE", "`,` or `}`")
-            return out
-        if kind == "QUOTED_VALUE":
-            tok = self.toks[self.k][1]
-            self.k += 1
-            if self.peek() == "WS":
-                self.k += 1
-            return _unquote(tok)
-        return self.primitive()
-
-    def dict_key(self) -> str:
-        start = self.k
-        while self.peek() in _DICT_KEY_TOKENS:
-            self.k += 1
-        if self.k == start:
-            found = self.toks[self.k][1] if self.k < len(self.toks) else "the end of the value"
-            hint = ' (Hydra dict keys are unquoted: {a:1}, not {"a":1})' if self.peek() == "QUOTED_VALUE" else ""
-            raise OverrideError(f"expected a dict key, found `{found}`{hint}", self.pos())
-        return "".join(_unescape(t[1]) if t[0] == "ESC" else t[1] for t in self.toks[start : self.k]).strip()
-
-    def primitive(self) -> Any:
-        start = self.k
-        while self.peek() in _PRIMITIVE_TOKENS:
-            self.k += 1
-        toks = self.toks[start : self.k]
-        while toks and toks[-1][0] == "WS":
-            toks = toks[:-1]
-        if not toks:
-            found = f"`{self.toks[self.k][1].strip()}`" if self.k < len(self.toks) else "nothing"
-            raise OverrideError(f"expected a value, found {found}", self.pos())
-        if len(toks) == 1:
-            kind, text, _ = toks[0]
-            if kind == "INT":
-                return int(text.replace("_", ""))
-            if kind == "FLOAT":
-                return float(text.replace("_", ""))
-            if kind == "BOOL":
-                return text.lower() == "true"
-            if kind == "NULL":
-                return None
-        return "".join(_unescape(t[1]) if t[0] == "ESC" else t[1] for t in toks).strip()
-
-    def function(self) -> Any:
-        name = self.toks[self.k][1]
-        self.k += 2
-        args: list[Any] = []
-        if self.peek() != "PCLOSE":
-            while True:
-                if self.peek() == "ID" and self.peek(1) == "EQUAL":
-                    self.k += 2
-                args.append(self.element())
-                if self.peek() != "COMMA":
-                    break
-                self.k += 1
-        self.expect("PCLOSE", f"`)` closing `{name}(`")
-        if name in _CASTS and len(args) == 1 and not isinstance(args[0], list | dict | HydraFunction):
-            try:
-                return {"int": lambda v: int(float(v)), "float": float, "str": str, "bool": _to_bool}[name](args[0])
-            except (TypeError, ValueError) as e:
-                raise OverrideError(f"`{name}({args[0]!r})` fails: {e}", 0) from e
-        return HydraFunction(name, args)
-
-
-def _to_bool(v: Any) -> bool:
-    if isinstance(v, str):
-        if v.lower() in ("true", "false"):
-            return v.lower() == "true"
-        raise ValueError(f"cannot cast {v!r} to bool")
-    return bool(v)
-
-
-def parse_override_value(text: str) -> Any:
-    """A Hydra override value as Hydra reads it: ``null`` -> None, ``1_000`` -> 1000, ``[a,b]`` -> list,
-    ``{a:1}`` -> dict, ``a,b`` -> :class:`Sweep`, ``choice(a,b)`` -> :class:`HydraFunction`. Raises
-    :class:`OverrideError` with the offset of the problem."""
-    return _ValueParser(text).parse()
-
-
-_KEY_ID = r"[A-Za-z_][A-Za-z0-9_\-]*"
-_KEY_SEG = rf"(?:{_KEY_ID}|{_INT_U})"
-_PACKAGE = rf"(?:\$?{_KEY_ID}|{_KEY_SEG}(?:\.{_KEY_SEG})+)"
-_KEY = re.compile(rf"^(?P<group>{_KEY_ID}(?:/{_KEY_ID})+|{_PACKAGE})(?:@(?P<pkg>{_PACKAGE})?)?$")
-
 # Hydra's own command-line flags (hydra/_internal/utils.py get_args_parser): flag -> takes a value.
 _HYDRA_FLAGS = {
     "--help": False,
@@ -1494,44 +1252,6 @@ _HYDRA_FLAGS = {
     "-i": None,
 }
 _INFO_CHOICES = {"all", "config", "defaults", "defaults-tree", "plugins", "searchpath"}
-
-
-@dataclass
-class ParsedOverride:
-    op: str  # set | add | force | delete
-    key: str
-    value: Any
-    has_value: bool
-    group: bool  # a config-group override (`a/b=x`, `key@pkg=x`), not a config value
-
-
-def parse_override(arg: str) -> ParsedOverride:
-    """One override argument (after the shell's quote removal). Raises :class:`OverrideError`."""
-    op, rest, off = "set", arg, 0
-    if arg.startswith("~"):
-        op, rest, off = "delete", arg[1:], 1
-    elif arg.startswith("++"):
-        op, rest, off = "force", arg[2:], 2
-    elif arg.startswith("+"):
-        op, rest, off = "add", arg[1:], 1
-    key, eq, value_text = rest.partition("=")
-    if not eq and op != "delete":
-        raise OverrideError(
-            f"`{arg}` is not an override: Hydra expects key=value"
-            + (" (`+key` needs `=value`)" if op in ("add", "force") else ""),
-            len(arg),
-        )
-    m = _KEY.match(key)
-    if not m:
-        bad = next((i for i, ch in enumerate(key) if not re.match(r"[A-Za-z0-9_\-./@$]", ch)), 0)
-        why = f"character {key[bad]!r}" if key and not re.match(r"[A-Za-z0-9_\-./@$]", key[bad]) else "the key"
-        raise OverrideError(f"malformed key `{key}` in `{arg}`: {why} does not fit Hydra's key grammar", off + bad)
-    try:
-        value = parse_override_value(value_text) if eq else None
-    except OverrideError as e:
-        raise OverrideError(f"cannot parse the value of `{key}`: {e}", off + len(key) + 1 + e.pos) from e
-    group = bool(m.group("pkg")) or "@" in key or "/" in m.group("group")
-    return ParsedOverride(op, key, value, bool(eq), group)
 
 
 def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment], list[Finding], dict]:
@@ -1635,9 +1355,8 @@ def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment],
         if w.has_var and ov.has_value:
             value = None
             info["symbolic"].append(ov.key)
-        elif isinstance(value, Sweep | HydraFunction):
-            is_sweep = isinstance(value, Sweep) or value.name in _SWEEP_FUNCTIONS
-            if is_sweep and not info["multirun"]:
+        elif ov.sweep:
+            if not info["multirun"]:
                 findings.append(
                     Finding(
                         file,
@@ -1647,7 +1366,6 @@ def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment],
                         f"`{w.text}` is a sweep; without --multirun (-m) Hydra refuses to run it",
                     )
                 )
-            value = value.values[0] if isinstance(value, Sweep) else None
             if value is None:
                 info["symbolic"].append(ov.key)
         # raw: the word as bash hands it to verl, for Hydra's own parser in the checker (not when part of it

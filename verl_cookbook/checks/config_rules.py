@@ -26,6 +26,7 @@ from typing import Any
 
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.hydra_overrides import hydra_message, op, parser
 
 CKPT_LEAF = "checkpoint_engine"
 DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
@@ -263,21 +264,6 @@ def _ckpt_prefixes(base: dict) -> list[tuple[str, ...]]:
 
 
 # -- Hydra --------------------------------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=1)
-def _parser() -> Any:
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-
-    return OverridesParser.create()
-
-
-def _hydra_message(e: BaseException) -> str:
-    """Hydra's error text, as it prints it, without the search-path listing it appends to a missing option."""
-    from verl_cookbook.facts.compose import error_text
-
-    msg = error_text(e)
-    return msg.split("\nConfig search path:")[0].split("\nSee https://hydra.cc")[0].strip()
-
-
 def assignment_from_override(text: str, file: str, line: int, col: int = 1) -> Assignment | Finding:
     """One command-line override (after the shell's quote removal), parsed by Hydra's ``OverridesParser``: an
     :class:`Assignment` carrying ``raw=text`` (so the checker re-reads the user's own text), or an
@@ -285,11 +271,11 @@ def assignment_from_override(text: str, file: str, line: int, col: int = 1) -> A
     from hydra.errors import HydraException
 
     try:
-        ov = _parser().parse_overrides([text])[0]
+        ov = parser().parse_overrides([text])[0]
     except HydraException as e:
-        return Finding(file, line, col, "override/malformed", f"Hydra cannot parse `{text}`: {_hydra_message(e)}")
+        return Finding(file, line, col, "override/malformed", f"Hydra cannot parse `{text}`: {hydra_message(e)}")
     value = list(ov.sweep_string_iterator()) if ov.is_sweep_override() else ov.value()
-    return Assignment(tuple(ov.key_or_group.split(".")), value, file, line, col, _op(ov), raw=text)
+    return Assignment(tuple(ov.key_or_group.split(".")), value, file, line, col, op(ov), raw=text)
 
 
 def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: int = 1) -> list[Finding]:
@@ -441,11 +427,11 @@ class ConfigChecker:
             if a.path in unknown and a.op != "delete" and a.raw is None:
                 text = f"{_PREFIX.get(a.op, '')}{a.dotted}={UNKNOWN!r}".replace('"', "'")
             try:
-                ov = _parser().parse_overrides([text])[0]
+                ov = parser().parse_overrides([text])[0]
             except HydraException as e:
                 findings.append(
                     Finding(
-                        a.file, a.line, a.col, "override/malformed", f"Hydra cannot parse `{text}`: {_hydra_message(e)}"
+                        a.file, a.line, a.col, "override/malformed", f"Hydra cannot parse `{text}`: {hydra_message(e)}"
                     )
                 )
                 continue
@@ -457,7 +443,7 @@ class ConfigChecker:
                     continue
                 first = next(iter(ov.sweep_string_iterator()), None)
                 key = ov.get_key_element()
-                ov = _parser().parse_overrides([f"{key}={first}" if first is not None else key])[0]
+                ov = parser().parse_overrides([f"{key}={first}" if first is not None else key])[0]
             parsed.append((a, ov))
         choices = [
             (a, ov)
@@ -502,7 +488,7 @@ class ConfigChecker:
             ConfigLoaderImpl.validate_sweep_overrides_legal([ov], RunMode.RUN, from_shell=True)
             msg = f"'{ov.input_line}' is a sweep"
         except HydraException as e:
-            msg = _hydra_message(e)
+            msg = hydra_message(e)
         return Finding(
             a.file, a.line, a.col, "override/sweep-without-multirun", f"Hydra refuses `{ov.input_line}`: {msg}"
         )
@@ -1104,10 +1090,6 @@ def _below_any(path: tuple[str, ...], packages: list[tuple[str, ...]]) -> bool:
     return any(path[: len(p)] == p for p in packages)
 
 
-def _op(ov: Any) -> str:
-    return "add" if ov.is_add() else "force" if ov.is_force_add() else "delete" if ov.is_delete() else "set"
-
-
 def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dict, list[Assignment], list]:
     """Apply config overrides (parsed by Hydra) one by one with Hydra's own ``_apply_overrides_to_config`` on the
     composed config in struct mode, as Hydra does after composing. A rejected override is reported and not
@@ -1132,20 +1114,20 @@ def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dic
             ConfigLoaderImpl._apply_overrides_to_config([ov], cfg)
         except (HydraException, OmegaConfBaseException) as e:
             if whole:
-                errors.append((a, ov, _hydra_message(e)))
+                errors.append((a, ov, hydra_message(e)))
                 continue
             cfg, whole = fresh(copy.deepcopy(base)), True
             ConfigLoaderImpl._apply_overrides_to_config([o for _a, o in ok], cfg)
             try:
                 ConfigLoaderImpl._apply_overrides_to_config([ov], cfg)
             except (HydraException, OmegaConfBaseException) as e2:
-                errors.append((a, ov, _hydra_message(e2)))
+                errors.append((a, ov, hydra_message(e2)))
                 continue
         ok.append((a, ov))
     data = OmegaConf.to_container(cfg, resolve=False)
     merged = data if whole else _graft(base, data, shape)
     applied = [
-        dataclasses.replace(a, path=tuple(ov.key_or_group.split(".")), value=ov.value(), op=_op(ov)) for a, ov in ok
+        dataclasses.replace(a, path=tuple(ov.key_or_group.split(".")), value=ov.value(), op=op(ov)) for a, ov in ok
     ]
     return merged, applied, errors
 
