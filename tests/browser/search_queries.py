@@ -51,6 +51,19 @@ ENGLISH: list[tuple[str, str]] = [
     ("multi_sender", "en/backends/nccl-hccl/"),
     ("rebuild_group", "en/backends/nccl-hccl/"),
     ("mermaid diagram", "en/contributing/"),
+    # what users of the real reports in issue 11 typed (Ascend pages and recipes)
+    ("destroyComm", "en/ascend/known-issues/"),
+    ("not registered cupy", "en/install/"),
+    ("TaskRunner", "en/install/"),
+    ("torch_npu CANN versions", "en/install/version-matrix/"),
+    ("HCCL_IF_BASE_PORT", "en/ascend/ports/"),
+    ("ASCEND_BUFFER_POOL", "en/ascend/ascend-direct-tuning/"),
+    ("async_save resume starts from scratch", "en/recipes/async-resume/"),
+    ("merge megatron checkpoint", "en/recipes/model-merger/"),
+    ("trust-remote-code", "en/recipes/model-merger/"),
+    ("parameter_sync_step", "en/recipes/delta-sync/"),
+    ("checkpoint callback upload after training", "en/recipes/checkpoint-callback/"),
+    ("SuperPoD", "en/glossary/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -95,4 +108,16 @@ CHINESE: list[tuple[str, str]] = [
     ("mooncake 源码编译", "install/mooncake-ascend-direct/"),
     ("delta_sharded 约束", "recipes/delta-sync/"),
     ("昇腾 kimi_ckpt_engine", "backends/mooncake-kimi/"),
+    # what users of the real reports in issue 11 typed (Ascend pages and recipes)
+    ("端口冲突", "ascend/ports/"),
+    ("缓冲池", "ascend/ascend-direct-tuning/"),
+    ("软件栈", "install/version-matrix/"),
+    ("驱动进程", "install/"),
+    ("同步是否成功", "backends/verify-sync/"),
+    ("async_save 断点续训 从头开始", "recipes/async-resume/"),
+    ("Megatron 检查点 合并", "recipes/model-merger/"),
+    ("LoRA 适配器", "recipes/model-merger/"),
+    ("train_batch_size parameter_sync_step ppo_mini_batch_size", "recipes/delta-sync/"),
+    ("检查点回调 异步保存 上传", "recipes/checkpoint-callback/"),
+    ("术语表", "glossary/"),
 ]
