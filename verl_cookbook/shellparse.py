@@ -50,6 +50,18 @@ _MAX_DEPTH = 20  # function calls inside function calls
 _MAX_NODES = 200_000  # statements evaluated per script (loops are read once, so this is generous)
 
 
+def _positions(text: str, line: int, col: int) -> list[tuple[int, int]]:
+    """(line, column) of each character of ``text`` written consecutively from ``line``:``col``."""
+    pos = []
+    for ch in text:
+        pos.append((line, col))
+        if ch == "\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+    return pos
+
+
 @dataclass
 class Word:
     """One shell word after expansion and quote removal. What could not be expanded statically (``$X``
@@ -216,14 +228,7 @@ class _Eval:
 
     def lit(self, text: str, node: Node, quoted: bool = False, known: bool = True, split: bool = False) -> _Seg:
         """A segment whose characters were written consecutively from ``node``'s start (newlines advance)."""
-        line, col = self.pos(node)
-        pos = []
-        for ch in text:
-            pos.append((line, col))
-            if ch == "\n":
-                line, col = line + 1, 1
-            else:
-                col += 1
+        pos = _positions(text, *self.pos(node))
         return _Seg(text, pos, known, quoted, split)
 
     def unknown(self, node: Node, quoted: bool = False) -> _Seg:
@@ -360,14 +365,7 @@ class _Eval:
         """Source bytes ``a:b`` inside double quotes, with bash's escapes (``\\$ \\` \\" \\\\ \\newline``) removed."""
         raw = self.src[a:b].decode("utf-8", "replace")
         row = bisect.bisect_right(self._line_starts, a) - 1
-        line, col = self.at(row, a - self._line_starts[row])
-        pos = []
-        for ch in raw:
-            pos.append((line, col))
-            if ch == "\n":
-                line, col = line + 1, 1
-            else:
-                col += 1
+        pos = _positions(raw, *self.at(row, a - self._line_starts[row]))
         text, keep, i = [], [], 0
         while i < len(raw):
             if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in '$`"\\\n':
