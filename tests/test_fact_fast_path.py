@@ -11,7 +11,7 @@ import yaml
 
 from verl_cookbook.facts import env, trainer
 from verl_cookbook.facts.pyast import parse_statements, walk_lines, walk_order_keys, word_lines
-from verl_cookbook.facts.yaml_lines import key_lines, load_with_lines
+from verl_cookbook.yaml_lines import key_lines, load_with_lines
 
 
 def _whole(data: bytes, rel: str) -> list[tuple[str, dict]]:

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from verl_cookbook.yaml_lines import safe_load
 
 CATALOG_DIR = Path(__file__).resolve().parent
 CMAKE_TRUE = {"ON", "TRUE", "YES", "Y"}
@@ -39,7 +39,7 @@ def catalog_files() -> list[Path]:
 @cache
 def load_file(name: str) -> dict:
     """A catalog file by name (``env_hccl.yaml``)."""
-    return yaml.safe_load((CATALOG_DIR / name).read_text(encoding="utf-8"))
+    return safe_load((CATALOG_DIR / name).read_text(encoding="utf-8"))
 
 
 @cache

@@ -26,15 +26,26 @@ from typing import Any
 import yaml
 
 from verl_cookbook.verl_source import VerlTree, cache_dir, write_atomic
+from verl_cookbook.yaml_lines import safe_load
 
 _MEMO: dict[str, dict] = {}
+_SEARCHPATH: dict[tuple[Path, Path, str], list[str] | None] = {}
 
 
 def searchpath(tree: VerlTree, config_dir: Path, name: str) -> list[str] | None:
-    """The primary config's ``hydra.searchpath`` with ``pkg://verl…`` mapped into the tree; None if it has none."""
+    """The primary config's ``hydra.searchpath`` with ``pkg://verl…`` mapped into the tree; None if it has none.
+
+    Read once per (tree, folder, config) in a process: every trainer command of a run asks for it."""
+    memo_key = (tree.root, config_dir, name)
+    if memo_key not in _SEARCHPATH:
+        _SEARCHPATH[memo_key] = _searchpath(tree, config_dir, name)
+    return _SEARCHPATH[memo_key]
+
+
+def _searchpath(tree: VerlTree, config_dir: Path, name: str) -> list[str] | None:
     path = config_dir / f"{name}.yaml"
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8", errors="replace")) or {}
+        data = safe_load(path.read_text(encoding="utf-8", errors="replace")) or {}
     except (OSError, yaml.YAMLError):
         return None
     sp = (data.get("hydra") or {}).get("searchpath") if isinstance(data, dict) else None

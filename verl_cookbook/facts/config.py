@@ -5,11 +5,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-import yaml
-
 from verl_cookbook.facts.pyast import annotation_text, literal_or_source
-from verl_cookbook.facts.yaml_lines import key_lines
 from verl_cookbook.verl_source import VerlTree
+from verl_cookbook.yaml_lines import load_with_lines
 
 DATACLASS_FILE = "verl/workers/config/rollout.py"
 ROLLOUT_YAML = "verl/trainer/config/rollout/rollout.yaml"
@@ -59,7 +57,8 @@ def generated_configs(tree: VerlTree) -> dict[str, dict]:
         rel = f"{CONFIG_DIR}/{path.name}"
         text = path.read_text(encoding="utf-8", errors="replace")
         name = path.stem.removeprefix("_generated_")
-        out[name] = {"file": rel, "data": yaml.safe_load(text) or {}, "lines": key_lines(text)}
+        data, lines = load_with_lines(text)
+        out[name] = {"file": rel, "data": data or {}, "lines": lines}
     return out
 
 
@@ -68,10 +67,10 @@ def yaml_block(tree: VerlTree, rel: str, key: str) -> dict | None:
     if not tree.exists(rel):
         return None
     text = tree.read(rel)
-    data = yaml.safe_load(text) or {}
+    data, lines = load_with_lines(text)
+    data = data or {}
     if key not in data:
         return None
-    lines = key_lines(text)
     return {
         "file": rel,
         "line": lines.get(key),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections import deque
 from pathlib import Path
 
 from verl_cookbook.facts.pyast import dotted_name
@@ -28,6 +29,9 @@ _RENAME = re.compile(r"#\s*config\.([\w.]+)\s*->\s*(?:config\.)?([\w.]+)")
 
 def _module_name(tree: VerlTree, path: Path) -> str:
     return ".".join(path.relative_to(tree.root).with_suffix("").parts)
+
+
+_DEL_WORD = re.compile(r"\bdel\b")
 
 
 def _hydra_main(fn: ast.FunctionDef) -> ast.Call | None:
@@ -46,9 +50,25 @@ def _kw(call: ast.Call, name: str) -> str | None:
     return None
 
 
+def _walk_around(mod: ast.Module, lines: list[int]) -> list[ast.AST]:
+    """The nodes ``ast.walk(mod)`` yields, less the statements whose lines hold none of ``lines`` (and what is
+    inside them): a ``del`` statement is on a line with the word ``del``, inside every statement around it."""
+    out: list[ast.AST] = []
+    todo: deque[ast.AST] = deque([mod])
+    while todo:  # breadth first, as ast.walk
+        node = todo.popleft()
+        if isinstance(node, ast.stmt) and not any(node.lineno <= n <= (node.end_lineno or node.lineno) for n in lines):
+            continue
+        out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
 def _migrations(mod: ast.Module, text: str, rel: str) -> dict[str, dict]:
     out: dict[str, dict] = {}
-    for fn in ast.walk(mod):
+    lines = text.splitlines()
+    del_lines = [i for i, line in enumerate(lines, 1) if _DEL_WORD.search(line)]
+    for fn in _walk_around(mod, del_lines):
         if not isinstance(fn, ast.FunctionDef):
             continue
         keys = []
@@ -64,7 +84,7 @@ def _migrations(mod: ast.Module, text: str, rel: str) -> dict[str, dict]:
                         keys.append(name.split(".")[1])
         if not keys:
             continue
-        body = "\n".join(text.splitlines()[fn.lineno - 1 : fn.end_lineno])
+        body = "\n".join(lines[fn.lineno - 1 : fn.end_lineno])
         renames = {m.group(1): m.group(2) for m in _RENAME.finditer(body)}
         out[fn.name] = {"source": f"{rel}:{fn.lineno}", "keys": keys, "renames": renames}
     return out

@@ -20,8 +20,8 @@ import re
 import yaml
 
 from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, parse_statements
-from verl_cookbook.facts.yaml_lines import key_lines, load_with_lines
 from verl_cookbook.verl_source import VerlTree
+from verl_cookbook.yaml_lines import key_lines, load_with_lines
 
 GENERATED = "verl/trainer/config/_generated_ppo_trainer.yaml"
 SOURCE_YAML = "verl/trainer/config/ppo_trainer.yaml"

@@ -22,6 +22,11 @@ def _compose(text: str) -> tuple[Any, yaml.Node | None]:
         loader.dispose()
 
 
+def safe_load(text: str) -> Any:
+    """``yaml.safe_load(text)``, parsed by libyaml when PyYAML has it (the same data, see above)."""
+    return yaml.load(text, Loader=_LOADER)  # noqa: S506 - CSafeLoader/SafeLoader: the safe constructor
+
+
 def key_lines(text: str) -> dict[str, int]:
     """``{"a.b.c": line}`` for every mapping key in the first YAML document of ``text``."""
     _, node = _compose(text)
