@@ -172,7 +172,7 @@ def site_checks(bench: Bench) -> dict[str, float]:
         env = bench.env(cache.dir)
 
         def cold() -> float:
-            cache.clear("facts", "pages")
+            cache.clear("facts", "pages", "compose")
             return bench.run(args, env)
 
         cold()  # writes the bytecode
@@ -296,7 +296,7 @@ def section_targets(bench: Bench) -> None:
         env = bench.env(cache.dir)
 
         def cold_check() -> float:
-            cache.clear("facts", "pages")
+            cache.clear("facts", "pages", "compose")
             return bench.run(check_args, env)
 
         cold_check()  # writes the bytecode
