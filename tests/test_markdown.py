@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
+import verl_cookbook.markdown as md_mod
 from verl_cookbook.markdown import MarkdownError, code_spans, parse_info, parse_page, read_text
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def page(tmp_path: Path, text: str, files: dict[str, str] | None = None):
@@ -95,3 +98,22 @@ def test_read_text_refuses_binary_and_bad_utf8(tmp_path: Path) -> None:
     with pytest.raises(MarkdownError) as e:
         read_text(tmp_path / "u")
     assert (e.value.rule, e.value.line) == ("file/encoding", 2)
+
+
+def _pages_with(parser_factory, pages: list[Path]) -> list[str]:
+    original = md_mod._block_parser
+    md_mod._block_parser = parser_factory
+    try:
+        return [repr(md_mod.parse_page(p, REPO_ROOT)) for p in pages]
+    finally:
+        md_mod._block_parser = original
+
+
+def test_block_level_parse_reads_every_page_as_the_full_parse_does() -> None:
+    from markdown_it import MarkdownIt
+
+    pages = sorted((REPO_ROOT / "docs").rglob("*.md")) + sorted((REPO_ROOT / "tests" / "data").rglob("*.md"))
+    full = _pages_with(lambda: MarkdownIt("commonmark").enable("table"), pages)
+    assert _pages_with(md_mod._block_parser, pages) == full
+    # the comparison sees a parser that reads differently (no tables)
+    assert _pages_with(lambda: MarkdownIt("commonmark"), pages) != full
