@@ -339,11 +339,11 @@ def section_targets(bench: Bench) -> None:
 FAMILY_TIMES = """
 import json, sys, time
 t = time.perf_counter()
-from verl_cookbook.facts import FAMILIES
+from verl_cookbook.facts import families
 from verl_cookbook.verl_source import from_checkout
 out = {"(imports)": time.perf_counter() - t}
 tree = from_checkout(sys.argv[1])
-for name, fn in FAMILIES.items():
+for name, fn in families().items():
     t = time.perf_counter()
     fn(tree)
     out[name] = time.perf_counter() - t

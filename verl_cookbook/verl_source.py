@@ -16,8 +16,6 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from verl_cookbook.releases import default_release
 
 CACHE_ENV = "VERL_COOKBOOK_CACHE"
@@ -207,6 +205,8 @@ def from_release(version: str | None = None) -> VerlTree:
     target = releases / version
     if _is_whole(target):
         return _tree(target, version)
+    from filelock import FileLock, Timeout  # only when a release is unpacked: a cached one needs no lock
+
     try:
         (releases / ".locks").mkdir(parents=True, exist_ok=True)
         lock = FileLock(str(releases / ".locks" / f"{version}.lock"))

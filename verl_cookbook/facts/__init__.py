@@ -8,39 +8,34 @@ the cache.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verl_cookbook.facts import compose, config, dataclass_types, engines, entry_points
 from verl_cookbook.verl_source import VerlSourceError, VerlTree, cache_dir, missing_core_files, write_atomic
 
-# One entry per fact family: name -> extractor. Add a module under facts/ and list it here.
-FAMILIES: dict[str, Callable[[VerlTree], Any]] = {
-    "config": config.extract,
-    "engines": engines.extract,
-    "entry_points": entry_points.extract,
-    "dataclasses": dataclass_types.extract,
+# One entry per fact family: name -> its module under facts/, which has ``extract(tree)``. Add a module, list it
+# here. The modules are imported when facts are extracted, not when cached facts are read (a warm run).
+FAMILY_MODULES: dict[str, str] = {
+    "config": "config",
+    "engines": "engines",
+    "entry_points": "entry_points",
+    "dataclasses": "dataclass_types",
+    "trainer": "trainer",
+    "merger": "merger",
+    "env": "env",
 }
 
 
-def _register_optional_families() -> None:
-    """Families added by later modules (trainer, merger, env) register here if present."""
-    import importlib
-
-    for name in ("trainer", "merger", "env"):
-        try:
-            mod = importlib.import_module(f"verl_cookbook.facts.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"verl_cookbook.facts.{name}":
-                raise
-            continue
-        FAMILIES.setdefault(name, mod.extract)
-
-
-_register_optional_families()
+def families() -> dict[str, Callable[[VerlTree], Any]]:
+    """name -> extractor, in the order the facts hold them."""
+    return {
+        name: importlib.import_module(f"verl_cookbook.facts.{module}").extract
+        for name, module in FAMILY_MODULES.items()
+    }
 
 
 def _tree_fingerprint(tree: VerlTree) -> str:
@@ -105,10 +100,14 @@ class Facts:
         folder = config_dir or self.config_dir(name)
         if folder is None:
             return {"error": f"Cannot find primary config '{name}'. Check that it's in your config search path."}
+        from verl_cookbook.facts import compose
+
         return compose.compose(self.tree, folder, name, tuple(choices), self.key)
 
     def config_groups(self, name: str, config_dir: Path | None = None) -> set[str]:
         folder = config_dir or self.config_dir(name)
+        from verl_cookbook.facts import compose
+
         return compose.groups(self.tree, folder, name) if folder else set()
 
     def default_config(self, name: str = "ppo_trainer", choices: tuple[str, ...] = ()) -> dict | None:
@@ -138,10 +137,14 @@ class Facts:
     def converted(self, path: tuple[str, ...]) -> bool:
         """Whether verl turns the config node at ``path`` into its ``_target_`` dataclass (some
         ``omega_conf_to_dataclass`` call reaches it or an ancestor)."""
+        from verl_cookbook.facts import dataclass_types
+
         return dataclass_types.is_converted(self.data["dataclasses"], path)
 
     def dataclass_fields(self, target: str) -> tuple[str, dict[str, dict]] | None:
         """(class, fields through its bases) for the dataclass a ``_target_`` names; None if not a known one."""
+        from verl_cookbook.facts import dataclass_types
+
         data = self.data["dataclasses"]
         q = dataclass_types.resolve(data, target)
         f = dataclass_types.fields(data, q) if q else None
@@ -157,7 +160,7 @@ class Facts:
 
 def extract_all(tree: VerlTree) -> dict:
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
-    for name, fn in FAMILIES.items():
+    for name, fn in families().items():
         data[name] = fn(tree)
     return data
 
