@@ -60,3 +60,78 @@ def test_snippets_beyond_one_chunk_keep_their_order(shellcheck, monkeypatch) -> 
 def test_no_shellcheck_means_no_batch(monkeypatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: None)
     assert shellcheck_many(SNIPPETS, ARGS) is None
+
+
+# -- wired in: a run's shell blocks go through one bash and one ShellCheck -------------------------------
+
+BAD_BLOCKS = [
+    'echo "unclosed\necho next\n',  # an unclosed quote: must not spill into the next block
+    "export A=1\nif true; then\n  echo x\n",  # if without fi: EOF error on the last line
+    "rm $(ls *.tmp)\n",  # SC2046
+    "echo ok\n)\n",  # stray parenthesis on line 2
+    'for f in $(ls); do echo "$f"; done\n',  # SC2045
+]
+GOOD_BLOCKS = ["echo ok\n", 'export HCCL_CONNECT_TIMEOUT=1800\necho "$HOME"\n', "ls -l\n"]
+
+
+def _run(write_page, facts, blocks, monkeypatch, batched: bool, options=None):
+    from helpers import fence
+
+    from verl_cookbook.checks import shell
+    from verl_cookbook.runner import check_paths
+
+    calls = []
+    real = subprocess.run
+
+    def counting(cmd, *a, **k):
+        calls.append(cmd[0])
+        return real(cmd, *a, **k)
+
+    if not batched:
+        monkeypatch.setattr(shell, "prefetch", lambda pages, ctx: shell._BATCHED.clear())
+    monkeypatch.setattr(subprocess, "run", counting)
+    text = "# t\n\n" + "\nText.\n\n".join(fence(b, '{ .bash check="shell" }') for b in blocks)
+    page = write_page(text)
+    opts = {"use_cache": False, **(options or {})}
+    found = check_paths([page], facts, root=page.parent.parent, options=opts).findings
+    monkeypatch.undo()
+    return found, calls
+
+
+def test_batched_findings_equal_one_by_one_on_bad_blocks(shellcheck, write_page, facts, monkeypatch) -> None:
+    batched, calls = _run(write_page, facts, BAD_BLOCKS, monkeypatch, batched=True)
+    alone, calls_alone = _run(write_page, facts, BAD_BLOCKS, monkeypatch, batched=False)
+    assert batched == alone
+    assert len(calls) == 2 and len(calls_alone) > len(BAD_BLOCKS)  # one bash, one ShellCheck
+    # page lines: block 1 is lines 4-5, block 2 lines 11-13, block 3 line 19, block 4 lines 25-26, block 5 line 32
+    assert {(f.rule, f.line) for f in batched} == {
+        ("shell/syntax", 4),  # the unclosed quote is block 1's own (where it opens), not spilt into block 2
+        ("shell/syntax", 13),  # if without fi: EOF on block 2's last line
+        ("shellcheck/SC2046", 19),
+        ("shell/syntax", 26),
+        ("shellcheck/SC2045", 32),
+    }
+
+
+def test_batched_good_blocks_stay_silent(shellcheck, write_page, facts, monkeypatch) -> None:
+    batched, calls = _run(write_page, facts, GOOD_BLOCKS, monkeypatch, batched=True)
+    assert batched == [] and len(calls) == 2
+
+
+def test_batched_lenient_equals_one_by_one(shellcheck, write_page, facts, monkeypatch) -> None:
+    blocks = [*BAD_BLOCKS, "$ ls <dir>\nout\n", "trainer.save_freq=10\n"]
+    lenient = {"lenient": True}
+    batched, _ = _run(write_page, facts, blocks, monkeypatch, batched=True, options=lenient)
+    alone, _ = _run(write_page, facts, blocks, monkeypatch, batched=False, options=lenient)
+    assert batched == alone and batched
+
+
+def test_bash_many_matches_bash_n_on_stdin() -> None:
+    from verl_cookbook.shell_batch import bash_many
+
+    codes = [*BAD_BLOCKS, *GOOD_BLOCKS, "", "# 中文\necho 'x\n"]
+    alone = []  # as checks/shell.py's bash_syntax calls it (bash names itself by the path it was started by)
+    for code in codes:
+        p = subprocess.run([shutil.which("bash"), "-n"], input=code, capture_output=True, text=True, check=False)
+        alone.append((p.returncode, p.stderr))
+    assert bash_many(codes) == alone

@@ -214,16 +214,20 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     root = root or find_site_root(paths[0] if paths else Path.cwd())
     ctx = Context(facts=facts, root=root, options=options or {})
     cache = PageCache(facts, root, ctx.options)
+    pages = []
     for f in files:
         if cache.replay(f, report):
             continue
-        before = _counters(report)
-        start = len(report.findings)
         try:
-            page = parse_page(f, Path.cwd(), bases=[root])
+            pages.append((f, parse_page(f, Path.cwd(), bases=[root])))
         except MarkdownError as e:
             report.findings.append(Finding(_shown(f), e.line, 1, e.rule, str(e)))
-            continue
+    from verl_cookbook.checks.shell import prefetch  # one bash -n and one ShellCheck for the whole run
+
+    prefetch([page for _, page in pages], ctx)
+    for f, page in pages:
+        before = _counters(report)
+        start = len(report.findings)
         check_page(page, ctx, report)
         cache.store(f, page, report, before, start)
     report.findings.sort(key=Finding.sort_key)

@@ -15,6 +15,7 @@ same comments whatever rc files exist.
 from __future__ import annotations
 
 import json
+import locale
 import os
 import shutil
 import subprocess
@@ -58,4 +59,38 @@ def shellcheck_many(codes: Sequence[str], args: Sequence[str]) -> list[list[dict
                 if i is None:
                     return None  # a comment on a file we did not pass: do not guess whose it is
                 out[i].append(c)
+    return out
+
+
+_BASH_LOOP = 'for f in "$@"; do "$BASH_EXE" -n < "$f" 2> "$f.err"; echo $? > "$f.rc"; done'
+
+
+def bash_many(codes: Sequence[str]) -> list[tuple[int, str]] | None:
+    """``(returncode, stderr)`` of ``bash -n`` with each of ``codes`` on standard input (same order), from one
+    ``bash`` per ``CHUNK`` snippets; None when bash is missing or a run fails (the caller goes one by one)."""
+    exe = shutil.which("bash")
+    if not exe:
+        return None
+    enc = locale.getpreferredencoding(False)  # what subprocess.run(text=True) uses for input and stderr
+    out: list[tuple[int, str]] = []
+    with tempfile.TemporaryDirectory(prefix="verl-cookbook-bash-") as tmp:
+        try:
+            paths = []
+            for i, code in enumerate(codes):
+                path = os.path.join(tmp, f"snippet{i}")
+                with open(path, "w", encoding=enc, newline="") as fh:
+                    fh.write(code)
+                paths.append(path)
+            for start in range(0, len(paths), CHUNK):
+                chunk = paths[start : start + CHUNK]
+                timeout = TIMEOUT_S + TIMEOUT_PER_SNIPPET_S * len(chunk)
+                env = {**os.environ, "BASH_EXE": exe}
+                subprocess.run([exe, "-c", _BASH_LOOP, "bash", *chunk], env=env, capture_output=True, timeout=timeout)
+                for path in chunk:
+                    with open(path + ".rc", encoding="ascii") as fh:
+                        rc = int(fh.read().strip())
+                    with open(path + ".err", encoding=enc) as fh:
+                        out.append((rc, fh.read()))
+        except (subprocess.TimeoutExpired, OSError, ValueError, UnicodeError):
+            return None
     return out

@@ -22,7 +22,7 @@ import re
 import shutil
 import subprocess
 
-from verl_cookbook import catalog
+from verl_cookbook import catalog, shell_batch
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
 from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean, entry_point_findings
 from verl_cookbook.facts import Facts
@@ -45,11 +45,15 @@ def bash_syntax(code: str, where) -> list[Finding]:
     bash = shutil.which("bash")
     if not bash:
         return []
-    try:
-        proc = subprocess.run([bash, "-n"], input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        file, line = where(1)
-        return [Finding(file, line, 1, "shell/timeout", f"`bash -n` did not finish within {TIMEOUT_S} s")]
+    done = _BATCHED.get(("bash", bash, code))
+    if done is not None:
+        proc = subprocess.CompletedProcess([bash, "-n"], done[0], "", done[1])
+    else:
+        try:
+            proc = subprocess.run([bash, "-n"], input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            file, line = where(1)
+            return [Finding(file, line, 1, "shell/timeout", f"`bash -n` did not finish within {TIMEOUT_S} s")]
     if proc.returncode == 0:
         return []
     out = []
@@ -80,12 +84,14 @@ def shellcheck(code: str, where, severity: str = "warning") -> list[Finding]:
     exe = shutil.which("shellcheck")
     if not exe:
         return []
-    cmd = [exe, "-s", "bash", "-f", "json1", "-S", severity, "-e", ",".join(SHELLCHECK_EXCLUDE), "-"]
-    try:
-        proc = subprocess.run(cmd, input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
-        comments = json.loads(proc.stdout or "{}").get("comments", [])
-    except (subprocess.TimeoutExpired, json.JSONDecodeError, OSError):
-        return []
+    comments = _BATCHED.get(("shellcheck", exe, severity, code))
+    if comments is None:
+        cmd = [exe, *_shellcheck_args(severity), "-"]
+        try:
+            proc = subprocess.run(cmd, input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
+            comments = json.loads(proc.stdout or "{}").get("comments", [])
+        except (subprocess.TimeoutExpired, json.JSONDecodeError, OSError):
+            return []
     out = []
     for c in comments:
         file, line = where(int(c.get("line", 1)))
@@ -100,6 +106,54 @@ def shellcheck(code: str, where, severity: str = "warning") -> list[Finding]:
             )
         )
     return out
+
+
+def _shellcheck_args(severity: str) -> list[str]:
+    # --norc: the same comments whether ShellCheck reads a file (batched) or standard input (one by one)
+    return ["-s", "bash", "-f", "json1", "-S", severity, "-e", ",".join(SHELLCHECK_EXCLUDE), "--norc"]
+
+
+# Results of ``bash -n`` and ShellCheck for the shell blocks of the current run, computed by ``prefetch``
+# with one process per tool instead of one per block; keyed by tool, executable, (severity,) and code.
+_BATCHED: dict[tuple, object] = {}
+
+
+def _planned(block: CodeBlock, ctx: Context) -> tuple[str, str] | None:
+    """(code, ShellCheck severity) that ``check_shell`` will give the tools for ``block``, or None."""
+    kind = block.attrs.get("check")
+    if kind is None and ctx.options.get("lenient"):
+        from verl_cookbook import lenient
+
+        kind = lenient.LANG_KINDS.get(block.lang.lower())  # a guess: a block missed is checked alone
+    if kind != "shell":
+        return None
+    if not ctx.options.get("lenient"):
+        return block.code, "warning"
+    code = transcript_commands(block.code)
+    if code is None and _TRACEBACK.search(block.code):
+        return None
+    code = fill_placeholders(block.code if code is None else code)
+    return None if fragment_lines(code) else (code, "error")
+
+
+def prefetch(pages, ctx: Context) -> None:
+    """Run ``bash -n`` and ShellCheck once for all the shell blocks of ``pages`` (what ``check_shell`` asks
+    next is answered from memory; anything missed or failed is still checked one block at a time)."""
+    _BATCHED.clear()
+    planned = {p for page in pages for b in page.blocks if (p := _planned(b, ctx))}
+    codes = sorted({code for code, _ in planned})
+    if len(codes) < 2:
+        return
+    bash = shutil.which("bash")
+    results = shell_batch.bash_many(codes) if bash else None
+    for code, res in zip(codes, results or [], strict=False):
+        _BATCHED["bash", bash, code] = res
+    exe = shutil.which("shellcheck")
+    for severity in sorted({sev for _, sev in planned}) if exe else []:
+        sc_codes = sorted(code for code, sev in planned if sev == severity)
+        comments = shell_batch.shellcheck_many(sc_codes, _shellcheck_args(severity))
+        for code, cs in zip(sc_codes, comments or [], strict=False):
+            _BATCHED["shellcheck", exe, severity, code] = cs
 
 
 # -- environment -------------------------------------------------------------------------------------
