@@ -7,16 +7,16 @@ import json
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from verl_cookbook import checks, lenient
-from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS, Context
-from verl_cookbook.checks.citations import check_citations
-from verl_cookbook.checks.param_table import default_column
-from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import MarkdownError, Page, parse_page
 from verl_cookbook.releases import version_key
 from verl_cookbook.verl_source import cache_dir, write_atomic
+
+if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a page is not in the page cache
+    from verl_cookbook.checks import Context
+    from verl_cookbook.facts import Facts
+    from verl_cookbook.markdown import Page
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -75,6 +75,11 @@ def applies(attrs: dict[str, str], facts: Facts) -> bool:
 
 
 def check_page(page: Page, ctx: Context, report: Report) -> None:
+    from verl_cookbook import lenient
+    from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS
+    from verl_cookbook.checks.citations import check_citations
+    from verl_cookbook.checks.param_table import default_column
+
     out = report.findings
     report.pages += 1
     out.extend(check_citations(page, ctx))
@@ -206,32 +211,42 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
 
 
 def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, options: dict | None = None) -> Report:
-    """Check every Markdown file under ``paths``. ``root``: the site root (default: found from the paths)."""
-    checks.load_all()
+    """Check every Markdown file under ``paths``. ``root``: the site root (default: found from the paths).
+
+    Pages whose results are in the page cache are replayed; the checks are imported only for the others."""
     report = Report()
     files, errors = collect(paths)
     report.findings.extend(errors)
     root = root or find_site_root(paths[0] if paths else Path.cwd())
-    ctx = Context(facts=facts, root=root, options=options or {})
-    cache = PageCache(facts, root, ctx.options)
+    options = options or {}
+    cache = PageCache(facts, root, options)
+    misses = [f for f in files if not cache.replay(f, report)]
+    if misses:
+        _check_afresh(misses, facts, root, options, cache, report)
+    report.findings.sort(key=Finding.sort_key)
+    return report
+
+
+def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, cache: PageCache, report: Report) -> None:
+    from verl_cookbook import checks
+    from verl_cookbook.checks import Context
+    from verl_cookbook.checks.shell import prefetch  # one bash -n and one ShellCheck for the whole run
+    from verl_cookbook.markdown import MarkdownError, parse_page
+
+    checks.load_all()
+    ctx = Context(facts=facts, root=root, options=options)
     pages = []
     for f in files:
-        if cache.replay(f, report):
-            continue
         try:
             pages.append((f, parse_page(f, Path.cwd(), bases=[root])))
         except MarkdownError as e:
             report.findings.append(Finding(_shown(f), e.line, 1, e.rule, str(e)))
-    from verl_cookbook.checks.shell import prefetch  # one bash -n and one ShellCheck for the whole run
-
     prefetch([page for _, page in pages], ctx)
     for f, page in pages:
         before = _counters(report)
         start = len(report.findings)
         check_page(page, ctx, report)
         cache.store(f, page, report, before, start)
-    report.findings.sort(key=Finding.sort_key)
-    return report
 
 
 _COUNTERS = ("pages", "blocks", "tables", "claims", "checked")
