@@ -256,26 +256,17 @@ def _counters(report: Report) -> dict[str, int]:
     return {k: getattr(report, k) for k in _COUNTERS}
 
 
-def _package_fingerprint() -> str:
-    """This package's code and data: a change to any validator or catalog invalidates cached results."""
-    h = hashlib.sha256()
-    pkg = Path(__file__).resolve().parent
-    for p in sorted(pkg.rglob("*")):
-        if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts:
-            h.update(p.relative_to(pkg).as_posix().encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()
-
-
 class PageCache:
-    """Findings per page, keyed by the page's bytes, the bytes of what it includes, the facts key, this
-    package's code, the options and the external tools the checks use. A warm run only hashes files."""
+    """Findings per page, keyed by the page's bytes, the bytes of what it includes, the facts key (which holds
+    this package's code, ``verl_source.package_fingerprint``), the options and the external tools the checks
+    use. A warm run only hashes files."""
 
     def __init__(self, facts: Facts, root: Path, options: dict) -> None:
         self.enabled = bool(facts.key) and options.get("use_cache", True)
         self.dir = cache_dir() / "pages"
         if self.enabled:
             env = json.dumps(
-                [facts.key, _package_fingerprint(), str(root.resolve()), str(Path.cwd().resolve()),
+                [facts.key, str(root.resolve()), str(Path.cwd().resolve()),
                  sorted((k, str(v)) for k, v in options.items()), shutil.which("shellcheck") or ""]
             )  # fmt: skip
             self.salt = hashlib.sha256(env.encode()).hexdigest()

@@ -6,6 +6,7 @@ verl's code is only ever read as text here. Nothing under the tree is imported o
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -14,11 +15,13 @@ import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from verl_cookbook.releases import default_release
 
 CACHE_ENV = "VERL_COOKBOOK_CACHE"
+PACKAGE_DIR = Path(__file__).resolve().parent
 _VERSION_RE = re.compile(r"^[0-9]+(\.[0-9]+)*([a-z]+[0-9]*)?(\.post[0-9]+)?$")
 
 
@@ -54,6 +57,19 @@ def cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg) if xdg else Path.home() / ".cache"
     return base / "verl-cookbook"
+
+
+@cache
+def package_fingerprint(package: Path = PACKAGE_DIR) -> str:
+    """This package's code and data (every .py, .yaml and .json outside ``__pycache__``), read once per process.
+
+    Part of the facts key, so of every cache key built on it (compositions, page results): a change to an
+    extractor, to a module it uses, to a check or to the catalog invalidates what was cached before it."""
+    h = hashlib.sha256()
+    for p in sorted(package.rglob("*")):
+        if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts and p.is_file():
+            h.update(p.relative_to(package).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def _read_version(root: Path) -> str | None:

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from verl_cookbook.verl_source import VerlSourceError, VerlTree, cache_dir, missing_core_files, write_atomic
+from verl_cookbook.verl_source import (
+    VerlSourceError,
+    VerlTree,
+    cache_dir,
+    missing_core_files,
+    package_fingerprint,
+    write_atomic,
+)
 
 # One entry per fact family: name -> its module under facts/, which has ``extract(tree)``. Add a module, list it
 # here. The modules are imported when facts are extracted, not when cached facts are read (a warm run).
@@ -49,14 +56,6 @@ def _tree_fingerprint(tree: VerlTree) -> str:
             st = os.stat(p)
             h.update(f"{os.path.relpath(p, tree.root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
-
-
-def _code_fingerprint() -> str:
-    h = hashlib.sha256()
-    pkg = Path(__file__).resolve().parent
-    for p in sorted(pkg.rglob("*.py")):
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
 
 
 class Facts:
@@ -186,13 +185,18 @@ def _require_registrations(tree: VerlTree, data: dict) -> None:
         )
 
 
+def facts_key(tree: VerlTree) -> str:
+    """What the facts of ``tree`` depend on: where it is, its files' sizes and times, and this package's code."""
+    return hashlib.sha256(f"{tree.root}\0{_tree_fingerprint(tree)}\0{package_fingerprint()}".encode()).hexdigest()[:32]
+
+
 def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
     """Facts for ``tree``, from the cache when the tree and this package are unchanged.
 
     A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
     """
     require_whole_tree(tree)
-    key = hashlib.sha256(f"{tree.root}\0{_tree_fingerprint(tree)}\0{_code_fingerprint()}".encode()).hexdigest()[:32]
+    key = facts_key(tree)
     path = cache_dir() / "facts" / f"{key}.json"
     if use_cache and path.is_file():
         try:
