@@ -129,11 +129,8 @@ def _planned(block: CodeBlock, ctx: Context) -> tuple[str, str] | None:
         return None
     if not ctx.options.get("lenient"):
         return block.code, "warning"
-    code = transcript_commands(block.code)
-    if code is None and _TRACEBACK.search(block.code):
-        return None
-    code = fill_placeholders(block.code if code is None else code)
-    return None if fragment_lines(code) else (code, "error")
+    code = _lenient_commands(block.code)
+    return None if code is None or fragment_lines(code) else (code, "error")
 
 
 def prefetch(pages, ctx: Context) -> None:
@@ -593,16 +590,21 @@ def _looks_like_python(code: str) -> bool:
     return True
 
 
+def _lenient_commands(code: str) -> str | None:
+    """The commands of a lenient shell block (a transcript's commands, placeholders filled in), or None for a
+    traceback pasted in a bash fence (output, not commands)."""
+    transcript = transcript_commands(code)
+    if transcript is None and _TRACEBACK.search(code):
+        return None
+    return fill_placeholders(code if transcript is None else transcript)
+
+
 def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
     """A shell block of another project's docs: output and Python are left alone, fragment lists are
     checked as overrides of ``python3 -m verl.trainer.main_ppo``, placeholders are unknown values."""
-    code = block.code
-    transcript = transcript_commands(code)
-    if transcript is not None:
-        code = transcript
-    elif _TRACEBACK.search(code):
-        return []  # a traceback pasted in a bash fence: output, not commands
-    code = fill_placeholders(code)
+    code = _lenient_commands(block.code)
+    if code is None:
+        return []
     if fragment_lines(code):
         return _check_fragments(code, block, ctx)
     syntax = bash_syntax(code, block.where)

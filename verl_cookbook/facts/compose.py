@@ -22,6 +22,7 @@ import os
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,20 +32,11 @@ from verl_cookbook.verl_source import VerlTree, cache_dir, write_atomic
 from verl_cookbook.yaml_lines import safe_load
 
 _MEMO: dict[str, dict] = {}
-_SEARCHPATH: dict[tuple[Path, Path, str], list[str] | None] = {}
 
 
-def searchpath(tree: VerlTree, config_dir: Path, name: str) -> list[str] | None:
-    """The primary config's ``hydra.searchpath`` with ``pkg://verl…`` mapped into the tree; None if it has none.
-
-    Read once per (tree, folder, config) in a process: every trainer command of a run asks for it."""
-    memo_key = (tree.root, config_dir, name)
-    if memo_key not in _SEARCHPATH:
-        _SEARCHPATH[memo_key] = _searchpath(tree, config_dir, name)
-    return _SEARCHPATH[memo_key]
-
-
-def _searchpath(tree: VerlTree, config_dir: Path, name: str) -> list[str] | None:
+@cache  # read once per (tree, folder, config) in a process: every trainer command of a run asks for it
+def searchpath(tree: VerlTree, config_dir: Path, name: str) -> tuple[str, ...] | None:
+    """The primary config's ``hydra.searchpath`` with ``pkg://verl…`` mapped into the tree; None if it has none."""
     path = config_dir / f"{name}.yaml"
     try:
         data = safe_load(path.read_text(encoding="utf-8", errors="replace")) or {}
@@ -65,7 +57,7 @@ def _searchpath(tree: VerlTree, config_dir: Path, name: str) -> list[str] | None
             # relative to the working directory: verl's own scripts run from the checkout's root
             entry = "file://" + str(tree.root / entry[len("file://") :])
         out.append(entry)
-    return out
+    return tuple(out)
 
 
 def groups(tree: VerlTree, config_dir: Path, name: str) -> set[str]:
