@@ -1,0 +1,77 @@
+"""Facts extracted in two processes (some families in a forked child) are the facts one process extracts; a child
+that fails or cannot be started leaves the work, and any error, to the parent."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+import verl_cookbook.facts as facts_mod
+from verl_cookbook.facts import SECOND_PROCESS, extract_all
+
+
+def test_two_processes_give_the_facts_one_process_gives(verl_tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, int]] = []
+    real = facts_mod.families()
+    here = os.getpid()
+
+    def traced(name):
+        def fn(tree):
+            if os.getpid() == here:
+                calls.append((name, here))
+            return real[name](tree)
+
+        return fn
+
+    monkeypatch.setattr(facts_mod, "families", lambda: {name: traced(name) for name in real})
+    two = extract_all(verl_tree)
+    in_parent = {name for name, _ in calls}
+    assert in_parent == set(real) - set(SECOND_PROCESS)  # the child's share was not done here
+    monkeypatch.setenv("VERL_COOKBOOK_JOBS", "1")
+    calls.clear()
+    one = extract_all(verl_tree)
+    assert {name for name, _ in calls} == set(real)
+    assert list(two) == list(one)  # same families, same order
+    assert two == one
+
+
+def test_a_family_failing_in_the_child_is_extracted_again_here(verl_tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = facts_mod.families()
+    here = os.getpid()
+
+    def engines_fails_in_child(tree):
+        if os.getpid() != here:
+            raise RuntimeError("only in the child")
+        return real["engines"](tree)
+
+    monkeypatch.setattr(facts_mod, "families", lambda: {**real, "engines": engines_fails_in_child})
+    assert extract_all(verl_tree)["engines"] == real["engines"](verl_tree)
+
+
+def test_an_error_in_a_family_surfaces_in_the_parent(verl_tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = facts_mod.families()
+
+    def broken(tree):
+        raise ValueError("broken extractor")
+
+    monkeypatch.setattr(facts_mod, "families", lambda: {**real, "dataclasses": broken})
+    with pytest.raises(ValueError, match="broken extractor"):
+        extract_all(verl_tree)
+
+
+def test_no_fork_while_other_threads_run(verl_tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork():
+        raise AssertionError("forked with another thread running")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        data = extract_all(verl_tree)
+    finally:
+        stop.set()
+        other.join()
+    assert set(SECOND_PROCESS) <= set(data)
