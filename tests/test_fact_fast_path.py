@@ -5,12 +5,19 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 
 import pytest
 import yaml
 
-from verl_cookbook.facts import env, trainer
-from verl_cookbook.facts.pyast import parse_statements, walk_lines, walk_order_keys, word_lines
+from verl_cookbook.facts import entry_points, env, trainer
+from verl_cookbook.facts.pyast import (
+    parse_statements,
+    top_level_statements,
+    walk_lines,
+    walk_order_keys,
+    word_lines,
+)
 from verl_cookbook.yaml_lines import key_lines, load_with_lines
 
 
@@ -246,3 +253,97 @@ def test_reads_of_one_name_at_every_depth_keep_the_whole_file_walk_order() -> No
     assert fragments is not None
     found = [(f, node) for f in fragments for node in ast.walk(f.module) if isinstance(node, ast.Subscript)]
     assert walk_order_keys(data, found) is not None
+
+
+# -- top-level statements parsed alone (the entry-points family) ---------------------------------------
+
+TOP_LEVEL = '''"""Docstring with a line at column 0 that looks like code:
+@hydra.main(config_path="not", config_name="code")
+def fake(): del config.x
+"""
+# a comment that says del before the first statement
+import hydra
+
+VALUE = call(
+arg_at_column_zero,
+)
+JOINED = 1 + \\
+2
+TEXT = """
+del in a string
+"""+ SUFFIX
+if FLAG:
+    pass
+else:
+    del OTHER
+
+
+@decorate
+@hydra.main(config_path="config", config_name="ppo_trainer")
+def main(config):
+    run(config)
+
+
+class Trainer:
+    def migrate(self, config):
+        text = """
+del config.in_string
+"""
+        del config.old_key  # config.old_key -> config.new_key
+
+try:
+    import missing
+except ImportError:
+    del missing
+def after_a_blank(): pass  # del in a trailing comment
+'''
+
+
+def _want(src: str, pattern) -> list[str]:
+    """What the whole-file parse holds: the top-level statements whose lines (first decorator to the next
+    statement) hold a match, dumped with their positions."""
+    body = ast.parse(src).body
+    firsts = [min([s.lineno] + [d.lineno for d in getattr(s, "decorator_list", [])]) for s in body]
+    hits = {src.count("\n", 0, m.start()) + 1 for m in pattern.finditer(src.encode())}
+    ends = [*firsts[1:], 10**9]
+    spans = zip(body, firsts, ends, strict=True)
+    return [ast.dump(s, include_attributes=True) for s, a, b in spans if any(a <= h < b for h in hits)]
+
+
+def _got(src: str, pattern) -> list[str] | None:
+    got = top_level_statements(src.encode(), pattern)
+    return None if got is None else [ast.dump(s, include_attributes=True) for s in got]
+
+
+@pytest.mark.parametrize("words", [rb"\bdel\b", rb"^@\s*(?:hydra\s*\.\s*)?main\b", rb"column_zero|JOINED", rb"\w"])
+def test_top_level_statements_equal_the_whole_file_parse_on_tricky_source(words: bytes) -> None:
+    pattern = re.compile(words, re.M)
+    want = _want(TOP_LEVEL, pattern)
+    assert want, "the pattern matches no statement: the comparison would prove nothing"
+    assert _got(TOP_LEVEL, pattern) == want
+
+
+def test_only_the_statements_with_a_match_are_parsed() -> None:
+    got = top_level_statements(TOP_LEVEL.encode(), re.compile(rb"^@\s*(?:hydra\s*\.\s*)?main\b", re.M))
+    # the docstring holds a match at column 0 too: a statement more is parsed, never one less
+    assert [(type(s).__name__, s.lineno) for s in got] == [("Expr", 1), ("FunctionDef", 24)]
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "import os\r\ndel os\r\n",  # \r line ends: left to the whole-file parser
+        "X = call(\ndel_me\n",  # a bracket never closed
+        "X = 'unterminated\ndel y\n",  # an unterminated string
+        "del = 1\n",  # a statement with a match that does not parse
+    ],
+)
+def test_a_file_that_cannot_be_split_surely_gives_none(src: str) -> None:
+    assert top_level_statements(src.encode(), re.compile(rb"del")) is None
+
+
+def test_entry_points_family_equals_whole_file_parsing_on_the_pinned_release(verl_tree, monkeypatch) -> None:
+    fast = entry_points.extract(verl_tree)
+    assert fast["entry_points"] and fast["migrations"], "no entry point or migration found"
+    monkeypatch.setattr(entry_points, "top_level_statements", lambda data, pattern: None)
+    assert json.dumps(fast) == json.dumps(entry_points.extract(verl_tree))

@@ -20,7 +20,7 @@ import re
 from collections import deque
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name
+from verl_cookbook.facts.pyast import dotted_name, top_level_statements
 from verl_cookbook.verl_source import VerlTree
 
 SCANNED = ("trainer", "experimental")  # where verl keeps its entry points and the migrations they call
@@ -32,6 +32,9 @@ def _module_name(tree: VerlTree, path: Path) -> str:
 
 
 _DEL_WORD = re.compile(r"\bdel\b")
+# The top-level statements the family reads: a function under ``@hydra.main``/``@main`` (decorators of top-level
+# statements start at column 0) and whatever holds a ``del`` (a migration's ``del config.x`` is in a function).
+_WANTED = re.compile(rb"^@\s*(?:hydra\s*\.\s*)?main\b|\bdel\b", re.M)
 
 
 def _hydra_main(fn: ast.FunctionDef) -> ast.Call | None:
@@ -96,16 +99,20 @@ def extract(tree: VerlTree) -> dict:
     texts: dict[str, str] = {}
     files = [p for sub in SCANNED for p in sorted((tree.package / sub).rglob("*.py"))]
     for path in files:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        has_main = "hydra.main" in text
-        has_del = "del config." in text
+        data = path.read_bytes()
+        has_main = b"hydra.main" in data
+        has_del = b"del config." in data
         if not (has_main or has_del):
             continue
+        text = data.decode("utf-8", errors="replace")
         rel = path.relative_to(tree.root).as_posix()
-        try:
-            mod = ast.parse(text)
-        except SyntaxError:
-            continue
+        body = top_level_statements(data, _WANTED)  # the entry point and the functions with a `del`
+        if body is None:
+            try:
+                body = ast.parse(text).body
+            except SyntaxError:
+                continue
+        mod = ast.Module(body=body, type_ignores=[])
         if has_del:
             migrations.update(_migrations(mod, text, rel))
         if not has_main:

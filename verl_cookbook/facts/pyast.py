@@ -270,6 +270,58 @@ def parse_statements(data: bytes, words: tuple[bytes, ...]) -> list[Fragment] | 
     return fragments
 
 
+_CLAUSE_WORDS = (b"else", b"elif", b"except", b"finally")  # at column 0 they continue the statement above
+
+
+def top_level_statements(data: bytes, pattern: re.Pattern[bytes]) -> list[ast.stmt] | None:
+    """The statements of ``ast.parse(data).body`` whose lines hold a match of ``pattern`` (a statement's lines:
+    from its first, its first decorator's, to the next top-level statement's), line numbers as in the file; the
+    other top-level statements are not parsed. None when the file cannot be split with certainty: parse it whole
+    instead."""
+    hit_lines: list[int] = []
+    line, pos = 0, 0
+    for m in pattern.finditer(data):
+        line += data.count(b"\n", pos, m.start())
+        pos = m.start()
+        if not hit_lines or hit_lines[-1] != line:
+            hit_lines.append(line)
+    if not hit_lines:
+        return []
+    lexed = _code_lines(data)
+    if lexed is None:
+        return None
+    code_lines, in_string = lexed
+    starts: list[int] = []  # first lines of the top-level statements (a decorator's, for a decorated one)
+    depth, joined, decorated = 0, False, False
+    for i, code in enumerate(code_lines):
+        if depth == 0 and not joined and i not in in_string and code[:1] not in (b"", b" ", b"\t", b"\f"):
+            first = _FIRST_WORD.match(code)
+            word = first.group(1) if first else b""
+            if word not in _CLAUSE_WORDS and not decorated:
+                starts.append(i)
+            decorated = word == b"@"
+        depth += _bracket_delta(code)
+        if depth < 0:
+            return None
+        joined = code.endswith(b"\\")
+    if depth != 0:
+        return None
+    raw_lines = data.split(b"\n")
+    ends = [*starts[1:], len(raw_lines)] if starts else []
+    out: list[ast.stmt] = []
+    for a, b in zip(starts, ends, strict=True):
+        i = bisect_left(hit_lines, a)
+        if i == len(hit_lines) or hit_lines[i] >= b:
+            continue  # no match in this statement (one before the first statement is in a comment)
+        try:
+            module = ast.parse(b"\n".join(raw_lines[a:b]).decode("utf-8", errors="replace"))
+        except (SyntaxError, ValueError):
+            return None
+        ast.increment_lineno(module, a)
+        out.extend(module.body)
+    return out
+
+
 def _start(node: ast.AST) -> tuple[int, int] | None:
     if not hasattr(node, "lineno"):
         return None
