@@ -366,3 +366,25 @@ def test_types_are_judged_only_on_nodes_verl_converts_to_their_dataclass(facts) 
 def test_a_group_choice_written_as_a_key_is_named_as_a_group_choice(facts) -> None:
     (f,) = judge(facts, "actor_rollout_ref.actor.model_engine=megatron")
     assert f.rule == "config/unknown-key" and "`model_engine=megatron`" in f.message
+
+
+def test_keys_of_the_option_a_misplaced_choice_meant_are_judged_under_that_option(facts) -> None:
+    meant = (
+        "actor_rollout_ref.actor.model_engine=megatron",
+        "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=4",
+        "actor_rollout_ref.actor.megatron.param_offload=True",
+    )
+    (f,) = judge(facts, *meant)  # the misplaced choice, not the megatron keys it drags along
+    assert f.rule == "config/unknown-key" and f.line == 1 and "`model_engine=megatron`" in f.message
+    assert judge(facts, "model_engine=megatron", *meant[1:]) == []  # the fix the finding gives is clean
+    # what is wrong under the meant option too is still reported
+    found = judge(facts, *meant, "actor_rollout_ref.actor.megatron.tensor_model_paralel_size=4")
+    assert [(x.rule, x.line) for x in found] == [("config/unknown-key", 1), ("config/unknown-key", 4)]
+
+
+def test_an_option_that_does_not_compose_leaves_its_keys_judged_on_the_default(facts) -> None:
+    found = judge(facts, "actor_rollout_ref.actor.model_engine=no_such_engine", "actor_rollout_ref.actor.megatron.x=1")
+    assert [(x.rule, x.line) for x in found] == [("config/unknown-key", 1), ("config/unknown-key", 2)]
+    # `+` adds a key of the user's own (the actor's dataclass has no such field): no choice is meant by it
+    found = judge(facts, "+actor_rollout_ref.actor.model_engine=megatron", "actor_rollout_ref.actor.megatron.x=1")
+    assert sorted((x.rule, x.line) for x in found) == [("config/not-a-field", 1), ("config/unknown-key", 2)]

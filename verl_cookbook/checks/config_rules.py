@@ -453,10 +453,15 @@ class ConfigChecker:
         values = [(a, ov) for a, ov in parsed if (a, ov) not in choices]
         composed = self.composed
         hidden: list[tuple[str, ...]] = []  # packages of a group choice Hydra cannot compose: not judged
-        while choices:
-            composed = self.facts.compose(self.config, tuple(ov.input_line for _a, ov in choices), self.config_dir)
+        meant = self._meant_choices(values, choices, groups)
+        while choices or meant:
+            chosen = tuple(ov.input_line for _a, ov in choices) + meant
+            composed = self.facts.compose(self.config, chosen, self.config_dir)
             if "error" not in composed:
                 break
+            if meant:  # what a misplaced choice meant does not compose either: judge the rest without it
+                meant, composed = (), self.composed
+                continue
             bad = next((c for c in choices if f"'{c[1].key_or_group}/" in composed["error"]), choices[0])
             a, ov = bad
             findings.append(
@@ -478,6 +483,23 @@ class ConfigChecker:
         for a, ov, msg in errors:
             findings.append(self._override_finding(a, ov, msg, base))
         return findings, base, merged, applied
+
+    def _meant_choices(self, values: list[tuple[Assignment, Any]], choices: list, groups: set[str]) -> tuple[str, ...]:
+        """``group=option`` for each group choice written under a node (``actor_rollout_ref.actor.model_engine=
+        megatron``, a key verl's config does not have) when the command makes no choice of that group itself.
+        The override is still reported (``config/unknown-key``, with the fix); the rest of the command is judged
+        on the config the fix gives, so the keys of the meant option (``….megatron.*``) are not reported too."""
+        made = {ov.key_or_group for _a, ov in choices}
+        out: dict[str, str] = {}
+        for _a, ov in values:
+            path = tuple(ov.key_or_group.split("."))
+            group, option = path[-1], ov.value()
+            plain = not (ov.is_delete() or ov.is_add() or ov.is_force_add())  # `+a.b.group=x` adds a key of yours
+            if not plain or len(path) < 2 or group not in groups or group in made or group in out:
+                continue
+            if isinstance(option, str) and option != UNKNOWN and _lookup(self.composed["config"], path)[0] == "unknown":
+                out[group] = f"{group}={option}"
+        return tuple(out.values())
 
     def _sweep_finding(self, a: Assignment, ov: Any) -> Finding:
         from hydra._internal.config_loader_impl import ConfigLoaderImpl
