@@ -117,3 +117,28 @@ def test_readme_like_page_reports_both_real_defects_with_lines(verl_tree, capsys
     assert f"verl_readme_like.md:{hccl_yaml}:7: engine/unknown-backend backend `hccl`" in out
     assert f"verl_readme_like.md:{json_line}:" in out, "the invalid whitelist JSON is not reported"
     assert "json/" in out.split(f"verl_readme_like.md:{json_line}:", 1)[1].splitlines()[0]
+
+
+MEGATRON_FRAGMENT = (
+    "actor_rollout_ref:\n  actor:\n    megatron:\n      tensor_model_parallel_size: 2\n      param_offload: true\n"
+)
+
+
+def test_a_fragment_for_the_megatron_engine_is_judged_on_the_megatron_config(ctx, facts, write_page):
+    assert "ppo_megatron_trainer" in facts.config_names()
+    block = _blocks(write_page(fence(MEGATRON_FRAGMENT, "yaml")))[0]
+    assert guess_attrs(block, ctx) == {"check": "config", "config": "ppo_megatron_trainer"}
+    report = check_paths([write_page(fence(MEGATRON_FRAGMENT, "yaml"))], facts, options={"lenient": True})
+    assert report.findings == [] and report.checked == 1
+
+
+def test_a_typo_in_a_megatron_fragment_is_reported_on_the_megatron_config(facts, write_page):
+    typo = MEGATRON_FRAGMENT.replace("param_offload", "param_ofload")
+    findings = check_paths([write_page(fence(typo, "yaml"))], facts, options={"lenient": True}).findings
+    assert [(f.rule, f.line) for f in findings] == [("config/unknown-key", 6)]
+    assert "param_ofload" in findings[0].message and "param_offload" in findings[0].message  # the close match
+
+
+def test_a_fragment_no_config_fits_better_stays_on_ppo_trainer(ctx, write_page):
+    block = _blocks(write_page(fence("trainer:\n  total_epoch: 1\n", "yaml")))[0]
+    assert guess_attrs(block, ctx) == {"check": "config"}

@@ -4,7 +4,9 @@ The site's own pages declare every check (a guess is never good enough there). v
 docs declare nothing, so ``--lenient`` guesses from the fence language: ``json`` → ``json``,
 ``bash``/``sh``/``shell``/``console`` → ``shell``, ``python``/``py`` → ``python``, and ``yaml``/``yml`` →
 ``config`` only when the block's top-level keys are keys of verl's config (at the top, or below one
-unique path, which then becomes ``root=``). Anything else, and any guessed kind that is not
+unique path, which then becomes ``root=``), judged on ``ppo_trainer`` or, when that lacks some of its keys,
+on the primary config beside it that lacks the fewest (``config=ppo_megatron_trainer`` for a Megatron
+fragment). Anything else, and any guessed kind that is not
 implemented, is skipped. A table whose first column lists checkpoint-engine backends (most rows
 are registered names) has each of its names checked as a backend.
 """
@@ -82,7 +84,39 @@ def _guess_yaml(block: CodeBlock, ctx: Context) -> dict[str, str] | None:
     attrs = {"check": "config"}
     if roots[0]:
         attrs["root"] = ".".join(roots[0])
+    config = _fitting_config(data, roots[0], base, ctx)
+    if config != "ppo_trainer":
+        attrs["config"] = config
     return attrs
+
+
+def _leaf_paths(node: Any, path: tuple[str, ...]) -> list[tuple[str, ...]]:
+    if isinstance(node, dict) and node:
+        return [p for k, v in node.items() for p in _leaf_paths(v, (*path, str(k)))]
+    return [path]
+
+
+def _fitting_config(data: dict, root: tuple[str, ...], base: dict, ctx: Context) -> str:
+    """The primary config this fragment is written for: ``ppo_trainer`` when every key is in it, else the
+    config in its folder with the fewest keys verl's composition lacks (a fragment for the Megatron engine fits
+    ``ppo_megatron_trainer``); a tie keeps ``ppo_trainer``. A key no config has is then reported as unknown."""
+    from verl_cookbook.checks.config_rules import lookup_path
+
+    paths = _leaf_paths(data, root)
+
+    def unknown(cfg: Any) -> int:
+        return sum(lookup_path(cfg, p)[0] == "unknown" for p in paths) if isinstance(cfg, dict) else len(paths) + 1
+
+    best, fewest = "ppo_trainer", unknown(base)
+    folder = ctx.facts.config_dir("ppo_trainer")
+    for name in ctx.facts.config_names():
+        if not fewest:
+            break
+        if name != "ppo_trainer" and ctx.facts.config_dir(name) == folder:
+            n = unknown(ctx.facts.default_config(name))
+            if n < fewest:
+                best, fewest = name, n
+    return best
 
 
 # What Python says of a piece cut out of a larger program (a loop body, a signature without its body):

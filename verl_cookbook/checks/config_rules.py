@@ -87,7 +87,7 @@ def did_you_mean(word: str, choices: list[str]) -> str:
     return f"; did you mean `{close[0]}`?" if close else ""
 
 
-def _lookup(base: Any, path: tuple[str, ...]) -> tuple[str, int, Any]:
+def lookup_path(base: Any, path: tuple[str, ...]) -> tuple[str, int, Any]:
     """Walk ``path`` in ``base``: ("found", depth, value) | ("open", depth, None) | ("unknown", depth, parent)
     | ("leaf", depth, value) when a non-mapping value sits where the path goes on."""
     node = base
@@ -403,7 +403,7 @@ class ConfigChecker:
         values = applied + fragment
         if mode == "config":
             findings.extend(self._check_types(values, cfg, unknown))
-            findings.extend(self._check_legacy([a for a in values if _lookup(base, a.path)[0] != "unknown"]))
+            findings.extend(self._check_legacy([a for a in values if lookup_path(base, a.path)[0] != "unknown"]))
             findings.extend(self._check_engines(values, base))
             if delta:
                 findings.extend(self._check_delta(values, cfg, base))
@@ -497,7 +497,8 @@ class ConfigChecker:
             plain = not (ov.is_delete() or ov.is_add() or ov.is_force_add())  # `+a.b.group=x` adds a key of yours
             if not plain or len(path) < 2 or group not in groups or group in made or group in out:
                 continue
-            if isinstance(option, str) and option != UNKNOWN and _lookup(self.composed["config"], path)[0] == "unknown":
+            unknown_key = lookup_path(self.composed["config"], path)[0] == "unknown"
+            if isinstance(option, str) and option != UNKNOWN and unknown_key:
                 out[group] = f"{group}={option}"
         return tuple(out.values())
 
@@ -520,7 +521,7 @@ class ConfigChecker:
         path = tuple(ov.key_or_group.split("."))
         quoted = msg.replace("\n", " ")
         if msg.startswith("Could not override"):
-            state, depth, node = _lookup(base, path)
+            state, depth, node = lookup_path(base, path)
             if state == "leaf":
                 return Finding(
                     *where,
@@ -553,7 +554,7 @@ class ConfigChecker:
                 fact_source=self.src(path[:depth]) if depth else self.facts.config_source("", self.config),
             )
         if msg.startswith("Could not append"):
-            node = _lookup(base, path)[2]
+            node = lookup_path(base, path)[2]
             return Finding(
                 *where,
                 "override/plus-on-existing",
@@ -584,7 +585,7 @@ class ConfigChecker:
 
     # -- YAML fragments -------------------------------------------------------------------------------------------
     def _check_path(self, a: Assignment, mode: str, base: dict) -> list[Finding]:
-        state, depth, node = _lookup(base, a.path)
+        state, depth, node = lookup_path(base, a.path)
         where = (a.file, a.line, a.col)
         if state == "unknown" and self._in_dict_field(base, a.path[: depth + 1]):
             return []  # a new entry of a dict-typed field (distillation.teacher_models.<name>): a file may add it
@@ -790,7 +791,7 @@ class ConfigChecker:
 
         out: list[Finding] = []
         for prefix in _ckpt_prefixes(base):
-            block = _lookup(cfg, prefix)[2]
+            block = lookup_path(cfg, prefix)[2]
             if not isinstance(block, dict) or block.get("backend") != delta_guards.DELTA:
                 continue
             mine = [a for a in assigns if a.path[: len(prefix)] == prefix] or assigns
@@ -831,7 +832,7 @@ class ConfigChecker:
 
     def _check_block(self, prefix: tuple[str, ...], assigns: list[Assignment], base: dict) -> list[Finding]:
         n = len(prefix)
-        defaults = _lookup(base, prefix)[2] or {}
+        defaults = lookup_path(base, prefix)[2] or {}
         backend = defaults.get("backend")
         backend_a = None
         kwargs: dict[str, list[tuple[Assignment, tuple[str, ...], Any]]] = {}

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from verl_cookbook.checks import Context, table_check
-from verl_cookbook.checks.config_rules import DEVICES, _lookup, did_you_mean
+from verl_cookbook.checks.config_rules import DEVICES, did_you_mean, lookup_path
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Table, code_spans
 
@@ -152,7 +152,7 @@ def _config_lookup(scope: str, config: str, ctx: Context, table: Table):
 
     def lookup(key: str):
         path = (*prefix, *key.split("."))
-        state, depth, node = _lookup(base, path)
+        state, depth, node = lookup_path(base, path)
         dotted = ".".join(path)
         if state != "found":
             parent = node if isinstance(node, dict) else {}
