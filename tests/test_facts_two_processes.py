@@ -26,6 +26,8 @@ def test_two_processes_give_the_facts_one_process_gives(verl_tree, monkeypatch: 
         return fn
 
     monkeypatch.setattr(facts_mod, "families", lambda: {name: traced(name) for name in real})
+    # threads an earlier test of the session left running (a served site) would rightly stop the fork
+    monkeypatch.setattr(facts_mod.threading, "active_count", lambda: 1)
     two = extract_all(verl_tree)
     in_parent = {name for name, _ in calls}
     assert in_parent == set(real) - set(SECOND_PROCESS)  # the child's share was not done here
@@ -37,17 +39,23 @@ def test_two_processes_give_the_facts_one_process_gives(verl_tree, monkeypatch: 
     assert two == one
 
 
-def test_a_family_failing_in_the_child_is_extracted_again_here(verl_tree, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_family_failing_in_the_child_is_extracted_again_here(
+    verl_tree, monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
     real = facts_mod.families()
     here = os.getpid()
+    ran_in_child = tmp_path / "ran-in-child"
 
     def engines_fails_in_child(tree):
         if os.getpid() != here:
+            ran_in_child.touch()
             raise RuntimeError("only in the child")
         return real["engines"](tree)
 
     monkeypatch.setattr(facts_mod, "families", lambda: {**real, "engines": engines_fails_in_child})
+    monkeypatch.setattr(facts_mod.threading, "active_count", lambda: 1)
     assert extract_all(verl_tree)["engines"] == real["engines"](verl_tree)
+    assert ran_in_child.exists()  # the child did run, and failed
 
 
 def test_an_error_in_a_family_surfaces_in_the_parent(verl_tree, monkeypatch: pytest.MonkeyPatch) -> None:
