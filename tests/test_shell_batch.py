@@ -81,15 +81,21 @@ def _run(write_page, facts, blocks, monkeypatch, batched: bool, options=None):
     from verl_cookbook.runner import check_paths
 
     calls = []
-    real = subprocess.run
+    real_run, real_popen = subprocess.run, subprocess.Popen
 
     def counting(cmd, *a, **k):
         calls.append(cmd[0])
-        return real(cmd, *a, **k)
+        return real_run(cmd, *a, **k)
+
+    class CountingPopen(real_popen):  # the batches start their processes with Popen
+        def __init__(self, cmd, *a, **k):
+            calls.append(cmd[0])
+            super().__init__(cmd, *a, **k)
 
     if not batched:
-        monkeypatch.setattr(shell, "prefetch", lambda pages, ctx: shell._BATCHED.clear())
+        monkeypatch.setattr(shell, "prefetch", lambda pages, ctx: shell.finish())
     monkeypatch.setattr(subprocess, "run", counting)
+    monkeypatch.setattr(subprocess, "Popen", CountingPopen)
     text = "# t\n\n" + "\nText.\n\n".join(fence(b, '{ .bash check="shell" }') for b in blocks)
     page = write_page(text)
     opts = {"use_cache": False, **(options or {})}

@@ -230,7 +230,7 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
 def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, cache: PageCache, report: Report) -> None:
     from verl_cookbook import checks
     from verl_cookbook.checks import Context
-    from verl_cookbook.checks.shell import prefetch  # one bash -n and one ShellCheck for the whole run
+    from verl_cookbook.checks.shell import finish, has_shell_blocks, prefetch  # one bash -n, one ShellCheck
     from verl_cookbook.markdown import MarkdownError, parse_page
 
     checks.load_all()
@@ -242,11 +242,16 @@ def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, ca
         except MarkdownError as e:
             report.findings.append(Finding(_shown(f), e.line, 1, e.rule, str(e)))
     prefetch([page for _, page in pages], ctx)
-    for f, page in pages:
-        before = _counters(report)
-        start = len(report.findings)
-        check_page(page, ctx, report)
-        cache.store(f, page, report, before, start)
+    # the pages with shell blocks last: the tools run meanwhile (the report is sorted, so the order is not seen)
+    pages.sort(key=lambda fp: has_shell_blocks(fp[1], ctx))
+    try:
+        for f, page in pages:
+            before = _counters(report)
+            start = len(report.findings)
+            check_page(page, ctx, report)
+            cache.store(f, page, report, before, start)
+    finally:
+        finish()
 
 
 _COUNTERS = ("pages", "blocks", "tables", "claims", "checked")

@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 
 from verl_cookbook import catalog, shell_batch
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
@@ -45,7 +46,7 @@ def bash_syntax(code: str, where) -> list[Finding]:
     bash = shutil.which("bash")
     if not bash:
         return []
-    done = _BATCHED.get(("bash", bash, code))
+    done = _batched(("bash", bash, code))
     if done is not None:
         proc = subprocess.CompletedProcess([bash, "-n"], done[0], "", done[1])
     else:
@@ -84,7 +85,7 @@ def shellcheck(code: str, where, severity: str = "warning") -> list[Finding]:
     exe = shutil.which("shellcheck")
     if not exe:
         return []
-    comments = _BATCHED.get(("shellcheck", exe, severity, code))
+    comments = _batched(("shellcheck", exe, severity, code))
     if comments is None:
         cmd = [exe, *_shellcheck_args(severity), "-"]
         try:
@@ -116,6 +117,14 @@ def _shellcheck_args(severity: str) -> list[str]:
 # Results of ``bash -n`` and ShellCheck for the shell blocks of the current run, computed by ``prefetch``
 # with one process per tool instead of one per block; keyed by tool, executable, (severity,) and code.
 _BATCHED: dict[tuple, object] = {}
+# What ``prefetch`` started and ``_BATCHED`` does not hold yet: called (and emptied) when a block asks.
+_PENDING: list[Callable[[], None]] = []
+
+
+def _batched(key: tuple) -> object:
+    while _PENDING:  # wait for the batch processes (they ran while the pages without shell blocks were checked)
+        _PENDING.pop(0)()
+    return _BATCHED.get(key)
 
 
 def _planned(block: CodeBlock, ctx: Context) -> tuple[str, str] | None:
@@ -134,23 +143,43 @@ def _planned(block: CodeBlock, ctx: Context) -> tuple[str, str] | None:
 
 
 def prefetch(pages, ctx: Context) -> None:
-    """Run ``bash -n`` and ShellCheck once for all the shell blocks of ``pages`` (what ``check_shell`` asks
-    next is answered from memory; anything missed or failed is still checked one block at a time)."""
-    _BATCHED.clear()
+    """Start ``bash -n`` and ShellCheck once for all the shell blocks of ``pages``; they run while the caller
+    checks other pages, and what ``check_shell`` asks next is answered from their output (anything missed or
+    failed is still checked one block at a time)."""
+    finish()
     planned = {p for page in pages for b in page.blocks if (p := _planned(b, ctx))}
     codes = sorted({code for code, _ in planned})
     if len(codes) < 2:
         return
     bash = shutil.which("bash")
-    results = shell_batch.bash_many(codes) if bash else None
-    for code, res in zip(codes, results or [], strict=False):
-        _BATCHED["bash", bash, code] = res
+    if bash and (bash_result := shell_batch.start_bash(codes)):
+
+        def take_bash(result=bash_result) -> None:
+            for code, res in zip(codes, result() or [], strict=False):
+                _BATCHED["bash", bash, code] = res
+
+        _PENDING.append(take_bash)
     exe = shutil.which("shellcheck")
     for severity in sorted({sev for _, sev in planned}) if exe else []:
         sc_codes = sorted(code for code, sev in planned if sev == severity)
-        comments = shell_batch.shellcheck_many(sc_codes, _shellcheck_args(severity))
-        for code, cs in zip(sc_codes, comments or [], strict=False):
-            _BATCHED["shellcheck", exe, severity, code] = cs
+        if sc_result := shell_batch.start_shellcheck(sc_codes, _shellcheck_args(severity)):
+
+            def take_shellcheck(result=sc_result, sc_codes=sc_codes, severity=severity) -> None:
+                for code, cs in zip(sc_codes, result() or [], strict=False):
+                    _BATCHED["shellcheck", exe, severity, code] = cs
+
+            _PENDING.append(take_shellcheck)
+
+
+def has_shell_blocks(page, ctx: Context) -> bool:
+    """Whether ``check_shell`` will ask the batch about a block of ``page`` (its page is then checked last)."""
+    return any(_planned(b, ctx) for b in page.blocks)
+
+
+def finish() -> None:
+    """Wait for what ``prefetch`` started and forget every result (the end of a run)."""
+    _batched(())
+    _BATCHED.clear()
 
 
 # -- environment -------------------------------------------------------------------------------------
