@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,13 @@ from tests.conftest import REPO
 from tests.helpers import fence
 from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import Finding
-from verl_cookbook.matrix import parse_pages, release_findings, suggest_bounds, verify_labels
+from verl_cookbook.matrix import (
+    findings_on_releases,
+    parse_pages,
+    release_findings,
+    suggest_bounds,
+    verify_labels,
+)
 from verl_cookbook.releases import covered_releases, default_release
 from verl_cookbook.verl_source import from_release
 
@@ -114,16 +119,12 @@ def _site_pages():
 
 
 @pytest.fixture(scope="module")
-def site_matrix(facts_by_release) -> dict[str, tuple[list, int, float]]:
-    """Findings, judged items and seconds for the site on every covered release (computed once)."""
+def site_matrix() -> dict[str, tuple[list, int, float]]:
+    """Findings, judged items and seconds for the site on every covered release (computed once, two releases at
+    a time in their own processes)."""
     if not DOCS.is_dir():
         pytest.fail(f"no docs/ folder at {REPO}: the matrix has nothing to check")
-    out = {}
-    for release, facts in facts_by_release.items():
-        start = time.perf_counter()
-        findings, checked = release_findings([DOCS], facts, REPO)
-        out[release] = (findings, checked, time.perf_counter() - start)
-    return out
+    return findings_on_releases([DOCS], covered_releases(), REPO)
 
 
 @pytest.mark.parametrize("release", covered_releases())
@@ -160,3 +161,18 @@ def test_every_since_and_until_label_on_the_site_is_true(facts_by_release):
 
 def test_pinned_release_is_covered():
     assert default_release() in covered_releases()
+
+
+def test_releases_checked_two_at_a_time_give_what_one_process_gives(write_page):
+    page = write_page(
+        fence(
+            "actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: hccl\n", '{ .yaml check="config" }'
+        )
+    )
+    releases = covered_releases()[-2:]
+    apart = findings_on_releases([page], releases, page.parent.parent, jobs=2)
+    here = findings_on_releases([page], releases, page.parent.parent, jobs=1)
+    assert list(apart) == list(here) == releases
+    for r in releases:
+        assert apart[r][:2] == here[r][:2]
+        assert [f.rule for f in apart[r][0]] == ["engine/unknown-backend"] and apart[r][1] == 1
