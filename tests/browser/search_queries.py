@@ -64,6 +64,13 @@ ENGLISH: list[tuple[str, str]] = [
     ("parameter_sync_step", "en/recipes/delta-sync/"),
     ("checkpoint callback upload after training", "en/recipes/checkpoint-callback/"),
     ("SuperPoD", "en/glossary/"),
+    # log lines pasted as printed (numbers and all): the page that explains them, not the pages that say "weights"
+    ("send weights done", "en/backends/verify-sync/"),
+    ("receive weights done, total_params", "en/backends/verify-sync/"),
+    (
+        "Rank 3 receive weights done, total_params: 1543503872, time cost: 2.87s, bandwidth: 4.3 GB/s",
+        "en/backends/verify-sync/",
+    ),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -120,4 +127,9 @@ CHINESE: list[tuple[str, str]] = [
     ("train_batch_size parameter_sync_step ppo_mini_batch_size", "recipes/delta-sync/"),
     ("检查点回调 异步保存 上传", "recipes/checkpoint-callback/"),
     ("术语表", "glossary/"),
+    ("receive weights done, total_params", "backends/verify-sync/"),
+    (
+        "Rank 3 receive weights done, total_params: 1543503872, time cost: 2.87s, bandwidth: 4.3 GB/s",
+        "backends/verify-sync/",
+    ),
 ]
