@@ -40,4 +40,5 @@ fi
 ruff check .
 ruff format --check .
 verl-cookbook check
-python -m pytest -q
+# every core, a test file per worker (a module's fixtures, such as the served site, are set up once)
+python -m pytest -q -n auto --dist loadfile
