@@ -16,17 +16,19 @@ Everything here takes parsed pages and per-release facts, so it is testable on a
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from verl_cookbook import checks
 from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, TABLE_CHECKS, Context
-from verl_cookbook.facts import Facts
+from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import MarkdownError, Page, parse_page
 from verl_cookbook.releases import version_key
 from verl_cookbook.runner import check_paths, collect, find_site_root
+from verl_cookbook.verl_source import from_release
 
 BOUNDS = ("since", "until")
 
@@ -81,11 +83,6 @@ def release_findings(paths: list[Path], facts: Facts, root: Path | None = None) 
 
 
 def _release_worker(release: str, paths: list[Path], root: Path | None) -> tuple[list[Finding], int, float]:
-    import time
-
-    from verl_cookbook.facts import load_facts
-    from verl_cookbook.verl_source import from_release
-
     start = time.perf_counter()
     findings, checked = release_findings(paths, load_facts(from_release(release)), root)
     return findings, checked, time.perf_counter() - start

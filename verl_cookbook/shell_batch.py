@@ -30,13 +30,19 @@ TIMEOUT_PER_SNIPPET_S = 0.5
 
 class Batch:
     """Snippets written to a private temporary folder and one process per ``CHUNK`` of them, started and left to
-    run (on another core while this process works); ``result()`` waits for them and reads what they gave."""
+    run (on another core while this process works); ``outputs()`` waits for them, ``close()`` removes the folder."""
 
-    def __init__(self, prefix: str, codes: Sequence[str], encoding: str, command, env: dict | None = None) -> None:
+    def __init__(
+        self,
+        prefix: str,
+        codes: Sequence[str],
+        encoding: str,
+        command: Callable[[list[str]], list[str]],
+        env: dict | None = None,
+    ) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix=prefix)
-        self.paths = []
+        self.paths: list[str] = []
         self.procs: list[tuple[list[str], subprocess.Popen]] = []
-        self._done = False
         try:
             for i, code in enumerate(codes):
                 path = os.path.join(self._tmp.name, f"snippet{i}")  # no extension: the shell comes from -s only

@@ -122,9 +122,23 @@ _PENDING: list[Callable[[], None]] = []
 
 
 def _batched(key: tuple) -> object:
+    _drain()
+    return _BATCHED.get(key)
+
+
+def _drain() -> None:
     while _PENDING:  # wait for the batch processes (they ran while the pages without shell blocks were checked)
         _PENDING.pop(0)()
-    return _BATCHED.get(key)
+
+
+def _pend(keys: list[tuple], result: Callable[[], list | None]) -> None:
+    """Once ``result`` (a started batch) gives its list, file each item under the key of the same place."""
+
+    def take() -> None:
+        for key, res in zip(keys, result() or [], strict=False):
+            _BATCHED[key] = res
+
+    _PENDING.append(take)
 
 
 def _planned(block: CodeBlock, ctx: Context) -> tuple[str, str] | None:
@@ -153,22 +167,12 @@ def prefetch(pages, ctx: Context) -> None:
         return
     bash = shutil.which("bash")
     if bash and (bash_result := shell_batch.start_bash(codes)):
-
-        def take_bash(result=bash_result) -> None:
-            for code, res in zip(codes, result() or [], strict=False):
-                _BATCHED["bash", bash, code] = res
-
-        _PENDING.append(take_bash)
+        _pend([("bash", bash, code) for code in codes], bash_result)
     exe = shutil.which("shellcheck")
     for severity in sorted({sev for _, sev in planned}) if exe else []:
         sc_codes = sorted(code for code, sev in planned if sev == severity)
         if sc_result := shell_batch.start_shellcheck(sc_codes, _shellcheck_args(severity)):
-
-            def take_shellcheck(result=sc_result, sc_codes=sc_codes, severity=severity) -> None:
-                for code, cs in zip(sc_codes, result() or [], strict=False):
-                    _BATCHED["shellcheck", exe, severity, code] = cs
-
-            _PENDING.append(take_shellcheck)
+            _pend([("shellcheck", exe, severity, code) for code in sc_codes], sc_result)
 
 
 def has_shell_blocks(page, ctx: Context) -> bool:
@@ -178,7 +182,7 @@ def has_shell_blocks(page, ctx: Context) -> bool:
 
 def finish() -> None:
     """Wait for what ``prefetch`` started and forget every result (the end of a run)."""
-    _batched(())
+    _drain()
     _BATCHED.clear()
 
 

@@ -160,8 +160,8 @@ class Facts:
 
 
 # Families a second process extracts while this one extracts the others: about half the time each (verl 0.9.1,
-# `python scripts/bench.py facts`: dataclasses, entry points and engines ~270 ms; env, config, trainer and merger
-# ~210 ms). Each family reads only verl's files and returns plain data, so where it runs changes nothing.
+# `python scripts/bench.py facts`: dataclasses, entry points and engines ~215 ms; env, config, trainer and merger
+# ~205 ms). Each family reads only verl's files and returns plain data, so where it runs changes nothing.
 SECOND_PROCESS = ("dataclasses", "entry_points", "engines")
 
 
