@@ -13,7 +13,7 @@ import ast
 import re
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name
+from verl_cookbook.facts.pyast import dotted_name, parse_skeleton
 from verl_cookbook.verl_source import VerlTree
 
 
@@ -77,10 +77,9 @@ def extract(tree: VerlTree) -> dict:
             if path in done:
                 continue
             done.add(path)
-            text = path.read_text(encoding="utf-8", errors="replace")
-            try:
-                mod = ast.parse(text)
-            except SyntaxError:
+            try:  # class fields, base classes and imports: no function body is read
+                text, mod = parse_skeleton(path)
+            except (SyntaxError, ValueError):
                 continue
             module = _module_name(tree, path)
             todo.extend(_imported_modules(mod, module, path.name == "__init__.py"))

@@ -12,11 +12,12 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, walk_lines, word_lines
+from verl_cookbook.facts.pyast import dotted_name, function_params, parse_skeleton, walk_lines, word_lines
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/checkpoint_engine"
 INIT = f"{PKG}/__init__.py"
+INJECTING_CALLERS = ("verl/workers/engine_workers.py", f"{PKG}/base.py")  # where verl calls the registry
 # Modules that only load on one kind of accelerator.
 CUDA_ONLY_MODULES = {"cupy", "nixl", "ray.util.collective"}
 DEVICES = ("cuda", "npu")
@@ -26,10 +27,22 @@ def _module_name(rel: str) -> str:
     return rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
+def _words(rel: str) -> tuple[bytes, ...]:
+    """The words of the function bodies this family reads in ``rel`` (every other body is left unparsed)."""
+    words = []
+    if rel.startswith(f"{PKG}/"):
+        words.append(b"device")  # _device_comparisons
+    if rel == INIT:
+        words.append(b"import")  # _init_import_order: every import, in a function too
+    if rel in INJECTING_CALLERS:
+        words += [b"CheckpointEngineRegistry", b"engine_kwargs"]  # injected_kwargs, kwargs_lookups
+    return tuple(words)
+
+
 class _ModuleInfo:
     def __init__(self, rel: str, path: Path) -> None:
         self.rel = rel
-        self.source, self.tree = parse_file(path)
+        self.source, self.tree = parse_skeleton(path, _words(rel))
         self.classes = {n.name: n for n in self.tree.body if isinstance(n, ast.ClassDef)}
         self.imports = self._module_imports()
         self.guard = self._guard()
@@ -187,14 +200,11 @@ def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
     return out
 
 
-INJECTING_CALLERS = ("verl/workers/engine_workers.py", f"{PKG}/base.py")
-
-
 def _caller(tree: VerlTree, rel: str, word: str) -> tuple[str, Iterator[ast.AST]] | None:
     """(source, the nodes of ``rel`` that may hold ``word``, in ``ast.walk`` order); None if ``rel`` is absent."""
     if not tree.exists(rel):
         return None
-    source, module = parse_file(tree.root / rel)
+    source, module = parse_skeleton(tree.root / rel, _words(rel))
     return source, walk_lines(module, word_lines(source, (word,)))
 
 
