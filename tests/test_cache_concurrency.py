@@ -110,7 +110,7 @@ def test_a_tree_left_without_its_manifest_is_rebuilt(use_index: Path) -> None:
 
 def test_a_whole_cached_tree_is_used_without_pip(use_index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from_release()
-    monkeypatch.setattr(verl_source.subprocess, "run", lambda *a, **k: pytest.fail("pip must not run"))
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("pip must not run"))
     assert not verl_source.missing_core_files(from_release().root)
 
 

@@ -4,12 +4,19 @@ that fails or cannot be started leaves the work, and any error, to the parent.""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 
 import pytest
 
 import verl_cookbook.facts as facts_mod
 from verl_cookbook.facts import SECOND_PROCESS, extract_all
+
+
+def _families_from(fns: dict):
+    """A stand-in for ``facts.families`` that hands out ``fns`` (every family, or those asked for)."""
+    return lambda names=None: {name: fn for name, fn in fns.items() if names is None or name in set(names)}
 
 
 def test_two_processes_give_the_facts_one_process_gives(verl_tree, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -25,7 +32,7 @@ def test_two_processes_give_the_facts_one_process_gives(verl_tree, monkeypatch: 
 
         return fn
 
-    monkeypatch.setattr(facts_mod, "families", lambda: {name: traced(name) for name in real})
+    monkeypatch.setattr(facts_mod, "families", _families_from({name: traced(name) for name in real}))
     # threads an earlier test of the session left running (a served site) would rightly stop the fork
     monkeypatch.setattr(facts_mod.threading, "active_count", lambda: 1)
     two = extract_all(verl_tree)
@@ -52,7 +59,7 @@ def test_a_family_failing_in_the_child_is_extracted_again_here(
             raise RuntimeError("only in the child")
         return real["engines"](tree)
 
-    monkeypatch.setattr(facts_mod, "families", lambda: {**real, "engines": engines_fails_in_child})
+    monkeypatch.setattr(facts_mod, "families", _families_from({**real, "engines": engines_fails_in_child}))
     monkeypatch.setattr(facts_mod.threading, "active_count", lambda: 1)
     assert extract_all(verl_tree)["engines"] == real["engines"](verl_tree)
     assert ran_in_child.exists()  # the child did run, and failed
@@ -64,7 +71,7 @@ def test_an_error_in_a_family_surfaces_in_the_parent(verl_tree, monkeypatch: pyt
     def broken(tree):
         raise ValueError("broken extractor")
 
-    monkeypatch.setattr(facts_mod, "families", lambda: {**real, "dataclasses": broken})
+    monkeypatch.setattr(facts_mod, "families", _families_from({**real, "dataclasses": broken}))
     with pytest.raises(ValueError, match="broken extractor"):
         extract_all(verl_tree)
 
@@ -83,3 +90,17 @@ def test_no_fork_while_other_threads_run(verl_tree, monkeypatch: pytest.MonkeyPa
         stop.set()
         other.join()
     assert set(SECOND_PROCESS) <= set(data)
+
+
+def test_a_fact_extracting_process_imports_no_family_library_before_it_forks() -> None:
+    # what load_facts needs up to the fork; yaml (the config families) and the release download's modules
+    # are imported after it, by the process that needs them, so the two processes import in parallel
+    code = (
+        "import sys; before = set(sys.modules); import verl_cookbook.facts, verl_cookbook.verl_source;"
+        " print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert "verl_cookbook.facts" in out  # the probe did import it
+    heavy = {"yaml", "dataclasses", "subprocess", "tempfile", "zipfile", "importlib.resources"}
+    heavy |= {f"verl_cookbook.facts.{m}" for m in facts_mod.FAMILY_MODULES.values()}
+    assert heavy.isdisjoint(out), sorted(heavy.intersection(out))

@@ -81,7 +81,7 @@ def test_unknown_verl_release_exits_2_quickly(tmp_path: Path, capsys, monkeypatc
         calls.append(cmd)
         return subprocess.CompletedProcess(cmd, 1, "", "ERROR: No matching distribution found for verl==99.99.99\n")
 
-    monkeypatch.setattr(verl_source.subprocess, "run", fake_run)
+    monkeypatch.setattr(subprocess, "run", fake_run)
     code, _out, err = run(["check", str(tmp_path), "--verl", "99.99.99"], capsys)
     assert code == 2
     assert "99.99.99" in err and "No matching distribution" in err
@@ -89,7 +89,7 @@ def test_unknown_verl_release_exits_2_quickly(tmp_path: Path, capsys, monkeypatc
 
 
 def test_a_release_name_that_is_not_a_version_is_refused_before_pip(tmp_path: Path, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(verl_source.subprocess, "run", lambda *a, **k: pytest.fail("pip must not run"))
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("pip must not run"))
     code, _out, err = run(["check", str(tmp_path), "--verl", "0.9.1; rm -rf /"], capsys)
     assert code == 2 and "expected a release number" in err
 

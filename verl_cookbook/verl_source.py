@@ -10,13 +10,13 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
-import zipfile
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # subprocess, tempfile and zipfile are imported where a release is downloaded
+    import subprocess
 
 from verl_cookbook.releases import default_release
 
@@ -29,9 +29,9 @@ class VerlSourceError(Exception):
     """verl's source could not be obtained or is not a verl tree (exit code 2)."""
 
 
-@dataclass(frozen=True)
-class VerlTree:
-    """A verl source tree: ``root/verl/`` is the package."""
+class VerlTree(NamedTuple):
+    """A verl source tree: ``root/verl/`` is the package. (A NamedTuple, not a dataclass: importing
+    ``dataclasses`` costs a fact-extracting process a tenth of its time.)"""
 
     root: Path
     label: str  # "0.9.1" for a release, the path for a checkout
@@ -118,7 +118,13 @@ def missing_core_files(root: Path) -> list[str]:
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a concurrent reader sees the old file or the new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    while True:  # a name no other process uses (the pid) nor this one (random bytes): O_EXCL makes sure
+        tmp = path.parent / f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -145,6 +151,8 @@ def _pip_failure(version: str, proc: subprocess.CompletedProcess) -> str:
 
 
 def _download_wheel(version: str, dest: Path) -> Path:
+    import subprocess  # here, not at the top: a run that finds the release unpacked never starts pip
+
     cmd = [
         sys.executable,
         "-m",
@@ -187,6 +195,8 @@ def _is_whole(target: Path) -> bool:
 
 
 def _unpack(version: str, wheel: Path, unpack: Path) -> None:
+    import zipfile
+
     files: dict[str, int] = {}
     with zipfile.ZipFile(wheel) as zf:
         for info in zf.infolist():
@@ -221,7 +231,11 @@ def from_release(version: str | None = None) -> VerlTree:
     target = releases / version
     if _is_whole(target):
         return _tree(target, version)
-    from filelock import FileLock, Timeout  # only when a release is unpacked: a cached one needs no lock
+    # only when a release is unpacked: a cached one needs no lock, no temporary folder, no zip reader
+    import tempfile
+    import zipfile
+
+    from filelock import FileLock, Timeout
 
     try:
         (releases / ".locks").mkdir(parents=True, exist_ok=True)
@@ -260,6 +274,8 @@ def from_release(version: str | None = None) -> VerlTree:
 
 def latest_release() -> str:
     """The newest verl release on the package index (for a scheduled canary run)."""
+    import subprocess
+
     cmd = [sys.executable, "-m", "pip", "index", "versions", "verl", "--disable-pip-version-check"]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)

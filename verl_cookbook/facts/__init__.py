@@ -13,7 +13,7 @@ import json
 import os
 import pickle
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +39,14 @@ FAMILY_MODULES: dict[str, str] = {
 }
 
 
-def families() -> dict[str, Callable[[VerlTree], Any]]:
-    """name -> extractor, in the order the facts hold them."""
+def families(names: Iterable[str] | None = None) -> dict[str, Callable[[VerlTree], Any]]:
+    """name -> extractor, in the order the facts hold them: every family, or those ``names`` (only their
+    modules are imported)."""
+    wanted = FAMILY_MODULES if names is None else set(names)
     return {
         name: importlib.import_module(f"verl_cookbook.facts.{module}").extract
         for name, module in FAMILY_MODULES.items()
+        if name in wanted
     }
 
 
@@ -166,21 +169,23 @@ SECOND_PROCESS = ("dataclasses", "entry_points", "engines")
 
 
 def extract_all(tree: VerlTree) -> dict:
+    """Every family's facts, in FAMILY_MODULES order. The child is forked before any family module is
+    imported, so each process imports only the modules (and libraries: yaml) of its own families."""
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
-    fns = families()
-    child = _fork_extracting(tree, {name: fn for name, fn in fns.items() if name in SECOND_PROCESS})
-    mine = {name: fn(tree) for name, fn in fns.items() if child is None or name not in SECOND_PROCESS}
+    child = _fork_extracting(tree, SECOND_PROCESS)
+    here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]
+    mine = {name: fn(tree) for name, fn in families(here).items()}
     theirs = _collect(*child) if child else {}
-    for name, fn in fns.items():  # in FAMILY_MODULES order; what the child did not give is extracted here
+    for name, fn in families().items():  # what the child did not give is extracted here
         data[name] = mine[name] if name in mine else theirs[name] if name in theirs else fn(tree)
     return data
 
 
-def _fork_extracting(tree: VerlTree, fns: dict[str, Callable[[VerlTree], Any]]) -> tuple[int, int] | None:
-    """(pid, pipe) of a forked child extracting ``fns``; None where forking is not safe (no ``fork``, other
-    threads running, VERL_COOKBOOK_JOBS=1) or fails: the caller then extracts them itself."""
+def _fork_extracting(tree: VerlTree, names: tuple[str, ...]) -> tuple[int, int] | None:
+    """(pid, pipe) of a forked child extracting the families ``names``; None where forking is not safe (no
+    ``fork``, other threads running, VERL_COOKBOOK_JOBS=1) or fails: the caller then extracts them itself."""
     if (
-        not fns
+        not names
         or not hasattr(os, "fork")
         or threading.active_count() > 1
         or os.environ.get("VERL_COOKBOOK_JOBS") == "1"
@@ -196,7 +201,8 @@ def _fork_extracting(tree: VerlTree, fns: dict[str, Callable[[VerlTree], Any]]) 
         try:
             os.close(read_fd)
             with os.fdopen(write_fd, "wb") as out:
-                pickle.dump({name: fn(tree) for name, fn in fns.items()}, out, protocol=pickle.HIGHEST_PROTOCOL)
+                found = {name: fn(tree) for name, fn in families(names).items()}
+                pickle.dump(found, out, protocol=pickle.HIGHEST_PROTOCOL)
             code = 0
         finally:
             os._exit(code)
