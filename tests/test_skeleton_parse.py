@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from verl_cookbook.facts import dataclass_types, engines, pyast
-from verl_cookbook.facts.pyast import parse_skeleton, skeleton
+from verl_cookbook.facts.pyast import parse_file, skeleton
 
 TRICKY = '''"""Module docstring.
 
@@ -198,17 +198,19 @@ def test_a_file_that_cannot_be_lexed_surely_gives_none(src: str) -> None:
     assert skeleton(src.encode()) is None
 
 
-def test_parse_skeleton_falls_back_to_the_whole_file_and_keeps_its_text(tmp_path: Path) -> None:
+def test_parse_file_falls_back_to_the_whole_file_and_keeps_its_text(tmp_path: Path) -> None:
     tabbed = tmp_path / "tabbed.py"
     tabbed.write_text("def f():\n\treturn 1\n")
-    text, module = parse_skeleton(tabbed)
+    text, module = parse_file(tabbed, ())
     assert text == tabbed.read_text()
     assert isinstance(module.body[0].body[0], ast.Return)  # whole: nothing left out
     spaced = tmp_path / "spaced.py"
     spaced.write_text("def f():\n    return 1\n")
-    _, module = parse_skeleton(spaced)
+    _, module = parse_file(spaced, ())
     assert isinstance(module.body[0].body[0], ast.Pass)
-    _, module = parse_skeleton(spaced, (b"return",))
+    _, module = parse_file(spaced)
+    assert isinstance(module.body[0].body[0], ast.Return)  # no words: the whole file
+    _, module = parse_file(spaced, (b"return",))
     assert isinstance(module.body[0].body[0], ast.Return)  # cached per word set, not per file
 
 

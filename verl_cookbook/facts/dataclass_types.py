@@ -13,7 +13,7 @@ import ast
 import re
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, parse_skeleton
+from verl_cookbook.facts.pyast import dotted_name, parse_file
 from verl_cookbook.verl_source import VerlTree
 
 
@@ -78,7 +78,7 @@ def extract(tree: VerlTree) -> dict:
                 continue
             done.add(path)
             try:  # class fields, base classes and imports: no function body is read
-                text, mod = parse_skeleton(path)
+                text, mod = parse_file(path, ())
             except (SyntaxError, ValueError):
                 continue
             module = _module_name(tree, path)

@@ -12,7 +12,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, function_params, parse_skeleton, walk_lines, word_lines
+from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, walk_lines, word_lines
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/checkpoint_engine"
@@ -42,7 +42,7 @@ def _words(rel: str) -> tuple[bytes, ...]:
 class _ModuleInfo:
     def __init__(self, rel: str, path: Path) -> None:
         self.rel = rel
-        self.source, self.tree = parse_skeleton(path, _words(rel))
+        self.source, self.tree = parse_file(path, _words(rel))
         self.classes = {n.name: n for n in self.tree.body if isinstance(n, ast.ClassDef)}
         self.imports = self._module_imports()
         self.guard = self._guard()
@@ -204,7 +204,7 @@ def _caller(tree: VerlTree, rel: str, word: str) -> tuple[str, Iterator[ast.AST]
     """(source, the nodes of ``rel`` that may hold ``word``, in ``ast.walk`` order); None if ``rel`` is absent."""
     if not tree.exists(rel):
         return None
-    source, module = parse_skeleton(tree.root / rel, _words(rel))
+    source, module = parse_file(tree.root / rel, _words(rel))
     return source, walk_lines(module, word_lines(source, (word,)))
 
 

@@ -8,6 +8,7 @@ import re
 from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterator
+from functools import cache
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -334,7 +335,12 @@ def top_level_statements(data: bytes, pattern: re.Pattern[bytes]) -> list[ast.st
 
 _DEF_PREFIX = re.compile(rb" *(?:async[ \t]+)?")
 _ODD_INDENT = re.compile(rb"^ *[\t\f]", re.M)  # a tab or form feed in an indentation: widths are not columns
-_DEDENTS: dict[int, re.Pattern[bytes]] = {}
+
+
+@cache
+def _dedent(indent: int) -> re.Pattern[bytes]:
+    """A newline followed by code indented at most ``indent`` columns."""
+    return re.compile(rb"\n {0,%d}(?=\S)" % indent)
 
 
 def _line_of(starts: list[int], offset: int) -> int:
@@ -374,9 +380,7 @@ def skeleton(data: bytes, words: tuple[bytes, ...] = ()) -> bytes | None:
             continue  # a body on the header's line (``def f(): return 1``): nothing to blank
         # The body ends before the next line of code indented at most as far as the ``def`` that starts a
         # logical line (not inside brackets, a continued line or a string).
-        dedent = _DEDENTS.get(indent)
-        if dedent is None:
-            dedent = _DEDENTS.setdefault(indent, re.compile(rb"\n {0,%d}(?=\S)" % indent))
+        dedent = _dedent(indent)
         pos, end = starts[last + 1] - 1, len(code_lines)  # from the newline that ends the header
         while (found := dedent.search(code, pos)) is not None:
             nxt = _line_of(starts, found.end())
@@ -511,38 +515,22 @@ def walk_lines(module: ast.AST, lines: list[int]) -> Iterator[ast.AST]:
         yield node
 
 
-_parsed: dict[str, tuple[tuple[int, int], str, ast.Module]] = {}
+_parsed: dict[tuple[str, tuple[bytes, ...] | None], tuple[tuple[int, int], str, ast.Module]] = {}
 
 
-def parse_file(path: Path) -> tuple[str, ast.Module]:
+def parse_file(path: Path, words: tuple[bytes, ...] | None = None) -> tuple[str, ast.Module]:
     """(text, module) of a Python file, parsed once per process while its size and mtime are unchanged
-    (several families read the same files of verl). Raises ``SyntaxError``/``ValueError`` like ``ast.parse``."""
-    key = str(path)
+    (several families read the same files of verl). With ``words``, the function bodies that hold none of
+    them are left out (``skeleton``; the whole file when it cannot be split); ``text`` is always the whole
+    file's, for source segments. Raises ``SyntaxError``/``ValueError`` like ``ast.parse``."""
+    key = (str(path), words)
     st = path.stat()
     stamp = (st.st_size, st.st_mtime_ns)
     hit = _parsed.get(key)
     if hit is not None and hit[0] == stamp:
         return hit[1], hit[2]
     text = path.read_text(encoding="utf-8", errors="replace")
-    module = ast.parse(text)
-    if len(_parsed) >= 256:
-        _parsed.clear()
-    _parsed[key] = (stamp, text, module)
-    return text, module
-
-
-def parse_skeleton(path: Path, words: tuple[bytes, ...] = ()) -> tuple[str, ast.Module]:
-    """(text, module) of a Python file parsed without the function bodies that hold none of ``words``
-    (``skeleton``; the whole file when it cannot be split), once per process like ``parse_file``.
-    ``text`` is the whole file's text, for source segments. Raises ``SyntaxError``/``ValueError``."""
-    key = f"{path}\0" + "\0".join(w.decode() for w in words)
-    st = path.stat()
-    stamp = (st.st_size, st.st_mtime_ns)
-    hit = _parsed.get(key)
-    if hit is not None and hit[0] == stamp:
-        return hit[1], hit[2]
-    text = path.read_text(encoding="utf-8", errors="replace")  # as parse_file reads it
-    shape = skeleton(text.encode(), words)
+    shape = None if words is None else skeleton(text.encode(), words)
     module = ast.parse(text if shape is None else shape.decode())
     if len(_parsed) >= 256:
         _parsed.clear()
