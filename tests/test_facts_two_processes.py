@@ -11,6 +11,7 @@ import threading
 import pytest
 
 import verl_cookbook.facts as facts_mod
+from verl_cookbook import forking
 from verl_cookbook.facts import SECOND_PROCESS, extract_all
 
 
@@ -34,7 +35,7 @@ def test_two_processes_give_the_facts_one_process_gives(verl_tree, monkeypatch: 
 
     monkeypatch.setattr(facts_mod, "families", _families_from({name: traced(name) for name in real}))
     # threads an earlier test of the session left running (a served site) would rightly stop the fork
-    monkeypatch.setattr(facts_mod.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 1)
     two = extract_all(verl_tree)
     in_parent = {name for name, _ in calls}
     assert in_parent == set(real) - set(SECOND_PROCESS)  # the child's share was not done here
@@ -60,7 +61,7 @@ def test_a_family_failing_in_the_child_is_extracted_again_here(
         return real["engines"](tree)
 
     monkeypatch.setattr(facts_mod, "families", _families_from({**real, "engines": engines_fails_in_child}))
-    monkeypatch.setattr(facts_mod.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 1)
     assert extract_all(verl_tree)["engines"] == real["engines"](verl_tree)
     assert ran_in_child.exists()  # the child did run, and failed
 

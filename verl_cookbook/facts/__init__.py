@@ -11,12 +11,11 @@ import hashlib
 import importlib
 import json
 import os
-import pickle
-import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from verl_cookbook import forking
 from verl_cookbook.verl_source import (
     VerlSourceError,
     VerlTree,
@@ -172,53 +171,13 @@ def extract_all(tree: VerlTree) -> dict:
     """Every family's facts, in FAMILY_MODULES order. The child is forked before any family module is
     imported, so each process imports only the modules (and libraries: yaml) of its own families."""
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
-    child = _fork_extracting(tree, SECOND_PROCESS)
+    child = forking.start(lambda: {name: fn(tree) for name, fn in families(SECOND_PROCESS).items()})
     here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]
     mine = {name: fn(tree) for name, fn in families(here).items()}
-    theirs = _collect(*child) if child else {}
-    for name, fn in families().items():  # what the child did not give is extracted here
+    theirs = child.result({}) if child else {}
+    for name, fn in families().items():  # what the child did not give (it failed) is extracted here
         data[name] = mine[name] if name in mine else theirs[name] if name in theirs else fn(tree)
     return data
-
-
-def _fork_extracting(tree: VerlTree, names: tuple[str, ...]) -> tuple[int, int] | None:
-    """(pid, pipe) of a forked child extracting the families ``names``; None where forking is not safe (no
-    ``fork``, other threads running, VERL_COOKBOOK_JOBS=1) or fails: the caller then extracts them itself."""
-    if (
-        not names
-        or not hasattr(os, "fork")
-        or threading.active_count() > 1
-        or os.environ.get("VERL_COOKBOOK_JOBS") == "1"
-    ):
-        return None
-    try:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-    except OSError:
-        return None
-    if pid == 0:  # the child: extract, send, leave without running the parent's exit handlers
-        code = 1
-        try:
-            os.close(read_fd)
-            with os.fdopen(write_fd, "wb") as out:
-                found = {name: fn(tree) for name, fn in families(names).items()}
-                pickle.dump(found, out, protocol=pickle.HIGHEST_PROTOCOL)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_fd)
-    return pid, read_fd
-
-
-def _collect(pid: int, fd: int) -> dict[str, Any]:
-    """The child's results; empty if it failed, so that the caller extracts those families itself and an error
-    surfaces as it does without a child."""
-    with os.fdopen(fd, "rb") as pipe:
-        raw = pipe.read()  # before waiting: a child blocked on a full pipe would never exit
-    _, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0 or not raw:
-        return {}
-    return pickle.loads(raw)  # noqa: S301 - written by our own fork a moment ago
 
 
 def require_whole_tree(tree: VerlTree) -> None:
