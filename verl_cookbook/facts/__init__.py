@@ -176,8 +176,11 @@ def extract_all(tree: VerlTree) -> dict:
     here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]
     mine = {name: fn(tree) for name, fn in families(here).items()}
     theirs = child.result({}) if child else {}
-    for name, fn in families().items():  # what the child did not give (it failed) is extracted here
-        data[name] = mine[name] if name in mine else theirs[name] if name in theirs else fn(tree)
+    for name in FAMILY_MODULES:
+        if name in mine or name in theirs:
+            data[name] = mine[name] if name in mine else theirs[name]
+        else:  # the child failed: extract its families here
+            data[name] = families([name])[name](tree)
     return data
 
 
