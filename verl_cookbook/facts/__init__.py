@@ -107,6 +107,14 @@ class Facts:
 
         return compose.compose(self.tree, folder, name, tuple(choices), self.key)
 
+    def prefetch_compositions(self, names: tuple[str, ...]) -> None:
+        """Have the primary configs ``names`` that verl has composed by a child process meanwhile (see
+        ``compose.prefetch``)."""
+        from verl_cookbook.facts import compose
+
+        requests = [(folder, name) for name in names if (folder := self.config_dir(name)) is not None]
+        compose.prefetch(self.tree, requests, self.key)
+
     def config_groups(self, name: str, config_dir: Path | None = None) -> set[str]:
         folder = config_dir or self.config_dir(name)
         from verl_cookbook.facts import compose
@@ -172,10 +180,13 @@ def extract_all(tree: VerlTree) -> dict:
     """Every family's facts, in FAMILY_MODULES order. The child is forked before any family module is
     imported, so each process imports only the modules (and libraries: yaml) of its own families."""
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
-    child = forking.start(lambda: {name: fn(tree) for name, fn in families(SECOND_PROCESS).items()})
+    child = forking.start(lambda: [{name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}])
     here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]
     mine = {name: fn(tree) for name, fn in families(here).items()}
-    theirs = child.result({}) if child else {}
+    theirs: dict[str, Any] = {}
+    if child is not None:
+        theirs = child.next({})
+        child.stop()
     for name in FAMILY_MODULES:
         if name in mine or name in theirs:
             data[name] = mine[name] if name in mine else theirs[name]

@@ -11,7 +11,8 @@ example scripts are.
 
 One compose costs about 0.4 s, so each (tree, folder, config, group choices) is composed once and kept: in
 memory, and as JSON beside the facts cache (written to a temporary file and renamed, so a reader never sees half
-a file). The cache key includes the facts key (tree listing + this package's code).
+a file). The cache key includes the facts key (tree listing + this package's code). A run that knows which configs
+it will need can have them composed by a forked child meanwhile (:func:`prefetch`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from verl_cookbook import forking
 from verl_cookbook.verl_source import VerlTree, cache_dir, write_atomic
 from verl_cookbook.yaml_lines import safe_load
 
@@ -87,23 +89,80 @@ def compose(
     """``{"config": data}`` or ``{"error": Hydra's message}`` for ``name`` composed from ``config_dir`` with the
     group overrides ``choices`` (override text, as on the command line)."""
     key = _key(facts_key, tree, config_dir, name, choices)
+    found = _known(key, facts_key)
+    if found is not None:
+        return found
+    found = _from_child(key, facts_key)  # composed by a child meanwhile (see prefetch)
+    if found is not None:
+        return found
+    return _remember(key, _compose(tree, config_dir, name, choices), facts_key)
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / "compose" / f"{key}.json"
+
+
+def _known(key: str, facts_key: str | None) -> dict | None:
+    """The result composed before: in this process, or (with a facts key) in the disk cache."""
     if key in _MEMO:
         return _MEMO[key]
-    path = cache_dir() / "compose" / f"{key}.json"
-    if facts_key is not None and path.is_file():
+    if facts_key is not None and _path(key).is_file():
         try:
-            _MEMO[key] = json.loads(path.read_text(encoding="utf-8"))
+            _MEMO[key] = json.loads(_path(key).read_text(encoding="utf-8"))
             return _MEMO[key]
         except (OSError, ValueError):
             pass
-    result = _compose(tree, config_dir, name, choices)
+    return None
+
+
+def _remember(key: str, result: dict, facts_key: str | None) -> dict:
     _MEMO[key] = result
     if facts_key is not None:
         try:
-            write_atomic(path, json.dumps(result))
+            write_atomic(_path(key), json.dumps(result))
         except OSError:
             pass  # a read-only cache only costs speed
     return result
+
+
+_PREFETCHING: dict[str, forking.Child] = {}  # cache key -> the child composing it
+
+
+def prefetch(tree: VerlTree, requests: list[tuple[Path, str]], facts_key: str | None) -> None:
+    """Start composing the primary configs ``requests`` ((folder, name), no group choices), in order, in a forked
+    child, for a run that asks for them after other work (a site check parses its pages first). :func:`compose`
+    then takes the child's results, each as soon as it is ready, instead of composing. Where no child can be
+    forked nothing happens, and :func:`compose` composes as before; :func:`stop_prefetching` ends a child whose
+    work was not all asked for."""
+    todo = [(folder, name, _key(facts_key, tree, folder, name, ())) for folder, name in requests]
+    todo = [(f, n, k) for f, n, k in todo if k not in _PREFETCHING and _known(k, facts_key) is None]
+    if not todo:
+        return
+    child = forking.start(lambda: ((k, _compose(tree, f, n, ())) for f, n, k in todo))
+    if child is not None:
+        _PREFETCHING.update({k: child for _, _, k in todo})
+
+
+def _from_child(key: str, facts_key: str | None) -> dict | None:
+    """The result for ``key`` from the child composing it, remembering what it sent before; None when no child
+    composes it, or the child ended (failed) before it got there."""
+    child = _PREFETCHING.pop(key, None)
+    while child is not None and key not in _MEMO:
+        got = child.next()
+        if got is None:  # it ended before it got there: what it did not send is composed here, as without a child
+            break
+        k, result = got
+        _PREFETCHING.pop(k, None)
+        _remember(k, result, facts_key)
+    if child is not None and child not in _PREFETCHING.values():
+        child.stop()  # all it was asked for is here: reap it
+    return _MEMO.get(key)
+
+
+def stop_prefetching() -> None:
+    for child in set(_PREFETCHING.values()):
+        child.stop()
+    _PREFETCHING.clear()
 
 
 def _compose(tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...]) -> dict:
