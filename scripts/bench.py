@@ -300,8 +300,14 @@ for config_dir, name, choices in json.loads(sys.argv[2]):
 
 def compositions_only(bench: Bench, env: dict[str, str]) -> tuple[Callable[[], float], int]:
     """(a function timing a process that composes only what a cold site check composes, how many)."""
+    traced = {**env, "VERL_COOKBOOK_JOBS": "1"}  # composed in this process, where the trace sees it
     out = subprocess.run(
-        [sys.executable, "-c", TRACE_COMPOSITIONS], cwd=bench.repo, env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-c", TRACE_COMPOSITIONS],
+        cwd=bench.repo,
+        env=traced,
+        capture_output=True,
+        text=True,
+        check=False,
     ).stdout
     line = next((ln for ln in out.splitlines() if ln.startswith("COMPOSED ")), "COMPOSED []")
     asked = line.removeprefix("COMPOSED ")
