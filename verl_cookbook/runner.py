@@ -211,7 +211,8 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
 
 
 # The primary configs of verl's PPO trainer (main_ppo), in the order a site check asks for them: most config
-# blocks, and most launch scripts, are judged on one of them, and each costs a cold check ~0.4 s to compose.
+# blocks, and most launch scripts, are judged on one of them, and each costs a cold check ~0.4 s to compose. This
+# only decides what is composed early: a name the tree lacks is skipped, and the checks compose what they need.
 PREFETCHED_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")
 
 

@@ -134,6 +134,25 @@ _count_newlines = operator.methodcaller("count", b"\n")
 _CLOSERS = (b")", b"]", b"}")
 
 
+def _lines_at(data: bytes, offsets: list[int]) -> list[int]:
+    """The 0-based lines of sorted ``offsets`` of ``data``, without repeats."""
+    lines: list[int] = []
+    line, pos = 0, 0
+    for offset in offsets:
+        line += data.count(b"\n", pos, offset)
+        pos = offset
+        if not lines or lines[-1] != line:
+            lines.append(line)
+    return lines
+
+
+def _find_all(data: bytes, word: bytes) -> Iterator[int]:
+    i = data.find(word)
+    while i != -1:
+        yield i
+        i = data.find(word, i + len(word))
+
+
 def _bracket_delta(line: bytes) -> int:
     return sum(line.count(c) for c in _OPENERS) - sum(line.count(c) for c in _CLOSERS)
 
@@ -215,17 +234,10 @@ def _logical_ranges(data: bytes, lines_with_word: list[int]) -> tuple[list[bytes
 def parse_statements(data: bytes, words: tuple[bytes, ...]) -> list[Fragment] | None:
     """The logical lines of ``data`` (a Python file's bytes) that contain one of ``words``, each parsed,
     in file order. None when the file cannot be split with certainty: parse it whole instead."""
-    hit_lines: set[int] = set()
-    last_hit = -1
-    for word in words:
-        i = data.find(word)
-        while i != -1:
-            hit_lines.add(data.count(b"\n", 0, i))
-            last_hit = max(last_hit, i)
-            i = data.find(word, i + len(word))
-    if not hit_lines:
+    offsets = sorted(i for word in words for i in _find_all(data, word))
+    if not offsets:
         return []
-    hits = sorted(hit_lines)
+    hits, last_hit = _lines_at(data, offsets), offsets[-1]
     # Lex only up to a little past the last hit (many files of verl mention ``environ`` once, near the
     # top). A string or a statement that runs past the cut leaves the prefix unbalanced: lex it all then.
     cut = data.find(b"\n", last_hit + _LEX_MARGIN)
@@ -279,13 +291,7 @@ def top_level_statements(data: bytes, pattern: re.Pattern[bytes]) -> list[ast.st
     from its first, its first decorator's, to the next top-level statement's), line numbers as in the file; the
     other top-level statements are not parsed. None when the file cannot be split with certainty: parse it whole
     instead."""
-    hit_lines: list[int] = []
-    line, pos = 0, 0
-    for m in pattern.finditer(data):
-        line += data.count(b"\n", pos, m.start())
-        pos = m.start()
-        if not hit_lines or hit_lines[-1] != line:
-            hit_lines.append(line)
+    hit_lines = _lines_at(data, [m.start() for m in pattern.finditer(data)])
     if not hit_lines:
         return []
     lexed = _code_lines(data)
@@ -429,25 +435,6 @@ def _defs(code: bytes) -> Iterator[tuple[int, int]]:
             continue
         head = code[line_start:keyword]
         yield line_start, len(head) - len(head.lstrip(b" "))
-
-
-def _lines_at(data: bytes, offsets: list[int]) -> list[int]:
-    """The 0-based lines of sorted ``offsets`` of ``data``, without repeats."""
-    lines: list[int] = []
-    line, pos = 0, 0
-    for offset in offsets:
-        line += data.count(b"\n", pos, offset)
-        pos = offset
-        if not lines or lines[-1] != line:
-            lines.append(line)
-    return lines
-
-
-def _find_all(data: bytes, word: bytes) -> Iterator[int]:
-    i = data.find(word)
-    while i != -1:
-        yield i
-        i = data.find(word, i + len(word))
 
 
 def _start(node: ast.AST) -> tuple[int, int] | None:
