@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from verl_cookbook import gcpause
 from verl_cookbook.facts import load_facts
 from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, format_github, format_json, format_text, plural
 from verl_cookbook.verl_source import VerlSourceError, resolve
@@ -187,11 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == "check":
-            return cmd_check(args)
-        if args.command == "facts":
-            return cmd_facts(args)
-        return args.func(args)
+        with gcpause.paused():  # one command is a short run: see gcpause
+            if args.command == "check":
+                return cmd_check(args)
+            if args.command == "facts":
+                return cmd_facts(args)
+            return args.func(args)
     except VerlSourceError as e:
         print(f"verl-cookbook: error: {e}", file=sys.stderr)
         return EXIT_ERROR

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from verl_cookbook import forking
+from verl_cookbook import forking, gcpause
 from verl_cookbook.verl_source import (
     VerlSourceError,
     VerlTree,
@@ -179,6 +179,11 @@ SECOND_PROCESS = ("dataclasses", "entry_points", "engines", "merger")
 def extract_all(tree: VerlTree) -> dict:
     """Every family's facts, in FAMILY_MODULES order. The child is forked before any family module is
     imported, so each process imports only the modules (and libraries: yaml) of its own families."""
+    with gcpause.paused():  # syntax trees by the thousand, none in a cycle: see gcpause
+        return _extract_all(tree)
+
+
+def _extract_all(tree: VerlTree) -> dict:
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
     child = forking.start(lambda: [{name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}])
     here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]

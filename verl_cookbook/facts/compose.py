@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from verl_cookbook import forking
+from verl_cookbook import forking, gcpause
 from verl_cookbook.verl_source import VerlTree, cache_dir, write_atomic
 from verl_cookbook.yaml_lines import safe_load
 
@@ -181,7 +181,7 @@ def _compose(tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ..
         overrides.append("hydra.searchpath=[" + ",".join(_quote(e) for e in sp) + "]")
     GlobalHydra.instance().clear()
     try:
-        with warnings.catch_warnings(), omegaconf_on_libyaml():
+        with warnings.catch_warnings(), omegaconf_on_libyaml(), gcpause.paused():
             warnings.simplefilter("ignore")
             with initialize_config_dir(config_dir=str(config_dir), version_base=None):
                 cfg = hydra_compose(config_name=name, overrides=overrides)

@@ -1,0 +1,112 @@
+"""The cyclic collector does not run while fact extraction, a Hydra composition or a CLI command runs, and afterwards it
+is in the state it was in before, whether it was running or not and whether the work raised or not."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from verl_cookbook import cli, gcpause
+from verl_cookbook.facts import compose, extract_all
+
+
+@pytest.fixture
+def collections() -> Iterator[list[int]]:
+    """The generation of each collection that starts while the test runs."""
+    seen: list[int] = []
+
+    def note(phase: str, info: dict) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(note)
+
+
+def _cycles(n: int = 20_000) -> None:
+    """Allocate ``n`` reference cycles, enough to set off the collector many times when it runs."""
+    for _ in range(n):
+        a: list = []
+        a.append(a)
+
+
+def test_no_collection_runs_while_paused_and_collection_runs_again_after(collections: list[int]) -> None:
+    assert gc.isenabled()
+    with gcpause.paused():
+        collections.clear()  # any that ran before the pause
+        _cycles()
+        assert not gc.isenabled()
+        assert collections == []
+    _cycles()
+    assert collections, "the collector is running again after the pause"
+
+
+def test_a_collector_that_was_off_stays_off_and_a_nested_pause_resumes_nothing() -> None:
+    gc.disable()
+    try:
+        with gcpause.paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with gcpause.paused():
+        with gcpause.paused():
+            pass
+        assert not gc.isenabled(), "the inner pause does not resume the collector inside the outer one"
+    assert gc.isenabled()
+
+
+def test_the_collector_is_resumed_when_the_work_raises() -> None:
+    with pytest.raises(ValueError), gcpause.paused():
+        raise ValueError("boom")
+    assert gc.isenabled()
+
+
+def test_fact_extraction_and_a_composition_run_with_the_collector_paused(
+    facts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hydra
+
+    import verl_cookbook.facts as facts_module
+
+    states: dict[str, list[bool]] = {"families": [], "compose": []}
+    real_families, real_compose = facts_module.families, hydra.compose
+    monkeypatch.setenv("VERL_COOKBOOK_JOBS", "1")  # every family in this process, where the test sees it
+
+    def families(names=None):
+        states["families"].append(gc.isenabled())
+        return real_families(names)
+
+    def hydra_compose(*args, **kwargs):
+        states["compose"].append(gc.isenabled())
+        return real_compose(*args, **kwargs)
+
+    monkeypatch.setattr(facts_module, "families", families)
+    monkeypatch.setattr(hydra, "compose", hydra_compose)
+    data = extract_all(facts.tree)
+    assert data["engines"] == facts.data["engines"]
+    assert "config" in compose._compose(facts.tree, facts.config_dir("ppo_trainer"), "ppo_trainer", ())
+    assert states == {"families": [False], "compose": [False]}
+    assert gc.isenabled()
+
+
+def test_a_cli_command_runs_with_the_collector_paused_and_leaves_it_running(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[bool] = []
+    real = cli.cmd_facts
+
+    def cmd_facts(args):
+        seen.append(gc.isenabled())
+        return real(args)
+
+    monkeypatch.setattr(cli, "cmd_facts", cmd_facts)
+    assert cli.main(["facts", "--format", "json"]) == 0
+    capsys.readouterr()
+    assert seen == [False]
+    assert gc.isenabled()
