@@ -39,15 +39,14 @@ echo "$HOME"
 """
 
 PROBE = """
-import json, runpy, sys
+import atexit, json, runpy, sys
 {prelude}
+def report():  # the program ends with os._exit once its exit handlers have run: report from one
+    heavy = sorted(m for m in sys.modules if m.split(".")[0] in {tops} or m.startswith({prefixes}))
+    print(json.dumps({{"heavy": heavy}}))
+atexit.register(report)
 sys.argv = ["verl-cookbook", "check", sys.argv[1], "--root", sys.argv[2]]
-try:
-    runpy.run_module("verl_cookbook", run_name="__main__")
-except SystemExit as e:
-    code = e.code
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in {tops} or m.startswith({prefixes}))
-print(json.dumps({{"code": code, "heavy": heavy}}))
+runpy.run_module("verl_cookbook", run_name="__main__")
 """
 
 
@@ -60,7 +59,7 @@ def _run(tmp_path: Path, prelude: str = "") -> dict:
     code = PROBE.format(prelude=prelude, tops=sorted(tops), prefixes=prefixes)
     args = [sys.executable, "-c", code, str(page), str(tmp_path)]
     out = subprocess.run(args, capture_output=True, text=True, check=False)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return {"code": out.returncode, **json.loads(out.stdout.strip().splitlines()[-1])}
 
 
 def test_warm_check_imports_no_parser_or_judge(tmp_path: Path, facts: Facts) -> None:

@@ -1,3 +1,3 @@
-from verl_cookbook.cli import main
+from verl_cookbook.cli import run
 
-raise SystemExit(main())
+run()

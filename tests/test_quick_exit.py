@@ -1,0 +1,80 @@
+"""The program ends without tearing the interpreter down, and loses nothing by it: the exit code is ``main``'s, every
+byte written to standard output and error arrives, exit handlers (temporary folders) run, and argparse's own exits
+behave as before."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook import cli
+
+# Standard output buffered, as users have it (this machine sets PYTHONUNBUFFERED, which would hide a lost flush)
+BUFFERED = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+
+
+def _python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=False, env=BUFFERED
+    )
+
+
+def _program(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "verl_cookbook", *args], capture_output=True, text=True, check=False, env=BUFFERED
+    )
+
+
+def test_the_whole_output_of_a_long_command_arrives_through_a_pipe(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["facts", "--format", "json"]) == 0
+    in_process = capsys.readouterr().out
+    assert len(in_process) > 100_000  # far more than one buffer of a pipe
+    out = _program("facts", "--format", "json")
+    assert out.returncode == 0
+    assert out.stdout == in_process
+    json.loads(out.stdout)
+
+
+def test_the_exit_code_is_mains_and_output_written_last_still_arrives() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        from verl_cookbook import cli
+        cli.main = lambda: (print("x" * 70000), print("last words", file=sys.stderr), 1)[-1]
+        cli.run()
+        print("never printed")
+        """
+    )
+    out = _python(code)
+    assert out.returncode == 1
+    assert out.stdout == "x" * 70000 + "\n"
+    assert out.stderr == "last words\n"
+
+
+def test_exit_handlers_run_so_a_temporary_folder_left_open_is_removed(tmp_path: Path) -> None:
+    code = textwrap.dedent(
+        """
+        import atexit, sys, tempfile
+        from verl_cookbook import cli
+        kept = tempfile.TemporaryDirectory(dir=sys.argv[1])  # never cleaned up by hand: its finalizer does it
+        atexit.register(print, "handler ran")
+        cli.exit_now(3)
+        """
+    )
+    out = _python(code, str(tmp_path))
+    assert out.returncode == 3
+    assert out.stdout == "handler ran\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_argparse_exits_are_unchanged() -> None:
+    helped = _program("--help")
+    assert helped.returncode == 0 and "usage: verl-cookbook" in helped.stdout
+    wrong = _program("check", "--bogus")
+    assert wrong.returncode == 2 and "unrecognized arguments: --bogus" in wrong.stderr
