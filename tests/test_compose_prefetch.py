@@ -22,6 +22,7 @@ def traced(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.delenv(forking.JOBS_ENV, raising=False)
     monkeypatch.setattr(compose, "_MEMO", {})
     monkeypatch.setattr(compose, "_PREFETCHING", {})
+    monkeypatch.setattr(compose, "_LATER", {})
     here, real, calls = os.getpid(), compose._compose, []
 
     def traced_compose(tree, config_dir, name, choices):
@@ -95,3 +96,39 @@ def test_a_child_whose_work_is_all_taken_is_reaped(facts, traced: list[str]) -> 
         compose.compose(facts.tree, folder, name, (), None)
     with pytest.raises(ChildProcessError):
         os.waitpid(child.pid, os.WNOHANG)  # no zombie left behind
+
+
+def test_a_child_that_goes_on_sends_the_rest_once_its_compositions_are_taken(facts, traced: list[str]) -> None:
+    child = compose.prefetch(facts.tree, _requests(facts), None, then=lambda: iter(["a", "b"]))
+    assert child is not None
+    for folder, name in _requests(facts):
+        compose.compose(facts.tree, folder, name, (), None)
+    assert traced == []  # both from the child, which was not ended when its compositions were all taken
+    assert list(compose.rest(child, None)) == ["a", "b"]
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)
+
+
+def test_the_rest_remembers_the_compositions_nobody_asked_for(facts, traced: list[str]) -> None:
+    child = compose.prefetch(facts.tree, _requests(facts), None, then=lambda: iter(["a"]))
+    assert child is not None
+    assert list(compose.rest(child, None)) == ["a"]
+    for folder, name in _requests(facts):
+        assert "config" in compose.compose(facts.tree, folder, name, (), None)
+    assert traced == []
+
+
+def test_a_reader_that_stops_early_ends_the_child(facts, traced: list[str]) -> None:
+    child = compose.prefetch(facts.tree, _requests(facts)[:1], None, then=lambda: iter(range(10**6)))
+    assert child is not None
+    values = compose.rest(child, None)
+    assert next(values) == 0
+    values.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)
+
+
+def test_what_the_child_does_next_finds_its_compositions_composed(facts, traced: list[str]) -> None:
+    child = compose.prefetch(facts.tree, _requests(facts), None, then=lambda: iter([len(compose._MEMO)]))
+    assert child is not None
+    assert list(compose.rest(child, None)) == [len(CONFIGS)]  # its page checks do not compose them again

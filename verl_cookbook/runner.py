@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -215,6 +216,10 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
 # only decides what is composed early: a name the tree lacks is skipped, and the checks compose what they need.
 PREFETCHED_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")
 
+# The share of the pages (by bytes) the composing child checks once it has composed: it starts on them about a second
+# after this process starts on its own (a cold site check of this site, verl 0.9.1, 2 cores).
+CHILD_SHARE = 0.2
+
 
 def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, options: dict | None = None) -> Report:
     """Check every Markdown file under ``paths``. ``root``: the site root (default: found from the paths).
@@ -234,33 +239,80 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
 
 
 def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, cache: PageCache, report: Report) -> None:
+    """Check ``files`` afresh. A forked child composes verl's main configs meanwhile, then checks a share of the
+    pages and sends each page's report; whatever it does not send (it failed, or none could be forked) is checked
+    here. Each page is checked on its own, so where it is checked changes nothing."""
     from verl_cookbook import checks
     from verl_cookbook.checks import Context
+    from verl_cookbook.checks.shell import finish
+    from verl_cookbook.facts.compose import rest, stop_prefetching
+
+    checks.load_all()  # before the fork: both processes use them
+    ctx = Context(facts=facts, root=root, options=options)
+    theirs = _child_share(files) if len(files) > 1 else []
+    child = facts.prefetch_compositions(PREFETCHED_CONFIGS, then=lambda: _each_checked(theirs, ctx, cache))
+    if child is None:
+        theirs = []
+    try:
+        for _f, part in _each_checked([f for f in files if f not in theirs], ctx, cache):
+            _add(report, part)
+        sent: set[Path] = set()
+        if child is not None:
+            for f, part in rest(child, facts.key):
+                _add(report, part)
+                sent.add(f)
+        for _f, part in _each_checked([f for f in theirs if f not in sent], ctx, cache):
+            _add(report, part)
+    finally:
+        finish()
+        stop_prefetching()
+
+
+def _child_share(files: list[Path]) -> list[Path]:
+    """About ``CHILD_SHARE`` of ``files`` by bytes, largest first, in their order."""
+    sizes = {}
+    for f in files:
+        try:
+            sizes[f] = f.stat().st_size
+        except OSError:
+            sizes[f] = 0
+    budget, chosen = CHILD_SHARE * sum(sizes.values()), set()
+    for f in sorted(files, key=lambda f: (-sizes[f], str(f))):
+        if sizes[f] <= budget:
+            chosen.add(f)
+            budget -= sizes[f]
+    return [f for f in files if f in chosen]
+
+
+def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator[tuple[Path, Report]]:
+    """(file, its own report) for each of ``files``, as each is checked (a page that cannot be read at once)."""
     from verl_cookbook.checks.shell import finish, has_shell_blocks, prefetch  # one bash -n, one ShellCheck
-    from verl_cookbook.facts.compose import stop_prefetching
     from verl_cookbook.markdown import MarkdownError, parse_page
 
-    facts.prefetch_compositions(PREFETCHED_CONFIGS)  # composed by a child while the pages are read, if one can fork
-    checks.load_all()
-    ctx = Context(facts=facts, root=root, options=options)
     pages = []
     for f in files:
         try:
-            pages.append((f, parse_page(f, Path.cwd(), bases=[root])))
+            pages.append((f, parse_page(f, Path.cwd(), bases=[ctx.root])))
         except MarkdownError as e:
-            report.findings.append(Finding(_shown(f), e.line, 1, e.rule, str(e)))
+            yield f, Report(findings=[Finding(_shown(f), e.line, 1, e.rule, str(e))])
     prefetch([page for _, page in pages], ctx)
     # the pages with shell blocks last: the tools run meanwhile (the report is sorted, so the order is not seen)
     pages.sort(key=lambda fp: has_shell_blocks(fp[1], ctx))
     try:
         for f, page in pages:
-            before = _counters(report)
-            start = len(report.findings)
-            check_page(page, ctx, report)
-            cache.store(f, page, report, before, start)
+            part = Report()
+            check_page(page, ctx, part)
+            cache.store(f, page, part, dict.fromkeys(_COUNTERS, 0), 0)
+            yield f, part
     finally:
         finish()
-        stop_prefetching()
+
+
+def _add(report: Report, part: Report) -> None:
+    report.findings.extend(part.findings)
+    for k in _COUNTERS:
+        setattr(report, k, getattr(report, k) + getattr(part, k))
+    report.includes.update(part.includes)
 
 
 _COUNTERS = ("pages", "blocks", "tables", "claims", "checked")

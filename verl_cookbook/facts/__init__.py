@@ -107,13 +107,16 @@ class Facts:
 
         return compose.compose(self.tree, folder, name, tuple(choices), self.key)
 
-    def prefetch_compositions(self, names: tuple[str, ...]) -> None:
-        """Have the primary configs ``names`` that verl has composed by a child process meanwhile (see
-        ``compose.prefetch``)."""
+    def prefetch_compositions(
+        self, names: tuple[str, ...], then: Callable[[], Iterable[Any]] | None = None
+    ) -> forking.Child | None:
+        """Have the primary configs ``names`` that verl has composed by a child process meanwhile, which then goes
+        on with ``then`` (see ``compose.prefetch``; its values are read with ``compose.rest``). None where no child
+        could be forked."""
         from verl_cookbook.facts import compose
 
         requests = [(folder, name) for name in names if (folder := self.config_dir(name)) is not None]
-        compose.prefetch(self.tree, requests, self.key)
+        return compose.prefetch(self.tree, requests, self.key, then)
 
     def config_groups(self, name: str, config_dir: Path | None = None) -> set[str]:
         folder = config_dir or self.config_dir(name)

@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -126,21 +126,61 @@ def _remember(key: str, result: dict, facts_key: str | None) -> dict:
 
 
 _PREFETCHING: dict[str, forking.Child] = {}  # cache key -> the child composing it
+_LATER: dict[forking.Child, list[Any]] = {}  # children that go on once they have composed -> what they sent since
 
 
-def prefetch(tree: VerlTree, requests: list[tuple[Path, str]], facts_key: str | None) -> None:
+def prefetch(
+    tree: VerlTree,
+    requests: list[tuple[Path, str]],
+    facts_key: str | None,
+    then: Callable[[], Iterable[Any]] | None = None,
+) -> forking.Child | None:
     """Start composing the primary configs ``requests`` ((folder, name), no group choices), in order, in a forked
     child, for a run that asks for them after other work (a site check parses its pages first). :func:`compose`
     then takes the child's results, each as soon as it is ready, instead of composing. Where no child can be
-    forked nothing happens, and :func:`compose` composes as before; :func:`stop_prefetching` ends a child whose
-    work was not all asked for."""
+    forked nothing happens (None), and :func:`compose` composes as before; :func:`stop_prefetching` ends a child
+    whose work was not all asked for.
+
+    With ``then``, the child goes on once it has composed: it sends what ``then()`` yields (it has the compositions
+    in its own memo), and the caller reads that with :func:`rest`, which also ends the child."""
     todo = [(folder, name, _key(facts_key, tree, folder, name, ())) for folder, name in requests]
     todo = [(f, n, k) for f, n, k in todo if k not in _PREFETCHING and _known(k, facts_key) is None]
-    if not todo:
-        return
-    child = forking.start(lambda: ((k, _compose(tree, f, n, ())) for f, n, k in todo))
+    if not todo and then is None:
+        return None
+
+    def produce() -> Iterator[Any]:
+        for f, n, k in todo:
+            _MEMO[k] = _compose(tree, f, n, ())
+            yield (_COMPOSED, k, _MEMO[k])
+        if then is not None:
+            yield from then()
+
+    child = forking.start(produce)
     if child is not None:
         _PREFETCHING.update({k: child for _, _, k in todo})
+        if then is not None:
+            _LATER[child] = []
+    return child
+
+
+_COMPOSED = "composed"  # the tag of a composition a prefetching child sends
+
+
+def _take(child: forking.Child, facts_key: str | None) -> bool:
+    """Read the child's next value: a composition is remembered, anything else kept for :func:`rest`. False when
+    the child has sent everything, or ended."""
+    got = child.next(_END)
+    if got is _END:
+        return False
+    if isinstance(got, tuple) and len(got) == 3 and got[0] == _COMPOSED:
+        _PREFETCHING.pop(got[1], None)
+        _remember(got[1], got[2], facts_key)
+    else:
+        _LATER.setdefault(child, []).append(got)
+    return True
+
+
+_END = object()
 
 
 def _from_child(key: str, facts_key: str | None) -> dict | None:
@@ -148,21 +188,35 @@ def _from_child(key: str, facts_key: str | None) -> dict | None:
     composes it, or the child ended (failed) before it got there."""
     child = _PREFETCHING.pop(key, None)
     while child is not None and key not in _MEMO:
-        got = child.next()
-        if got is None:  # it ended before it got there: what it did not send is composed here, as without a child
+        if not _take(child, facts_key):  # it ended first: what it did not send is composed here, as without a child
             break
-        k, result = got
-        _PREFETCHING.pop(k, None)
-        _remember(k, result, facts_key)
-    if child is not None and child not in _PREFETCHING.values():
+    if child is not None and child not in _PREFETCHING.values() and child not in _LATER:
         child.stop()  # all it was asked for is here: reap it
     return _MEMO.get(key)
 
 
+def rest(child: forking.Child, facts_key: str | None) -> Iterator[Any]:
+    """What a child started with ``prefetch(..., then=...)`` sends after its compositions (which are remembered on
+    the way), as it sends it; ends when the child has sent everything or ended, and reaps it."""
+    try:
+        while True:
+            later = _LATER.get(child, [])
+            if later:
+                yield later.pop(0)
+            elif not _take(child, facts_key):
+                return
+    finally:
+        _LATER.pop(child, None)
+        for k in [k for k, c in _PREFETCHING.items() if c is child]:
+            del _PREFETCHING[k]
+        child.stop()
+
+
 def stop_prefetching() -> None:
-    for child in set(_PREFETCHING.values()):
+    for child in set(_PREFETCHING.values()) | set(_LATER):
         child.stop()
     _PREFETCHING.clear()
+    _LATER.clear()
 
 
 def _compose(tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...]) -> dict:
