@@ -26,7 +26,7 @@ from typing import Any
 
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
-from verl_cookbook.hydra_overrides import hydra_message, op, parser
+from verl_cookbook.hydra_overrides import hydra_message, op, parse_one
 
 CKPT_LEAF = "checkpoint_engine"
 DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
@@ -271,7 +271,7 @@ def assignment_from_override(text: str, file: str, line: int, col: int = 1) -> A
     from hydra.errors import HydraException
 
     try:
-        ov = parser().parse_overrides([text])[0]
+        ov = parse_one(text)
     except HydraException as e:
         return Finding(file, line, col, "override/malformed", f"Hydra cannot parse `{text}`: {hydra_message(e)}")
     value = list(ov.sweep_string_iterator()) if ov.is_sweep_override() else ov.value()
@@ -427,7 +427,7 @@ class ConfigChecker:
             if a.path in unknown and a.op != "delete" and a.raw is None:
                 text = f"{_PREFIX.get(a.op, '')}{a.dotted}={UNKNOWN!r}".replace('"', "'")
             try:
-                ov = parser().parse_overrides([text])[0]
+                ov = parse_one(text)
             except HydraException as e:
                 findings.append(
                     Finding(
@@ -443,7 +443,7 @@ class ConfigChecker:
                     continue
                 first = next(iter(ov.sweep_string_iterator()), None)
                 key = ov.get_key_element()
-                ov = parser().parse_overrides([f"{key}={first}" if first is not None else key])[0]
+                ov = parse_one(f"{key}={first}" if first is not None else key)
             parsed.append((a, ov))
         choices = [
             (a, ov)
