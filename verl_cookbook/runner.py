@@ -269,7 +269,7 @@ def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, ca
 
 
 def _child_share(files: list[Path]) -> list[Path]:
-    """About ``CHILD_SHARE`` of ``files`` by bytes, largest first, in their order."""
+    """About ``CHILD_SHARE`` of ``files`` by bytes (chosen largest first, without going over), in the order given."""
     sizes = {}
     for f in files:
         try:
@@ -285,7 +285,8 @@ def _child_share(files: list[Path]) -> list[Path]:
 
 
 def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator[tuple[Path, Report]]:
-    """(file, its own report) for each of ``files``, as each is checked (a page that cannot be read at once)."""
+    """(file, its own report) for each of ``files``, as each is checked; a page that cannot be parsed comes first,
+    with its one finding."""
     from verl_cookbook.checks.shell import finish, has_shell_blocks, prefetch  # one bash -n, one ShellCheck
     from verl_cookbook.markdown import MarkdownError, parse_page
 

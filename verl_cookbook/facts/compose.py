@@ -127,6 +127,8 @@ def _remember(key: str, result: dict, facts_key: str | None) -> dict:
 
 _PREFETCHING: dict[str, forking.Child] = {}  # cache key -> the child composing it
 _LATER: dict[forking.Child, list[Any]] = {}  # children that go on once they have composed -> what they sent since
+_COMPOSED = "composed"  # the tag of a composition a prefetching child sends
+_END = object()  # what Child.next gives once the child has sent everything, or ended
 
 
 def prefetch(
@@ -163,9 +165,6 @@ def prefetch(
     return child
 
 
-_COMPOSED = "composed"  # the tag of a composition a prefetching child sends
-
-
 def _take(child: forking.Child, facts_key: str | None) -> bool:
     """Read the child's next value: a composition is remembered, anything else kept for :func:`rest`. False when
     the child has sent everything, or ended."""
@@ -178,9 +177,6 @@ def _take(child: forking.Child, facts_key: str | None) -> bool:
     else:
         _LATER.setdefault(child, []).append(got)
     return True
-
-
-_END = object()
 
 
 def _from_child(key: str, facts_key: str | None) -> dict | None:
