@@ -21,7 +21,7 @@ import yaml
 
 from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, parse_statements
 from verl_cookbook.verl_source import VerlTree
-from verl_cookbook.yaml_lines import key_lines, load_with_lines
+from verl_cookbook.yaml_lines import key_lines, values_at
 
 GENERATED = "verl/trainer/config/_generated_ppo_trainer.yaml"
 SOURCE_YAML = "verl/trainer/config/ppo_trainer.yaml"
@@ -60,22 +60,14 @@ def _comment_above(lines: list[str], line: int) -> str | None:
     return " ".join(reversed(out)) or None
 
 
-def _get(data: object, path: str) -> tuple[bool, object]:
-    node = data
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return False, None
-        node = node[part]
-    return True, node
-
-
 def _config(tree: VerlTree) -> dict:
     if not tree.exists(GENERATED):
         return {"file": None, "keys": {}}
     text = tree.read(GENERATED)
-    try:
-        data, lines = load_with_lines(text)
-        data = data or {}
+    paths = [f"trainer.{k}" for k in TRAINER_KEYS]
+    try:  # only the values looked up are built (see yaml_lines.values_at); the config family parsed this text too
+        lines = key_lines(text)
+        values = values_at(text, paths + list(CONTENT_SCOPES))
     except yaml.YAMLError:
         return {"file": GENERATED, "keys": {}}
     src_lines: dict[str, int] = {}
@@ -87,17 +79,28 @@ def _config(tree: VerlTree) -> dict:
             src_lines = key_lines(raw)
         except yaml.YAMLError:
             src_lines = {}
-    paths = [f"trainer.{k}" for k in TRAINER_KEYS]
+    dotted: list[str] = []  # a key with a dot in it is looked up by its parts, as a path
     for scope in CONTENT_SCOPES:
-        found, node = _get(data, scope)
-        if found and isinstance(node, dict):
-            paths += [f"{scope}.{k}" for k in node if not k.startswith("_")]
+        node = values.get(scope)
+        if isinstance(node, dict):
+            for k in node:
+                if not k.startswith("_"):
+                    paths.append(f"{scope}.{k}")
+                    if "." in k:
+                        dotted.append(f"{scope}.{k}")
+                    else:
+                        values[f"{scope}.{k}"] = node[k]
+    values.update(values_at(text, dotted) if dotted else {})
     keys: dict[str, dict] = {}
     for path in paths:
-        found, value = _get(data, path)
-        if not found:
+        if path not in values:
             continue
-        entry: dict = {"default": value, "source": f"{GENERATED}:{lines.get(path, 1)}", "defined": None, "doc": None}
+        entry: dict = {
+            "default": values[path],
+            "source": f"{GENERATED}:{lines.get(path, 1)}",
+            "defined": None,
+            "doc": None,
+        }
         if path in src_lines:
             entry["defined"] = f"{SOURCE_YAML}:{src_lines[path]}"
             entry["doc"] = _comment_above(src_text, src_lines[path])
