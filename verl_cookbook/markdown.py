@@ -233,11 +233,12 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
                 if resolved is None:
                     missing.append((target, page_line))
                     continue
-                includes.append(_display(resolved, root))
+                inc_shown = _display(resolved, root)
+                includes.append(inc_shown)
                 inc_text = read_text(resolved)
                 for n, inc_line in enumerate(inc_text.splitlines(), 1):
                     code_lines.append(inc_line)
-                    line_map.append((_display(resolved, root), n))
+                    line_map.append((inc_shown, n))
             blocks.append(
                 CodeBlock(
                     page=shown,
