@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from verl_cookbook.facts.pyast import dotted_name
+from verl_cookbook.facts.pyast import dotted_name, parse_file
 from verl_cookbook.verl_source import VerlTree
 
 ROLLOUT = ("actor_rollout_ref", "rollout")
@@ -148,15 +148,20 @@ def _collect(body: list[ast.stmt], conds: list[ast.expr], local: dict[str, ast.e
             out.append(Guard(rel, stmt.lineno, "AssertionError", message, [*conds, fails], dict(local), spec, stmt.msg))
 
 
-def extract_guards(tree: VerlTree) -> list[Guard]:
-    """Every conditional ``raise`` in a function of :data:`GUARD_FILES` that mentions ``delta_sharded``."""
+def extract_guards(tree: VerlTree, whole: bool = False) -> list[Guard]:
+    """Every conditional ``raise`` in a function of :data:`GUARD_FILES` that mentions ``delta_sharded``.
+
+    A file whose guards are those of the functions that name ``delta_sharded`` is parsed as a skeleton (the bodies
+    of the other functions left out: no guard of theirs is kept, and ``_collect`` does not enter nested functions);
+    ``whole=True`` parses every file whole (the reference the tests hold the skeleton to)."""
     guards: list[Guard] = []
     for spec in GUARD_FILES:
         if not tree.exists(spec.rel):
             continue
+        words = None if whole or spec.function else (DELTA.encode(),)
         try:
-            mod = ast.parse(tree.read(spec.rel))
-        except SyntaxError:
+            _, mod = parse_file(tree.root / spec.rel, words)
+        except (SyntaxError, ValueError):
             continue
         if spec.function:
             fn = _function(mod, spec.function)
