@@ -152,3 +152,48 @@ def test_claims_on_a_page_are_checked_and_a_wrong_one_names_its_line(write_page,
 def test_unknown_claim_kind_is_a_finding(write_page, facts) -> None:
     page = write_page('# p\n\n<!-- check: raise file="verl/x.py" -->\n')
     assert rules(findings_for(page, facts)) == ["claim/unknown-check"]
+
+
+RAISE_CORNERS = '''
+def f(x):
+    if x:
+        raise ValueError(
+            "split "
+            "message"
+        )
+    y = [1 for _ in range(3)]  # no raise on this line
+    assert x, f"bad {x}"
+
+
+class C:
+    def g(self):
+        def inner():
+            raise KeyError("inner")  # nested function: its own scope
+        return inner
+
+
+def h():
+    """A docstring that says raise, and a string that says assert."""
+    return "assert"
+'''
+
+
+def test_raise_scan_enters_only_lines_with_the_keyword_and_equals_the_full_walk(verl_tree) -> None:
+    import ast
+    import os
+
+    from verl_cookbook.checks.claims import _Module, _raises
+
+    corners = _Module("x.py", RAISE_CORNERS, ast.parse(RAISE_CORNERS))
+    got = list(_raises(corners))
+    assert [(name, line) for name, _msg, line in got] == [("ValueError", 4), ("AssertionError", 9), ("KeyError", 15)]
+    assert got == list(_raises(corners, whole=True))
+    files = 0
+    for dirpath, _, filenames in os.walk(verl_tree.package):
+        for fn in filenames:
+            if fn.endswith(".py"):
+                source = open(os.path.join(dirpath, fn), encoding="utf-8", errors="replace").read()
+                mod = _Module(fn, source, ast.parse(source))
+                assert list(_raises(mod)) == list(_raises(mod, whole=True)), fn
+                files += 1
+    assert files > 300

@@ -28,6 +28,7 @@ import io
 import os
 import re
 import tokenize
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,13 +178,26 @@ def _assigned(scope: ast.AST, name: str) -> list[ast.expr]:
     return out
 
 
-def _raises(mod: _Module) -> Iterator[tuple[str, str, int]]:
-    """(error name, rendered message, line) for every ``raise`` and ``assert … , msg`` in the module."""
+def _raises(mod: _Module, whole: bool = False) -> Iterator[tuple[str, str, int]]:
+    """(error name, rendered message, line) for every ``raise`` and ``assert … , msg`` in the module, in walk order.
+    Only the nodes whose lines hold ``raise`` or ``assert`` are entered; ``whole=True`` enters every node (the
+    reference the tests hold this to)."""
     assert mod.tree is not None
     module = mod.tree
+    # a raise or an assert starts on a line that holds its keyword: a node whose lines hold neither has none inside
+    hits = [n for n, line in enumerate(mod.source.splitlines(), 1) if "raise" in line or "assert" in line]
+
+    def holds_one(node: ast.AST) -> bool:
+        first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        if whole or first is None or last is None:
+            return True
+        i = bisect_left(hits, first)
+        return i < len(hits) and hits[i] <= last
 
     def visit(node: ast.AST, scope: ast.AST) -> Iterator[tuple[str, str, int]]:
         for child in ast.iter_child_nodes(node):
+            if not holds_one(child):
+                continue
             inner = child if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else scope
             if isinstance(child, ast.Raise) and child.exc is not None:
                 exc = child.exc
