@@ -45,3 +45,38 @@ def test_the_facts_key_changes_with_the_package_fingerprint(verl_tree, monkeypat
     assert facts_mod.load_facts(verl_tree).key == key
     monkeypatch.setattr(facts_mod, "package_fingerprint", lambda: "another package")
     assert facts_mod.facts_key(verl_tree) != key
+
+
+def _walk_fingerprint(tree) -> str:
+    """The tree fingerprint spelled with os.walk and os.path.relpath: the reference the fast walk is held to."""
+    import hashlib
+    import os
+
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(tree.package):
+        dirnames.sort()
+        for fn in sorted(filenames):
+            if fn.endswith((".py", ".yaml", ".yml", ".md")):
+                p = os.path.join(dirpath, fn)
+                st = os.stat(p)
+                h.update(f"{os.path.relpath(p, tree.root)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def test_the_tree_fingerprint_equals_an_os_walk_of_the_tree(verl_tree, tmp_path: Path) -> None:
+    from verl_cookbook.verl_source import VerlTree
+
+    assert facts_mod._tree_fingerprint(verl_tree) == _walk_fingerprint(verl_tree)
+    # the corners: folders whose sorted order differs from their listing, a link to a folder (listed, not entered),
+    # a link to a file, names that differ only by suffix
+    root = tmp_path / "tree"
+    for rel in ["verl/b/z.py", "verl/a/y.yaml", "verl/a/y.txt", "verl/B/x.md", "verl/a.py", "verl/a/deep/er/w.yml"]:
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(rel, encoding="utf-8")
+    (root / "verl" / "linked").symlink_to(root / "verl" / "b", target_is_directory=True)
+    (root / "verl" / "file_link.py").symlink_to(root / "verl" / "a.py")
+    tree = VerlTree(root, str(root), None)
+    assert facts_mod._tree_fingerprint(tree) == _walk_fingerprint(tree)
+    before = facts_mod._tree_fingerprint(tree)
+    (root / "verl" / "a" / "deep" / "er" / "w.yml").write_text("changed size", encoding="utf-8")
+    assert facts_mod._tree_fingerprint(tree) != before
