@@ -385,11 +385,12 @@ def _shown(p: Path) -> str:
 
 
 def orphan_snippets(site_root: Path, included: set[str]) -> list[Finding]:
-    """Files under snippets/ that no page includes: nothing declares how to check them."""
+    """Files under snippets/ that no page includes: nothing declares how to check them. What Python writes beside a
+    snippet it runs or imports (``__pycache__/``) is not a snippet."""
     out = []
     snippets = site_root / "snippets"
     if snippets.is_dir():
-        for f in sorted(p for p in snippets.rglob("*") if p.is_file()):
+        for f in sorted(p for p in snippets.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             shown = _shown(f)
             if shown not in included:
                 out.append(
