@@ -127,3 +127,14 @@ def test_no_traceback_from_the_real_process(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert "file/binary" in proc.stdout
+
+
+def test_a_generated_config_that_is_not_yaml_cites_the_file_without_a_line(verl_copy: VerlTree, tmp_path, monkeypatch):
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "cache"))
+    facts = load_facts(verl_copy, use_cache=False)
+    rel = facts.data["config"]["generated"]["ppo_trainer"]["file"]
+    good = facts.config_source("trainer.save_freq")
+    assert verl_copy.read(rel).splitlines()[int(good.rsplit(":", 1)[1]) - 1].strip().startswith("save_freq:")
+    (verl_copy.root / rel).write_text("trainer: [unclosed\n", encoding="utf-8")
+    broken = load_facts(verl_copy, use_cache=False)  # the facts are still extracted: the lines are read when cited
+    assert broken.config_source("trainer.save_freq") == rel

@@ -159,13 +159,25 @@ class Facts:
 
     def config_source(self, path: str, name: str = "ppo_trainer") -> str | None:
         """``file:line`` of dotted key ``path``: in verl's generated ``_generated_<name>.yaml`` when there is one,
-        else the primary config file."""
+        else the primary config file. The generated file's key lines are read when first asked for (a run that
+        replays every page from the cache never asks), once per process."""
         gen = self.data["config"]["generated"].get(name)
         if gen:
-            line = gen["lines"].get(path)
+            line = self._generated_lines(gen["file"]).get(path)
             return f"{gen['file']}:{line}" if line else gen["file"]
         c = self.data["entry_points"]["configs"].get(name)
         return c["file"] if c else None
+
+    def _generated_lines(self, rel: str) -> dict[str, int]:
+        """Dotted key -> line in the tree's file ``rel``; empty when it cannot be read as YAML."""
+        import yaml
+
+        from verl_cookbook.yaml_lines import key_lines_kept
+
+        try:
+            return key_lines_kept(self.tree.read(rel))
+        except (OSError, yaml.YAMLError):
+            return {}
 
     def entry_point(self, module: str) -> dict | None:
         """``{"config_name", "config_dir", "source", "migrates"}`` for a Hydra entry point of verl."""

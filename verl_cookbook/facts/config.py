@@ -7,7 +7,7 @@ from typing import Any
 
 from verl_cookbook.facts.pyast import annotation_text, literal_or_source
 from verl_cookbook.verl_source import VerlTree
-from verl_cookbook.yaml_lines import key_lines, load_with_lines
+from verl_cookbook.yaml_lines import load_with_lines
 
 DATACLASS_FILE = "verl/workers/config/rollout.py"
 ROLLOUT_YAML = "verl/trainer/config/rollout/rollout.yaml"
@@ -51,14 +51,11 @@ def dataclass_fields(tree: VerlTree, rel: str, class_name: str) -> dict[str, dic
 
 
 def generated_configs(tree: VerlTree) -> dict[str, dict]:
-    """Every ``_generated_<name>.yaml``: its file and a line for each dotted key path (the checks cite these lines;
-    the values themselves come from Hydra's composition, see facts/compose.py)."""
+    """Every ``_generated_<name>.yaml``: its file. The checks cite a key by its line there, read from the file when
+    a check asks (``Facts.config_source``); the values come from Hydra's composition (facts/compose.py)."""
     out: dict[str, dict] = {}
     for path in sorted((tree.root / CONFIG_DIR).glob(GENERATED_GLOB)):
-        rel = f"{CONFIG_DIR}/{path.name}"
-        text = path.read_text(encoding="utf-8", errors="replace")
-        name = path.stem.removeprefix("_generated_")
-        out[name] = {"file": rel, "lines": key_lines(text)}
+        out[path.stem.removeprefix("_generated_")] = {"file": f"{CONFIG_DIR}/{path.name}"}
     return out
 
 
