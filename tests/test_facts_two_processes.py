@@ -105,3 +105,34 @@ def test_a_fact_extracting_process_imports_no_family_library_before_it_forks() -
     heavy = {"yaml", "dataclasses", "subprocess", "tempfile", "zipfile", "importlib.resources"}
     heavy |= {f"verl_cookbook.facts.{m}" for m in facts_mod.FAMILY_MODULES.values()}
     assert heavy.isdisjoint(out), sorted(heavy.intersection(out))
+
+
+@pytest.mark.parametrize("cached_before", [False, True])
+def test_with_nothing_cached_the_key_is_computed_once_the_child_runs(
+    verl_tree, monkeypatch: pytest.MonkeyPatch, tmp_path, cached_before: bool
+) -> None:
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(forking.threading, "active_count", lambda: 1)
+    if cached_before:  # some other tree's facts are cached: this tree's key is looked up first
+        (tmp_path / "cache" / "facts").mkdir(parents=True)
+    started: list[bool] = []
+    real_start, real_key = forking.start, facts_mod.facts_key
+
+    def start(produce):
+        child = real_start(produce)
+        started.append(child is not None)
+        return child
+
+    order: list[str] = []
+    monkeypatch.setattr(forking, "start", start)
+    monkeypatch.setattr(
+        facts_mod, "facts_key", lambda tree: order.append("key" if started else "key first") or real_key(tree)
+    )
+    facts = facts_mod.load_facts(verl_tree)
+    assert started == [True]
+    assert order == (["key first"] if cached_before else ["key"])
+    assert facts.key == real_key(verl_tree)
+    assert (tmp_path / "cache" / "facts" / f"{facts.key}.json").is_file()  # cached under the same key either way
+    order.clear()
+    again = facts_mod.load_facts(verl_tree)  # now a cache hit: no child, the same key
+    assert again.key == facts.key and started == [True] and order == ["key"]

@@ -220,16 +220,19 @@ class Facts:
 SECOND_PROCESS = ("dataclasses", "entry_points", "engines", "merger")
 
 
-def extract_all(tree: VerlTree) -> dict:
+def extract_all(tree: VerlTree, meanwhile: Callable[[], object] | None = None) -> dict:
     """Every family's facts, in FAMILY_MODULES order. The child is forked before any family module is
-    imported, so each process imports only the modules (and libraries: yaml) of its own families."""
+    imported, so each process imports only the modules (and libraries: yaml) of its own families. ``meanwhile``
+    is called here once the child is started, before this process's own families."""
     with gcpause.paused():  # syntax trees by the thousand, none in a cycle: see gcpause
-        return _extract_all(tree)
+        return _extract_all(tree, meanwhile)
 
 
-def _extract_all(tree: VerlTree) -> dict:
+def _extract_all(tree: VerlTree, meanwhile: Callable[[], object] | None = None) -> dict:
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
     child = forking.start(lambda: [{name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}])
+    if meanwhile is not None:
+        meanwhile()
     here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]
     mine = {name: fn(tree) for name, fn in families(here).items()}
     theirs: dict[str, Any] = {}
@@ -276,14 +279,22 @@ def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
     A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
     """
     require_whole_tree(tree)
-    key = facts_key(tree)
-    path = cache_dir() / "facts" / f"{key}.json"
-    if use_cache and path.is_file():
-        try:
-            return Facts(json.loads(path.read_text(encoding="utf-8")), tree, key)
-        except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
-            pass
-    data = extract_all(tree)
+    folder = cache_dir() / "facts"
+    if use_cache and folder.is_dir():
+        key = facts_key(tree)
+        path = folder / f"{key}.json"
+        if path.is_file():
+            try:
+                return Facts(json.loads(path.read_text(encoding="utf-8")), tree, key)
+            except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
+                pass
+        data = extract_all(tree)
+    else:  # nothing to look up (no facts cached yet, as on a fresh CI runner; or --no-cache): the key, which only
+        # names the cache files, is computed while the families are extracted, not before
+        keys: list[str] = []
+        data = extract_all(tree, meanwhile=lambda: keys.append(facts_key(tree)))
+        key = keys[0]
+        path = folder / f"{key}.json"
     _require_registrations(tree, data)
     if use_cache:
         try:
