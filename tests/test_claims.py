@@ -178,7 +178,20 @@ def h():
 '''
 
 
-def test_raise_scan_enters_only_lines_with_the_keyword_and_equals_the_full_walk(verl_tree) -> None:
+def _nodes_entered(mod, whole: bool, monkeypatch) -> int:
+    import ast
+
+    from verl_cookbook.checks.claims import _raises
+
+    calls: list[object] = []
+    real = ast.iter_child_nodes
+    monkeypatch.setattr(ast, "iter_child_nodes", lambda node: calls.append(node) or real(node))
+    list(_raises(mod, whole=whole))
+    monkeypatch.setattr(ast, "iter_child_nodes", real)
+    return len(calls)
+
+
+def test_raise_scan_enters_only_lines_with_the_keyword_and_equals_the_full_walk(verl_tree, monkeypatch) -> None:
     import ast
     import os
 
@@ -188,6 +201,8 @@ def test_raise_scan_enters_only_lines_with_the_keyword_and_equals_the_full_walk(
     got = list(_raises(corners))
     assert [(name, line) for name, _msg, line in got] == [("ValueError", 4), ("AssertionError", 9), ("KeyError", 15)]
     assert got == list(_raises(corners, whole=True))
+    # the reference does walk every node (else the comparison below would prove nothing)
+    assert _nodes_entered(corners, True, monkeypatch) > _nodes_entered(corners, False, monkeypatch)
     files = 0
     for dirpath, _, filenames in os.walk(verl_tree.package):
         for fn in filenames:

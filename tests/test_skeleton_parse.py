@@ -249,12 +249,20 @@ def _guards(guards: list) -> list[tuple]:
     ]
 
 
-def test_delta_guards_read_from_skeletons_equal_whole_file_parsing(verl_tree) -> None:
+def test_delta_guards_read_from_skeletons_equal_whole_file_parsing(verl_tree, monkeypatch) -> None:
     from verl_cookbook.doctor_rules import delta_guards
 
     pyast._parsed.clear()
     fast = delta_guards.extract_guards(verl_tree)
+    pyast._parsed.clear()
+
+    def no_skeleton(data: bytes, words: tuple[bytes, ...] = ()) -> bytes | None:
+        raise AssertionError("whole=True builds no skeleton")
+
+    monkeypatch.setattr(pyast, "skeleton", no_skeleton)
     whole = delta_guards.extract_guards(verl_tree, whole=True)
+    monkeypatch.undo()
+    pyast._parsed.clear()
     assert len(fast) >= 3  # the pinned release has delta_sharded guards in several files
     assert _guards(fast) == _guards(whole)
     # and the skeleton did leave bodies out (the comparison is not of two whole parses)
