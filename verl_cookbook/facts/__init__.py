@@ -11,7 +11,7 @@ import hashlib
 import importlib
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +98,7 @@ class Facts:
         self.data = data
         self.tree = tree
         self.key = key  # identifies tree + extractor code; None for hand-made facts (no result caching)
+        self._key_lines: dict[str, Mapping[str, int]] = {}  # generated config -> its key lines, read when first cited
 
     # -- engines ---------------------------------------------------------------------------
     @property
@@ -168,16 +169,18 @@ class Facts:
         c = self.data["entry_points"]["configs"].get(name)
         return c["file"] if c else None
 
-    def _generated_lines(self, rel: str) -> dict[str, int]:
+    def _generated_lines(self, rel: str) -> Mapping[str, int]:
         """Dotted key -> line in the tree's file ``rel``; empty when it cannot be read as YAML."""
-        import yaml
+        if rel not in self._key_lines:
+            import yaml
 
-        from verl_cookbook.yaml_lines import key_lines_kept
+            from verl_cookbook.yaml_lines import key_lines_kept
 
-        try:
-            return key_lines_kept(self.tree.read(rel))
-        except (OSError, yaml.YAMLError):
-            return {}
+            try:
+                self._key_lines[rel] = key_lines_kept(self.tree.read(rel))
+            except (OSError, yaml.YAMLError):
+                self._key_lines[rel] = {}
+        return self._key_lines[rel]
 
     def entry_point(self, module: str) -> dict | None:
         """``{"config_name", "config_dir", "source", "migrates"}`` for a Hydra entry point of verl."""
