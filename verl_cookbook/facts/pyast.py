@@ -129,9 +129,7 @@ _STRING_OR_COMMENT = re.compile(
 )
 _LEX_MARGIN = 2048  # bytes lexed past the last hit before trying the whole file
 _FIRST_WORD = re.compile(rb"[ \t\f]*(@|\w+)")
-_OPENERS = (b"(", b"[", b"{")
 _count_newlines = operator.methodcaller("count", b"\n")
-_CLOSERS = (b")", b"]", b"}")
 
 
 def _lines_at(data: bytes, offsets: list[int]) -> list[int]:
@@ -154,7 +152,11 @@ def _find_all(data: bytes, word: bytes) -> Iterator[int]:
 
 
 def _bracket_delta(line: bytes) -> int:
-    return sum(line.count(c) for c in _OPENERS) - sum(line.count(c) for c in _CLOSERS)
+    """Brackets opened minus brackets closed in ``line`` (strings blanked): the six counts spelled out, since this
+    runs for every line the lexers look at and two generator sums cost three times as much."""
+    return (
+        line.count(b"(") + line.count(b"[") + line.count(b"{") - line.count(b")") - line.count(b"]") - line.count(b"}")
+    )
 
 
 class Fragment:
