@@ -4,9 +4,9 @@ Uses libyaml's parser (``yaml.CSafeLoader``, ten times faster on verl's 4,000-li
 when PyYAML was built with it, else the pure-Python one; both build the same nodes and the same data
 (the resolver and constructor are the same Python code).
 
-A text's key lines are kept for the process (verl's generated trainer config is read by two fact families), and
-data is built only where it is asked for (:func:`values_at`): building Python data is most of the cost of reading
-YAML in Python.
+A text's key lines are kept for the process (verl's generated trainer config is read by the trainer family and
+again by every check that cites one of its keys, ``Facts.config_source``), and data is built only where it is asked
+for (:func:`values_at`): building Python data is most of the cost of reading YAML in Python.
 """
 
 from __future__ import annotations

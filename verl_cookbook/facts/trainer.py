@@ -65,7 +65,7 @@ def _config(tree: VerlTree) -> dict:
         return {"file": None, "keys": {}}
     text = tree.read(GENERATED)
     paths = [f"trainer.{k}" for k in TRAINER_KEYS]
-    try:  # only the values looked up are built (see yaml_lines.values_at); the config family parsed this text too
+    try:  # only the values looked up are built (see yaml_lines.values_at); the key lines stay for the checks' citations
         lines = key_lines(text)
         values = values_at(text, paths + list(CONTENT_SCOPES))
     except yaml.YAMLError:
