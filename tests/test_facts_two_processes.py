@@ -123,16 +123,14 @@ def test_with_nothing_cached_the_key_is_computed_once_the_child_runs(
         started.append(child is not None)
         return child
 
-    order: list[str] = []
+    forks_at_key: list[int] = []  # how many children had been forked when the key was computed
     monkeypatch.setattr(forking, "start", start)
-    monkeypatch.setattr(
-        facts_mod, "facts_key", lambda tree: order.append("key" if started else "key first") or real_key(tree)
-    )
+    monkeypatch.setattr(facts_mod, "facts_key", lambda tree: forks_at_key.append(len(started)) or real_key(tree))
     facts = facts_mod.load_facts(verl_tree)
     assert started == [True]
-    assert order == (["key first"] if cached_before else ["key"])
+    assert forks_at_key == ([0] if cached_before else [1])
     assert facts.key == real_key(verl_tree)
     assert (tmp_path / "cache" / "facts" / f"{facts.key}.json").is_file()  # cached under the same key either way
-    order.clear()
-    again = facts_mod.load_facts(verl_tree)  # now a cache hit: no child, the same key
-    assert again.key == facts.key and started == [True] and order == ["key"]
+    forks_at_key.clear()
+    again = facts_mod.load_facts(verl_tree)  # now a cache hit: the key first, no child, the same key
+    assert again.key == facts.key and started == [True] and forks_at_key == [1]
