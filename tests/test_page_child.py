@@ -159,8 +159,8 @@ def test_a_child_that_fails_halfway_leaves_its_other_pages_to_this_process(
 ) -> None:
     here, real = os.getpid(), runner._each_checked
 
-    def one_page_then_fail(files, ctx, cache):
-        for n, item in enumerate(real(files, ctx, cache)):
+    def one_page_then_fail(files, ctx, cache, repeats=None):
+        for n, item in enumerate(real(files, ctx, cache, repeats)):
             if os.getpid() != here and n == 1:
                 raise RuntimeError("only in the child")
             yield item
@@ -187,7 +187,7 @@ def test_the_page_cache_the_child_fills_replays_the_same_report(
     cold = _check(site, facts, use_cache=True)
     assert fresh, "the child checked some pages"
     checked = []
-    monkeypatch.setattr(runner, "check_page", lambda page, ctx, report: checked.append(page))
+    monkeypatch.setattr(runner, "check_page", lambda page, ctx, report, repeats=None: checked.append(page))
     warm = _check(site, facts, use_cache=True)
     assert checked == []  # every page replayed from the cache, the child's too
     assert warm == cold

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a p
     from verl_cookbook.checks import Context
     from verl_cookbook.facts import Facts
     from verl_cookbook.markdown import Page
+    from verl_cookbook.repeats import Repeats
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -75,11 +76,14 @@ def applies(attrs: dict[str, str], facts: Facts) -> bool:
     return True
 
 
-def check_page(page: Page, ctx: Context, report: Report) -> None:
+def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None = None) -> None:
+    """Check one page into ``report``. ``repeats``: what this run has checked so far, so that a block, claim or table
+    checked before (the same input on the page's mirror) is not checked again (see ``repeats``)."""
     from verl_cookbook import lenient
     from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS
     from verl_cookbook.checks.citations import check_citations
     from verl_cookbook.checks.param_table import default_column
+    from verl_cookbook.repeats import block_input, claim_input, table_input
 
     out = report.findings
     report.pages += 1
@@ -148,7 +152,11 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if block.missing_includes:
             continue
         report.checked += 1
-        out.extend(BLOCK_CHECKS[kind](block, ctx))
+        check = BLOCK_CHECKS[kind]
+        if repeats is None:
+            out.extend(check(block, ctx))
+        else:
+            out.extend(repeats.run(block_input(kind, block), lambda check=check, block=block: check(block, ctx)))
     for table in page.tables:
         report.tables += 1
         d = table.directive
@@ -177,7 +185,12 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        out.extend(TABLE_CHECKS[d.kind](table, ctx))
+        tcheck = TABLE_CHECKS[d.kind]
+        got = table_input(table) if repeats is not None else None
+        if repeats is None or got is None:
+            out.extend(tcheck(table, ctx))
+        else:
+            out.extend(repeats.run(got, lambda tcheck=tcheck, table=table: tcheck(table, ctx)))
     table_directives = {id(t.directive) for t in page.tables if t.directive is not None}
     for d in page.directives:
         if id(d) in table_directives:
@@ -208,7 +221,11 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        out.extend(CLAIM_CHECKS[d.kind](d, ctx))
+        ccheck = CLAIM_CHECKS[d.kind]
+        if repeats is None:
+            out.extend(ccheck(d, ctx))
+        else:
+            out.extend(repeats.run(claim_input(d), lambda ccheck=ccheck, d=d: ccheck(d, ctx)))
 
 
 # The primary configs of verl's PPO trainer (main_ppo), in the order a site check asks for them: most config
@@ -246,22 +263,24 @@ def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, ca
     from verl_cookbook.checks import Context
     from verl_cookbook.checks.shell import finish
     from verl_cookbook.facts.compose import rest, stop_prefetching
+    from verl_cookbook.repeats import Repeats
 
     checks.load_all()  # before the fork: both processes use them
     ctx = Context(facts=facts, root=root, options=options)
+    repeats = Repeats()  # each process fills its own
     theirs = _child_share(files) if len(files) > 1 else []
-    child = facts.prefetch_compositions(PREFETCHED_CONFIGS, then=lambda: _each_checked(theirs, ctx, cache))
+    child = facts.prefetch_compositions(PREFETCHED_CONFIGS, then=lambda: _each_checked(theirs, ctx, cache, repeats))
     if child is None:
         theirs = []
     try:
-        for _f, part in _each_checked([f for f in files if f not in theirs], ctx, cache):
+        for _f, part in _each_checked([f for f in files if f not in theirs], ctx, cache, repeats):
             _add(report, part)
         sent: set[Path] = set()
         if child is not None:
             for f, part in rest(child, facts.key):
                 _add(report, part)
                 sent.add(f)
-        for _f, part in _each_checked([f for f in theirs if f not in sent], ctx, cache):
+        for _f, part in _each_checked([f for f in theirs if f not in sent], ctx, cache, repeats):
             _add(report, part)
     finally:
         finish()
@@ -269,22 +288,38 @@ def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, ca
 
 
 def _child_share(files: list[Path]) -> list[Path]:
-    """About ``CHILD_SHARE`` of ``files`` by bytes (chosen largest first, without going over), in the order given."""
-    sizes = {}
+    """About ``CHILD_SHARE`` of ``files`` by bytes, in the order given: whole mirror pairs (``x.md`` with
+    ``x.en.md``, which mostly hold the same blocks and claims: checked in one process, the second of the pair is
+    mostly repeats), chosen largest first without going over."""
+    sizes: dict[Path, int] = {}
     for f in files:
         try:
             sizes[f] = f.stat().st_size
         except OSError:
             sizes[f] = 0
+    pairs: dict[Path, list[Path]] = {}
+    for f in files:
+        pairs.setdefault(_unmirrored(f), []).append(f)
     budget, chosen = CHILD_SHARE * sum(sizes.values()), set()
-    for f in sorted(files, key=lambda f: (-sizes[f], str(f))):
-        if sizes[f] <= budget:
-            chosen.add(f)
-            budget -= sizes[f]
+    for group in sorted(pairs.values(), key=lambda g: (-sum(sizes[f] for f in g), str(g[0]))):
+        size = sum(sizes[f] for f in group)
+        if size <= budget:
+            chosen.update(group)
+            budget -= size
     return [f for f in files if f in chosen]
 
 
-def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator[tuple[Path, Report]]:
+def _unmirrored(f: Path) -> Path:
+    """The page a mirror translates: ``x.en.md`` -> ``x.md`` (any two-letter language); others are themselves."""
+    parts = f.name.split(".")
+    if len(parts) >= 3 and len(parts[-2]) == 2 and parts[-2].isalpha() and parts[-2].islower():
+        return f.with_name(".".join(parts[:-2] + parts[-1:]))
+    return f
+
+
+def _each_checked(
+    files: list[Path], ctx: Context, cache: PageCache, repeats: Repeats | None = None
+) -> Iterator[tuple[Path, Report]]:
     """(file, its own report) for each of ``files``, as each is checked; a page that cannot be parsed comes first,
     with its one finding."""
     from verl_cookbook.checks.shell import finish, has_shell_blocks, prefetch  # one bash -n, one ShellCheck
@@ -302,7 +337,7 @@ def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator
     try:
         for f, page in pages:
             part = Report()
-            check_page(page, ctx, part)
+            check_page(page, ctx, part, repeats)
             cache.store(f, page, part, dict.fromkeys(_COUNTERS, 0), 0)
             yield f, part
     finally:
