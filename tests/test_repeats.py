@@ -116,6 +116,32 @@ def test_correct_mirrored_pages_stay_silent_and_are_still_answered_from_the_firs
     assert reused == 1
 
 
+COMMENT_ENDS = """\
+python3 -m verl.trainer.main_ppo \\
+    data.train_batch_size=8 \\
+    # the rollout
+    actor_rollout_ref.rollout.n=4
+"""
+
+
+def test_a_message_that_cites_a_line_of_the_first_is_checked_again_at_the_repeat(
+    tmp_path: Path, facts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell check says which line a command started on: the repeat's message must cite the repeat's line."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    (tmp_path / "docs").mkdir()
+    block = '``` {.bash check="shell"}\n' + COMMENT_ENDS + "```\n"
+    (tmp_path / "docs/a.md").write_text("# A\n\n" + block, encoding="utf-8")
+    (tmp_path / "docs/b.md").write_text("# B\n\n" + "Words.\n\n" * 5 + block, encoding="utf-8")
+    found, reused = _checked(tmp_path, facts, monkeypatch, repeats=True)
+    oracle, _ = _checked(tmp_path, facts, monkeypatch, repeats=False)
+    assert found == oracle
+    said = [f for f in found if f.rule == "shell/comment-ends-command"]
+    assert [f.path.rsplit("/", 1)[-1] for f in said] == ["a.md", "b.md"]
+    assert "started on line 4" in said[0].message and "started on line 14" in said[1].message
+    assert reused == 0
+
+
 def _block(page: str, line: int, col: int = 1, lines: tuple[int, ...] = (2, 3)) -> CodeBlock:
     return CodeBlock(page, line, col, "yaml", {"check": "config"}, "", "a: 1\nb: 2\n", [(page, n) for n in lines])
 
@@ -128,8 +154,10 @@ def test_findings_are_moved_place_for_place() -> None:
     a, b = _block("zh.md", 1, lines=(2, 3)), _block("en.md", 5, lines=(6, 7))
     _, old, col = block_input("config", a)
     _, new, _ = block_input("config", b)
-    moved = _moved([_finding("zh.md", 3), _finding("zh.md", 1)], old, col, new, 1)
-    assert moved == [_finding("en.md", 7), _finding("en.md", 5)]
+    moved = _moved(
+        [_finding("zh.md", 3), _finding("zh.md", 1), _finding("zh.md", 2, "bucket of 512 MB")], old, col, new, 1
+    )
+    assert moved == [_finding("en.md", 7), _finding("en.md", 5), _finding("en.md", 6, "bucket of 512 MB")]
 
 
 @pytest.mark.parametrize(
@@ -138,6 +166,8 @@ def test_findings_are_moved_place_for_place() -> None:
         (_finding("zh.md", 9), 1, "a line of the page that is not the block's"),
         (_finding("verl/trainer/config/ppo_trainer.yaml", 2), 1, "another file"),
         (_finding("zh.md", 2, "see zh.md"), 1, "a message naming the first page"),
+        (_finding("zh.md", 2, "the command started on line 2"), 1, "a message citing a line of the first"),
+        (_finding("zh.md", 2, "the lines after line 4"), 1, "a line just past the first block"),
         (_finding("zh.md", 1), 4, "the fence, whose column differs"),
     ],
 )

@@ -8,20 +8,24 @@ cells) and on the run's facts and options, which every page of a run shares. Onl
 differs. So a repeat is given the first one's findings, each moved from the first's place to the same place in
 the repeat: the fence, directive or table line, or the file and line a code line came from.
 
-A finding that points at no such place, or whose text names the first's page, is not moved: the check runs
-again on the repeat, so a repeat never gets a finding it would not have got by itself. A title differs between
-the two languages and no check reads it, so it is not part of what a block is.
+A finding that points at no such place, or whose text names a file of the first that the repeat is not in, or holds
+a number that may be a line of the first which the repeat has elsewhere (``the command started on line 239``), is
+not moved: the check runs again on the repeat, so a repeat never gets a finding it would not have got by itself.
+A title differs between the two languages and no check reads it, so it is not part of what a block is.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Hashable
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Directive, Table
 
 Spot = tuple[str, int]  # (file, line) a finding may point at
+_NUMBER = re.compile(r"\d{1,9}")
+_MARGIN = 2  # lines either side of the first's that a message might cite (the line after a block, ...)
 
 # Fence attributes only MkDocs reads (how a block is shown, never what it holds).
 _SHOWN_ONLY = frozenset({"title"})
@@ -79,7 +83,9 @@ def _moved(
     for a, b in zip(old, new, strict=True):
         if to.setdefault(a, b) != b:
             return None  # one place of the first is two places of the repeat
-    old_page = old[0][0]
+    renamed = {a[0] for a, b in zip(old, new, strict=True) if a[0] != b[0]}  # files of the first, not the repeat's
+    shifted = [a[1] for a, b in zip(old, new, strict=True) if a[1] != b[1]]  # its lines that are others in the repeat
+    near = range(min(shifted) - _MARGIN, max(shifted) + _MARGIN + 1) if shifted else range(0)
     out = []
     for f in findings:
         spot = to.get((f.path, f.line))
@@ -87,7 +93,10 @@ def _moved(
             return None
         if (f.path, f.line) == old[0] and old_col != new_col:
             return None  # at the fence, whose column differs
-        if old_page != new[0][0] and any(old_page in (t or "") for t in (f.message, f.fact, f.fact_source)):
-            return None
+        texts = [t for t in (f.message, f.fact, f.fact_source) if t]
+        if any(name in t for name in renamed for t in texts):
+            return None  # the text names a file of the first
+        if any(int(n) in near for t in texts for n in _NUMBER.findall(t)):
+            return None  # the text may cite a line of the first (any number about its lines counts)
         out.append(dataclasses.replace(f, path=spot[0], line=spot[1]))
     return out
