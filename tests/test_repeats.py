@@ -60,7 +60,9 @@ def mirrored(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _checked(site: Path, facts, monkeypatch: pytest.MonkeyPatch, repeats: bool) -> tuple[list[Finding], int]:
+def _checked(
+    site: Path, facts, monkeypatch: pytest.MonkeyPatch, repeats: bool, lenient: bool = False
+) -> tuple[list[Finding], int]:
     """The findings of a one-process check of ``site`` and how many repeats were answered without a check."""
     made: list[Repeats] = []
 
@@ -77,7 +79,7 @@ def _checked(site: Path, facts, monkeypatch: pytest.MonkeyPatch, repeats: bool) 
     old = Path.cwd()
     os.chdir(site)
     try:
-        report = check_paths([site / "docs"], facts, site, {"use_cache": False})
+        report = check_paths([site / "docs"], facts, site, {"use_cache": False, "lenient": lenient})
     finally:
         os.chdir(old)
     return report.findings, sum(r.reused for r in made)
@@ -140,6 +142,38 @@ def test_a_message_that_cites_a_line_of_the_first_is_checked_again_at_the_repeat
     assert [f.path.rsplit("/", 1)[-1] for f in said] == ["a.md", "b.md"]
     assert "started on line 4" in said[0].message and "started on line 14" in said[1].message
     assert reused == 0
+
+
+# Mistakes of the kinds the real-world run finds in other projects' docs, written the way those docs write them
+# (no check attributes: the lenient check guesses each block's kind from its language).
+LENIENT_BLOCKS = [
+    "```bash\npython3 -m verl.trainer.main_ppo \\\n    data.train_batch_size=8\n    trainer.n_gpus_per_node=1\n```\n",
+    "```bash\npython3 verl.trainer.main_ppo data.train_batch_size=8\n```\n",
+    "```bash\npython -m verl.trainer.main_ppo_typo \\\n    trainer.nnodes=1\n```\n",
+    "```bash\npython3 -m verl.trainer.main_ppo \\\n    reward_model.overlong_buffer.len=4096\n```\n",
+    "```yaml\nreward_model:\n  overlong_buffer:\n    enable: true\n```\n",
+    '```json\n{"ips": ["10.0.0.1"], "10.0.0.2"}\n```\n',
+    "```yaml\nactor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: hccl\n```\n",
+]
+
+
+def test_lenient_repeats_across_files_give_what_checking_each_gives(
+    tmp_path: Path, facts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A README repeating a docs page's snippets (verl's do), each at other lines: every finding is the one checking
+    the block where it stands gives, messages included."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    (tmp_path / "docs").mkdir()
+    body = "\n".join(LENIENT_BLOCKS)
+    (tmp_path / "docs/guide.md").write_text("# Guide\n\n" + body, encoding="utf-8")
+    (tmp_path / "docs/README.md").write_text("# Readme\n\nIntro.\n\n" * 3 + body, encoding="utf-8")
+    found, reused = _checked(tmp_path, facts, monkeypatch, repeats=True, lenient=True)
+    oracle, _ = _checked(tmp_path, facts, monkeypatch, repeats=False, lenient=True)
+    assert found == oracle
+    assert reused >= 1
+    per_page = {name: {f.rule for f in found if f.path.endswith(name)} for name in ("guide.md", "README.md")}
+    assert per_page["guide.md"] == per_page["README.md"]
+    assert len(per_page["guide.md"]) >= 5, per_page
 
 
 def _block(page: str, line: int, col: int = 1, lines: tuple[int, ...] = (2, 3)) -> CodeBlock:
