@@ -44,6 +44,17 @@ def test_a_warm_run_replays_the_same_findings_and_counts(site: Path, facts) -> N
     )
 
 
+def test_two_pages_with_the_same_bytes_each_replay_their_own_findings(site: Path, facts) -> None:
+    """A page copied to another path (a translation not yet translated, a page kept under an old URL) has the same
+    bytes: replayed, each page's findings point at it, not at the copy stored last."""
+    inline = '# p\n\n``` { .yaml check="config" device="npu" }\n' + BAD + "```\n"
+    (site / "docs" / "p.md").write_text(inline)
+    (site / "docs" / "copy.md").write_text(inline)
+    cold = _run(site, facts)
+    assert sorted(f.path for f in cold.findings) == ["docs/copy.md", "docs/p.md"]
+    assert _run(site, facts).findings == cold.findings
+
+
 def test_changing_an_included_snippet_is_checked_afresh(site: Path, facts) -> None:
     assert _run(site, facts).findings
     (site / "snippets" / "x.yaml").write_text(GOOD)

@@ -361,7 +361,8 @@ def _counters(report: Report) -> dict[str, int]:
 
 
 class PageCache:
-    """Findings per page, keyed by the page's bytes, the bytes of what it includes, the facts key (which holds
+    """Findings per page, keyed by the page's path and bytes (two pages with the same bytes are two entries: each
+    finding names its page), the bytes of what it includes, the facts key (which holds
     this package's code, ``verl_source.package_fingerprint``), the options and the external tools the checks
     use. A warm run only hashes files."""
 
@@ -380,7 +381,7 @@ class PageCache:
             data = f.read_bytes()
         except OSError:
             return None
-        return hashlib.sha256(self.salt.encode() + data).hexdigest()
+        return hashlib.sha256(f"{self.salt}\0{f.resolve()}\0".encode() + data).hexdigest()
 
     def replay(self, f: Path, report: Report) -> bool:
         if not self.enabled or not (key := self._key(f)):
