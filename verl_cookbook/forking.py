@@ -5,7 +5,8 @@ A child is forked only where that is safe and wanted: ``os.fork`` exists, no oth
 the calling thread, so a lock another thread holds would stay held in the child), and ``VERL_COOKBOOK_JOBS`` is
 not ``1``. The child produces values one by one and sends each, pickled, through a pipe as soon as it has it; it
 leaves with ``os._exit`` (the parent's exit handlers do not run twice). A child that fails sends no more values:
-the caller then does the rest of the work itself, so an error surfaces as it would without a child.
+the caller then does the rest of the work itself, so an error surfaces as it would without a child. A child started
+with an inbox also takes values from the parent (work known only after the fork), through a second pipe.
 """
 
 from __future__ import annotations
@@ -26,12 +27,25 @@ def can_fork() -> bool:
 
 
 class Child:
-    """A forked child producing values: :meth:`next` waits for the next one; :meth:`stop` ends the child."""
+    """A forked child producing values: :meth:`next` waits for the next one; :meth:`send` gives it one (a child
+    started with an inbox); :meth:`stop` ends the child."""
 
-    def __init__(self, pid: int, fd: int) -> None:
+    def __init__(self, pid: int, fd: int, inbox_fd: int | None = None) -> None:
         self.pid = pid
         self._pipe: Any = os.fdopen(fd, "rb")
+        self._inbox: Any = os.fdopen(inbox_fd, "wb") if inbox_fd is not None else None
         self._ended = False
+
+    def send(self, value: Any) -> bool:
+        """Give the child ``value`` (its ``receive()`` returns it); False when it cannot take it (ended, no inbox)."""
+        if self._ended or self._inbox is None:
+            return False
+        try:
+            pickle.dump(value, self._inbox, protocol=pickle.HIGHEST_PROTOCOL)
+            self._inbox.flush()
+        except (OSError, pickle.PicklingError):  # the child has ended (a broken pipe)
+            return False
+        return True
 
     def next(self, default: Any = None) -> Any:
         """The child's next value; ``default`` once it has sent them all, or failed, or was stopped."""
@@ -43,6 +57,13 @@ class Child:
             self.stop()
             return default
 
+    def close_inbox(self) -> None:
+        """Send nothing more: the child's ``receive()`` then returns None, and the child goes on to its end."""
+        if self._inbox is not None:
+            with contextlib.suppress(OSError):
+                self._inbox.close()
+            self._inbox = None
+
     def stop(self) -> None:
         """End the child (it only writes to the pipe, so it leaves nothing half done) and reap it."""
         if self._ended:
@@ -51,16 +72,19 @@ class Child:
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
         self._pipe.close()
+        self.close_inbox()
         os.waitpid(self.pid, 0)
 
 
-def start(produce: Callable[[], Iterable[Any]]) -> Child | None:
+def start(produce: Callable[..., Iterable[Any]], inbox: bool = False) -> Child | None:
     """A child sending the values ``produce()`` yields; None where forking is not safe or fails: the caller then
-    does the work itself."""
+    does the work itself. With ``inbox``, ``produce`` is called with one argument, ``receive``: it waits for the next
+    value the parent gives with :meth:`Child.send`, and returns None once the parent has stopped or ended."""
     if not can_fork():
         return None
     try:
         read_fd, write_fd = os.pipe()
+        in_read, in_write = os.pipe() if inbox else (None, None)
         pid = os.fork()
     except OSError:
         return None
@@ -69,11 +93,28 @@ def start(produce: Callable[[], Iterable[Any]]) -> Child | None:
         try:
             os.close(read_fd)
             with os.fdopen(write_fd, "wb") as out:
-                for value in produce():
+                if in_read is None:
+                    values = produce()
+                else:
+                    os.close(in_write)  # type: ignore[arg-type]
+                    values = produce(_receiver(os.fdopen(in_read, "rb")))
+                for value in values:
                     pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
                     out.flush()
             code = 0
         finally:
             os._exit(code)
     os.close(write_fd)
-    return Child(pid, read_fd)
+    if in_read is not None:
+        os.close(in_read)
+    return Child(pid, read_fd, in_write)
+
+
+def _receiver(pipe: Any) -> Callable[[], Any]:
+    def receive() -> Any:
+        try:
+            return pickle.load(pipe)  # noqa: S301 - written by the parent of this fork
+        except (EOFError, pickle.UnpicklingError, OSError):  # the parent stopped, or ended
+            return None
+
+    return receive

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.releases import version_key
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a p
     from verl_cookbook.facts import Facts
     from verl_cookbook.markdown import Page
     from verl_cookbook.repeats import Repeats
+    from verl_cookbook.verl_source import VerlTree
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -253,25 +255,38 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     misses = [f for f in files if not cache.replay(f, report)]
     if misses:
         _check_afresh(misses, facts, root, options, cache, report)
+    elif facts.helper is not None:  # every page replayed: the helper's work is not needed
+        facts.helper.stop()
+        facts.helper = None
     report.findings.sort(key=Finding.sort_key)
     return report
 
 
 def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, cache: PageCache, report: Report) -> None:
-    """Check ``files`` afresh. A forked child composes verl's main configs meanwhile, then checks a share of the
-    pages and sends each page's report; whatever it does not send (it failed, or none could be forked) is checked
-    here. Each page is checked on its own, so where it is checked changes nothing."""
+    """Check ``files`` afresh. A child composes verl's main configs meanwhile, then checks a share of the pages and
+    sends each page's report; whatever it does not send (it failed, or none could be forked) is checked here. Each
+    page is checked on its own, so where it is checked changes nothing. The child is the facts' ``helper`` when the
+    facts were just extracted (it has composed while this process extracted its own families: see :func:`helper`),
+    else one forked now."""
     from verl_cookbook import checks
     from verl_cookbook.checks import Context
     from verl_cookbook.checks.shell import finish
-    from verl_cookbook.facts.compose import rest, stop_prefetching
+    from verl_cookbook.facts import SECOND_PROCESS
+    from verl_cookbook.facts.compose import adopt, rest, stop_prefetching
     from verl_cookbook.repeats import Repeats
 
     checks.load_all()  # before the fork: both processes use them
     ctx = Context(facts=facts, root=root, options=options)
     repeats = Repeats()  # each process fills its own
     theirs = _child_share(files) if len(files) > 1 else []
-    child = facts.prefetch_compositions(PREFETCHED_CONFIGS, then=lambda: _each_checked(theirs, ctx, cache, repeats))
+    child, facts.helper = facts.helper, None
+    if child is not None:  # the child that extracted facts has composed meanwhile (``helper``): it checks a share
+        adopt(child, facts.tree, _prefetched(facts.tree, facts.data["entry_points"]), facts.key, later=True)
+        work = (_not_in(facts.data, SECOND_PROCESS), list(facts.data), facts.key, theirs, root, options, os.getcwd())
+        if not child.send(work):
+            theirs = []
+    else:
+        child = facts.prefetch_compositions(PREFETCHED_CONFIGS, then=lambda: _each_checked(theirs, ctx, cache, repeats))
     if child is None:
         theirs = []
     try:
@@ -287,6 +302,43 @@ def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, ca
     finally:
         finish()
         stop_prefetching()
+
+
+def helper(tree: VerlTree, extracted: dict, receive: Callable[[], Any]) -> Iterator[Any]:
+    """The work of the child that extracts some of verl's facts for a check (``load_facts(..., then=helper)``), once it
+    has sent them: it composes ``PREFETCHED_CONFIGS`` from the entry points it extracted (while this process extracts
+    its own families and reads its pages), then checks the pages the parent gives it (with the whole facts, the root
+    and the options; None: no pages) and sends each page's report, as the child of ``_check_afresh`` does."""
+    from verl_cookbook import checks
+    from verl_cookbook.checks import Context
+    from verl_cookbook.facts import Facts, compose
+    from verl_cookbook.repeats import Repeats
+
+    yield from compose.composing(tree, _prefetched(tree, extracted.get("entry_points") or {}))
+    work = receive()
+    if work is None:
+        return
+    sent, order, key, files, root, options, cwd = work  # the facts it has not extracted itself, and their order
+    os.chdir(cwd)  # pages are shown relative to the working folder, which may have changed since the fork
+    compose.keep_composed(tree, key)
+    facts = Facts({name: sent[name] if name in sent else extracted[name] for name in order}, tree, key)
+    checks.load_all()
+    ctx = Context(facts=facts, root=root, options=options)
+    yield from _each_checked(files, ctx, PageCache(facts, root, options), Repeats())
+
+
+def _not_in(data: dict, names: tuple[str, ...]) -> dict:
+    """``data`` without the families ``names`` (those the helper extracted: sent back, the pipe would fill up and this
+    process wait until the helper reads, which is only once it has composed)."""
+    return {k: v for k, v in data.items() if k not in names}
+
+
+def _prefetched(tree: VerlTree, entry_points: dict) -> list[tuple[Path, str]]:
+    """(folder, name) of the ``PREFETCHED_CONFIGS`` the tree's entry points have, in that order."""
+    from verl_cookbook.facts.compose import config_dirs
+
+    dirs = config_dirs(tree, entry_points)
+    return [(dirs[name], name) for name in PREFETCHED_CONFIGS if name in dirs]
 
 
 def _child_share(files: list[Path]) -> list[Path]:

@@ -11,7 +11,7 @@ import hashlib
 import importlib
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +98,9 @@ class Facts:
         self.data = data
         self.tree = tree
         self.key = key  # identifies tree + extractor code; None for hand-made facts (no result caching)
+        # the child that extracted some families and went on with the work ``load_facts(..., then=)`` gave it; taken
+        # (set to None) by the caller that reads what it sends
+        self.helper: forking.Child | None = None
         self._key_lines: dict[str, Mapping[str, int]] = {}  # generated config -> its key lines, read when first cited
 
     # -- engines ---------------------------------------------------------------------------
@@ -227,13 +230,37 @@ def extract_all(tree: VerlTree, meanwhile: Callable[[], object] | None = None) -
     """Every family's facts, in FAMILY_MODULES order. The child is forked before any family module is
     imported, so each process imports only the modules (and libraries: yaml) of its own families. ``meanwhile``
     is called here once the child is started, before this process's own families."""
+    return _extract(tree, meanwhile)[0]
+
+
+# What a child that extracted families goes on with (``load_facts(..., then=)``): called in the child with the tree,
+# the families it extracted and ``receive`` (waits for what the parent sends with ``Child.send``; None once the
+# parent has stopped); what it yields is sent to the parent, which reads it from ``Facts.helper``.
+Then = Callable[[VerlTree, dict, Callable[[], Any]], Iterable[Any]]
+
+
+def _extract(
+    tree: VerlTree, meanwhile: Callable[[], object] | None = None, then: Then | None = None
+) -> tuple[dict, forking.Child | None]:
+    """The facts, and the child that goes on with ``then`` (None without ``then``, or when it failed)."""
     with gcpause.paused():  # syntax trees by the thousand, none in a cycle: see gcpause
-        return _extract_all(tree, meanwhile)
+        return _extract_all(tree, meanwhile, then)
 
 
-def _extract_all(tree: VerlTree, meanwhile: Callable[[], object] | None = None) -> dict:
+def _extract_all(
+    tree: VerlTree, meanwhile: Callable[[], object] | None = None, then: Then | None = None
+) -> tuple[dict, forking.Child | None]:
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
-    child = forking.start(lambda: [{name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}])
+    if then is None:
+        child = forking.start(lambda: [{name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}])
+    else:
+
+        def produce(receive: Callable[[], Any]) -> Iterator[Any]:
+            extracted = {name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}
+            yield extracted
+            yield from then(tree, extracted, receive)
+
+        child = forking.start(produce, inbox=True)
     if meanwhile is not None:
         meanwhile()
     here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]
@@ -241,13 +268,15 @@ def _extract_all(tree: VerlTree, meanwhile: Callable[[], object] | None = None) 
     theirs: dict[str, Any] = {}
     if child is not None:
         theirs = child.next({})
-        child.stop()
+        if then is None or not theirs:
+            child.stop()
+            child = None
     for name in FAMILY_MODULES:
         if name in mine or name in theirs:
             data[name] = mine[name] if name in mine else theirs[name]
         else:  # the child failed: extract its families here
             data[name] = families([name])[name](tree)
-    return data
+    return data, child
 
 
 def require_whole_tree(tree: VerlTree) -> None:
@@ -276,9 +305,11 @@ def facts_key(tree: VerlTree) -> str:
     return hashlib.sha256(f"{tree.root}\0{_tree_fingerprint(tree)}\0{package_fingerprint()}".encode()).hexdigest()[:32]
 
 
-def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
+def load_facts(tree: VerlTree, use_cache: bool = True, then: Then | None = None) -> Facts:
     """Facts for ``tree``, from the cache when the tree and this package are unchanged.
 
+    ``then``: work for the child that extracts some of the families, once it has (see ``Then``); the facts' ``helper``
+    is that child when it goes on with it, else None (the facts came from the cache, or no child could be forked).
     A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
     """
     require_whole_tree(tree)
@@ -291,17 +322,24 @@ def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
                 return Facts(json.loads(path.read_text(encoding="utf-8")), tree, key)
             except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
                 pass
-        data = extract_all(tree)
+        data, helper = _extract(tree, then=then)
     else:  # nothing to look up (no facts cached yet, as on a fresh CI runner; or --no-cache): the key, which only
         # names the cache files, is computed while the families are extracted, not before
         keys: list[str] = []
-        data = extract_all(tree, meanwhile=lambda: keys.append(facts_key(tree)))
+        data, helper = _extract(tree, meanwhile=lambda: keys.append(facts_key(tree)), then=then)
         key = keys[0]
         path = folder / f"{key}.json"
-    _require_registrations(tree, data)
+    try:
+        _require_registrations(tree, data)
+    except VerlSourceError:
+        if helper is not None:
+            helper.stop()
+        raise
     if use_cache:
         try:
             write_atomic(path, json.dumps(data, default=str))
         except OSError:
             pass  # a read-only cache only costs speed
-    return Facts(data, tree, key)
+    facts = Facts(data, tree, key)
+    facts.helper = helper
+    return facts

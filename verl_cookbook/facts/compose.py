@@ -127,6 +127,9 @@ def _remember(key: str, result: dict, facts_key: str | None) -> dict:
 
 _PREFETCHING: dict[str, forking.Child] = {}  # cache key -> the child composing it
 _LATER: dict[forking.Child, list[Any]] = {}  # children that go on once they have composed -> what they sent since
+_EXPECTED: dict[forking.Child, dict[tuple[str, str], str]] = {}  # child -> (folder, name) it composes -> cache key
+_HERE: dict[tuple[str, str], dict] = {}  # in a child: what it composed before it knew the facts key
+_UNKNOWN = object()  # a facts key not known yet
 _COMPOSED = "composed"  # the tag of a composition a prefetching child sends
 _END = object()  # what Child.next gives once the child has sent everything, or ended
 
@@ -145,8 +148,8 @@ def prefetch(
 
     With ``then``, the child goes on once it has composed: it sends what ``then()`` yields (it has the compositions
     in its own memo), and the caller reads that with :func:`rest`, which also ends the child."""
-    todo = [(folder, name, _key(facts_key, tree, folder, name, ())) for folder, name in requests]
-    todo = [(f, n, k) for f, n, k in todo if k not in _PREFETCHING and _known(k, facts_key) is None]
+    keys = {(f, n): _key(facts_key, tree, f, n, ()) for f, n in requests}
+    todo = [(f, n) for (f, n), k in keys.items() if k not in _PREFETCHING and _known(k, facts_key) is None]
     if not todo and then is None:
         return None
 
@@ -154,18 +157,49 @@ def prefetch(
         _import_hydra()
 
     def produce() -> Iterator[Any]:
-        for f, n, k in todo:
-            _MEMO[k] = _compose(tree, f, n, ())
-            yield (_COMPOSED, k, _MEMO[k])
+        yield from composing(tree, todo, facts_key)
         if then is not None:
             yield from then()
 
     child = forking.start(produce)
     if child is not None:
-        _PREFETCHING.update({k: child for _, _, k in todo})
-        if then is not None:
-            _LATER[child] = []
+        adopt(child, tree, todo, facts_key, later=then is not None)
     return child
+
+
+def composing(
+    tree: VerlTree, requests: list[tuple[Path, str]], facts_key: str | None | object = _UNKNOWN
+) -> Iterator[Any]:
+    """In a child process: compose each of ``requests`` ((folder, name)), keep it, and yield it for the parent (which
+    takes it with :func:`rest` or :func:`compose`, once it has :func:`adopt`-ed the child). Kept in this process's
+    memo under ``facts_key``; when the key is not known yet (a child forked before the facts were extracted), until
+    :func:`keep_composed` is given it."""
+    for folder, name in requests:
+        result = _compose(tree, folder, name, ())
+        if facts_key is _UNKNOWN:
+            _HERE[(str(folder), name)] = result
+        else:
+            _MEMO[_key(facts_key, tree, folder, name, ())] = result  # type: ignore[arg-type]
+        yield (_COMPOSED, str(folder), name, result)
+
+
+def keep_composed(tree: VerlTree, facts_key: str | None) -> None:
+    """What :func:`composing` kept before the facts key was known, in the memo under that key."""
+    for (folder, name), result in _HERE.items():
+        _MEMO[_key(facts_key, tree, Path(folder), name, ())] = result
+    _HERE.clear()
+
+
+def adopt(
+    child: forking.Child, tree: VerlTree, requests: list[tuple[Path, str]], facts_key: str | None, later: bool
+) -> None:
+    """Have :func:`compose` take ``requests`` from ``child`` (which runs :func:`composing` on them) instead of composing
+    them; ``later``: the child sends more after them (read with :func:`rest`)."""
+    expected = {(str(f), n): _key(facts_key, tree, f, n, ()) for f, n in requests}
+    _EXPECTED[child] = expected
+    _PREFETCHING.update(dict.fromkeys(expected.values(), child))
+    if later:
+        _LATER[child] = []
 
 
 def _import_hydra() -> None:
@@ -183,9 +217,11 @@ def _take(child: forking.Child, facts_key: str | None) -> bool:
     got = child.next(_END)
     if got is _END:
         return False
-    if isinstance(got, tuple) and len(got) == 3 and got[0] == _COMPOSED:
-        _PREFETCHING.pop(got[1], None)
-        _remember(got[1], got[2], facts_key)
+    if isinstance(got, tuple) and len(got) == 4 and got[0] == _COMPOSED:
+        key = _EXPECTED.get(child, {}).get((got[1], got[2]))
+        if key is not None:
+            _PREFETCHING.pop(key, None)
+            _remember(key, got[3], facts_key)
     else:
         _LATER.setdefault(child, []).append(got)
     return True
@@ -215,6 +251,7 @@ def rest(child: forking.Child, facts_key: str | None) -> Iterator[Any]:
                 return
     finally:
         _LATER.pop(child, None)
+        _EXPECTED.pop(child, None)
         for k in [k for k, c in _PREFETCHING.items() if c is child]:
             del _PREFETCHING[k]
         child.stop()
@@ -225,6 +262,7 @@ def stop_prefetching() -> None:
         child.stop()
     _PREFETCHING.clear()
     _LATER.clear()
+    _EXPECTED.clear()
 
 
 def _compose(tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...]) -> dict:
