@@ -82,11 +82,17 @@ def start(produce: Callable[..., Iterable[Any]], inbox: bool = False) -> Child |
     value the parent gives with :meth:`Child.send`, and returns None once the parent has stopped or ended."""
     if not can_fork():
         return None
+    fds: list[int] = []
     try:
         read_fd, write_fd = os.pipe()
+        fds += (read_fd, write_fd)
         in_read, in_write = os.pipe() if inbox else (None, None)
+        if in_read is not None and in_write is not None:
+            fds += (in_read, in_write)
         pid = os.fork()
     except OSError:
+        for fd in fds:
+            os.close(fd)
         return None
     if pid == 0:  # the child: produce, send, leave without running the parent's exit handlers
         code = 1
