@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from verl_cookbook.facts import Facts
@@ -19,3 +20,33 @@ def rules(findings: list[Finding]) -> list[str]:
 
 def fence(code: str, info: str) -> str:
     return f"``` {info}\n{code.rstrip()}\n```\n"
+
+
+def site_with(dest: Path, pages: tuple[str, ...], written: dict[str, str]) -> Path:
+    """A site at ``dest``: this project's mkdocs.yml and snippets, its ``pages`` (paths under the repository) and
+    pages ``written`` (path -> text)."""
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copy(repo / "mkdocs.yml", dest / "mkdocs.yml")
+    shutil.copytree(repo / "snippets", dest / "snippets")
+    for rel in pages:
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(repo / rel, dest / rel)
+    for rel, text in written.items():
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_text(text, encoding="utf-8")
+    return dest
+
+
+def site_report(site: Path, facts: Facts, use_cache: bool = False) -> tuple:
+    """(findings, counters, included snippets) of a check of ``site``'s docs, run from the site's folder."""
+    import os
+
+    from verl_cookbook.runner import _COUNTERS
+
+    old = Path.cwd()
+    os.chdir(site)
+    try:
+        report = check_paths([site / "docs"], facts, site, {"use_cache": use_cache})
+    finally:
+        os.chdir(old)
+    return report.findings, tuple(getattr(report, k) for k in _COUNTERS), report.includes

@@ -10,10 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import site_report, site_with
 
 from verl_cookbook import cli, forking, runner
 from verl_cookbook.facts import compose, load_facts
-from verl_cookbook.runner import check_paths
 from verl_cookbook.verl_source import VerlTree
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,14 +33,8 @@ python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.checkpoint_engine.bac
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    shutil.copy(REPO / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    shutil.copytree(REPO / "snippets", tmp_path / "snippets")
-    for rel in PAGES:
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / rel, tmp_path / rel)
-    (tmp_path / "docs/bad.md").write_text(BAD, encoding="utf-8")
-    (tmp_path / "docs/bad.en.md").write_text(BAD, encoding="utf-8")
-    return tmp_path
+    """Three of this site's pages (their snippets too) and a page with findings, with its mirror."""
+    return site_with(tmp_path, PAGES, {"docs/bad.md": BAD, "docs/bad.en.md": BAD})
 
 
 @pytest.fixture
@@ -65,13 +59,7 @@ def cold(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFacto
 
 
 def _report(site: Path, facts) -> tuple:
-    old = Path.cwd()
-    os.chdir(site)
-    try:
-        report = check_paths([site / "docs"], facts, site, {"use_cache": True})
-    finally:
-        os.chdir(old)
-    return report.findings, tuple(getattr(report, k) for k in runner._COUNTERS), report.includes
+    return site_report(site, facts, use_cache=True)
 
 
 def _composed_here(monkeypatch: pytest.MonkeyPatch) -> list[str]:

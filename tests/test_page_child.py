@@ -5,14 +5,13 @@ or cannot be forked; the page cache the child fills replays the same; no child i
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from helpers import site_report, site_with
 
 from verl_cookbook import forking, runner
 from verl_cookbook.facts import compose
-from verl_cookbook.runner import check_paths
 
 REPO = Path(__file__).resolve().parent.parent
 PAGES = (
@@ -50,14 +49,7 @@ The engine raises on a wrong size.
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
     """Five of this site's pages (their snippets too) and four pages with findings of different kinds."""
-    shutil.copy(REPO / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    shutil.copytree(REPO / "snippets", tmp_path / "snippets")
-    for rel in PAGES:
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(REPO / rel, tmp_path / rel)
-    for rel, text in BAD.items():
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-    return tmp_path
+    return site_with(tmp_path, PAGES, BAD)
 
 
 @pytest.fixture
@@ -93,14 +85,7 @@ def fresh(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 
 
 def _check(site: Path, facts, use_cache: bool = False) -> tuple:
-    old = Path.cwd()
-    os.chdir(site)
-    try:
-        report = check_paths([site / "docs"], facts, site, {"use_cache": use_cache})
-    finally:
-        os.chdir(old)
-    counters = tuple(getattr(report, k) for k in runner._COUNTERS)
-    return report.findings, counters, report.includes
+    return site_report(site, facts, use_cache)
 
 
 def _one_by_one(site: Path, facts) -> tuple:
