@@ -8,6 +8,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,11 +155,7 @@ def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None
         if block.missing_includes:
             continue
         report.checked += 1
-        check = BLOCK_CHECKS[kind]
-        if repeats is None:
-            out.extend(check(block, ctx))
-        else:
-            out.extend(repeats.run(block_input(kind, block), lambda check=check, block=block: check(block, ctx)))
+        out.extend(_judged(repeats, block_input(kind, block), partial(BLOCK_CHECKS[kind], block, ctx)))
     for table in page.tables:
         report.tables += 1
         d = table.directive
@@ -187,12 +184,7 @@ def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        tcheck = TABLE_CHECKS[d.kind]
-        got = table_input(table) if repeats is not None else None
-        if repeats is None or got is None:
-            out.extend(tcheck(table, ctx))
-        else:
-            out.extend(repeats.run(got, lambda tcheck=tcheck, table=table: tcheck(table, ctx)))
+        out.extend(_judged(repeats, table_input(table), partial(TABLE_CHECKS[d.kind], table, ctx)))
     table_directives = {id(t.directive) for t in page.tables if t.directive is not None}
     for d in page.directives:
         if id(d) in table_directives:
@@ -223,11 +215,13 @@ def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        ccheck = CLAIM_CHECKS[d.kind]
-        if repeats is None:
-            out.extend(ccheck(d, ctx))
-        else:
-            out.extend(repeats.run(claim_input(d), lambda ccheck=ccheck, d=d: ccheck(d, ctx)))
+        out.extend(_judged(repeats, claim_input(d), partial(CLAIM_CHECKS[d.kind], d, ctx)))
+
+
+def _judged(repeats: Repeats | None, got: Any, check: Callable[[], list[Finding]]) -> list[Finding]:
+    """``check()``, or (with ``repeats``) the findings of the same input checked before in this run; ``got``: the
+    input's key and places (``repeats.block_input`` and its kin; None: not one a repeat can answer)."""
+    return check() if repeats is None or got is None else repeats.run(got, check)
 
 
 # The primary configs of verl's PPO trainer (main_ppo), in the order a site check asks for them: most config
