@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
-from verl_cookbook.runner import check_paths
+from verl_cookbook.runner import _COUNTERS, check_paths
 
 
 def findings_for(page: Path, facts: Facts) -> list[Finding]:
@@ -39,9 +40,6 @@ def site_with(dest: Path, pages: tuple[str, ...], written: dict[str, str]) -> Pa
 
 def site_report(site: Path, facts: Facts, use_cache: bool = False) -> tuple:
     """(findings, counters, included snippets) of a check of ``site``'s docs, run from the site's folder."""
-    import os
-
-    from verl_cookbook.runner import _COUNTERS
 
     old = Path.cwd()
     os.chdir(site)

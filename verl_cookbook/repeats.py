@@ -57,7 +57,7 @@ class Repeats:
 
     def __init__(self) -> None:
         self._seen: dict[Hashable, tuple[list[Spot], int, list[Finding]]] = {}
-        self.reused = 0  # repeats answered without running the check (for tests and the benchmark)
+        self.reused = 0  # repeats answered without running the check (the tests count them)
 
     def run(self, got: tuple[Hashable, list[Spot], int], check: Callable[[], list[Finding]]) -> list[Finding]:
         key, spots, col = got

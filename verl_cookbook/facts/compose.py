@@ -129,7 +129,6 @@ _PREFETCHING: dict[str, forking.Child] = {}  # cache key -> the child composing 
 _LATER: dict[forking.Child, list[Any]] = {}  # children that go on once they have composed -> what they sent since
 _EXPECTED: dict[forking.Child, dict[tuple[str, str], str]] = {}  # child -> (folder, name) it composes -> cache key
 _HERE: dict[tuple[str, str], dict] = {}  # in a child: what it composed before it knew the facts key
-_UNKNOWN = object()  # a facts key not known yet
 _COMPOSED = "composed"  # the tag of a composition a prefetching child sends
 _END = object()  # what Child.next gives once the child has sent everything, or ended
 
@@ -157,7 +156,8 @@ def prefetch(
         _import_hydra()
 
     def produce() -> Iterator[Any]:
-        yield from composing(tree, todo, facts_key)
+        yield from composing(tree, todo)
+        keep_composed(tree, facts_key)
         if then is not None:
             yield from then()
 
@@ -167,19 +167,14 @@ def prefetch(
     return child
 
 
-def composing(
-    tree: VerlTree, requests: list[tuple[Path, str]], facts_key: str | None | object = _UNKNOWN
-) -> Iterator[Any]:
+def composing(tree: VerlTree, requests: list[tuple[Path, str]]) -> Iterator[Any]:
     """In a child process: compose each of ``requests`` ((folder, name)), keep it, and yield it for the parent (which
-    takes it with :func:`rest` or :func:`compose`, once it has :func:`adopt`-ed the child). Kept in this process's
-    memo under ``facts_key``; when the key is not known yet (a child forked before the facts were extracted), until
-    :func:`keep_composed` is given it."""
+    takes it with :func:`rest` or :func:`compose`, once it has :func:`adopt`-ed the child). What is kept goes into
+    this process's memo with :func:`keep_composed`, once the facts key is known (a child forked while the facts were
+    being extracted learns it later)."""
     for folder, name in requests:
         result = _compose(tree, folder, name, ())
-        if facts_key is _UNKNOWN:
-            _HERE[(str(folder), name)] = result
-        else:
-            _MEMO[_key(facts_key, tree, folder, name, ())] = result  # type: ignore[arg-type]
+        _HERE[(str(folder), name)] = result
         yield (_COMPOSED, str(folder), name, result)
 
 
