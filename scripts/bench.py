@@ -13,8 +13,11 @@ Sections (one function each; ``bench.py`` runs ``targets``; name others: ``bench
   2. cold check of the whole site (empty facts and page caches; the pinned wheel already unpacked, so
      no pip time) against that griffe load (target: ≤ 0.5×); and, reported below it, the CPU time of the
      same pairs (all processes of the check, against griffe's one: on two cores the wall time cannot go
-     under half the CPU time) and the floor a check that composes configs with Hydra cannot go under: a
-     process doing only the compositions a cold site check does (found by tracing one);
+     under half the CPU time); the CPU time of the same work done in one process (``VERL_COOKBOOK_JOBS=1``:
+     nothing done twice, no second process) against griffe's, and what it bounds: that CPU time shared
+     perfectly over the machine's cores, against griffe's wall time (no split of the work can do better); and
+     the floor a check that composes configs with Hydra cannot go under: a process doing only the
+     compositions a cold site check does (found by tracing one);
   3. warm check (everything cached) against a bare ``python -c pass`` (target: ≤ 5×);
   4. cost per snippet on 1x/10x/100x synthetic pages, each snippet checked (none answered as a repeat of an
      earlier one; target: flat, the 100x cost ≤ 1.2× the 1x cost);
@@ -43,6 +46,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -402,9 +406,9 @@ def section_targets(bench: Bench) -> None:
     with TempCache(bench) as cache:
         env = bench.env(cache.dir)
 
-        def cold_check() -> float:
+        def cold_check(one_process: bool = False) -> float:
             cache.clear("facts", "pages", "compose")
-            return bench.run(check_args, env)
+            return bench.run(check_args, {**env, "VERL_COOKBOOK_JOBS": "1"} if one_process else env)
 
         cold_check()  # writes the bytecode
         if griffe:
@@ -430,6 +434,23 @@ def section_targets(bench: Bench) -> None:
                 "   its CPU time / griffe's (all its processes)",
                 f"{cpu_ratio:.2f}x ({statistics.median(cpu['cold']) * 1000:.0f} vs "
                 f"{statistics.median(cpu['griffe']) * 1000:.0f} ms)",
+                "-",
+                None,
+            )
+            walls: list[float] = []
+            cpu_one: dict[str, list[float]] = {"griffe": [], "one": []}
+
+            def griffe_wall() -> float:
+                walls.append(with_cpu(bench, griffe, cpu_one["griffe"])())
+                return walls[-1]
+
+            paired(griffe_wall, with_cpu(bench, partial(cold_check, one_process=True), cpu_one["one"]), bench.repeat)
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+            one_ratio = statistics.median(c / g for g, c in zip(cpu_one["griffe"], cpu_one["one"], strict=True))
+            best = statistics.median(c / cores / w for w, c in zip(walls, cpu_one["one"], strict=True))
+            target_row(
+                "   its work in one process: CPU / griffe's CPU",
+                f"{one_ratio:.2f}x; on {cores} cores at best {best:.2f}x",
                 "-",
                 None,
             )
