@@ -72,6 +72,37 @@ def package_fingerprint(package: Path = PACKAGE_DIR) -> str:
     return h.hexdigest()
 
 
+# The libraries whose behaviour a finding rests on: Hydra (with its override grammar's runtime, antlr4) and OmegaConf
+# compose and type verl's configs, PyYAML reads YAML, markdown-it-py reads the pages, jsonschema judges JSON files,
+# tree-sitter reads launch scripts. Python itself reads verl's code (``ast``, ``tokenize``).
+ENGINES = ("hydra", "omegaconf", "antlr4", "yaml", "markdown_it", "jsonschema", "tree_sitter", "tree_sitter_bash")
+
+
+@cache
+def engines_fingerprint(names: tuple[str, ...] = ENGINES) -> str:
+    """Which copy of each library in ``names`` this process would import, and which Python runs it, without
+    importing any: each module's file, with its size and modification time (an install or an upgrade writes it
+    anew), found the way ``import`` finds it.
+
+    Part of the facts key, so of every cache key built on it: results cached under one Hydra, OmegaConf or
+    markdown-it are not replayed under another (about a millisecond; a warm check imports none of them)."""
+    from importlib.util import find_spec
+
+    h = hashlib.sha256(f"{sys.version}\0{sys.implementation.cache_tag}".encode())
+    for name in names:
+        try:
+            spec = find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        where = spec.origin if spec is not None and spec.origin else ""
+        try:
+            st = os.stat(where) if where else None
+        except OSError:
+            st = None
+        h.update(f"\0{name}\0{where}\0{st.st_size if st else -1}\0{st.st_mtime_ns if st else -1}".encode())
+    return h.hexdigest()
+
+
 def _read_version(root: Path) -> str | None:
     vfile = root / "verl" / "version" / "version"
     if vfile.is_file():

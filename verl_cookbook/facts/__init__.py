@@ -20,6 +20,7 @@ from verl_cookbook.verl_source import (
     VerlSourceError,
     VerlTree,
     cache_dir,
+    engines_fingerprint,
     missing_core_files,
     package_fingerprint,
     write_atomic,
@@ -301,8 +302,10 @@ def _require_registrations(tree: VerlTree, data: dict) -> None:
 
 
 def facts_key(tree: VerlTree) -> str:
-    """What the facts of ``tree`` depend on: where it is, its files' sizes and times, and this package's code."""
-    return hashlib.sha256(f"{tree.root}\0{_tree_fingerprint(tree)}\0{package_fingerprint()}".encode()).hexdigest()[:32]
+    """What the facts of ``tree``, and every result cached under them, depend on: where the tree is, its files' sizes
+    and times, this package's code, and the libraries (and Python) that judge (``engines_fingerprint``)."""
+    parts = (str(tree.root), _tree_fingerprint(tree), package_fingerprint(), engines_fingerprint())
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
 def load_facts(tree: VerlTree, use_cache: bool = True, then: Then | None = None) -> Facts:
