@@ -31,6 +31,9 @@ except ImportError:  # Python 3.10: what the installed metadata declares
     reqs = md.requires("verl-cookbook") or []
 for req in reqs:
     md.version(re.split(r"[\s;\[<>=!~(]", req, maxsplit=1)[0])
+import sys
+
+assert (Path(sys.prefix) / "newest-markdown-it" / "markdown_it").is_dir()  # install.sh [5/6]
 PY
 }
 if ! installed; then

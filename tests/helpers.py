@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from verl_cookbook.facts import Facts
@@ -48,3 +49,8 @@ def site_report(site: Path, facts: Facts, use_cache: bool = False) -> tuple:
     finally:
         os.chdir(old)
     return report.findings, tuple(getattr(report, k) for k in _COUNTERS), report.includes
+
+
+# The newest markdown-it-py release, installed beside the test environment by scripts/install.sh ([5/6]): the parser
+# `pip install verl-cookbook` gets, which the environment's test tools keep out of it.
+NEWEST_MARKDOWN_IT = Path(sys.prefix) / "newest-markdown-it"
