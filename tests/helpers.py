@@ -54,3 +54,14 @@ def site_report(site: Path, facts: Facts, use_cache: bool = False) -> tuple:
 # The newest markdown-it-py release, installed beside the test environment by scripts/install.sh ([5/6]): the parser
 # `pip install verl-cookbook` gets, which the environment's test tools keep out of it.
 NEWEST_MARKDOWN_IT = Path(sys.prefix) / "newest-markdown-it"
+
+
+def empty_cache(dest: Path) -> Path:
+    """``dest`` made an empty cache folder (no facts, compositions or pages) with the verl releases already in the
+    user's cache linked in, so nothing is downloaded."""
+    from verl_cookbook.verl_source import cache_dir
+
+    (dest / "releases").mkdir(parents=True)
+    for release in (cache_dir() / "releases").iterdir():
+        (dest / "releases" / release.name).symlink_to(release)
+    return dest

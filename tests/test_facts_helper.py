@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import site_report, site_with
+from helpers import empty_cache, site_report, site_with
 
 from verl_cookbook import cli, forking, runner
 from verl_cookbook.facts import compose, load_facts
@@ -40,13 +40,7 @@ def site(tmp_path: Path) -> Path:
 @pytest.fixture
 def cold(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An empty cache (facts, compositions, pages) with the pinned release in it; forking allowed; nothing composed."""
-    cache = tmp_path_factory.mktemp("cache")
-    from verl_cookbook.verl_source import cache_dir
-
-    releases = cache_dir() / "releases"
-    (cache / "releases").mkdir()
-    for release in releases.iterdir():
-        (cache / "releases" / release.name).symlink_to(release)
+    cache = empty_cache(tmp_path_factory.mktemp("cache"))
     monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(cache))
     monkeypatch.setattr(forking.threading, "active_count", lambda: 1)
     monkeypatch.delenv(forking.JOBS_ENV, raising=False)

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import NEWEST_MARKDOWN_IT
+from helpers import NEWEST_MARKDOWN_IT, empty_cache
 
-from verl_cookbook.verl_source import PACKAGE_DIR, cache_dir
+from verl_cookbook.verl_source import PACKAGE_DIR
 
 REPO = PACKAGE_DIR.parent
 
@@ -26,11 +26,7 @@ def _env(cache: Path, newest: bool) -> dict[str, str]:
 
 @pytest.fixture
 def cache(tmp_path: Path) -> Path:
-    """An empty cache with the verl releases (already downloaded) linked in."""
-    (tmp_path / "releases").mkdir()
-    for release in (cache_dir() / "releases").iterdir():
-        (tmp_path / "releases" / release.name).symlink_to(release)
-    return tmp_path
+    return empty_cache(tmp_path / "cache")
 
 
 def _check(args: list[str], cache: Path, newest: bool) -> tuple[list[str], str]:
@@ -48,7 +44,7 @@ def _check(args: list[str], cache: Path, newest: bool) -> tuple[list[str], str]:
     return findings, summary
 
 
-def test_the_newest_copy_is_a_4_x_release_and_is_what_the_checks_import(cache: Path) -> None:
+def test_the_check_processes_import_the_newest_copy_a_4_x_release_first(cache: Path) -> None:
     code = "import markdown_it; print(markdown_it.__version__); print(markdown_it.__file__)"
     for newest, major in ((True, lambda m: m >= 4), (False, lambda m: m == 3)):
         run = subprocess.run([sys.executable, "-c", code], env=_env(cache, newest), capture_output=True, text=True)

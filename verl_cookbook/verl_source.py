@@ -79,8 +79,8 @@ ENGINES = ("hydra", "omegaconf", "antlr4", "yaml", "markdown_it", "jsonschema", 
 
 
 @cache
-def engines_fingerprint(names: tuple[str, ...] = ENGINES) -> str:
-    """Which copy of each library in ``names`` this process would import, and which Python runs it, without
+def engines_fingerprint() -> str:
+    """Which copy of each library in ``ENGINES`` this process would import, and which Python runs it, without
     importing any: each module's file, with its size and modification time (an install or an upgrade writes it
     anew), found the way ``import`` finds it.
 
@@ -89,7 +89,7 @@ def engines_fingerprint(names: tuple[str, ...] = ENGINES) -> str:
     from importlib.util import find_spec
 
     h = hashlib.sha256(f"{sys.version}\0{sys.implementation.cache_tag}".encode())
-    for name in names:
+    for name in ENGINES:
         try:
             spec = find_spec(name)
         except (ImportError, ValueError):
