@@ -1,14 +1,17 @@
-"""One exit-code contract for every command (0 no findings, 1 findings, 2 usage or environment error),
-stated in each command's --help and on the tools pages."""
+"""One exit-code contract for every command (0 no findings, 1 findings, 2 usage or environment error, 3 internal
+error), stated in each command's --help and on the tools pages, and kept when the reader of the output goes away."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from verl_cookbook.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, build_parser, main
+from verl_cookbook.cli import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, build_parser, main
 from verl_cookbook.verl_source import VerlTree
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,8 +30,8 @@ def _help(command: str, capsys) -> str:
     return capsys.readouterr().out
 
 
-def test_the_contract_is_0_1_2() -> None:
-    assert (EXIT_OK, EXIT_FINDINGS, EXIT_ERROR) == (0, 1, 2)
+def test_the_contract_is_0_1_2_3() -> None:
+    assert (EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL) == (0, 1, 2, 3)
 
 
 def test_every_command_is_covered_here() -> None:
@@ -36,12 +39,14 @@ def test_every_command_is_covered_here() -> None:
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_commands_help_lists_the_three_exit_codes(command: str, capsys) -> None:
+def test_every_commands_help_lists_the_four_exit_codes(command: str, capsys) -> None:
     out = _help(command, capsys)
     block = out[out.index("exit codes") :]
     assert re.search(r"^\s*0\s+no findings", block, re.M)
     assert re.search(r"^\s*1\s+findings", block, re.M)
     assert re.search(r"^\s*2\s+usage or environment error", block, re.M)
+    assert re.search(r"^\s*3\s+internal error", block, re.M)
+    assert "VERL_COOKBOOK_DEBUG=1" in " ".join(block.split())
 
 
 @pytest.mark.parametrize("command", ["check", "doctor"])
@@ -99,8 +104,9 @@ def test_the_checker_page_table_states_the_contract(page: str) -> None:
     text = (REPO / "docs" / "tools" / page).read_text(encoding="utf-8")
     section = text[text.index("{ #exit-codes }") :]
     rows = dict(re.findall(r"^\| `([0-9])` \| (.+?) \|$", section, re.M))
-    assert sorted(rows) == ["0", "1", "2"]
+    assert sorted(rows) == ["0", "1", "2", "3"]
     assert ("missing path" in rows["2"]) or ("路径不存在" in rows["2"])
+    assert "VERL_COOKBOOK_DEBUG=1" in rows["3"]
 
 
 @pytest.mark.parametrize("page", ["doctor.md", "doctor.en.md", "verl-ci.md", "verl-ci.en.md"])
@@ -108,3 +114,79 @@ def test_the_tools_pages_give_2_for_usage_or_environment_errors(page: str) -> No
     text = " ".join((REPO / "docs" / "tools" / page).read_text(encoding="utf-8").split())
     assert re.search(r"(usage or environment error|用法错误或环境问题)", text)
     assert "exits 1" in text or "`1`" in text or "退出码为 1" in text
+
+
+def _boom(args) -> int:
+    raise KeyError("a bug planted by the test")
+
+
+def test_an_unexpected_exception_is_exit_3_in_one_line_naming_the_debug_switch_and_where_to_report(
+    monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    import verl_cookbook.cli as cli
+
+    monkeypatch.delenv("VERL_COOKBOOK_DEBUG", raising=False)
+    monkeypatch.setattr(cli, "cmd_facts", _boom)
+    assert main(["facts"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("verl-cookbook: internal error")
+    assert "KeyError" in err and "a bug planted by the test" in err
+    assert "VERL_COOKBOOK_DEBUG=1" in err
+    assert cli.REPORT_URL in err
+
+
+def test_the_debug_switch_prints_the_traceback_of_an_internal_error(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import verl_cookbook.cli as cli
+
+    monkeypatch.setenv("VERL_COOKBOOK_DEBUG", "1")
+    monkeypatch.setattr(cli, "cmd_facts", _boom)
+    assert main(["facts"]) == 3
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err
+    assert "in _boom" in err  # the frame that raised
+    assert err.rstrip().splitlines()[-1].startswith("verl-cookbook: internal error")
+
+
+def test_a_usage_error_is_not_an_internal_error(tmp_path: Path, capsys) -> None:
+    assert main(["check", str(tmp_path / "gone.md")]) == 2
+    assert "internal error" not in capsys.readouterr().err
+
+
+def _page_with_many_findings(site: Path, n: int) -> Path:
+    (site / "mkdocs.yml").write_text("site_name: t\n")
+    blocks = [
+        f'``` {{ .yaml check="config" }}\nactor_rollout_ref:\n  rollout:\n    nmae{i}: vllm\n```\n' for i in range(n)
+    ]
+    page = site / "bad.md"
+    page.write_text("# bad\n\n" + "\n".join(blocks))
+    return page
+
+
+def _pipe(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` in bash with pipefail (the way CI scripts run), this interpreter's verl-cookbook first on PATH,
+    standard output buffered as users have it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    return subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {command}"], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_findings_keep_exit_1_when_the_reader_closes_the_pipe_early(tmp_path: Path, verl_tree: VerlTree) -> None:
+    _page_with_many_findings(tmp_path, 300)  # far more output than a pipe's buffer and Python's
+    whole = _pipe("python -m verl_cookbook check bad.md | wc -c", tmp_path)
+    assert whole.returncode == 1, whole.stderr
+    assert int(whole.stdout) > 100_000
+    cut = _pipe("python -m verl_cookbook check bad.md | head -c 100", tmp_path)
+    assert len(cut.stdout) == 100
+    assert cut.returncode == 1, cut.stderr
+    assert "Traceback" not in cut.stderr and "Broken pipe" not in cut.stderr and "internal error" not in cut.stderr
+    assert "300 findings" in cut.stderr  # the command ran to its end: the summary is written
+
+
+def test_a_clean_run_keeps_exit_0_when_the_reader_closes_the_pipe_early(tmp_path: Path) -> None:
+    out = _pipe("python -m verl_cookbook facts --format json | head -c 10", tmp_path)
+    assert len(out.stdout) == 10
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""

@@ -1,23 +1,40 @@
 """``verl-cookbook``: check docs against verl's source, print the facts.
 
-Exit codes: 0 no findings, 1 findings, 2 usage or environment error. No traceback on any input.
+Exit codes: 0 no findings, 1 findings, 2 usage or environment error, 3 internal error (a bug in verl-cookbook:
+one line saying so; ``VERL_COOKBOOK_DEBUG=1`` prints the traceback). No traceback on any input otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import gc
 import json
 import os
 import sys
 import textwrap
+import traceback
+from collections.abc import Iterator
 from pathlib import Path
 
 from verl_cookbook import gcpause
 from verl_cookbook.facts import Facts, Then, load_facts
-from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, format_github, format_json, format_text, plural
+from verl_cookbook.findings import (
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    format_github,
+    format_json,
+    format_text,
+    plural,
+)
 from verl_cookbook.verl_source import VerlSourceError, resolve
+
+DEBUG_ENV = "VERL_COOKBOOK_DEBUG"  # set to 1: an internal error prints its traceback
+REPORT_URL = "https://github.com/verl-cookbook/verl-cookbook/issues"
+INTERNAL_HELP = f"internal error: a bug in verl-cookbook; {DEBUG_ENV}=1 prints the traceback, report it at {REPORT_URL}"
 
 
 def exit_codes_help(findings: str, errors: str) -> str:
@@ -27,6 +44,7 @@ def exit_codes_help(findings: str, errors: str) -> str:
         (EXIT_OK, "no findings"),
         (EXIT_FINDINGS, f"findings: {findings}"),
         (EXIT_ERROR, f"usage or environment error: {errors}"),
+        (EXIT_INTERNAL, INTERNAL_HELP),
     ]
     lines = ["exit codes (every verl-cookbook command):"]
     for code, text in rows:
@@ -62,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="verl-cookbook",
         description=__doc__.splitlines()[0],
-        epilog="exit codes: 0 no findings, 1 findings, 2 usage or environment error (see COMMAND --help)",
+        epilog="exit codes: 0 no findings, 1 findings, 2 usage or environment error, 3 internal error "
+        "(see COMMAND --help)",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     c = sub.add_parser(
@@ -228,11 +247,78 @@ def exit_now(code: int) -> None:
     os._exit(code)
 
 
+class _ReaderGone:
+    """Standard output that outlives its reader: once the other end of a pipe has closed (``| head``), what is
+    left to write goes to ``/dev/null`` and the command runs to the end, so its exit code is the one it computed,
+    not a ``BrokenPipeError``. The usual cure (Python's ``signal`` docs, "Note on SIGPIPE") points the file
+    descriptor at ``/dev/null``; here the command then carries on instead of exiting."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._to_devnull()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._to_devnull()
+
+    def _to_devnull(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, self._stream.fileno())  # the bytes still buffered are now written there
+        finally:
+            os.close(devnull)
+        try:
+            self._stream.flush()
+        except OSError:
+            pass
+
+    def __getattr__(self, name: str):  # fileno, isatty, encoding, ... are the stream's
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _stdout_outlives_its_reader() -> Iterator[None]:
+    stream = sys.stdout
+    if not hasattr(stream, "fileno"):
+        yield
+        return
+    guarded = _ReaderGone(stream)
+    sys.stdout = guarded  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        guarded.flush()  # a reader that left after the last write: caught here, not at interpreter exit
+        sys.stdout = stream
+
+
+def internal_error(e: BaseException) -> int:
+    """An exception nothing expected: a bug in verl-cookbook, never the input's fault. One line on stderr that says
+    so, names the switch that prints the traceback and where to report it; exit 3, not the usage-error code."""
+    debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    if debug:
+        traceback.print_exception(type(e), e, e.__traceback__, file=sys.stderr)
+    where = "" if debug else f"rerun with {DEBUG_ENV}=1 for the traceback, "
+    print(
+        f"verl-cookbook: internal error (a bug in verl-cookbook): {type(e).__name__}: {e}; {where}"
+        f"please report it at {REPORT_URL}",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        with gcpause.paused():  # one command is a short run: see gcpause
+        with _stdout_outlives_its_reader(), gcpause.paused():  # one command is a short run: see gcpause
             if args.command == "check":
                 return cmd_check(args)
             if args.command == "facts":
@@ -243,8 +329,5 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
-    except Exception as e:  # never a traceback for the user; say what broke and where to report it
-        print(f"verl-cookbook: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        return EXIT_ERROR
+    except Exception as e:  # never a traceback unasked: say it is our bug, how to see more, where to report it
+        return internal_error(e)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
-# The exit-code contract of every verl-cookbook command.
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# The exit-code contract of every verl-cookbook command: 3 is a bug in verl-cookbook itself, never the input's fault.
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
