@@ -31,9 +31,9 @@ def test_an_empty_value_of_a_known_key_is_silent_and_an_unknown_key_is_named(wri
 
 
 # fuzz target "page": since="¹" (a character str.isdigit() accepts and int() refuses)
-@pytest.mark.parametrize(("version", "key"), [("¹.2", (0, 2)), ("0.9.1", (0, 9, 1)), ("0.10.0rc1", (0, 10, 1))])
-def test_version_key_reads_ascii_digits_only(version: str, key: tuple[int, ...]) -> None:
-    assert version_key(version) == key
+@pytest.mark.parametrize(("version", "same_as"), [("¹.2", "0.2"), ("x.9.1", "0.9.1"), ("0.9.¹1", "0.9.1")])
+def test_version_key_reads_ascii_digits_only(version: str, same_as: str) -> None:
+    assert version_key(version) == version_key(same_as)
 
 
 def test_a_since_bound_with_superscript_digits_does_not_crash_the_page(write_page, facts: Facts) -> None:
