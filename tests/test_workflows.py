@@ -72,3 +72,34 @@ def test_publish_runs_the_checks_before_deploying_with_mike_to_gh_pages():
     assert "install.sh" in " ".join(runs[:test_at])
     deploy = (REPO / "scripts" / "deploy_docs.sh").read_text()
     assert "mike deploy" in deploy and "--update-aliases" in deploy and "latest" in deploy
+
+
+def test_ci_runs_the_test_script_on_every_pull_request_and_branch_push():
+    wf = load(REPO / ".github" / "workflows" / "ci.yml")
+    assert "pull_request" in wf["on"]
+    assert "push" in wf["on"]
+    assert wf["on"]["push"].get("branches-ignore") == ["main"]  # main: publish.yml runs the same script
+    runs = [s.get("run", "") for job in wf["jobs"].values() for s in job["steps"]]
+    test_at = next(i for i, r in enumerate(runs) if "bash scripts/test.sh" in r)
+    assert any("bash scripts/install.sh" in r for r in runs[:test_at])
+    publish = load(REPO / ".github" / "workflows" / "publish.yml")
+    assert publish["on"]["push"]["branches"] == ["main"]
+
+
+def _pinned_ruff() -> str:
+    """The ruff version pyproject.toml pins (read as text: tomllib is Python 3.11+, the package supports 3.10)."""
+    pins = re.findall(r'^\s*"(ruff\b[^"]*)"', (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    assert len(pins) == 1 and re.fullmatch(r"ruff==[0-9.]+", pins[0]), pins
+    return pins[0].split("==")[1]
+
+
+def test_pre_commit_runs_the_ruff_that_the_test_extra_pins():
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    revs = [r["rev"] for r in config["repos"] if r["repo"].endswith("/ruff-pre-commit")]
+    assert revs == [f"v{_pinned_ruff()}"]
+
+
+def test_the_environment_runs_the_pinned_ruff():
+    import importlib.metadata
+
+    assert importlib.metadata.version("ruff") == _pinned_ruff(), "reinstall: bash scripts/install.sh"
