@@ -1,17 +1,44 @@
-"""Shared fixtures: the pinned verl release (downloaded once into the cache), its facts, a site runner."""
+"""Shared fixtures: the pinned verl release (downloaded once into the test cache), its facts, a site runner.
+
+The whole test run has a cache of its own, a temporary folder named by ``VERL_COOKBOOK_CACHE``: nothing a test
+does reads or writes the developer's ``~/.cache/verl-cookbook``, and each run starts cold, as on a fresh CI
+runner. The verl releases a test asks for are downloaded into it once per run (``pip download`` from pip's own
+cache after ``scripts/install.sh``: about 1.2 s a release), under the per-release lock that keeps parallel
+workers from downloading one twice.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from verl_cookbook.facts import Facts, load_facts
-from verl_cookbook.verl_source import VerlTree, from_checkout, from_release
+from verl_cookbook.verl_source import CACHE_ENV, VerlTree, from_checkout, from_release
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
+TEST_CACHE_MARK = "VERL_COOKBOOK_TEST_CACHE"  # set beside CACHE_ENV by the process that made the folder
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Point the cache at a fresh temporary folder before any test, or any pytest-xdist worker, starts: workers
+    inherit the environment, so the whole run shares one folder; a worker finds it set and keeps it."""
+    if hasattr(config, "workerinput") and os.environ.get(TEST_CACHE_MARK):
+        return
+    folder = tempfile.mkdtemp(prefix="verl-cookbook-test-cache-")
+    os.environ[CACHE_ENV] = folder
+    os.environ[TEST_CACHE_MARK] = folder
+    config._verl_cookbook_test_cache = folder  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = getattr(config, "_verl_cookbook_test_cache", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

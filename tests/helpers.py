@@ -58,9 +58,13 @@ NEWEST_MARKDOWN_IT = Path(sys.prefix) / "newest-markdown-it"
 
 def empty_cache(dest: Path) -> Path:
     """``dest`` made an empty cache folder (no facts, compositions or pages) with the verl releases already in the
-    user's cache linked in, so nothing is downloaded."""
-    from verl_cookbook.verl_source import cache_dir
+    test run's cache linked in (every covered one fetched there first: pages cite older releases), so nothing is
+    downloaded again."""
+    from verl_cookbook.releases import covered_releases
+    from verl_cookbook.verl_source import cache_dir, from_release
 
+    for version in covered_releases():
+        from_release(version)
     (dest / "releases").mkdir(parents=True)
     for release in (cache_dir() / "releases").iterdir():
         (dest / "releases" / release.name).symlink_to(release)

@@ -11,9 +11,7 @@ import os
 import pytest
 
 from verl_cookbook.checks.config_rules import Assignment, ConfigChecker
-from verl_cookbook.facts import _tree_fingerprint
 from verl_cookbook.facts.compose import searchpath
-from verl_cookbook.verl_source import cache_dir
 
 HYDRA_RULES = ("override/", "config/unknown-key", "config/not-a-mapping", "config/unknown-config")
 TYPE_RULES = ("config/wrong-type", "config/not-a-field")
@@ -98,15 +96,16 @@ def _hydra_compose_all(facts) -> dict[int, str | None]:
 
 
 @pytest.fixture(scope="module")
-def hydra_verdicts(facts) -> dict[int, str | None]:
+def hydra_verdicts(facts, request: pytest.FixtureRequest) -> dict[int, str | None]:
     """Hydra's own compose of each list (all overrides at once, as ``@hydra.main`` does): None or its error.
-    About 0.5 s a list, so the verdicts are kept in the cache folder, keyed by the verl tree (its file listing), the
-    corpus and Hydra's version; a fresh machine computes them."""
+    About 0.5 s a list, so the verdicts are kept in pytest's cache folder (``.pytest_cache``; the checker's cache
+    is a new temporary folder each run), keyed by the verl release (its files never change on the package index),
+    the corpus and Hydra's version; a fresh clone computes them."""
     import hydra
 
-    tree = f"{facts.tree.root}{_tree_fingerprint(facts.tree)}"
+    tree = f"verl=={facts.tree.label}"  # not its path or file times: each run unpacks the release anew
     key = hashlib.sha256(f"{tree}{CORPUS!r}{hydra.__version__}".encode()).hexdigest()[:24]
-    path = cache_dir() / "test-oracle" / f"hydra-compose-{key}.json"
+    path = request.config.cache.mkdir("verl-cookbook-oracle") / f"hydra-compose-{key}.json"
     if path.is_file():
         return {int(k): v for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
     out = _hydra_compose_all(facts)

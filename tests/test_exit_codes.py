@@ -35,7 +35,7 @@ def test_the_contract_is_0_1_2_3() -> None:
 
 
 def test_every_command_is_covered_here() -> None:
-    assert set(COMMANDS) == {"check", "facts", "doctor"}
+    assert set(COMMANDS) == {"check", "facts", "doctor", "cache"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -71,6 +71,9 @@ def test_a_missing_path_is_named_in_help_as_exit_2(command: str, capsys) -> None
         (["facts", "--format", "json"], {}, 0),
         (["facts", "--verl-src", "{d}/nowhere"], {}, 2),
         (["facts", "--bogus"], {}, 2),
+        (["cache", "info"], {}, 0),
+        (["cache"], {}, 2),
+        (["cache", "clean", "--bogus"], {}, 2),
         ([], {}, 2),
     ],
     ids=lambda v: " ".join(v) if isinstance(v, list) else None,

@@ -110,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_source_args(f)
     f.add_argument("--format", choices=("text", "json"), default="text")
     _add_doctor(sub)
+    _add_cache(sub)
     return parser
 
 
@@ -136,6 +137,63 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     _add_source_args(p)
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
     p.set_defaults(func=cmd_doctor)
+
+
+def _add_cache(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "cache",
+        help="show or empty the cache folder (verl releases and the results derived from them)",
+        description="Show where the cache is and how big (info), or empty it (clean). Results derived from verl's "
+        "source are kept below a size limit, least recently used evicted first; verl releases are kept until "
+        "`cache clean --all`. The folder is $VERL_COOKBOOK_CACHE, else $XDG_CACHE_HOME/verl-cookbook, else "
+        "~/.cache/verl-cookbook.",
+        epilog=exit_codes_help(
+            "never (cache has nothing to judge)", "a bad option, a cache folder that cannot be read or emptied"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    actions.add_parser("info", help="where the cache is, and the files and bytes in each of its folders")
+    clean = actions.add_parser("clean", help="remove the derived results (facts, compositions, page results)")
+    clean.add_argument("--all", action="store_true", help="also remove the unpacked verl releases")
+    p.set_defaults(func=cmd_cache)
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    from verl_cookbook import cache
+    from verl_cookbook.verl_source import cache_dir
+
+    root = cache_dir()
+    if args.action == "clean":
+        try:
+            removed = cache.clean(root, releases=args.all)
+        except OSError as e:
+            print(f"verl-cookbook: error: cannot empty the cache {root}: {e}", file=sys.stderr)
+            return EXIT_ERROR
+        files = sum(r.files for r in removed)
+        print(f"{root}: removed {plural(files, 'file')}, {cache.human(sum(r.size for r in removed))}")
+        return EXIT_OK
+    rows = cache.usage(root)
+    print(f"{root}" + ("" if root.is_dir() else " (not created yet)"))
+    for r in rows:
+        print(f"  {r.name + '/':<12} {plural(r.files, 'file'):>12}  {cache.human(r.size):>9}")
+    derived = sum(r.size for r in rows if r.name != cache.RELEASES)
+    print(
+        f"  total {cache.human(sum(r.size for r in rows))}; derived results {cache.human(derived)} of a "
+        f"{cache.human(cache.LIMIT_BYTES)} limit (least recently used evicted first)"
+    )
+    return EXIT_OK
+
+
+def _bound_the_cache() -> None:
+    """After a command: keep the cache's derived results below their limit (see ``cache.prune``). A cache that
+    cannot be read or written only costs speed, never the command's result."""
+    from verl_cookbook import cache
+
+    try:
+        cache.prune()
+    except OSError:
+        pass
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -320,10 +378,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with _stdout_outlives_its_reader(), gcpause.paused():  # one command is a short run: see gcpause
             if args.command == "check":
-                return cmd_check(args)
-            if args.command == "facts":
-                return cmd_facts(args)
-            return args.func(args)
+                code = cmd_check(args)
+            elif args.command == "facts":
+                code = cmd_facts(args)
+            else:
+                code = args.func(args)
+        if args.command != "cache":
+            _bound_the_cache()
+        return code
     except VerlSourceError as e:
         print(f"verl-cookbook: error: {e}", file=sys.stderr)
         return EXIT_ERROR
