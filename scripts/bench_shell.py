@@ -11,7 +11,7 @@ times each reader over all scripts (median of 5 runs, same process, same machine
 - ``hand-written``: the lexer this package had before tree-sitter, loaded from git (``--reference``,
   default: the last commit before the switch); skipped when git or that commit is not at hand;
 - ``tree-sitter parse``: tree-sitter-bash's parse alone;
-- ``tree-sitter + evaluation``: ``verl_cookbook.shellparse.parse_script`` (parse, then the static
+- ``tree-sitter + evaluation``: ``verl_cookbook.shell.evaluate.parse_script`` (parse, then the static
   evaluation of arrays, defaults, functions and branches).
 
 Ratios are against the hand-written reader measured in this run.
@@ -32,7 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from verl_cookbook import shellparse  # noqa: E402
+from verl_cookbook.shell import evaluate  # noqa: E402
 
 REFERENCE = "c2ff6f6"  # the last commit with the hand-written lexer
 _ENTRY = re.compile(r"^verl\.(trainer|experimental)\.")
@@ -97,9 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     ref = _reference_reader(args.reference)
     if ref is not None:
         rows.append(("hand-written", ref.parse_script))
-    parser = shellparse._parser()
+    parser = evaluate.bash_parser()
     rows.append(("tree-sitter parse", lambda t: parser.parse(t.encode("utf-8", "surrogateescape"))))
-    rows.append(("tree-sitter + evaluation", shellparse.parse_script))
+    rows.append(("tree-sitter + evaluation", evaluate.parse_script))
     base = None
     print(f"{'reader':28} {'recognised':>12} {'missed':>7} {'time (s)':>9} {'ms/script':>10} {'ratio':>6}")
     for name, fn in rows:

@@ -29,7 +29,7 @@ from verl_cookbook.findings import Finding
 from verl_cookbook.hydra_overrides import OverrideError, parse_override, parse_override_value
 from verl_cookbook.markdown import MarkdownError, parse_page
 from verl_cookbook.runner import Report, check_page
-from verl_cookbook.shellparse import parse_script
+from verl_cookbook.shell.evaluate import parse_script
 from verl_cookbook.verl_source import from_release
 
 # examples per target in the test suite; scripts/fuzz.py runs 10,000

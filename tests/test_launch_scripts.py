@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from verl_cookbook.checks.command_line import overrides_to_assignments
 from verl_cookbook.doctor import diagnose
-from verl_cookbook.shellparse import overrides_to_assignments, parse_script
+from verl_cookbook.shell.evaluate import parse_script
 
 DATA = Path(__file__).resolve().parent / "data" / "launch"
 

@@ -6,8 +6,9 @@ import math
 
 import pytest
 
+from verl_cookbook.checks.command_line import overrides_to_assignments
 from verl_cookbook.hydra_overrides import OverrideError, parse_override, parse_override_value
-from verl_cookbook.shellparse import overrides_to_assignments, parse_script
+from verl_cookbook.shell.evaluate import parse_script
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from verl_cookbook.shellparse import parse_script
+from verl_cookbook.shell.evaluate import parse_script
 
 
 def test_line_continuations_keep_each_argument_on_its_own_line() -> None:

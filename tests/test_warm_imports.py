@@ -22,7 +22,7 @@ HEAVY = (
     "filelock",
     "verl_cookbook.checks",
     "verl_cookbook.markdown",
-    "verl_cookbook.shellparse",
+    "verl_cookbook.shell",
     "verl_cookbook.facts.compose",
     "verl_cookbook.facts.env",
 )

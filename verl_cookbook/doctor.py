@@ -173,8 +173,9 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
     """The trainer commands of a launch script, as units to judge; also its environment, the findings about
     the script as a whole (syntax, comment lines that cut a command short, words after ``| tee``, modules
     verl does not have), the parsed script, and notes on what could not be known statically."""
+    from verl_cookbook.checks.command_line import overrides_to_assignments
     from verl_cookbook.checks.shell import bash_syntax, script_findings
-    from verl_cookbook.shellparse import overrides_to_assignments, parse_script
+    from verl_cookbook.shell.evaluate import parse_script
 
     script = parse_script(text, file)
     findings = bash_syntax(text, lambda ln: (file, ln))

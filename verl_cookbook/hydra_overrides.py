@@ -1,6 +1,6 @@
 """Hydra command-line overrides, read by Hydra's own ``OverridesParser`` (hydra-core 1.3, the line verl runs).
 
-The one place the package parses an override: the shell reader (``shellparse``) splits a launch script's
+The one place the package parses an override: the shell reader (``shell.hydra_cli``) splits a launch script's
 arguments with it and the config checker (``checks.config_rules``) applies them with it. Hydra is imported on
 first use only, so commands that never meet an override don't pay for it."""
 
@@ -10,8 +10,6 @@ import copy
 import functools
 from dataclasses import dataclass
 from typing import Any
-
-from verl_cookbook.facts.compose import error_text
 
 
 class OverrideError(ValueError):
@@ -44,6 +42,15 @@ def parse_one(text: str) -> Any:
             _PARSED.clear()
         _PARSED[text] = ov
     return copy.deepcopy(ov)
+
+
+def error_text(e: BaseException) -> str:
+    """Hydra's message, with the OmegaConf error it wraps (as Hydra prints both)."""
+    msg = str(e).strip()
+    cause = e.__cause__
+    if cause is not None and str(cause).strip() and str(cause).strip() not in msg:
+        msg += "\n" + str(cause).strip()
+    return msg
 
 
 def hydra_message(e: BaseException) -> str:

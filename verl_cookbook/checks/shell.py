@@ -25,11 +25,13 @@ from collections.abc import Callable
 
 from verl_cookbook import catalog, shell_batch
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
+from verl_cookbook.checks.command_line import overrides_to_assignments
 from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean, entry_point_findings
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
-from verl_cookbook.shellparse import Command, Export, Script, overrides_to_assignments, parse_script
+from verl_cookbook.shell.evaluate import parse_script
+from verl_cookbook.shell.model import Command, Export, Script
 
 TIMEOUT_S = 10
 # ShellCheck codes that flag snippet idioms rather than mistakes: `cd dir` without `|| exit` (SC2164),

@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from verl_cookbook import forking, gcpause
+from verl_cookbook.hydra_overrides import error_text
 from verl_cookbook.verl_source import VerlTree, cache_dir, write_atomic
 from verl_cookbook.yaml_lines import safe_load
 
@@ -320,15 +321,6 @@ def omegaconf_on_libyaml() -> Iterator[None]:
 
 def _quote(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def error_text(e: BaseException) -> str:
-    """Hydra's message, with the OmegaConf error it wraps (as Hydra prints both)."""
-    msg = str(e).strip()
-    cause = e.__cause__
-    if cause is not None and str(cause).strip() and str(cause).strip() not in msg:
-        msg += "\n" + str(cause).strip()
-    return msg
 
 
 def config_dirs(tree: VerlTree, entry_facts: dict) -> dict[str, Path]:

@@ -1,4 +1,4 @@
-"""Read a shell script statically: its commands, environment exports, and the Hydra overrides it passes.
+"""Read a shell script statically: its commands and environment exports.
 
 Nothing is executed. tree-sitter-bash (a maintained bash grammar, Python wheels) parses the script; a small
 evaluator then walks it the way bash would run it, without running anything:
@@ -17,135 +17,25 @@ What cannot be known statically (``$(…)``, ``$HOME`` when the script never set
 ``$@``) stays as written in the word and is listed in ``Word.var_spans``: callers say so in a note rather
 than guessing. ``bash -n`` remains the judge of syntax; parts tree-sitter cannot read become
 ``Script.unread`` (never a silent skip).
-
-Hydra overrides follow Hydra 1.3's override grammar (https://hydra.cc/docs/advanced/override_grammar/basic/,
-``hydra/grammar/OverrideParser.g4``): ``key=value``, ``+key=value`` (add), ``++key=value`` (force),
-``~key`` / ``~key=value`` (delete); values are ``null``, booleans, ints, floats, quoted strings,
-``[a,b]`` lists, ``{a:1}`` dicts, ``${…}`` interpolations, unquoted strings, sweeps and functions.
 """
 
 from __future__ import annotations
 
 import bisect
-import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
-from verl_cookbook.checks.config_rules import Assignment
-from verl_cookbook.findings import Finding
-from verl_cookbook.hydra_overrides import OverrideError, ParsedOverride, parse_override
-
-# --------------------------------------------------------------------------------------------------
-# Shell
-# --------------------------------------------------------------------------------------------------
+from verl_cookbook.shell.commands import classify
+from verl_cookbook.shell.model import Command, Export, Script, Word, positions
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _IFS = " \t\n"
 _MAX_DEPTH = 20  # function calls inside function calls
 _MAX_NODES = 200_000  # statements evaluated per script (loops are read once, so this is generous)
-
-
-def _positions(text: str, line: int, col: int) -> list[tuple[int, int]]:
-    """(line, column) of each character of ``text`` written consecutively from ``line``:``col``."""
-    pos = []
-    for ch in text:
-        pos.append((line, col))
-        if ch == "\n":
-            line, col = line + 1, 1
-        else:
-            col += 1
-    return pos
-
-
-@dataclass
-class Word:
-    """One shell word after expansion and quote removal. What could not be expanded statically (``$X``
-    never set, ``$(…)``, backticks) is kept as written; ``var_spans`` says where it sits in ``text``.
-    ``line``/``col`` are where the word's first character was written (an array element's own line for
-    ``"${ARR[@]}"``); ``lines`` holds that for every character."""
-
-    text: str
-    line: int
-    col: int
-    quoted: bool = False
-    var_spans: list[tuple[int, int]] = field(default_factory=list)
-    raw: str = ""
-    lines: list[tuple[int, int]] = field(default_factory=list)
-
-    @property
-    def has_var(self) -> bool:
-        return bool(self.var_spans)
-
-    def var_in(self, start: int, end: int | None = None) -> bool:
-        end = len(self.text) if end is None else end
-        return any(s < end and e > start for s, e in self.var_spans)
-
-    def where(self, offset: int) -> tuple[int, int]:
-        """(line, col) where character ``offset`` of ``text`` was written."""
-        if self.lines and 0 <= offset < len(self.lines):
-            return self.lines[offset]
-        return self.line, self.col
-
-
-@dataclass
-class Export:
-    """``export NAME=value`` (``exported``), ``NAME=value cmd`` (kind "prefix", exported to that command
-    only) or a plain ``NAME=value`` (kind "assign", not exported). ``value`` is None for ``export NAME``
-    with no earlier assignment in the script."""
-
-    name: str
-    value: str | None
-    line: int
-    col: int
-    exported: bool = True
-    kind: str = "export"  # export | prefix | assign
-    has_var: bool = False
-
-
-@dataclass
-class Command:
-    """A simple command. ``module`` says what it runs: the Python module for ``python -m X`` (also behind
-    ``torchrun``, ``uv run``, ``ray job submit --``, ``env``, ``nohup``…), the dotted module of a
-    ``verl/…py`` script, otherwise the program's basename (``cmake``, ``export``…). ``argv[args_start:]``
-    are that program's own arguments. ``piped_from`` is the index (in ``Script.commands``) of the command
-    whose output this one reads through ``|``."""
-
-    argv: list[str]
-    line: int
-    arg_lines: list[int]
-    module: str | None = None
-    arg_cols: list[int] = field(default_factory=list)
-    words: list[Word] = field(default_factory=list)
-    args_start: int = 1
-    env: dict[str, str] = field(default_factory=dict)
-    piped_from: int | None = None
-    via: str | None = None  # a launcher module that runs ``module`` (it may bring config of its own)
-
-    @property
-    def arg_vars(self) -> list[bool]:
-        return [w.has_var for w in self.words]
-
-    @property
-    def module_words(self) -> list[Word]:
-        return self.words[self.args_start :]
-
-
-@dataclass
-class Script:
-    file: str
-    exports: list[Export] = field(default_factory=list)
-    commands: list[Command] = field(default_factory=list)
-    errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message): syntax errors
-    notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message): what was not known
-    unread: list[tuple[int, int]] = field(default_factory=list)  # (first, last) lines tree-sitter could not parse
-    # (comment line, line of the command it cuts short, next code line, its first word): a `\`-continued
-    # command that a comment line ends early; the lines after it are not arguments of that command.
-    cut_continuations: list[tuple[int, int, int, str]] = field(default_factory=list)
 
 
 # -- expansion values ---------------------------------------------------------------------------------
@@ -176,7 +66,7 @@ class _Var:
 _LANGUAGE: Language | None = None
 
 
-def _parser() -> Parser:
+def bash_parser() -> Parser:
     global _LANGUAGE
     if _LANGUAGE is None:
         _LANGUAGE = Language(tree_sitter_bash.language())
@@ -228,7 +118,7 @@ class _Eval:
 
     def lit(self, text: str, node: Node, quoted: bool = False, known: bool = True, split: bool = False) -> _Seg:
         """A segment whose characters were written consecutively from ``node``'s start (newlines advance)."""
-        pos = _positions(text, *self.pos(node))
+        pos = positions(text, *self.pos(node))
         return _Seg(text, pos, known, quoted, split)
 
     def unknown(self, node: Node, quoted: bool = False) -> _Seg:
@@ -365,7 +255,7 @@ class _Eval:
         """Source bytes ``a:b`` inside double quotes, with bash's escapes (``\\$ \\` \\" \\\\ \\newline``) removed."""
         raw = self.src[a:b].decode("utf-8", "replace")
         row = bisect.bisect_right(self._line_starts, a) - 1
-        pos = _positions(raw, *self.at(row, a - self._line_starts[row]))
+        pos = positions(raw, *self.at(row, a - self._line_starts[row]))
         text, keep, i = [], [], 0
         while i < len(raw):
             if raw[i] == "\\" and i + 1 < len(raw) and raw[i + 1] in '$`"\\\n':
@@ -642,7 +532,7 @@ class _Eval:
             env=env,
             piped_from=piped_from,
         )
-        cmd.module, cmd.args_start = _classify(argv)
+        cmd.module, cmd.args_start = classify(argv)
         if (
             cmd.module
             and not cmd.module.startswith("verl.")
@@ -981,7 +871,7 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
     script = Script(file)
     src = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
     try:
-        tree = _parser().parse(src)
+        tree = bash_parser().parse(src)
     except Exception as e:  # noqa: BLE001 - a parser failure is reported, never raised
         script.errors.append((1 + line_offset, 1, f"the shell reader failed: {type(e).__name__}"))
         return script
@@ -990,7 +880,7 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
         # tree-sitter-bash misreads `$(((a + b) * 2))`; bash reads it as arithmetic, and so does
         # `$(( (a + b) * 2))`, which tree-sitter parses: add that space (columns are mapped back).
         src, inserted = _space_arithmetic(src)
-        tree = _parser().parse(src)
+        tree = bash_parser().parse(src)
     ev = _Eval(src, line_offset, script)
     ev.inserted = inserted
     try:
@@ -1031,363 +921,3 @@ def _syntax_problems(ev: _Eval, root: Node, script: Script) -> None:
             script.errors.append((line, col, f"`{n.type}` expected here (unterminated construct)"))
         elif n.has_error:
             stack.extend(n.children)
-
-
-# -- what a command runs ----------------------------------------------------------------------------
-
-_PYTHON = re.compile(r"^python(\d+(\.\d+)?)?$")
-_PY_FLAGS_WITH_VALUE = {"-X", "-W", "--check-hash-based-pycs"}
-_LAUNCHER_BOOL_FLAGS = {
-    "torchrun": {"--standalone", "-m", "--module", "--no-python", "--no_python", "--run-path", "--run_path"},
-    "deepspeed": {
-        "--module",
-        "--no_python",
-        "--no_local_rank",
-        "--autotuning",
-        "--force_multi",
-        "--bind_cores_to_rank",
-    },
-    "accelerate": {
-        "-m",
-        "--module",
-        "--no_python",
-        "--multi_gpu",
-        "--cpu",
-        "--use_deepspeed",
-        "--use_fsdp",
-        "-q",
-        "--quiet",
-    },
-}
-_WRAPPERS = {
-    "nohup",
-    "exec",
-    "time",
-    "command",
-    "builtin",
-    "stdbuf",
-    "nice",
-    "sudo",
-    "env",
-    "timeout",
-    "taskset",
-    "numactl",
-}
-
-
-def _basename(word: str) -> str:
-    return os.path.basename(word.rstrip("/")) or word
-
-
-def _script_module(path: str) -> str | None:
-    """``verl/trainer/main_ppo.py`` (or ``…/verl/trainer/main_ppo.py``) -> ``verl.trainer.main_ppo``."""
-    if not path.endswith(".py"):
-        return None
-    parts = path[:-3].replace("\\", "/").split("/")
-    if "verl" in parts:
-        parts = parts[len(parts) - 1 - parts[::-1].index("verl") :]
-        return ".".join(p for p in parts if p)
-    return None
-
-
-def _classify(argv: list[str], i: int = 0) -> tuple[str | None, int]:
-    """(module, index of its first argument) for a command line."""
-    n = len(argv)
-    while i < n:
-        prog = _basename(argv[i])
-        if prog not in _WRAPPERS:
-            break
-        i += 1
-        if prog == "env":
-            while i < n and (argv[i].startswith("-") or _ASSIGN.match(argv[i])):
-                i += 2 if argv[i] in ("-u", "--unset", "-C", "--chdir") else 1
-        elif prog in ("sudo", "nice", "stdbuf", "numactl", "taskset", "timeout"):
-            while i < n and argv[i].startswith("-"):
-                takes_value = argv[i] in ("-u", "-g", "-n", "-c", "-s", "-k", "--signal", "--kill-after", "-C")
-                i += 2 if takes_value and "=" not in argv[i] else 1
-            if prog in ("timeout", "taskset") and i < n and not (prog == "taskset" and "-c" in argv):
-                i += 1  # the duration / CPU mask
-    if i >= n:
-        return None, n
-    prog = _basename(argv[i])
-    if _PYTHON.match(prog):
-        j = i + 1
-        while j < n and argv[j].startswith("-") and argv[j] != "-":
-            a = argv[j]
-            if a == "-m":
-                return (argv[j + 1] if j + 1 < n else None), j + 2
-            if a.startswith("-m") and len(a) > 2:
-                return a[2:], j + 1
-            if a == "-c":
-                return None, n
-            j += 2 if a in _PY_FLAGS_WITH_VALUE else 1
-        if j < n:
-            mod = _script_module(argv[j])
-            if mod in ("torch.distributed.run", "torch.distributed.launch"):
-                return _launcher(argv, j + 1, "torchrun")
-            return mod, j + 1
-        return None, n
-    if prog in ("torchrun", "deepspeed"):
-        return _launcher(argv, i + 1, prog)
-    if prog == "accelerate" and i + 1 < n and argv[i + 1] == "launch":
-        return _launcher(argv, i + 2, "accelerate")
-    if prog == "uv" and i + 1 < n and argv[i + 1] == "run":
-        return _uv_run(argv, i + 2)
-    if prog == "ray" and "--" in argv[i + 1 :]:
-        return _classify(argv, argv.index("--", i + 1) + 1)
-    return prog, i + 1
-
-
-# `uv run` options that take a value (https://docs.astral.sh/uv/reference/cli/#uv-run); the others are flags.
-_UV_RUN_VALUE_OPTS = {
-    "--extra",
-    "--with",
-    "--with-editable",
-    "--with-requirements",
-    "--python",
-    "-p",
-    "--project",
-    "--directory",
-    "--package",
-    "--group",
-    "--only-group",
-    "--no-group",
-    "--env-file",
-    "--index",
-    "--default-index",
-    "--index-url",
-    "--extra-index-url",
-    "--find-links",
-    "-f",
-    "--config-file",
-    "--cache-dir",
-    "--color",
-    "--resolution",
-    "--prerelease",
-    "--index-strategy",
-    "--keyring-provider",
-    "--link-mode",
-    "--exclude-newer",
-    "--refresh-package",
-    "--reinstall-package",
-    "--upgrade-package",
-    "-P",
-    "--no-binary-package",
-    "--no-build-package",
-    "--config-setting",
-    "-C",
-    "--python-platform",
-    "--allow-insecure-host",
-}
-
-
-def _uv_run(argv: list[str], j: int) -> tuple[str | None, int]:
-    n = len(argv)
-    while j < n and argv[j].startswith("-"):
-        a = argv[j]
-        if a == "--":
-            j += 1
-            break
-        if a in ("-m", "--module"):
-            return (argv[j + 1] if j + 1 < n else None), j + 2
-        j += 2 if a in _UV_RUN_VALUE_OPTS else 1
-    if j >= n:
-        return None, n
-    return _classify(argv, j)
-
-
-def _launcher(argv: list[str], j: int, kind: str) -> tuple[str | None, int]:
-    bool_flags = _LAUNCHER_BOOL_FLAGS[kind]
-    as_module = False
-    n = len(argv)
-    while j < n and argv[j].startswith("-"):
-        a = argv[j]
-        if a in ("-m", "--module"):
-            as_module = True
-        if a in bool_flags or "=" in a:
-            j += 1
-        else:
-            j += 2
-    if j >= n:
-        return None, n
-    if as_module:
-        return argv[j], j + 1
-    if _PYTHON.match(_basename(argv[j])):
-        return _classify(argv, j)
-    return _script_module(argv[j]), j + 1
-
-
-# --------------------------------------------------------------------------------------------------
-# Hydra overrides
-# --------------------------------------------------------------------------------------------------
-
-
-# Hydra's own command-line flags (hydra/_internal/utils.py get_args_parser): flag -> takes a value.
-_HYDRA_FLAGS = {
-    "--help": False,
-    "-h": False,
-    "--hydra-help": False,
-    "--version": False,
-    "--cfg": True,
-    "-c": True,
-    "--resolve": False,
-    "--package": True,
-    "-p": True,
-    "--run": False,
-    "-r": False,
-    "--multirun": False,
-    "-m": False,
-    "--shell-completion": False,
-    "-sc": False,
-    "--config-path": True,
-    "-cp": True,
-    "--config-name": True,
-    "-cn": True,
-    "--config-dir": True,
-    "-cd": True,
-    "--experimental-rerun": True,
-    "--info": None,  # optional value
-    "-i": None,
-}
-_INFO_CHOICES = {"all", "config", "defaults", "defaults-tree", "plugins", "searchpath"}
-
-
-def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment], list[Finding], dict]:
-    """Hydra overrides of ``cmd`` (its arguments after the module) as config assignments.
-
-    Returns (assignments, findings for malformed arguments, info) where info has ``config_name`` (e.g.
-    ``ppo_megatron_trainer``, or None for the entry point's own), ``config_path``, ``multirun``,
-    ``groups`` (config-group overrides), ``hydra`` (overrides of Hydra's own ``hydra.*`` config),
-    ``symbolic`` (dotted keys whose value comes from a shell variable; their value is None) and
-    ``opaque`` (arguments that are wholly a shell expansion such as ``$EXTRA_ARGS``)."""
-    info: dict[str, Any] = {
-        "config_name": None,
-        "config_path": None,
-        "config_dir": None,
-        "multirun": False,
-        "groups": [],
-        "hydra": [],
-        "symbolic": [],
-        "opaque": [],
-    }
-    assigns: list[Assignment] = []
-    findings: list[Finding] = []
-    words = cmd.module_words or [
-        Word(a, ln, c)
-        for a, ln, c in zip(cmd.argv[cmd.args_start :], cmd.arg_lines[cmd.args_start :], _cols(cmd), strict=False)
-    ]
-    pending: list[tuple[ParsedOverride, Word]] = []
-    i = 0
-    while i < len(words):
-        w = words[i]
-        arg = w.text
-        i += 1
-        if w.has_var and w.var_spans[0] == (0, len(arg)):
-            info["opaque"].append(arg)
-            continue
-        if (
-            arg.startswith("-")
-            and not arg.startswith("--")
-            and len(arg) > 1
-            and arg[1].isalpha()
-            or arg.startswith("--")
-        ):
-            flag, eq, val = arg.partition("=")
-            if flag not in _HYDRA_FLAGS:
-                findings.append(
-                    Finding(
-                        file,
-                        w.line,
-                        w.col,
-                        "override/unknown-flag",
-                        f"`{flag}` is not a Hydra command-line flag, so the script exits with "
-                        f"'unrecognized arguments'" + _flag_hint(flag),
-                    )
-                )
-                if not eq and i < len(words) and "=" not in words[i].text and not words[i].text.startswith("-"):
-                    i += 1  # its apparent value: one finding is enough
-                continue
-            takes = _HYDRA_FLAGS[flag]
-            if takes and not eq:
-                if i >= len(words):
-                    findings.append(
-                        Finding(file, w.line, w.col, "override/flag-needs-value", f"`{flag}` needs a value")
-                    )
-                    continue
-                val = words[i].text
-                i += 1
-            elif takes is None and not eq and i < len(words) and words[i].text in _INFO_CHOICES:
-                i += 1
-            if flag in ("--config-name", "-cn"):
-                info["config_name"] = val[:-5] if val.endswith(".yaml") else val
-            elif flag in ("--config-path", "-cp"):
-                info["config_path"] = val
-            elif flag in ("--config-dir", "-cd"):
-                info["config_dir"] = val
-            elif flag in ("--multirun", "-m"):
-                info["multirun"] = True
-            continue
-        eq = arg.find("=")
-        if w.has_var and w.var_in(0, eq if eq > 0 else len(arg)) and not arg.startswith("-"):
-            info["opaque"].append(arg)  # the key itself is a shell expansion (or a placeholder)
-            continue
-        if w.has_var and eq > 0 and not w.var_in(0, eq):
-            arg = arg[: eq + 1] + "0"  # the value is a shell expansion: its key is still parsed and checked
-        try:
-            ov = parse_override(arg)
-        except OverrideError as e:
-            findings.append(Finding(file, w.line, w.col, "override/malformed", f"Hydra cannot parse `{arg}`: {e}"))
-            continue
-        pending.append((ov, w))
-    for ov, w in pending:
-        if ov.group:
-            info["groups"].append(w.text)
-            continue
-        if ov.key == "hydra" or ov.key.startswith("hydra."):
-            info["hydra"].append(w.text)
-            continue
-        if w.var_in(0, _key_end(w.text)):
-            info["opaque"].append(w.text)
-            continue
-        value = ov.value
-        if w.has_var and ov.has_value:
-            value = None
-            info["symbolic"].append(ov.key)
-        elif ov.sweep:
-            if not info["multirun"]:
-                findings.append(
-                    Finding(
-                        file,
-                        w.line,
-                        w.col,
-                        "override/sweep-without-multirun",
-                        f"`{w.text}` is a sweep; without --multirun (-m) Hydra refuses to run it",
-                    )
-                )
-            if value is None:
-                info["symbolic"].append(ov.key)
-        # raw: the word as bash hands it to verl, for Hydra's own parser in the checker (not when part of it
-        # is a shell expansion not known statically)
-        raw = None if w.has_var else w.text
-        assigns.append(Assignment(tuple(ov.key.split(".")), value, file, w.line, w.col, op=ov.op, raw=raw))
-    return assigns, findings, info
-
-
-def _key_end(text: str) -> int:
-    eq = text.find("=")
-    return len(text) if eq < 0 else eq
-
-
-def _cols(cmd: Command) -> list[int]:
-    return cmd.arg_cols[cmd.args_start :] if cmd.arg_cols else [1] * (len(cmd.argv) - cmd.args_start)
-
-
-def _flag_hint(flag: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(flag, [f for f in _HYDRA_FLAGS if f.startswith("--")], n=1, cutoff=0.6)
-    if close:
-        return f"; did you mean `{close[0]}`?"
-    if flag.startswith("--") and "." in flag:
-        return f"; Hydra overrides have no dashes: `{flag.lstrip('-')}=…`"
-    return ""

@@ -1,0 +1,19 @@
+"""The shell reader: a launch script read statically, the way bash would run it, and never run.
+
+Its layers, each importing only the ones listed after it (``tests/test_layers.py`` and the import-linter contract
+in ``pyproject.toml`` hold them):
+
+- ``hydra_cli``: the arguments of a verl entry point as Hydra reads its command line: its own flags
+  (``--config-name``, ``-m``), config-value overrides (parsed by Hydra, ``hydra_overrides``), group and
+  ``hydra.*`` overrides, and what is malformed. Data only: the checks (``checks.command_line``) turn it into
+  config assignments and findings.
+- ``evaluate``: tree-sitter-bash's syntax tree walked as bash would execute it (variables, arrays, defaults,
+  functions, ``if``/``case`` on known values) into a ``model.Script``.
+- ``commands``: what a command line runs: the Python module behind ``python -m``, ``torchrun``, ``uv run``,
+  ``ray job submit --``, ``env``/``nohup`` and the other wrappers.
+- ``model``: the data the reader returns (``Script``, ``Command``, ``Word``, ``Export``), with where each
+  character was written.
+
+The reader returns data and never judges: no module here imports ``checks``, ``facts`` or ``findings``.
+This ``__init__`` imports nothing, so importing one layer does not load tree-sitter.
+"""
