@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: lint, the drift check of the whole site, then the test suite.
+# The test command: lint, layers, types, the drift check of the whole site, then the test suite.
 # Works in a fresh shell: with no virtualenv active it uses .venv (created if missing), and it runs
 # scripts/install.sh first when the tools or the package are missing there (as scripts/serve.sh does).
 set -euo pipefail
@@ -42,6 +42,8 @@ if ! installed; then
 fi
 ruff check .
 ruff format --check .
+lint-imports --no-cache  # the package's layers ([tool.importlinter] in pyproject.toml)
+mypy                     # types ([tool.mypy] in pyproject.toml)
 verl-cookbook check
 # every core, a test file per worker (a module's fixtures, such as the served site, are set up once)
 python -m pytest -q -n auto --dist loadfile

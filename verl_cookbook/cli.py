@@ -17,6 +17,7 @@ import textwrap
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 from verl_cookbook import gcpause
 from verl_cookbook.facts import Facts, Then, load_facts
@@ -61,7 +62,7 @@ FACTS_EXIT_HELP = exit_codes_help("never (facts has nothing to judge)", f"a bad 
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors exit 2 without a traceback
+    def error(self, message: str) -> NoReturn:  # usage errors exit 2 without a traceback
         self.print_usage(sys.stderr)
         print(f"verl-cookbook: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_ERROR)

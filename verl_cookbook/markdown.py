@@ -157,7 +157,7 @@ def read_text(path: Path) -> str:
         raise MarkdownError("file/encoding", msg, line) from None
 
 
-def _resolve_include(target: str, page: Path, bases: list[Path]) -> Path | None:
+def resolve_include(target: str, page: Path, bases: list[Path]) -> Path | None:
     for base in [*bases, page.parent]:
         cand = (base / target).resolve()
         if cand.is_file():
@@ -229,7 +229,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
                 target = inc.group(2)
                 if target.startswith(";"):
                     continue  # pymdownx.snippets' escaped include
-                resolved = _resolve_include(target, path, bases)
+                resolved = resolve_include(target, path, bases)
                 if resolved is None:
                     missing.append((target, page_line))
                     continue

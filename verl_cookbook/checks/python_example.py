@@ -26,7 +26,7 @@ from verl_cookbook.checks.claims import resolve_symbol
 from verl_cookbook.checks.config_rules import did_you_mean
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import CodeBlock, _resolve_include, parse_info, read_text
+from verl_cookbook.markdown import CodeBlock, parse_info, read_text, resolve_include
 from verl_cookbook.verl_source import VerlTree
 
 _MAX_BASE_DEPTH = 5
@@ -243,7 +243,7 @@ def prepare_fence(info: str, content: str, site_root: Path) -> tuple[str, str]:
     for line in content.splitlines():
         m = re.match(r"""^\s*-{1,}8<-{1,}\s+(["'])([^"']+)\1\s*$""", line)
         if m and not m.group(2).startswith(";"):
-            target = _resolve_include(m.group(2), site_root / "docs" / "index.md", [site_root])
+            target = resolve_include(m.group(2), site_root / "docs" / "index.md", [site_root])
             if target is not None:
                 try:
                     lines.extend(read_text(target).splitlines())

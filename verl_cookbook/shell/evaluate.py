@@ -221,8 +221,8 @@ class _Eval:
             import ast
 
             tree = ast.parse(expr, mode="eval")
-            allowed = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult)
-            allowed += (ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd)
+            allowed: tuple[type[ast.AST], ...] = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add)
+            allowed += (ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd)
             if not all(isinstance(n, allowed) for n in ast.walk(tree)):
                 return None
             value = eval(compile(tree, "<arith>", "eval"), {"__builtins__": {}})  # noqa: S307 - integers only
@@ -601,8 +601,8 @@ class _Eval:
             op = self.text(node.children[0]) if node.children else ""
             arg = node.named_children[-1] if node.named_children else None
             if op == "!" and arg is not None:
-                inner = self.condition(arg)
-                return None if inner is None else not inner
+                negated = self.condition(arg)
+                return None if negated is None else not negated
             s = self._known_text(arg)
             if s is None or op not in ("-z", "-n"):
                 return None
@@ -610,16 +610,16 @@ class _Eval:
         if t == "binary_expression":
             op_n = node.child_by_field_name("operator")
             op = self.text(op_n) if op_n is not None else ""
-            left = self._known_text(node.child_by_field_name("left"))
-            right = self._known_text(node.child_by_field_name("right"))
-            if left is None or right is None:
+            lhs = self._known_text(node.child_by_field_name("left"))
+            rhs = self._known_text(node.child_by_field_name("right"))
+            if lhs is None or rhs is None:
                 return None
             if op in ("=", "=="):
-                return left == right
+                return lhs == rhs
             if op == "!=":
-                return left != right
-            if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge") and _is_int(left) and _is_int(right):
-                a, b = int(left), int(right)
+                return lhs != rhs
+            if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge") and _is_int(lhs) and _is_int(rhs):
+                a, b = int(lhs), int(rhs)
                 return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b, "-ge": a >= b}[op]
             return None
         if t == "command":
@@ -780,7 +780,8 @@ def _split(fields: list[_Field]) -> list[_Field]:
                 cur.append(s)
                 started = started or s.quoted or bool(s.text) or not s.known
                 continue
-            buf, bpos = [], []
+            buf: list[str] = []
+            bpos: list[tuple[int, int]] = []
             for ch, p in zip(s.text, s.pos, strict=False):
                 if ch in _IFS:
                     if buf:

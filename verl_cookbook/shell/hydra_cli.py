@@ -140,12 +140,12 @@ def read_command_line(cmd: Command) -> CommandLine:
             elif flag in ("--multirun", "-m"):
                 info["multirun"] = True
             continue
-        eq = arg.find("=")
-        if w.has_var and w.var_in(0, eq if eq > 0 else len(arg)) and not arg.startswith("-"):
+        at = arg.find("=")
+        if w.has_var and w.var_in(0, at if at > 0 else len(arg)) and not arg.startswith("-"):
             info["opaque"].append(arg)  # the key itself is a shell expansion (or a placeholder)
             continue
-        if w.has_var and eq > 0 and not w.var_in(0, eq):
-            arg = arg[: eq + 1] + "0"  # the value is a shell expansion: its key is still parsed and checked
+        if w.has_var and at > 0 and not w.var_in(0, at):
+            arg = arg[: at + 1] + "0"  # the value is a shell expansion: its key is still parsed and checked
         try:
             ov = parse_override(arg)
         except OverrideError as e:
