@@ -3,6 +3,7 @@ snippet it includes is checked afresh."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,24 @@ def test_changing_the_page_is_checked_afresh(site: Path, facts) -> None:
 def test_no_cache_option_stores_nothing(site: Path, facts) -> None:
     _run(site, facts, use_cache=False)
     assert not (site / "cache" / "pages").exists()
+
+
+def _fake_shellcheck(folder: Path, text: str) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / "shellcheck").write_text(f"#!/bin/sh\n# {text}\nexit 0\n")
+    (folder / "shellcheck").chmod(0o755)
+
+
+def test_another_shellcheck_is_not_served_results_cached_under_the_first(
+    site: Path, facts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = site / "tools"
+    _fake_shellcheck(tools, "ShellCheck 0.9.0")
+    monkeypatch.setenv("PATH", f"{tools}:{os.environ['PATH']}")
+    _run(site, facts)
+    stored = set((site / "cache" / "pages").glob("*.json"))
+    _run(site, facts)
+    assert set((site / "cache" / "pages").glob("*.json")) == stored  # the same ShellCheck: replayed
+    _fake_shellcheck(tools, "ShellCheck 0.10.0, upgraded in place")  # same path, another program
+    _run(site, facts)
+    assert set((site / "cache" / "pages").glob("*.json")) > stored  # checked afresh, stored under a new key

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.releases import version_key
-from verl_cookbook.verl_source import cache_dir, write_atomic
+from verl_cookbook.verl_source import cache_dir, tool_fingerprint, write_atomic
 
 if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a page is not in the page cache
     from verl_cookbook.checks import Context
@@ -421,7 +420,7 @@ class PageCache:
         if self.enabled:
             env = json.dumps(
                 [facts.key, str(root.resolve()), str(Path.cwd().resolve()),
-                 sorted((k, str(v)) for k, v in options.items()), shutil.which("shellcheck") or ""]
+                 sorted((k, str(v)) for k, v in options.items()), tool_fingerprint("shellcheck")]
             )  # fmt: skip
             self.salt = hashlib.sha256(env.encode()).hexdigest()
 

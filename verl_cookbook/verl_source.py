@@ -103,6 +103,23 @@ def engines_fingerprint() -> str:
     return h.hexdigest()
 
 
+def tool_fingerprint(name: str) -> str:
+    """Which copy of the program ``name`` runs (``PATH``), with the size and modification time of the file it
+    resolves to, or "" when there is none. An upgrade (``apt``, a new release unpacked) writes the file anew, so a
+    result cached under one ShellCheck is not replayed under another; no process is started to ask its version."""
+    import shutil
+
+    where = shutil.which(name)
+    if not where:
+        return ""
+    try:
+        real = os.path.realpath(where)
+        st = os.stat(real)
+    except OSError:
+        return where
+    return f"{real}\0{st.st_size}\0{st.st_mtime_ns}"
+
+
 def _read_version(root: Path) -> str | None:
     vfile = root / "verl" / "version" / "version"
     if vfile.is_file():
