@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 from verl_cookbook import gcpause
-from verl_cookbook.facts import Facts, Then, load_facts
+from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, format_github, format_json, format_text, plural
 from verl_cookbook.verl_source import VerlSourceError, resolve
 
@@ -128,25 +128,18 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return doctor.run(args, _facts(args))
 
 
-def _facts(args: argparse.Namespace, then: Then | None = None):
+def _facts(args: argparse.Namespace) -> Facts:
     tree = resolve(getattr(args, "verl", None), getattr(args, "verl_src", None))
-    return load_facts(tree, use_cache=not args.no_cache, then=then)
+    return load_facts(tree, use_cache=not args.no_cache)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from verl_cookbook.runner import helper
-
     missing = [p for p in args.paths if not p.exists()]
     if missing:  # before verl is fetched: a usage error, not a finding
         for p in missing:
             print(f"verl-cookbook: error: {p}: no such file or folder", file=sys.stderr)
         return EXIT_ERROR
-    facts = _facts(args, then=helper)  # the child extracting facts composes meanwhile, then checks some pages
-    try:
-        return _check(args, facts)
-    finally:
-        if facts.helper is not None:  # not taken (no page was checked): end it
-            facts.helper.stop()
+    return _check(args, _facts(args))
 
 
 def _check(args: argparse.Namespace, facts: Facts) -> int:

@@ -30,7 +30,6 @@ from verl_cookbook.hydra_overrides import hydra_message, op, parse_one
 
 CKPT_LEAF = "checkpoint_engine"
 DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
-_GUARDS: dict[str, list] = {}  # delta_sharded guards per verl tree
 _PREFIX = {"set": "", "add": "+", "force": "++", "delete": "~", "group": "", "yaml": ""}
 UNKNOWN = "???"  # OmegaConf's missing-value marker: what a value known only at run time becomes
 
@@ -796,9 +795,10 @@ class ConfigChecker:
             mine = [a for a in assigns if a.path[: len(prefix)] == prefix] or assigns
             anchor = next((a for a in mine if a.path[len(prefix) :] == ("backend",)), mine[0])
             key = str(self.facts.tree.root)
-            if key not in _GUARDS:
-                _GUARDS[key] = delta_guards.extract_guards(self.facts.tree)
-            for guard in _GUARDS[key]:
+            guards = self.facts.session.guards  # read once per run
+            if key not in guards:
+                guards[key] = delta_guards.extract_guards(self.facts.tree)
+            for guard in guards[key]:
                 verdict = delta_guards.evaluate(guard, cfg)
                 if verdict.fires is not True:
                     continue
