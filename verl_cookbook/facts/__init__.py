@@ -1,8 +1,12 @@
 """Facts about verl, extracted statically from its source, each with its source file and line.
 
-``load_facts(tree)`` runs every fact family (one module each) and caches the result as JSON, keyed by
-the tree's file listing (path, size, mtime) and this package's own source, so a warm run only reads
-the cache.
+The facts of every release the site covers (``data/releases.yaml``) ship with this package, built by
+``scripts/build_facts.py`` and proven current by ``tests/test_shipped_facts.py`` (re-extracted from the release and
+compared byte for byte): such a release needs no extraction, and its facts load without verl's source or the
+network (:func:`shipped_facts`). Any other tree (``--verl-src``, a release not covered, ``--no-cache``) is
+extracted in this process: every fact family (one module each) filters verl's files by their bytes and parses those
+it keeps whole with ``ast``. The result is cached as JSON, keyed by the tree's file listing (path, size, mtime),
+this package's own source and the libraries that judge, so a warm run only reads the cache.
 """
 
 from __future__ import annotations
@@ -248,13 +252,44 @@ def facts_key(tree: VerlTree) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "facts"
+
+
+def shipped_text(data: dict) -> str:
+    """The facts as they ship: compact JSON, keys in the order the families give them, one line."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+
+
+def shipped_facts(version: str) -> dict | None:
+    """The facts shipped for release ``version``; None when it is not a covered release. Reads only this package's
+    data: no verl source, no network."""
+    from verl_cookbook.releases import covered_releases
+
+    if version not in covered_releases():
+        return None
+    try:
+        return json.loads((SHIPPED_DIR / f"{version}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # a package installed without its data: extract instead
+        return None
+
+
+def _release_of(tree: VerlTree) -> str | None:
+    """The release ``tree`` is, when it is one unpacked by ``verl_source.from_release`` (never a checkout)."""
+    return tree.label if tree.root == cache_dir() / "releases" / tree.label else None
+
+
 def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
-    """Facts for ``tree``, from the cache when the tree and this package are unchanged, else extracted (and cached).
+    """Facts for ``tree``: shipped with this package for a covered release; else from the cache when the tree and this
+    package are unchanged; else extracted (and cached). ``use_cache=False`` (``--no-cache``) extracts afresh.
 
     A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
     """
     require_whole_tree(tree)
     key = facts_key(tree)
+    release = _release_of(tree) if use_cache else None
+    shipped = shipped_facts(release) if release else None
+    if shipped is not None:
+        return Facts(shipped, tree, key)
     path = cache_dir() / "facts" / f"{key}.json"
     if use_cache and path.is_file():
         try:
