@@ -6,10 +6,7 @@ Exit codes: 0 no findings, 1 findings, 2 usage or environment error. No tracebac
 from __future__ import annotations
 
 import argparse
-import atexit
-import gc
 import json
-import os
 import sys
 import textwrap
 from pathlib import Path
@@ -191,34 +188,8 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 
 def run() -> None:
-    """The ``verl-cookbook`` program (and ``python -m verl_cookbook``): :func:`main` on the command line, then a
-    quick exit.
-
-    Once ``main`` has returned, only the exit remains. A normal interpreter exit frees every object one by one, and
-    after a cold site check that took 0.4-0.65 s (measured: the time from ``main`` returning to the process
-    ending), against about 10 ms now. So the exit handlers run (temporary folders, logging), standard output and
-    error are flushed, and the process ends with ``os._exit``, as mypy's ``--fast-exit`` does. The cyclic
-    collector stays paused to the end, because resuming it would first walk every object the run made.
-    ``main([...])`` called in a process that goes on (tests, the MkDocs plugin) is unaffected.
-    """
-    gc.disable()
-    code = main()  # argparse's own exits (--help, a bad option) leave as SystemExit, the usual way
-    exit_now(code)
-
-
-def exit_now(code: int) -> None:
-    """Run the exit handlers, flush standard output and error, and end the process with ``code`` without
-    tearing the interpreter down."""
-    run_exitfuncs = getattr(atexit, "_run_exitfuncs", None)
-    if run_exitfuncs is None:  # not CPython: the ordinary exit
-        raise SystemExit(code)
-    run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
-            pass
-    os._exit(code)
+    """The ``verl-cookbook`` program (and ``python -m verl_cookbook``): :func:`main` on the command line."""
+    raise SystemExit(main())  # argparse's own exits (--help, a bad option) leave as SystemExit, the usual way
 
 
 def main(argv: list[str] | None = None) -> int:
