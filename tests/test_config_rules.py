@@ -388,3 +388,30 @@ def test_an_option_that_does_not_compose_leaves_its_keys_judged_on_the_default(f
     # `+` adds a key of the user's own (the actor's dataclass has no such field): no choice is meant by it
     found = judge(facts, "+actor_rollout_ref.actor.model_engine=megatron", "actor_rollout_ref.actor.megatron.x=1")
     assert sorted((x.rule, x.line) for x in found) == [("config/not-a-field", 1), ("config/unknown-key", 2)]
+
+
+# -- one checker, many checks: nothing of one check is seen by the next -----------------------------------------
+def _fragment(*pairs: tuple[str, object]) -> list[Assignment]:
+    """A YAML fragment as the config reader hands it over: one assignment per leaf, op "yaml"."""
+    return [Assignment(tuple(p.split(".")), v, "page.md", i + 1) for i, (p, v) in enumerate(pairs)]
+
+
+def test_a_check_does_not_see_the_fragment_an_earlier_check_of_the_same_checker_set(facts) -> None:
+    # doctor and --lenient judge many snippets with one checker: the first sets a rollout with no delta consumer
+    checker = ConfigChecker(facts, "ppo_trainer", "gpu")
+    first = checker.check(_fragment((f"{ROLLOUT}.name", "trtllm"), (f"{CKPT}.engine_kwargs.hccl.foo", 1)), delta=True)
+    assert "delta/rejected" not in [f.rule for f in first]  # no delta backend chosen: no guard applies
+    # the second sets only the backend; verl's default rollout (vllm) has a delta consumer, so verl accepts it
+    second = checker.check(_fragment((f"{CKPT}.backend", "delta_sharded")), delta=True)
+    assert [f.rule for f in second] == []
+    # and the same second check from a fresh checker gives the same answer
+    assert (
+        ConfigChecker(facts, "ppo_trainer", "gpu").check(_fragment((f"{CKPT}.backend", "delta_sharded")), delta=True)
+        == second
+    )
+
+
+def test_a_delta_setup_on_a_rollout_without_a_consumer_is_still_rejected_in_one_check(facts) -> None:
+    checker = ConfigChecker(facts, "ppo_trainer", "gpu")
+    found = checker.check(_fragment((f"{ROLLOUT}.name", "trtllm"), (f"{CKPT}.backend", "delta_sharded")), delta=True)
+    assert [f.rule for f in found] == ["delta/rejected"]

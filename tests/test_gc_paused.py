@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 
 from verl_cookbook import cli, gcpause
-from verl_cookbook.facts import compose, extract_all
 
 
 @pytest.fixture
@@ -64,34 +63,6 @@ def test_a_collector_that_was_off_stays_off_and_a_nested_pause_resumes_nothing()
 def test_the_collector_is_resumed_when_the_work_raises() -> None:
     with pytest.raises(ValueError), gcpause.paused():
         raise ValueError("boom")
-    assert gc.isenabled()
-
-
-def test_fact_extraction_and_a_composition_run_with_the_collector_paused(
-    facts, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import hydra
-
-    import verl_cookbook.facts as facts_module
-
-    states: dict[str, list[bool]] = {"families": [], "compose": []}
-    real_families, real_compose = facts_module.families, hydra.compose
-    monkeypatch.setenv("VERL_COOKBOOK_JOBS", "1")  # every family in this process, where the test sees it
-
-    def families(names=None):
-        states["families"].append(gc.isenabled())
-        return real_families(names)
-
-    def hydra_compose(*args, **kwargs):
-        states["compose"].append(gc.isenabled())
-        return real_compose(*args, **kwargs)
-
-    monkeypatch.setattr(facts_module, "families", families)
-    monkeypatch.setattr(hydra, "compose", hydra_compose)
-    data = extract_all(facts.tree)
-    assert data["engines"] == facts.data["engines"]
-    assert "config" in compose._compose(facts.tree, facts.config_dir("ppo_trainer"), "ppo_trainer", ())
-    assert states == {"families": [False], "compose": [False]}
     assert gc.isenabled()
 
 

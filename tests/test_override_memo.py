@@ -25,7 +25,7 @@ TEXTS = [
 
 @pytest.fixture(autouse=True)
 def empty_memo(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hydra_overrides, "_PARSED", {})
+    hydra_overrides._parsed.cache_clear()
 
 
 @pytest.mark.parametrize("text", TEXTS)

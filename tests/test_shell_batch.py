@@ -93,7 +93,7 @@ def _run(write_page, facts, blocks, monkeypatch, batched: bool, options=None):
             super().__init__(cmd, *a, **k)
 
     if not batched:
-        monkeypatch.setattr(shell, "prefetch", lambda pages, ctx: shell.finish())
+        monkeypatch.setattr(shell, "start_batches", lambda pages, ctx: shell.finish_batches(ctx))
     monkeypatch.setattr(subprocess, "run", counting)
     monkeypatch.setattr(subprocess, "Popen", CountingPopen)
     text = "# t\n\n" + "\nText.\n\n".join(fence(b, '{ .bash check="shell" }') for b in blocks)

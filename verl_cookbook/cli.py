@@ -7,9 +7,7 @@ one line saying so; ``VERL_COOKBOOK_DEBUG=1`` prints the traceback). No tracebac
 from __future__ import annotations
 
 import argparse
-import atexit
 import contextlib
-import gc
 import json
 import os
 import sys
@@ -20,7 +18,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from verl_cookbook import gcpause
-from verl_cookbook.facts import Facts, Then, load_facts
+from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import (
     EXIT_ERROR,
     EXIT_FINDINGS,
@@ -206,25 +204,18 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return doctor.run(args, _facts(args))
 
 
-def _facts(args: argparse.Namespace, then: Then | None = None):
+def _facts(args: argparse.Namespace) -> Facts:
     tree = resolve(getattr(args, "verl", None), getattr(args, "verl_src", None))
-    return load_facts(tree, use_cache=not args.no_cache, then=then)
+    return load_facts(tree, use_cache=not args.no_cache)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from verl_cookbook.runner import helper
-
     missing = [p for p in args.paths if not p.exists()]
     if missing:  # before verl is fetched: a usage error, not a finding
         for p in missing:
             print(f"verl-cookbook: error: {p}: no such file or folder", file=sys.stderr)
         return EXIT_ERROR
-    facts = _facts(args, then=helper)  # the child extracting facts composes meanwhile, then checks some pages
-    try:
-        return _check(args, facts)
-    finally:
-        if facts.helper is not None:  # not taken (no page was checked): end it
-            facts.helper.stop()
+    return _check(args, _facts(args))
 
 
 def _check(args: argparse.Namespace, facts: Facts) -> int:
@@ -276,34 +267,8 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 
 def run() -> None:
-    """The ``verl-cookbook`` program (and ``python -m verl_cookbook``): :func:`main` on the command line, then a
-    quick exit.
-
-    Once ``main`` has returned, only the exit remains. A normal interpreter exit frees every object one by one, and
-    after a cold site check that took 0.4-0.65 s (measured: the time from ``main`` returning to the process
-    ending), against about 10 ms now. So the exit handlers run (temporary folders, logging), standard output and
-    error are flushed, and the process ends with ``os._exit``, as mypy's ``--fast-exit`` does. The cyclic
-    collector stays paused to the end, because resuming it would first walk every object the run made.
-    ``main([...])`` called in a process that goes on (tests, the MkDocs plugin) is unaffected.
-    """
-    gc.disable()
-    code = main()  # argparse's own exits (--help, a bad option) leave as SystemExit, the usual way
-    exit_now(code)
-
-
-def exit_now(code: int) -> None:
-    """Run the exit handlers, flush standard output and error, and end the process with ``code`` without
-    tearing the interpreter down."""
-    run_exitfuncs = getattr(atexit, "_run_exitfuncs", None)
-    if run_exitfuncs is None:  # not CPython: the ordinary exit
-        raise SystemExit(code)
-    run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said on it
-            pass
-    os._exit(code)
+    """The ``verl-cookbook`` program (and ``python -m verl_cookbook``): :func:`main` on the command line."""
+    raise SystemExit(main())  # argparse's own exits (--help, a bad option) leave as SystemExit, the usual way
 
 
 class _ReaderGone:

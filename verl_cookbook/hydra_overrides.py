@@ -28,20 +28,17 @@ def parser() -> Any:
     return OverridesParser.create()
 
 
-_PARSED: dict[str, Any] = {}  # override text -> Hydra's Override for it
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str) -> Any:
+    return parser().parse_overrides([text])[0]
 
 
 def parse_one(text: str) -> Any:
     """Hydra's ``Override`` for one argument, as ``parser().parse_overrides([text])[0]`` gives it (raising the same
     ``HydraException``). A site check asks for the same few dozen texts about 300 times, at about half a millisecond
-    each in Hydra's ANTLR parser; each text is parsed once per process, and every caller gets its own copy."""
-    ov = _PARSED.get(text)
-    if ov is None:
-        ov = parser().parse_overrides([text])[0]
-        if len(_PARSED) >= 4096:
-            _PARSED.clear()
-        _PARSED[text] = ov
-    return copy.deepcopy(ov)
+    each in Hydra's ANTLR parser: the parse is memoised (a pure function of the text), and every caller gets its
+    own copy."""
+    return copy.deepcopy(_parsed(text))
 
 
 def error_text(e: BaseException) -> str:

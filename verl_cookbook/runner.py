@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.releases import version_key
@@ -19,8 +17,6 @@ if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a p
     from verl_cookbook.checks import Context
     from verl_cookbook.facts import Facts
     from verl_cookbook.markdown import Page
-    from verl_cookbook.repeats import Repeats
-    from verl_cookbook.verl_source import VerlTree
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -78,14 +74,12 @@ def applies(attrs: dict[str, str], facts: Facts) -> bool:
     return True
 
 
-def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None = None) -> None:
-    """Check one page into ``report``. ``repeats``: what this run has checked so far, so that a block, claim or table
-    checked before (the same input on the page's mirror) is not checked again (see ``repeats``)."""
+def check_page(page: Page, ctx: Context, report: Report) -> None:
+    """Check one page into ``report``."""
     from verl_cookbook import lenient
     from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS
     from verl_cookbook.checks.citations import check_citations
     from verl_cookbook.checks.param_table import default_column
-    from verl_cookbook.repeats import block_input, claim_input, table_input
 
     out = report.findings
     report.pages += 1
@@ -154,7 +148,7 @@ def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None
         if block.missing_includes:
             continue
         report.checked += 1
-        out.extend(_judged(repeats, block_input(kind, block), partial(BLOCK_CHECKS[kind], block, ctx)))
+        out.extend(BLOCK_CHECKS[kind](block, ctx))
     for table in page.tables:
         report.tables += 1
         d = table.directive
@@ -183,7 +177,7 @@ def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        out.extend(_judged(repeats, table_input(table), partial(TABLE_CHECKS[d.kind], table, ctx)))
+        out.extend(TABLE_CHECKS[d.kind](table, ctx))
     table_directives = {id(t.directive) for t in page.tables if t.directive is not None}
     for d in page.directives:
         if id(d) in table_directives:
@@ -214,26 +208,7 @@ def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        out.extend(_judged(repeats, claim_input(d), partial(CLAIM_CHECKS[d.kind], d, ctx)))
-
-
-def _judged(repeats: Repeats | None, got: Any, check: Callable[[], list[Finding]]) -> list[Finding]:
-    """``check()``, or (with ``repeats``) the findings of the same input checked before in this run; ``got``: the
-    input's key and places (``repeats.block_input`` and its kin; None: not one a repeat can answer)."""
-    return check() if repeats is None or got is None else repeats.run(got, check)
-
-
-# The primary configs of verl's PPO trainer (main_ppo), in the order a site check asks for them: most config
-# blocks, and most launch scripts, are judged on one of them, and each costs a cold check ~0.4 s to compose. This
-# only decides what is composed early: a name the tree lacks is skipped, and the checks compose what they need.
-PREFETCHED_CONFIGS = ("ppo_trainer", "ppo_megatron_trainer")
-
-# The share of the pages (by bytes, whole mirror pairs) the composing child checks once it has composed: it starts on
-# them 0.6-1 s after this process starts on its own, and the mirror of a page it checks is mostly repeats. Measured
-# on a cold site check of this site (verl 0.9.1, 2 cores), 14 paired runs each: with the child forked here, 0.87x wall
-# at 0.1 and 0.91x at 0.15 against 0.2, 0.05 and none slower than 0.1 (1.09x, 1.07x); with the facts' helper, 0.15
-# the same as 0.1 (1.01x), 0.05 and none slower (1.06x, 1.10x).
-CHILD_SHARE = 0.1
+        out.extend(CLAIM_CHECKS[d.kind](d, ctx))
 
 
 def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, options: dict | None = None) -> Report:
@@ -248,131 +223,22 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     cache = PageCache(facts, root, options)
     misses = [f for f in files if not cache.replay(f, report)]
     if misses:
-        _check_afresh(misses, facts, root, options, cache, report)
-    elif facts.helper is not None:  # every page replayed: the helper's work is not needed
-        facts.helper.stop()
-        facts.helper = None
+        from verl_cookbook import checks
+        from verl_cookbook.checks import Context
+
+        checks.load_all()
+        ctx = Context(facts=facts, root=root, options=options)
+        for _f, part in _each_checked(misses, ctx, cache):
+            _add(report, part)
     report.findings.sort(key=Finding.sort_key)
     return report
 
 
-def _check_afresh(files: list[Path], facts: Facts, root: Path, options: dict, cache: PageCache, report: Report) -> None:
-    """Check ``files`` afresh. A child composes verl's main configs meanwhile, then checks a share of the pages and
-    sends each page's report; whatever it does not send (it failed, or none could be forked) is checked here. Each
-    page is checked on its own, so where it is checked changes nothing. The child is the facts' ``helper`` when the
-    facts were just extracted (it has composed while this process extracted its own families: see :func:`helper`),
-    else one forked now."""
-    from verl_cookbook import checks
-    from verl_cookbook.checks import Context
-    from verl_cookbook.checks.shell import finish
-    from verl_cookbook.facts import SECOND_PROCESS
-    from verl_cookbook.facts.compose import adopt, rest, stop_prefetching
-    from verl_cookbook.repeats import Repeats
-
-    checks.load_all()  # before the fork: both processes use them
-    ctx = Context(facts=facts, root=root, options=options)
-    repeats = Repeats()  # each process fills its own
-    theirs = _child_share(files) if len(files) > 1 else []
-    child, facts.helper = facts.helper, None
-    if child is not None:  # the child that extracted facts has composed meanwhile (``helper``): it checks a share
-        adopt(child, facts.tree, _prefetched(facts.tree, facts.data["entry_points"]), facts.key, later=True)
-        work = (_not_in(facts.data, SECOND_PROCESS), list(facts.data), facts.key, theirs, root, options, os.getcwd())
-        if not child.send(work):
-            theirs = []
-    else:
-        child = facts.prefetch_compositions(PREFETCHED_CONFIGS, then=lambda: _each_checked(theirs, ctx, cache, repeats))
-    if child is None:
-        theirs = []
-    try:
-        for _f, part in _each_checked([f for f in files if f not in theirs], ctx, cache, repeats):
-            _add(report, part)
-        sent: set[Path] = set()
-        if child is not None:
-            for f, part in rest(child, facts.key):
-                _add(report, part)
-                sent.add(f)
-        for _f, part in _each_checked([f for f in theirs if f not in sent], ctx, cache, repeats):
-            _add(report, part)
-    finally:
-        finish()
-        stop_prefetching()
-
-
-def helper(tree: VerlTree, extracted: dict, receive: Callable[[], Any]) -> Iterator[Any]:
-    """The work of the child that extracts some of verl's facts for a check (``load_facts(..., then=helper)``), once it
-    has sent them: it composes ``PREFETCHED_CONFIGS`` from the entry points it extracted (while this process extracts
-    its own families and reads its pages), then checks the pages the parent gives it (with the whole facts, the root
-    and the options; None: no pages) and sends each page's report, as the child of ``_check_afresh`` does."""
-    from verl_cookbook import checks
-    from verl_cookbook.checks import Context
-    from verl_cookbook.facts import Facts, compose
-    from verl_cookbook.repeats import Repeats
-
-    yield from compose.composing(tree, _prefetched(tree, extracted.get("entry_points") or {}))
-    work = receive()
-    if work is None:
-        return
-    sent, order, key, files, root, options, cwd = work  # the facts it has not extracted itself, and their order
-    if not files:
-        return
-    os.chdir(cwd)  # pages are shown relative to the working folder, which may have changed since the fork
-    compose.keep_composed(tree, key)
-    facts = Facts({name: sent[name] if name in sent else extracted[name] for name in order}, tree, key)
-    checks.load_all()
-    ctx = Context(facts=facts, root=root, options=options)
-    yield from _each_checked(files, ctx, PageCache(facts, root, options), Repeats())
-
-
-def _not_in(data: dict, names: tuple[str, ...]) -> dict:
-    """``data`` without the families ``names`` (those the helper extracted: sent back, the pipe would fill up and this
-    process wait until the helper reads, which is only once it has composed)."""
-    return {k: v for k, v in data.items() if k not in names}
-
-
-def _prefetched(tree: VerlTree, entry_points: dict) -> list[tuple[Path, str]]:
-    """(folder, name) of the ``PREFETCHED_CONFIGS`` the tree's entry points have, in that order."""
-    from verl_cookbook.facts.compose import config_dirs
-
-    dirs = config_dirs(tree, entry_points)
-    return [(dirs[name], name) for name in PREFETCHED_CONFIGS if name in dirs]
-
-
-def _child_share(files: list[Path]) -> list[Path]:
-    """About ``CHILD_SHARE`` of ``files`` by bytes, in the order given: whole mirror pairs (``x.md`` with
-    ``x.en.md``, which mostly hold the same blocks and claims: checked in one process, the second of the pair is
-    mostly repeats), chosen largest first without going over."""
-    sizes: dict[Path, int] = {}
-    for f in files:
-        try:
-            sizes[f] = f.stat().st_size
-        except OSError:
-            sizes[f] = 0
-    pairs: dict[Path, list[Path]] = {}
-    for f in files:
-        pairs.setdefault(_unmirrored(f), []).append(f)
-    budget, chosen = CHILD_SHARE * sum(sizes.values()), set()
-    for group in sorted(pairs.values(), key=lambda g: (-sum(sizes[f] for f in g), str(g[0]))):
-        size = sum(sizes[f] for f in group)
-        if size <= budget:
-            chosen.update(group)
-            budget -= size
-    return [f for f in files if f in chosen]
-
-
-def _unmirrored(f: Path) -> Path:
-    """The page a mirror translates: ``x.en.md`` -> ``x.md`` (any two-letter language); others are themselves."""
-    parts = f.name.split(".")
-    if len(parts) >= 3 and len(parts[-2]) == 2 and parts[-2].isalpha() and parts[-2].islower():
-        return f.with_name(".".join(parts[:-2] + parts[-1:]))
-    return f
-
-
-def _each_checked(
-    files: list[Path], ctx: Context, cache: PageCache, repeats: Repeats | None = None
-) -> Iterator[tuple[Path, Report]]:
+def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator[tuple[Path, Report]]:
     """(file, its own report) for each of ``files``, as each is checked; a page that cannot be parsed comes first,
-    with its one finding."""
-    from verl_cookbook.checks.shell import finish, has_shell_blocks, prefetch  # one bash -n, one ShellCheck
+    with its one finding. ``bash -n`` and ShellCheck run once each for every shell block of ``files``, started
+    before the first page is checked; the pages with shell blocks are checked last, while the tools run."""
+    from verl_cookbook.checks.shell import finish_batches, has_shell_blocks, start_batches
     from verl_cookbook.markdown import MarkdownError, parse_page
 
     pages = []
@@ -381,17 +247,16 @@ def _each_checked(
             pages.append((f, parse_page(f, Path.cwd(), bases=[ctx.root])))
         except MarkdownError as e:
             yield f, Report(findings=[Finding(_shown(f), e.line, 1, e.rule, str(e))])
-    prefetch([page for _, page in pages], ctx)
-    # the pages with shell blocks last: the tools run meanwhile (the report is sorted, so the order is not seen)
-    pages.sort(key=lambda fp: has_shell_blocks(fp[1], ctx))
+    start_batches([page for _, page in pages], ctx)
+    pages.sort(key=lambda fp: has_shell_blocks(fp[1], ctx))  # the report is sorted: the order is not seen
     try:
         for f, page in pages:
             part = Report()
-            check_page(page, ctx, part, repeats)
+            check_page(page, ctx, part)
             cache.store(f, page, part, dict.fromkeys(_COUNTERS, 0), 0)
             yield f, part
     finally:
-        finish()
+        finish_batches(ctx)
 
 
 def _add(report: Report, part: Report) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Directive, Table
+from verl_cookbook.session import Session
 
 
 @dataclass
@@ -21,6 +22,11 @@ class Context:
     facts: Facts
     root: Path  # the site (or docs) root: includes and schemas resolve against it
     options: dict = field(default_factory=dict)
+
+    @property
+    def session(self) -> Session:
+        """What this run keeps while it runs (compositions, verl files read, shell tool batches): the facts'."""
+        return self.facts.session
 
 
 BlockCheck = Callable[[CodeBlock, Context], list[Finding]]

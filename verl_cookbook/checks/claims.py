@@ -43,7 +43,7 @@ from verl_cookbook.verl_source import VerlTree
 RELEASES_FILE = "verl_cookbook/data/releases.yaml"
 
 
-# -- reading verl files (cached per process: several claims read the same file) ------------------------------
+# -- reading verl files (kept for the run, in its session: several claims read the same file) ----------------
 @dataclass
 class _Module:
     rel: str
@@ -57,10 +57,8 @@ class _Module:
     plain: list[str] | None = None  # each line, whitespace collapsed, cut at its first `#`
 
 
-_CACHE: dict[tuple[str, str, int, int], _Module] = {}
-
-
-def _module(tree: VerlTree, rel: str) -> _Module | None:
+def _module(tree: VerlTree, rel: str, read: dict) -> _Module | None:
+    """``rel`` of ``tree`` parsed, from ``read`` (the run's ``Session.verl_files``) when read before."""
     path = tree.root / rel
     try:
         st = path.stat()
@@ -69,14 +67,14 @@ def _module(tree: VerlTree, rel: str) -> _Module | None:
     if not path.is_file():
         return None
     key = (str(tree.root), rel, st.st_mtime_ns, st.st_size)
-    mod = _CACHE.get(key)
+    mod = read.get(key)
     if mod is None:
         source = tree.read(rel)
         try:
             mod = _Module(rel, source, ast.parse(source))
         except SyntaxError as e:
             mod = _Module(rel, source, None, f"{e.msg} (line {e.lineno})")
-        _CACHE[key] = mod
+        read[key] = mod
     return mod
 
 
@@ -100,7 +98,7 @@ def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[_Module | None,
     if not rel.startswith("verl/") or ".." in Path(rel).parts:
         msg = f"file=`{rel}` must be a path inside verl's package (verl/…)"
         return None, [Finding(d.page, d.line, 1, "claim/bad-file", msg)]
-    mod = _module(tree, rel)
+    mod = _module(tree, rel, ctx.session.verl_files)
     if mod is None:
         name = Path(rel).name
         moved = sorted(str(p.relative_to(tree.root)) for p in tree.package.rglob(name))
@@ -373,8 +371,12 @@ def _imports(body: list[ast.stmt], rel: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def resolve_symbol(tree: VerlTree, name: str, depth: int = 0) -> tuple[str, ast.AST | None, list[str], str]:
-    """Find dotted ``name``: (file, node or None, the parts not found, what the last found scope offers)."""
+def resolve_symbol(
+    tree: VerlTree, name: str, read: dict | None = None, depth: int = 0
+) -> tuple[str, ast.AST | None, list[str], str]:
+    """Find dotted ``name``: (file, node or None, the parts not found, what the last found scope offers). ``read``:
+    the run's parsed verl files (``Session.verl_files``; none: files are parsed afresh)."""
+    read = {} if read is None else read
     parts = name.split(".")
     if parts[0] != "verl":
         return ("", None, parts, "")
@@ -385,7 +387,7 @@ def resolve_symbol(tree: VerlTree, name: str, depth: int = 0) -> tuple[str, ast.
             break
     else:
         return ("", None, parts, "")
-    mod = _module(tree, rel)
+    mod = _module(tree, rel, read)
     if mod is None or mod.tree is None:
         return (rel, None, parts[cut:], "")
     rest = parts[cut:]
@@ -402,7 +404,7 @@ def resolve_symbol(tree: VerlTree, name: str, depth: int = 0) -> tuple[str, ast.
             imported = _imports(mod.tree.body, rel).get(part)
             if imported:
                 target = ".".join([imported[0], imported[1], *rest[1:]])
-                return resolve_symbol(tree, target, depth + 1)
+                return resolve_symbol(tree, target, read, depth + 1)
         return (rel, None, rest[i:], ",".join(sorted(defs)))
     return (rel, node, [], "")
 
@@ -414,7 +416,7 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
         return missing
     name = d.attrs["name"]
     tree = ctx.facts.tree
-    rel, node, missing_parts, offers = resolve_symbol(tree, name)
+    rel, node, missing_parts, offers = resolve_symbol(tree, name, ctx.session.verl_files)
     if node is None:
         if not rel:
             return [

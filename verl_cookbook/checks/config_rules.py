@@ -30,7 +30,6 @@ from verl_cookbook.hydra_overrides import hydra_message, op, parse_one
 
 CKPT_LEAF = "checkpoint_engine"
 DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
-_GUARDS: dict[str, list] = {}  # delta_sharded guards per verl tree
 _PREFIX = {"set": "", "add": "+", "force": "++", "delete": "~", "group": "", "yaml": ""}
 UNKNOWN = "???"  # OmegaConf's missing-value marker: what a value known only at run time becomes
 
@@ -352,7 +351,6 @@ class ConfigChecker:
         self.device = DEVICES.get(device or "", None)
         self.composed = facts.compose(config, (), config_dir)
         self.base = self.composed.get("config")
-        self.merged: dict | None = None  # the config after the last check's overrides, as Hydra left it
 
     def src(self, path: tuple[str, ...] | str) -> str | None:
         dotted = path if isinstance(path, str) else ".".join(path)
@@ -391,15 +389,15 @@ class ConfigChecker:
         fragment = [a for a in assigns if a.op == "yaml"]
         base = self.base
         applied: list[Assignment] = []
+        merged: dict | None = None  # this check's config after its own assignments; nothing kept between checks
         if overrides:
             found, base, merged, applied = self._apply(overrides, unknown, multirun)
             findings.extend(found)
-            self.merged = merged
         if fragment:
             for a in fragment:
                 findings.extend(self._check_path(a, mode, base))
-            self.merged = merged_config(self.merged or base, fragment, unknown)
-        cfg = self.merged
+            merged = merged_config(merged or base, fragment, unknown)
+        cfg = merged
         values = applied + fragment
         if mode == "config":
             findings.extend(self._check_types(values, cfg, unknown))
@@ -797,9 +795,10 @@ class ConfigChecker:
             mine = [a for a in assigns if a.path[: len(prefix)] == prefix] or assigns
             anchor = next((a for a in mine if a.path[len(prefix) :] == ("backend",)), mine[0])
             key = str(self.facts.tree.root)
-            if key not in _GUARDS:
-                _GUARDS[key] = delta_guards.extract_guards(self.facts.tree)
-            for guard in _GUARDS[key]:
+            guards = self.facts.session.guards  # read once per run
+            if key not in guards:
+                guards[key] = delta_guards.extract_guards(self.facts.tree)
+            for guard in guards[key]:
                 verdict = delta_guards.evaluate(guard, cfg)
                 if verdict.fires is not True:
                     continue
@@ -1158,7 +1157,7 @@ def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dic
 def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:
     """verl's defaults with YAML-fragment assignments merged in (deletions remove the key). Keys in ``unknown``
     (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known.
-    Overrides are applied by Hydra in :meth:`ConfigChecker.check` (its ``merged``)."""
+    Overrides are applied by Hydra in :meth:`ConfigChecker.check` (the config each check judges)."""
     cfg = copy.deepcopy(base)
     for a in assigns:
         if unknown and a.path in unknown and a.op != "delete":

@@ -67,8 +67,11 @@ def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunction
     return {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
-def _base_methods(tree: VerlTree, dotted: str) -> dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str]]:
-    """Methods of verl class ``dotted`` and its verl bases: name -> (def, class name, file)."""
+def _base_methods(
+    tree: VerlTree, dotted: str, read: dict
+) -> dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str]]:
+    """Methods of verl class ``dotted`` and its verl bases: name -> (def, class name, file). ``read``: the run's
+    parsed verl files (``Session.verl_files``)."""
     out: dict[str, tuple[ast.FunctionDef | ast.AsyncFunctionDef, str, str]] = {}
     todo = [(dotted, 0)]
     seen: set[str] = set()
@@ -77,14 +80,14 @@ def _base_methods(tree: VerlTree, dotted: str) -> dict[str, tuple[ast.FunctionDe
         if path in seen or depth > _MAX_BASE_DEPTH:
             continue
         seen.add(path)
-        rel, node, _missing, _offers = resolve_symbol(tree, path)
+        rel, node, _missing, _offers = resolve_symbol(tree, path, read)
         if not isinstance(node, ast.ClassDef):
             continue
         for name, fn in _methods(node).items():
             out.setdefault(name, (fn, node.name, rel))
         # follow bases named in the same module or imported from verl
         module = rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-        src_mod = resolve_symbol(tree, module)[1]
+        src_mod = resolve_symbol(tree, module, read)[1]
         imports = _verl_imports(src_mod) if isinstance(src_mod, ast.Module) else {}
         for b in node.bases:
             name = dotted_name(b)
@@ -159,7 +162,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
     for local, (path, line, col) in imports.items():
         if path == "verl":
             continue
-        rel, node, missing, offers = resolve_symbol(tree, path)
+        rel, node, missing, offers = resolve_symbol(tree, path, ctx.session.verl_files)
         if node is None:
             file, pline = block.where(line)
             choices = [c for c in offers.split(",") if c]
@@ -180,7 +183,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
             path = _base_path(b, imports)
             if not path:
                 continue
-            base_methods = _base_methods(tree, path)
+            base_methods = _base_methods(tree, path, ctx.session.verl_files)
             for name, fn in _methods(cls).items():
                 if name not in base_methods:
                     continue

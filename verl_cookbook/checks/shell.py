@@ -30,6 +30,7 @@ from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean, entry
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.session import Session
 from verl_cookbook.shell.evaluate import parse_script
 from verl_cookbook.shell.model import Command, Export, Script
 
@@ -43,12 +44,13 @@ SHELLCHECK_EXCLUDE = ("SC2164", "SC2034", "SC2154", "SC1090", "SC1091")
 # -- syntax -----------------------------------------------------------------------------------------
 
 
-def bash_syntax(code: str, where) -> list[Finding]:
-    """``bash -n`` on ``code``; ``where(code_line) -> (file, line)`` maps its error lines."""
+def bash_syntax(code: str, where, session: Session | None = None) -> list[Finding]:
+    """``bash -n`` on ``code``; ``where(code_line) -> (file, line)`` maps its error lines. ``session``: the run's,
+    whose batch may hold the answer already (``start_batches``)."""
     bash = shutil.which("bash")
     if not bash:
         return []
-    done = _batched(("bash", bash, code))
+    done = _batched(session, ("bash", bash, code))
     if done is not None:
         proc = subprocess.CompletedProcess([bash, "-n"], done[0], "", done[1])
     else:
@@ -81,13 +83,13 @@ def bash_syntax(code: str, where) -> list[Finding]:
     return out
 
 
-def shellcheck(code: str, where, severity: str = "warning") -> list[Finding]:
+def shellcheck(code: str, where, severity: str = "warning", session: Session | None = None) -> list[Finding]:
     """ShellCheck's errors and warnings (``severity="error"``: errors only), when it is installed
-    (``apt-get install shellcheck``)."""
+    (``apt-get install shellcheck``). ``session``: as for :func:`bash_syntax`."""
     exe = shutil.which("shellcheck")
     if not exe:
         return []
-    comments = _batched(("shellcheck", exe, severity, code))
+    comments = _batched(session, ("shellcheck", exe, severity, code))
     if comments is None:
         cmd = [exe, *_shellcheck_args(severity), "-"]
         try:
@@ -116,31 +118,27 @@ def _shellcheck_args(severity: str) -> list[str]:
     return ["-s", "bash", "-f", "json1", "-S", severity, "-e", ",".join(SHELLCHECK_EXCLUDE), "--norc"]
 
 
-# Results of ``bash -n`` and ShellCheck for the shell blocks of the current run, computed by ``prefetch``
-# with one process per tool instead of one per block; keyed by tool, executable, (severity,) and code.
-_BATCHED: dict[tuple, object] = {}
-# What ``prefetch`` started and ``_BATCHED`` does not hold yet: called (and emptied) when a block asks.
-_PENDING: list[Callable[[], None]] = []
+# ``bash -n`` and ShellCheck for the shell blocks of a run, one process per tool instead of one per block: started by
+# ``start_batches``, their results kept in the run's session (``Session.shell_results``), keyed by tool, executable,
+# (severity,) and code; what was started and not yet collected waits in ``Session.shell_pending``.
 
 
-def _batched(key: tuple) -> object:
-    _drain()
-    return _BATCHED.get(key)
+def _batched(session: Session | None, key: tuple) -> object:
+    if session is None:
+        return None
+    while session.shell_pending:  # the batch processes ran while the pages without shell blocks were checked
+        session.shell_pending.pop(0)()
+    return session.shell_results.get(key)
 
 
-def _drain() -> None:
-    while _PENDING:  # wait for the batch processes (they ran while the pages without shell blocks were checked)
-        _PENDING.pop(0)()
-
-
-def _pend(keys: list[tuple], result: Callable[[], list | None]) -> None:
+def _pend(session: Session, keys: list[tuple], result: Callable[[], list | None]) -> None:
     """Once ``result`` (a started batch) gives its list, file each item under the key of the same place."""
 
     def take() -> None:
         for key, res in zip(keys, result() or [], strict=False):
-            _BATCHED[key] = res
+            session.shell_results[key] = res
 
-    _PENDING.append(take)
+    session.shell_pending.append(take)
 
 
 def _planned(block: CodeBlock, ctx: Context) -> tuple[str, str] | None:
@@ -158,23 +156,24 @@ def _planned(block: CodeBlock, ctx: Context) -> tuple[str, str] | None:
     return None if code is None or fragment_lines(code) else (code, "error")
 
 
-def prefetch(pages, ctx: Context) -> None:
+def start_batches(pages, ctx: Context) -> None:
     """Start ``bash -n`` and ShellCheck once for all the shell blocks of ``pages``; they run while the caller
     checks other pages, and what ``check_shell`` asks next is answered from their output (anything missed or
     failed is still checked one block at a time)."""
-    finish()
+    session = ctx.session
+    finish_batches(ctx)
     planned = {p for page in pages for b in page.blocks if (p := _planned(b, ctx))}
     codes = sorted({code for code, _ in planned})
     if len(codes) < 2:
         return
     bash = shutil.which("bash")
     if bash and (bash_result := shell_batch.start_bash(codes)):
-        _pend([("bash", bash, code) for code in codes], bash_result)
+        _pend(session, [("bash", bash, code) for code in codes], bash_result)
     exe = shutil.which("shellcheck")
     for severity in sorted({sev for _, sev in planned}) if exe else []:
         sc_codes = sorted(code for code, sev in planned if sev == severity)
         if sc_result := shell_batch.start_shellcheck(sc_codes, _shellcheck_args(severity)):
-            _pend([("shellcheck", exe, severity, code) for code in sc_codes], sc_result)
+            _pend(session, [("shellcheck", exe, severity, code) for code in sc_codes], sc_result)
 
 
 def has_shell_blocks(page, ctx: Context) -> bool:
@@ -182,10 +181,10 @@ def has_shell_blocks(page, ctx: Context) -> bool:
     return any(_planned(b, ctx) for b in page.blocks)
 
 
-def finish() -> None:
-    """Wait for what ``prefetch`` started and forget every result (the end of a run)."""
-    _drain()
-    _BATCHED.clear()
+def finish_batches(ctx: Context) -> None:
+    """Wait for what ``start_batches`` started and forget every result (the end of a run)."""
+    _batched(ctx.session, ())
+    ctx.session.shell_results.clear()
 
 
 # -- environment -------------------------------------------------------------------------------------
@@ -642,11 +641,11 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
         return []
     if fragment_lines(code):
         return _check_fragments(code, block, ctx)
-    syntax = bash_syntax(code, block.where)
+    syntax = bash_syntax(code, block.where, ctx.session)
     if syntax:
         # not a script at all: Python, or an error message pasted in a bash fence
         return [] if _looks_like_python(block.code) or _ERROR_OUTPUT.search(block.code) else syntax
-    out = [f for f in shellcheck(code, block.where, severity="error") if f.rule not in _SAID_BETTER]
+    out = [f for f in shellcheck(code, block.where, "error", ctx.session) if f.rule not in _SAID_BETTER]
     out.extend(
         check_script(code, block.where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"), block, ctx)
     )
@@ -697,10 +696,10 @@ _SAID_BETTER = {"shellcheck/SC2276"}
 def check_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
     if ctx.options.get("lenient"):
         return check_lenient_shell(block, ctx)
-    syntax = bash_syntax(block.code, block.where)
+    syntax = bash_syntax(block.code, block.where, ctx.session)
     if syntax:
         return syntax
-    out = [f for f in shellcheck(block.code, block.where) if f.rule not in _SAID_BETTER]
+    out = [f for f in shellcheck(block.code, block.where, session=ctx.session) if f.rule not in _SAID_BETTER]
     out.extend(
         check_script(
             block.code,

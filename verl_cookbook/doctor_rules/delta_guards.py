@@ -148,19 +148,15 @@ def _collect(body: list[ast.stmt], conds: list[ast.expr], local: dict[str, ast.e
             out.append(Guard(rel, stmt.lineno, "AssertionError", message, [*conds, fails], dict(local), spec, stmt.msg))
 
 
-def extract_guards(tree: VerlTree, whole: bool = False) -> list[Guard]:
-    """Every conditional ``raise`` in a function of :data:`GUARD_FILES` that mentions ``delta_sharded``.
-
-    A file whose guards are those of the functions that name ``delta_sharded`` is parsed as a skeleton (the bodies
-    of the other functions left out: no guard of theirs is kept, and ``_collect`` does not enter nested functions);
-    ``whole=True`` parses every file whole (the reference the tests hold the skeleton to)."""
+def extract_guards(tree: VerlTree) -> list[Guard]:
+    """Every conditional ``raise`` in a function of :data:`GUARD_FILES` that mentions ``delta_sharded`` (each file
+    parsed whole; ``_collect`` does not enter nested functions)."""
     guards: list[Guard] = []
     for spec in GUARD_FILES:
         if not tree.exists(spec.rel):
             continue
-        words = None if whole or spec.function else (DELTA.encode(),)
         try:
-            _, mod = parse_file(tree.root / spec.rel, words)
+            _, mod = parse_file(tree.root / spec.rel)
         except (SyntaxError, ValueError):
             continue
         if spec.function:

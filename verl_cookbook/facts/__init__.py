@@ -1,8 +1,12 @@
 """Facts about verl, extracted statically from its source, each with its source file and line.
 
-``load_facts(tree)`` runs every fact family (one module each) and caches the result as JSON, keyed by
-the tree's file listing (path, size, mtime) and this package's own source, so a warm run only reads
-the cache.
+The facts of every release the site covers (``data/releases.yaml``) ship with this package, built by
+``scripts/build_facts.py`` and proven current by ``tests/test_shipped_facts.py`` (re-extracted from the release and
+compared byte for byte): such a release needs no extraction, and its facts load without verl's source or the
+network (:func:`shipped_facts`). Any other tree (``--verl-src``, a release not covered, ``--no-cache``) is
+extracted in this process: every fact family (one module each) filters verl's files by their bytes and parses those
+it keeps whole with ``ast``. The result is cached as JSON, keyed by the tree's file listing (path, size, mtime),
+this package's own source and the libraries that judge, so a warm run only reads the cache.
 """
 
 from __future__ import annotations
@@ -11,11 +15,11 @@ import hashlib
 import importlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from verl_cookbook import forking, gcpause
+from verl_cookbook.session import Session
 from verl_cookbook.verl_source import (
     VerlSourceError,
     VerlTree,
@@ -95,13 +99,11 @@ def _tree_fingerprint(tree: VerlTree) -> str:
 class Facts:
     """All extracted facts for one verl tree, with lookups the checks need."""
 
-    def __init__(self, data: dict, tree: VerlTree, key: str | None = None) -> None:
+    def __init__(self, data: dict, tree: VerlTree, key: str | None = None, session: Session | None = None) -> None:
         self.data = data
         self.tree = tree
         self.key = key  # identifies tree + extractor code; None for hand-made facts (no result caching)
-        # the child that extracted some families and went on with the work ``load_facts(..., then=)`` gave it; taken
-        # (set to None) by the caller that reads what it sends
-        self.helper: forking.Child | None = None
+        self.session = session or Session()  # what this run keeps while it runs (see ``session``)
         self._key_lines: dict[str, Mapping[str, int]] = {}  # generated config -> its key lines, read when first cited
 
     # -- engines ---------------------------------------------------------------------------
@@ -139,24 +141,18 @@ class Facts:
             return {"error": f"Cannot find primary config '{name}'. Check that it's in your config search path."}
         from verl_cookbook.facts import compose
 
-        return compose.compose(self.tree, folder, name, tuple(choices), self.key)
-
-    def prefetch_compositions(
-        self, names: tuple[str, ...], then: Callable[[], Iterable[Any]] | None = None
-    ) -> forking.Child | None:
-        """Have the primary configs ``names`` that verl has composed by a child process meanwhile, which then goes
-        on with ``then`` (see ``compose.prefetch``; its values are read with ``compose.rest``). None where no child
-        could be forked."""
-        from verl_cookbook.facts import compose
-
-        requests = [(folder, name) for name in names if (folder := self.config_dir(name)) is not None]
-        return compose.prefetch(self.tree, requests, self.key, then)
+        return compose.compose(self.tree, folder, name, tuple(choices), self.key, self.session.compositions)
 
     def config_groups(self, name: str, config_dir: Path | None = None) -> set[str]:
         folder = config_dir or self.config_dir(name)
-        from verl_cookbook.facts import compose
+        if folder is None:
+            return set()
+        memo = self.session.config_groups
+        if (folder, name) not in memo:
+            from verl_cookbook.facts import compose
 
-        return compose.groups(self.tree, folder, name) if folder else set()
+            memo[(folder, name)] = compose.groups(self.tree, folder, name)
+        return memo[(folder, name)]
 
     def default_config(self, name: str = "ppo_trainer", choices: tuple[str, ...] = ()) -> dict | None:
         """verl's config ``name`` as Hydra composes it (interpolations unresolved), or None if it cannot."""
@@ -220,64 +216,12 @@ class Facts:
         return self.data.get(name)
 
 
-# Families a second process extracts while this one extracts the others: about half the time each (verl 0.9.1, timed
-# in the two processes of a first extraction: dataclasses, entry points, engines and merger ~110 ms with their imports;
-# env, config and trainer ~100 ms with yaml's import, which only they need, and ~8 ms more for the facts key when
-# nothing is cached). Each family reads only verl's files and returns plain data, so where it runs changes nothing.
-SECOND_PROCESS = ("dataclasses", "entry_points", "engines", "merger")
-
-
-def extract_all(tree: VerlTree, meanwhile: Callable[[], object] | None = None) -> dict:
-    """Every family's facts, in FAMILY_MODULES order. The child is forked before any family module is
-    imported, so each process imports only the modules (and libraries: yaml) of its own families. ``meanwhile``
-    is called here once the child is started, before this process's own families."""
-    return _extract(tree, meanwhile)[0]
-
-
-# What a child that extracted families goes on with (``load_facts(..., then=)``): called in the child with the tree,
-# the families it extracted and ``receive`` (waits for what the parent sends with ``Child.send``; None once the
-# parent has stopped); what it yields is sent to the parent, which reads it from ``Facts.helper``.
-Then = Callable[[VerlTree, dict, Callable[[], Any]], Iterable[Any]]
-
-
-def _extract(
-    tree: VerlTree, meanwhile: Callable[[], object] | None = None, then: Then | None = None
-) -> tuple[dict, forking.Child | None]:
-    """The facts, and the child that goes on with ``then`` (None without ``then``, or when it failed)."""
-    with gcpause.paused():  # syntax trees by the thousand, none in a cycle: see gcpause
-        return _extract_all(tree, meanwhile, then)
-
-
-def _extract_all(
-    tree: VerlTree, meanwhile: Callable[[], object] | None = None, then: Then | None = None
-) -> tuple[dict, forking.Child | None]:
+def extract_all(tree: VerlTree) -> dict:
+    """Every family's facts, in FAMILY_MODULES order, under ``{"verl": {"label", "version"}}``."""
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
-    if then is None:
-        child = forking.start(lambda: [{name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}])
-    else:
-
-        def produce(receive: Callable[[], Any]) -> Iterator[Any]:
-            extracted = {name: fn(tree) for name, fn in families(SECOND_PROCESS).items()}
-            yield extracted
-            yield from then(tree, extracted, receive)
-
-        child = forking.start(produce, inbox=True)
-    if meanwhile is not None:
-        meanwhile()
-    here = [name for name in FAMILY_MODULES if child is None or name not in SECOND_PROCESS]
-    mine = {name: fn(tree) for name, fn in families(here).items()}
-    theirs: dict[str, Any] = {}
-    if child is not None:
-        theirs = child.next({})
-        if then is None or not theirs:
-            child.stop()
-            child = None
-    for name in FAMILY_MODULES:
-        if name in mine or name in theirs:
-            data[name] = mine[name] if name in mine else theirs[name]
-        else:  # the child failed: extract its families here
-            data[name] = families([name])[name](tree)
-    return data, child
+    for name, extract in families().items():
+        data[name] = extract(tree)
+    return data
 
 
 def require_whole_tree(tree: VerlTree) -> None:
@@ -308,41 +252,55 @@ def facts_key(tree: VerlTree) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
-def load_facts(tree: VerlTree, use_cache: bool = True, then: Then | None = None) -> Facts:
-    """Facts for ``tree``, from the cache when the tree and this package are unchanged.
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "facts"
 
-    ``then``: work for the child that extracts some of the families, once it has (see ``Then``); the facts' ``helper``
-    is that child when it goes on with it, else None (the facts came from the cache, or no child could be forked).
+
+def shipped_text(data: dict) -> str:
+    """The facts as they ship: compact JSON, keys in the order the families give them, one line."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+
+
+def shipped_facts(version: str) -> dict | None:
+    """The facts shipped for release ``version``; None when it is not a covered release. Reads only this package's
+    data: no verl source, no network."""
+    from verl_cookbook.releases import covered_releases
+
+    if version not in covered_releases():
+        return None
+    try:
+        return json.loads((SHIPPED_DIR / f"{version}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # a package installed without its data: extract instead
+        return None
+
+
+def _release_of(tree: VerlTree) -> str | None:
+    """The release ``tree`` is, when it is one unpacked by ``verl_source.from_release`` (never a checkout)."""
+    return tree.label if tree.root == cache_dir() / "releases" / tree.label else None
+
+
+def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
+    """Facts for ``tree``: shipped with this package for a covered release; else from the cache when the tree and this
+    package are unchanged; else extracted (and cached). ``use_cache=False`` (``--no-cache``) extracts afresh.
+
     A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
     """
     require_whole_tree(tree)
-    folder = cache_dir() / "facts"
-    if use_cache and folder.is_dir():
-        key = facts_key(tree)
-        path = folder / f"{key}.json"
-        if path.is_file():
-            try:
-                return Facts(json.loads(path.read_text(encoding="utf-8")), tree, key)
-            except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
-                pass
-        data, helper = _extract(tree, then=then)
-    else:  # nothing to look up (no facts cached yet, as on a fresh CI runner; or --no-cache): the key, which only
-        # names the cache files, is computed while the families are extracted, not before
-        keys: list[str] = []
-        data, helper = _extract(tree, meanwhile=lambda: keys.append(facts_key(tree)), then=then)
-        key = keys[0]
-        path = folder / f"{key}.json"
-    try:
-        _require_registrations(tree, data)
-    except VerlSourceError:
-        if helper is not None:
-            helper.stop()
-        raise
+    key = facts_key(tree)
+    release = _release_of(tree) if use_cache else None
+    shipped = shipped_facts(release) if release else None
+    if shipped is not None:
+        return Facts(shipped, tree, key)
+    path = cache_dir() / "facts" / f"{key}.json"
+    if use_cache and path.is_file():
+        try:
+            return Facts(json.loads(path.read_text(encoding="utf-8")), tree, key)
+        except (OSError, ValueError):  # unreadable, not UTF-8, not JSON: rebuild it
+            pass
+    data = extract_all(tree)
+    _require_registrations(tree, data)
     if use_cache:
         try:
             write_atomic(path, json.dumps(data, default=str))
         except OSError:
             pass  # a read-only cache only costs speed
-    facts = Facts(data, tree, key)
-    facts.helper = helper
-    return facts
+    return Facts(data, tree, key)

@@ -77,8 +77,8 @@ def extract(tree: VerlTree) -> dict:
             if path in done:
                 continue
             done.add(path)
-            try:  # class fields, base classes and imports: no function body is read
-                text, mod = parse_file(path, ())
+            try:
+                text, mod = parse_file(path)
             except (SyntaxError, ValueError):
                 continue
             module = _module_name(tree, path)

@@ -12,7 +12,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, walk_lines, word_lines
+from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/checkpoint_engine"
@@ -27,22 +27,10 @@ def _module_name(rel: str) -> str:
     return rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
-def _words(rel: str) -> tuple[bytes, ...]:
-    """The words of the function bodies this family reads in ``rel`` (every other body is left unparsed)."""
-    words = []
-    if rel.startswith(f"{PKG}/"):
-        words.append(b"device")  # _device_comparisons
-    if rel == INIT:
-        words.append(b"import")  # _init_import_order: every import, in a function too
-    if rel in INJECTING_CALLERS:
-        words += [b"CheckpointEngineRegistry", b"engine_kwargs"]  # injected_kwargs, kwargs_lookups
-    return tuple(words)
-
-
 class _ModuleInfo:
     def __init__(self, rel: str, path: Path) -> None:
         self.rel = rel
-        self.source, self.tree = parse_file(path, _words(rel))
+        self.source, self.tree = parse_file(path)
         self.classes = {n.name: n for n in self.tree.body if isinstance(n, ast.ClassDef)}
         self.imports = self._module_imports()
         self.guard = self._guard()
@@ -191,8 +179,7 @@ def _constructor(cls: ast.ClassDef, mod: _ModuleInfo, modules: dict[str, _Module
 def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
     """``self.device == "npu"``-style comparisons: the device values an engine treats specially."""
     out = []
-    # only the statements that name ``device`` can compare it (walk_lines keeps ast.walk's order)
-    for node in walk_lines(mod.tree, word_lines(mod.source, ("device",))):
+    for node in ast.walk(mod.tree):
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq | ast.NotEq):
             left, right = node.left, node.comparators[0]
             if (dotted_name(left) or "") == "self.device" and isinstance(right, ast.Constant):
@@ -201,11 +188,13 @@ def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
 
 
 def _caller(tree: VerlTree, rel: str, word: str) -> tuple[str, Iterator[ast.AST]] | None:
-    """(source, the nodes of ``rel`` that may hold ``word``, in ``ast.walk`` order); None if ``rel`` is absent."""
+    """(source, the nodes of ``rel`` in ``ast.walk`` order); None if ``rel`` is absent or does not name ``word``."""
     if not tree.exists(rel):
         return None
-    source, module = parse_file(tree.root / rel, _words(rel))
-    return source, walk_lines(module, word_lines(source, (word,)))
+    source = tree.read(rel)
+    if word not in source:
+        return None
+    return source, ast.walk(ast.parse(source))
 
 
 def injected_kwargs(tree: VerlTree) -> list[dict]:

@@ -20,7 +20,7 @@ import re
 from collections import deque
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, top_level_statements
+from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
 
 SCANNED = ("trainer", "experimental")  # where verl keeps its entry points and the migrations they call
@@ -32,9 +32,6 @@ def _module_name(tree: VerlTree, path: Path) -> str:
 
 
 _DEL_WORD = re.compile(r"\bdel\b")
-# The top-level statements the family reads: a function under ``@hydra.main``/``@main`` (decorators of top-level
-# statements start at column 0) and whatever holds a ``del`` (a migration's ``del config.x`` is in a function).
-_WANTED = re.compile(rb"^@\s*(?:hydra\s*\.\s*)?main\b|\bdel\b", re.M)
 
 
 def _hydra_main(fn: ast.FunctionDef) -> ast.Call | None:
@@ -106,13 +103,10 @@ def extract(tree: VerlTree) -> dict:
             continue
         text = data.decode("utf-8", errors="replace")
         rel = path.relative_to(tree.root).as_posix()
-        body = top_level_statements(data, _WANTED)  # the entry point and the functions with a `del`
-        if body is None:
-            try:
-                body = ast.parse(text).body
-            except SyntaxError:
-                continue
-        mod = ast.Module(body=body, type_ignores=[])
+        try:
+            mod = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
         if has_del:
             migrations.update(_migrations(mod, text, rel))
         if not has_main:

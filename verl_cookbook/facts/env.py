@@ -9,17 +9,9 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable
 from typing import Any
 
-from verl_cookbook.facts.pyast import (
-    NO_DEFAULT,
-    dotted_name,
-    literal_or_source,
-    parse_statements,
-    walk_order_keys,
-    walk_position,
-)
+from verl_cookbook.facts.pyast import NO_DEFAULT, dotted_name, literal_or_source
 from verl_cookbook.verl_source import VerlTree
 
 _GETTERS = {
@@ -76,11 +68,11 @@ def _compared_with(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> list[Any]:
     return []
 
 
-def _reads(module: ast.AST, text: str, rel: str, offset: int = 0) -> list[tuple[str, dict, ast.AST]]:
-    """(name, record, node) for every environment read under ``module``, in ``ast.walk`` order; ``text``
-    is the source ``module`` was parsed from, ``offset`` turns its line numbers into the file's."""
+def _reads(module: ast.AST, text: str, rel: str) -> list[tuple[str, dict]]:
+    """(name, record) for every environment read under ``module``, in ``ast.walk`` order; ``text``
+    is the source ``module`` was parsed from."""
     parents: dict[ast.AST, ast.AST] = {}  # built on first need: most files read no variable by constant name
-    found: list[tuple[str, dict, ast.AST]] = []
+    found: list[tuple[str, dict]] = []
     for node in ast.walk(module):
         name = None
         kind = None
@@ -104,7 +96,7 @@ def _reads(module: ast.AST, text: str, rel: str, offset: int = 0) -> list[tuple[
                 name, kind = _str_const(node.left), "in"
         if not name or not kind:
             continue
-        rec: dict[str, Any] = {"source": f"{rel}:{node.lineno + offset}", "kind": kind}
+        rec: dict[str, Any] = {"source": f"{rel}:{node.lineno}", "kind": kind}
         if default is not NO_DEFAULT:
             rec["default"] = default
         if kind != "in":
@@ -115,7 +107,7 @@ def _reads(module: ast.AST, text: str, rel: str, offset: int = 0) -> list[tuple[
             compared = _compared_with(node, parents)
             if compared:
                 rec["compared_with"] = compared
-        found.append((name, rec, node))
+        found.append((name, rec))
     return found
 
 
@@ -127,48 +119,12 @@ def scan_source(text: str, rel: str) -> list[tuple[str, dict]]:
         module = ast.parse(text)
     except (SyntaxError, ValueError):  # ValueError: a null byte
         return []
-    return [(name, rec) for name, rec, _ in _reads(module, text, rel)]
+    return _reads(module, text, rel)
 
 
-_WORDS = (b"environ", b"getenv")
-
-
-def scan_bytes(data: bytes, rel: str) -> list[tuple[str, dict]]:
-    """The same as ``scan_source(data.decode(...), rel)``, parsing only the statements that mention
-    ``environ`` or ``getenv`` (every read above names one of them in its own statement). One case
-    differs: a file with a syntax error elsewhere (e.g. newer Python syntax than the running one) has
-    its reads listed here, where the whole-file parse lists none."""
-    if b"environ" not in data and b"getenv" not in data:
-        return []
-    fragments = parse_statements(data, _WORDS)
-    if fragments is None:
-        return scan_source(data.decode("utf-8", errors="replace"), rel)
-    found = [(r, f) for f in fragments for r in _reads(f.module, f.text, rel, f.offset)]
-    names = [name for (name, _, _), _ in found]
-    if len(names) != len(set(names)):
-        # Reads of one name are listed in the whole-file walk's order (breadth first), which the
-        # statements alone do not give: place each read in the file's block structure (a few files).
-        keys = walk_order_keys(data, [(f, node) for (_, _, node), f in found])
-        if keys is None:
-            module = _parse_or_none(data.decode("utf-8", errors="replace"))
-            keys = [walk_position(module, node, f.offset) if module else None for (_, _, node), f in found]
-        if any(k is None for k in keys):
-            return scan_source(data.decode("utf-8", errors="replace"), rel)
-        found = [found[i] for i in sorted(range(len(found)), key=lambda i: keys[i])]
-    return [(name, rec) for (name, rec, _), _ in found]
-
-
-def _parse_or_none(text: str) -> ast.Module | None:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-
-
-def extract(tree: VerlTree, scan: Callable[[bytes, str], list[tuple[str, dict]]] = scan_bytes) -> dict:
+def extract(tree: VerlTree) -> dict:
     """``{"vars": {NAME: [record, ...]}, "files": n}``: files in walk order (a folder's files before its
-    subfolders), a file's reads in ``ast.walk`` order. ``scan`` is the per-file reader (the whole-file
-    one is ``lambda data, rel: scan_source(data.decode("utf-8", errors="replace"), rel)``)."""
+    subfolders), a file's reads in ``ast.walk`` order. Only a file that names ``environ`` or ``getenv`` is parsed."""
     out: dict[str, list[dict]] = {}
     files = 0
     root = tree.root
@@ -185,8 +141,8 @@ def extract(tree: VerlTree, scan: Callable[[bytes, str], list[tuple[str, dict]]]
                 continue
             files += 1
             if b"environ" not in data and b"getenv" not in data:
-                continue  # (both readers find nothing in such a file)
+                continue
             rel = os.path.relpath(path, root).replace(os.sep, "/")
-            for name, rec in scan(data, rel):
+            for name, rec in scan_source(data.decode("utf-8", errors="replace"), rel):
                 out.setdefault(name, []).append(rec)
     return {"vars": dict(sorted(out.items())), "files": files}

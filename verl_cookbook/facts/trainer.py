@@ -19,7 +19,7 @@ import re
 
 import yaml
 
-from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file, parse_statements
+from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file
 from verl_cookbook.verl_source import VerlTree
 from verl_cookbook.yaml_lines import key_lines, values_at
 
@@ -118,56 +118,41 @@ def _parse(tree: VerlTree, rel: str) -> tuple[str, ast.Module] | None:
 
 
 class _Trainer:
-    """One trainer file, read once: the nodes of the statements that hold one of ``words`` (every node
-    the family looks for names one), each with the line offset of its statement. ``whole=True`` walks
-    the whole file instead (same nodes, in ``ast.walk`` order of the file)."""
+    """One trainer file, parsed whole once (when it is first asked for): its nodes in ``ast.walk`` order."""
 
-    def __init__(self, tree: VerlTree, rel: str, words: tuple[str, ...]) -> None:
-        self.tree, self.rel, self.words = tree, rel, words
-        self._fragments: list | None = None
-        self.exists = tree.exists(rel)
+    def __init__(self, tree: VerlTree, rel: str) -> None:
+        self.tree, self.rel = tree, rel
+        self._nodes: list[ast.AST] | None = None
 
-    def nodes(self, whole: bool = False) -> list[tuple[ast.AST, int]] | None:
-        """None when the file is absent or does not parse."""
-        if not self.exists:
-            return None
-        if not whole:
-            if self._fragments is None:
-                data = (self.tree.root / self.rel).read_bytes()
-                fragments = parse_statements(data, tuple(w.encode() for w in self.words))
-                self._fragments = [] if fragments is None else [fragments]
-            if self._fragments:
-                return [(node, f.offset) for f in self._fragments[0] for node in ast.walk(f.module)]
-        parsed = _parse(self.tree, self.rel)
-        return None if parsed is None else [(node, 0) for node in ast.walk(parsed[1])]
+    def nodes(self) -> list[ast.AST]:
+        """Empty when the file is absent or does not parse."""
+        if self._nodes is None:
+            parsed = _parse(self.tree, self.rel)
+            self._nodes = [] if parsed is None else list(ast.walk(parsed[1]))
+        return self._nodes
 
 
-def _resume_modes(files: dict[str, _Trainer], whole: bool = False) -> list[dict]:
-    """``config.trainer.resume_mode == "auto"`` comparisons in the first trainer that has them."""
+def _resume_modes(files: dict[str, _Trainer]) -> list[dict]:
+    """``config.trainer.resume_mode == "auto"`` comparisons in the first trainer that has them (a value compared
+    twice: the first the walk meets)."""
     for rel in TRAINER_FILES:
-        found = _resume_modes_in(files[rel], rel, whole)
-        if found is None:  # a value compared twice: which line is kept follows the whole file's walk
-            found = _resume_modes_in(files[rel], rel, whole=True)
+        found = _resume_modes_in(files[rel], rel)
         if found:
             return sorted(found, key=lambda v: int(v["source"].rpartition(":")[2]))
     return []
 
 
-def _resume_modes_in(file: _Trainer, rel: str, whole: bool) -> list[dict] | None:
+def _resume_modes_in(file: _Trainer, rel: str) -> list[dict]:
     out: list[dict] = []
     seen: set[str] = set()
-    for node, offset in file.nodes(whole) or []:
+    for node in file.nodes():
         if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)):
             continue
         left, right = node.left, node.comparators[0]
         if (dotted_name(left) or "").endswith("trainer.resume_mode") and isinstance(right, ast.Constant):
-            if isinstance(right.value, str):
-                if right.value in seen:
-                    if not whole:
-                        return None
-                    continue
+            if isinstance(right.value, str) and right.value not in seen:
                 seen.add(right.value)
-                out.append({"value": right.value, "source": f"{rel}:{node.lineno + offset}"})
+                out.append({"value": right.value, "source": f"{rel}:{node.lineno}"})
     return out
 
 
@@ -215,7 +200,7 @@ def _callback(tree: VerlTree) -> dict | None:
     }
 
 
-def _call_sites(files: dict[str, _Trainer], callback: dict | None, whole: bool = False) -> list[dict]:
+def _call_sites(files: dict[str, _Trainer], callback: dict | None) -> list[dict]:
     """Where a trainer imports the callback module, builds the callback and calls its hooks."""
     if callback is None:
         return []
@@ -224,8 +209,8 @@ def _call_sites(files: dict[str, _Trainer], callback: dict | None, whole: bool =
     hooks = {name for name in callback["methods"] if not name.startswith("_")}
     out: list[dict] = []
     for rel in TRAINER_FILES:
-        for node, offset in files[rel].nodes(whole) or []:
-            line = node.lineno + offset if hasattr(node, "lineno") else 0
+        for node in files[rel].nodes():
+            line = getattr(node, "lineno", 0)
             if isinstance(node, ast.ImportFrom) and node.module == module:
                 names = [a.name for a in node.names]
                 out.append({"what": "import", "names": names, "source": f"{rel}:{line}"})
@@ -240,23 +225,13 @@ def _call_sites(files: dict[str, _Trainer], callback: dict | None, whole: bool =
     return sorted(out, key=lambda c: (c["source"].rpartition(":")[0], int(c["source"].rpartition(":")[2])))
 
 
-def extract(tree: VerlTree, whole: bool = False) -> dict:
-    """``{"config": {...}, "resume_modes": [...], "callback": {...} | None, "call_sites": [...]}``.
-
-    The trainer files are read as the statements that name what is looked for; ``whole=True`` walks
-    every file whole instead (the reference the tests hold the fast path to)."""
+def extract(tree: VerlTree) -> dict:
+    """``{"config": {...}, "resume_modes": [...], "callback": {...} | None, "call_sites": [...]}``."""
     callback = _callback(tree)
-    # every node looked for in the trainers names one of these words in its own statement
-    words = ["resume_mode"]
-    if callback is not None:
-        words += ["callback", callback["module"].rpartition(".")[2]]
-        builder = (callback.get("builder") or {}).get("name")
-        if builder:
-            words.append(builder)
-    files = {rel: _Trainer(tree, rel, tuple(words)) for rel in TRAINER_FILES}
+    files = {rel: _Trainer(tree, rel) for rel in TRAINER_FILES}
     return {
         "config": _config(tree),
-        "resume_modes": _resume_modes(files, whole),
+        "resume_modes": _resume_modes(files),
         "callback": callback,
-        "call_sites": _call_sites(files, callback, whole),
+        "call_sites": _call_sites(files, callback),
     }

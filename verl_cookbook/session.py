@@ -1,0 +1,29 @@
+"""What one run of the checker keeps while it runs, and drops when it ends.
+
+A run (one ``check``, ``doctor`` or ``facts`` command; one MkDocs build) makes one :class:`Session`, held by its
+:class:`~verl_cookbook.facts.Facts` and reached by the checks as ``ctx.session``. Everything the checks remember
+between pages lives here, not in module globals: two runs in one process (the tests, a served site) share nothing,
+and nothing has to be reset afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Session:
+    # Hydra's compositions made in this run, by composition key (``facts.compose``); also kept on disk
+    compositions: dict[str, dict] = field(default_factory=dict)
+    # the config groups Hydra sees for a primary config, by (folder, name) (``Facts.config_groups``)
+    config_groups: dict[tuple[Any, str], set[str]] = field(default_factory=dict)
+    # verl files read for claims, parsed once per run: (root, rel, mtime, size) -> what ``checks.claims`` derived
+    verl_files: dict[tuple[str, str, int, int], Any] = field(default_factory=dict)
+    # verl's delta_sharded run-time guards, read once per run, by tree root (``checks.config_rules``)
+    guards: dict[str, list] = field(default_factory=dict)
+    # ``bash -n`` and ShellCheck results of the shell blocks of this run, computed in one process per tool
+    # (``checks.shell.start_batches``): key -> result, and what was started but not yet collected
+    shell_results: dict[tuple, object] = field(default_factory=dict)
+    shell_pending: list[Callable[[], None]] = field(default_factory=list)
