@@ -173,18 +173,25 @@ def apply_rules_options(
         if not known_pattern(s.code):
             kept.append(
                 Finding(
-                    s.path, s.line, s.col, "suppression/unknown-code",
+                    s.path,
+                    s.line,
+                    s.col,
+                    "suppression/unknown-code",
                     f"`verl-cookbook: ignore[{s.code}]` names no rule: the comment silences nothing",
                     data={"code": s.code},
                 )
-            )  # fmt: skip
+            )
         elif not any(s.covers(f) for f in found):
             kept.append(
                 Finding(
-                    s.path, s.line, s.col, "suppression/unused",
-                    f"`verl-cookbook: ignore[{s.code}]` silences nothing: no `{s.code}` finding here or on the next line",
+                    s.path,
+                    s.line,
+                    s.col,
+                    "suppression/unused",
+                    f"`verl-cookbook: ignore[{s.code}]` silences nothing: no `{s.code}` finding here or on the next "
+                    "line",
                     data={"code": s.code},
                 )
-            )  # fmt: skip
+            )
     out = [f for f in kept if (not select or matches(f.rule, select)) and not matches(f.rule, ignore)]
     return sorted(out, key=lambda f: f.sort_key())
