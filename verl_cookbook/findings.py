@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -130,7 +131,25 @@ class Suppression:
     code: str
 
     def covers(self, f: Finding) -> bool:
-        return f.path == self.path and f.line in (self.line, self.line + 1) and matches(f.rule, [self.code])
+        return f.line in (self.line, self.line + 1) and matches(f.rule, [self.code]) and _same_file(f.path, self.path)
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
+
+
+def _shown(path: str) -> str:
+    """``path`` as findings show it: relative to the working folder when it is under it."""
+    try:
+        return str(Path(_resolved(path)).relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return path
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths as findings show them (relative to the working folder, or absolute) name one file."""
+    return a == b or _resolved(a) == _resolved(b)
 
 
 def suppressions(path: str) -> list[Suppression]:
@@ -166,7 +185,7 @@ def apply_rules_options(
     from verl_cookbook.rules import known_pattern
 
     found = list(findings)
-    paths = dict.fromkeys([f.path for f in found] + [str(p) for p in files])
+    paths = dict.fromkeys(_shown(p) for p in [*(f.path for f in found), *map(str, files)])
     marks = [s for p in paths for s in suppressions(p)]
     kept = [f for f in found if not any(s.covers(f) for s in marks)]
     for s in marks:

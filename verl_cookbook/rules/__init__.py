@@ -78,10 +78,14 @@ class Rule(str):
         return fix.format_map(_Defaulting(data)) if fix else None
 
     def page_for(self, data: Mapping[str, Any]) -> str | None:
-        """The site page that explains the rule; a mapping picks it by ``data["backend"]`` (the backend in effect)."""
+        """The site page that explains the rule; a mapping picks it by ``data["case"]``, else by ``data["backend"]``
+        (the backend in effect)."""
         page = self.declared.page
         if isinstance(page, Mapping):
-            return page.get(str(data.get("backend")), page.get(""))
+            for key in (data.get("case"), data.get("backend")):
+                if key not in (None, "") and str(key) in page:
+                    return page[str(key)]
+            return page.get("")
         return page
 
 

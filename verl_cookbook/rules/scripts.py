@@ -113,7 +113,8 @@ declare(
     "950 上 kimi_ckpt_engine 未开启 HCCL 白名单",
     "`kimi_ckpt_engine` on Ascend 950PR/950DT without `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE`.",
     "verl's README asks for both on Ascend 950.",
-    fix="export `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE=/path/to/whitelist.json` before the command",
+    fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "
+    'like {{"host_ip": ["192.168.1.10", "192.168.1.11"]}} (the host NIC IPs of every node)',
     page=PAGE_WHITELIST,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "950", "--cann", "8.5.0")),
 )
@@ -123,7 +124,7 @@ declare(
     "HCCL 白名单文件无效",
     'An `HCCL_WHITELIST_FILE` that is missing or not `{"host_ip": [...]}` with IPv4 addresses.',
     "HCCL reads host NIC IPv4 addresses from it; `device_ip` is reserved and not supported.",
-    fix='write the file as {{"host_ip": ["ip1", "ip2"]}} with the hosts\' NIC IPv4 addresses',
+    fix='write the file as {{"host_ip": ["<node1 host IP>", "<node2 host IP>"]}}',
     page=PAGE_WHITELIST,
 )
 declare(
@@ -132,7 +133,7 @@ declare(
     "CANN 8.5.0 及以上版本使用 kimi_ckpt_engine 时未开启节点内 RoCE",
     "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`.",
     "Otherwise host-to-device transfers go over HCCS and time out (verl PR #5546).",
-    fix="export `HCCL_INTRA_ROCE_ENABLE=1` before the command",
+    fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/950DT, where HCCL does not support it)",
     page=PAGE_MOONCAKE_KIMI,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "A3", "--cann", "8.5.0")),
     good=Example(
@@ -148,8 +149,9 @@ declare(
     "`engine_kwargs.nccl.rebuild_group=True` on Ascend, where the HCCL engine's `finalize()` calls a method "
     "vllm-ascend's communicator does not have.",
     "The job fails at the end of its first weight sync.",
-    fix="drop `rebuild_group` (or set it to False) on Ascend",
-    page=PAGE_NCCL_HCCL,
+    fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
+    "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
+    page=PAGE_NCCL_HCCL + "#rebuild-group-npu",
 )
 
 # -- cmake/, merger/ ------------------------------------------------------------------
