@@ -198,7 +198,11 @@ declare(
     "页面所示默认项在 verl 中不存在",
     "A key in a defaults block that verl's default config does not have.",
     "The page documents a setting that does not exist.",
-    bad=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochz: 30\n```\n'),
+    bad=Example(
+        "md",
+        '```yaml {check="defaults"}\nactor_rollout_ref:\n  rollout:\n    engine_kwargs:\n      sglang:\n'
+        "        attention_backend: triton\n```\n",
+    ),
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
 )
 
