@@ -116,7 +116,7 @@ def format_json(findings: Sequence[Finding]) -> str:
 
 
 # -- selection and suppression ----------------------------------------------------------------------------------
-SUPPRESSION = re.compile(r"verl-cookbook:\s*ignore\[([^\]]*)\]")
+SUPPRESSION = re.compile(r"(?:<!--|#)\s*verl-cookbook:\s*ignore\[([^\]]*)\]")  # in a comment only
 _MAX_SCAN_BYTES = 5 * 1024 * 1024
 
 
@@ -162,12 +162,36 @@ def suppressions(path: str) -> list[Suppression]:
     except (OSError, UnicodeDecodeError):
         return []
     out = []
+    quoted = _quoted_lines(text) if p.suffix.lower() in (".md", ".markdown") else set()
     for i, line in enumerate(text.splitlines(), 1):
+        if i in quoted:
+            continue
         for m in SUPPRESSION.finditer(line):
             for code in m.group(1).split(","):
                 if code.strip():
                     out.append(Suppression(path, i, m.start() + 1, code.strip()))
     return out
+
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+
+
+def _quoted_lines(text: str) -> set[int]:
+    """Lines of a Markdown page inside fences declared ``check="skip"``: text shown, not checked (a page that
+    explains the suppression comment quotes it there), so a comment in them is no suppression."""
+    quoted: set[int] = set()
+    fence: str | None = None
+    skip = False
+    for i, line in enumerate(text.splitlines(), 1):
+        m = _FENCE.match(line)
+        if fence is None:
+            if m:
+                fence, skip = m.group(1), 'check="skip"' in m.group(2)
+        elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+            fence = None
+        elif skip:
+            quoted.add(i)
+    return quoted
 
 
 def apply_rules_options(

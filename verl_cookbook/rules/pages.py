@@ -99,14 +99,14 @@ for code, summary, zh, catches, why in (
         "table/undeclared",
         "Table of defaults without a declaration",
         "默认值表格未声明检查方式",
-        "A table with a default column and no `<!-- check: params … -->` (or skip) above it.",
+        "A table with a default column and no `check: params …` comment (or skip) above it.",
         "A table of defaults that is not checked drifts from verl unnoticed.",
     ),
     (
         "table/orphan-declaration",
         "Table declaration not above a table",
         "表格检查声明下方没有表格",
-        "A `<!-- check: … -->` comment that is not directly above a table.",
+        "A `check: …` comment that is not directly above a table.",
         "The declaration checks nothing.",
     ),
     (
@@ -120,7 +120,7 @@ for code, summary, zh, catches, why in (
         "table/skip-without-reason",
         "Skipped table without a reason",
         "跳过表格检查但未说明原因",
-        '`<!-- check: skip -->` above a table without `reason="…"`.',
+        'a `check: skip` comment above a table without `reason="…"`.',
         "A reason lets a reviewer tell a deliberate skip from a forgotten check.",
     ),
     (
@@ -167,7 +167,7 @@ for code, summary, zh, catches in (
         "claim/unknown-check",
         "Unknown claim kind",
         "未知的声明类型",
-        "A `<!-- check: … -->` claim of a kind the checker does not have.",
+        "A `check: …` claim comment of a kind the checker does not have.",
     ),
     (
         "claim/missing-attr",
