@@ -24,6 +24,7 @@ from verl_cookbook.findings import (
     EXIT_FINDINGS,
     EXIT_INTERNAL,
     EXIT_OK,
+    apply_rules_options,
     format_github,
     format_json,
     format_text,
@@ -75,6 +76,25 @@ def _add_source_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true", help="extract facts afresh instead of reading the cache")
 
 
+def _rule_patterns(value: str) -> list[str]:
+    """``--select/--ignore``: comma-separated rule codes or prefixes (``config``, ``engine/unknown-``), each naming
+    at least one declared rule (``verl-cookbook`` docs/tools/rules.md lists them)."""
+    from verl_cookbook.rules import known_pattern
+
+    patterns = [p.strip() for p in value.split(",") if p.strip()]
+    unknown = [p for p in patterns if not known_pattern(p)]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no rule code starts with {', '.join(unknown)}")
+    return patterns
+
+
+def _add_rule_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--select", type=_rule_patterns, action="extend", metavar="CODES", help="report only these rules "
+                   "(codes or prefixes, comma-separated: config,engine/unknown-backend)")  # fmt: skip
+    p.add_argument("--ignore", type=_rule_patterns, action="extend", metavar="CODES", help="never report these "
+                   "rules (codes or prefixes); a `verl-cookbook: ignore[CODE]` comment silences one line")  # fmt: skip
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="verl-cookbook",
@@ -93,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="*", type=Path, help="Markdown files or folders (default: the site's docs/)")
     _add_source_args(c)
     c.add_argument("--format", choices=("text", "json", "github"), default="text")
+    _add_rule_args(c)
     c.add_argument("--root", type=Path, help="the site root that includes resolve against (default: found)")
     c.add_argument(
         "--lenient",
@@ -135,6 +156,7 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--product", choices=PRODUCTS, help="the Ascend product: A2, A3 or 950 (default: guessed)")
     _add_source_args(p)
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
+    _add_rule_args(p)
     p.set_defaults(func=cmd_doctor)
 
 
@@ -219,7 +241,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, facts: Facts) -> int:
-    from verl_cookbook.runner import check_paths, consistency, find_site_root, orphan_snippets
+    from verl_cookbook.runner import check_paths, collect, consistency, find_site_root, orphan_snippets
 
     site_mode = not args.paths
     if site_mode:
@@ -238,6 +260,9 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         findings = sorted(
             findings + orphan_snippets(root, report.includes) + consistency(facts), key=lambda f: f.sort_key()
         )
+    base = root or find_site_root(paths[0])  # includes are named relative to the site root
+    checked = [*collect(paths)[0], *(base / p for p in report.includes)]  # where suppression comments may be
+    findings = apply_rules_options(findings, args.select or (), args.ignore or (), checked)
     out = {"text": format_text, "json": format_json, "github": format_github}[args.format](findings)
     if out:
         print(out)

@@ -28,9 +28,22 @@ from typing import Any
 import yaml
 
 from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes, merged_config
-from verl_cookbook.doctor_rules import DoctorFinding, Target, advice, ascend_env, link
+from verl_cookbook.doctor_rules import DoctorFinding, Target, advise, ascend_env
 from verl_cookbook.facts import Facts
-from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, Finding, _gh_escape, plural
+from verl_cookbook.findings import (
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    Finding,
+    apply_rules_options,
+    plural,
+)
+from verl_cookbook.findings import (
+    format_github as format_findings_github,
+)
+from verl_cookbook.findings import (
+    format_text as format_findings_text,
+)
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SHELL_SUFFIXES = (".sh", ".bash")
@@ -84,6 +97,8 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
             reports.append(diagnose(path, facts, device=args.device, cann=args.cann, product=args.product))
         except InputError as e:
             errors.append(f"{path}: {e}")
+    for r in reports:
+        r.findings = select_findings(r, getattr(args, "select", None), getattr(args, "ignore", None))
     findings = [f for r in reports for f in r.findings]
     out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts)
     if out:
@@ -103,6 +118,14 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def select_findings(r: FileReport, select: list[str] | None, ignore: list[str] | None) -> list[DoctorFinding]:
+    """``r``'s findings after its suppression comments and ``--select/--ignore`` (see
+    :func:`verl_cookbook.findings.apply_rules_options`)."""
+    by_finding = {df.finding: df for df in r.findings}
+    kept = apply_rules_options(by_finding, select or (), ignore or (), files=[r.path])
+    return [by_finding.get(f) or advise(f, None) for f in kept]
 
 
 def _context(r: FileReport) -> list[str]:
@@ -422,8 +445,7 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
             "config/not-a-field",
         ):
             continue
-        adv = advice(f, target)
-        out.append(DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None))
+        out.append(advise(f, target))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
     out += ascend_env.check_rebuild_group(target)
@@ -438,11 +460,11 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
     """Every other line that must change once a wrong backend name is corrected: kwargs under
     ``engine_kwargs.<wrong name>`` (ignored after the fix), and what the corrected engine says about them."""
     wrong = {
-        name
+        f.data["name"]
         for f in found
         if f.rule == "engine/unknown-backend"
-        for name in _BACKEND_FIXES
-        if f"backend `{name}`" in f.message
+        and not f.data.get("as_kwargs_key")
+        and f.data.get("name") in _BACKEND_FIXES
     }
     out: list[Finding] = []
     for name in sorted(wrong):
@@ -465,6 +487,7 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
                             f"`{'.'.join(path)}`: once the backend is corrected to `{good}`, verl reads only "
                             f"`engine_kwargs.{good}`, so this setting would be ignored; write "
                             f"`{'.'.join(new_path)}` instead",
+                            data={"key": ".".join(path), "corrected": good, "case": "after-fix"},
                         )
                     )
                     a = Assignment(new_path, a.value, a.file, a.line, a.col, op=a.op)
@@ -501,7 +524,7 @@ def diagnose(
         guess_product(product, text) if dev.value == "npu" else Guess(product, "given" if product else "unknown"),
     )
     report.commands = len(units)
-    report.findings += [DoctorFinding(f, advice(f, None).fix) for f in pre]
+    report.findings += [advise(f, None) for f in pre]
     report.notes += script_notes
     if kind == "shell" and not units:
         report.notes.append(
@@ -563,22 +586,12 @@ def _dedupe(findings: list[DoctorFinding]) -> list[DoctorFinding]:
 
 
 # -- output -----------------------------------------------------------------------------------------
+def _extra(reports: list[FileReport]) -> list[list[tuple[str, str | None]]]:
+    return [[("fix", df.fix), ("see", df.link)] for r in reports for df in r.findings]
+
+
 def format_text(reports: list[FileReport], facts: Facts) -> str:
-    lines = []
-    for r in reports:
-        for df in r.findings:
-            f = df.finding
-            lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}")
-            if f.fact or f.fact_source:
-                detail = f.fact or ""
-                if f.fact_source:
-                    detail = f"{detail} ({f.fact_source})" if detail else f"({f.fact_source})"
-                lines.append(f"    verl: {detail}")
-            if df.fix:
-                lines.append(f"    fix: {df.fix}")
-            if df.link:
-                lines.append(f"    see: {df.link}")
-    return "\n".join(lines)
+    return format_findings_text([df.finding for r in reports for df in r.findings], _extra(reports))
 
 
 def format_json(reports: list[FileReport], facts: Facts) -> str:
@@ -596,25 +609,10 @@ def format_json(reports: list[FileReport], facts: Facts) -> str:
             }
             for r in reports
         ],
-        "findings": [{**asdict(df.finding), "fix": df.fix, "link": df.link} for r in reports for df in r.findings],
+        "findings": [{**df.finding.as_dict(), "fix": df.fix, "link": df.link} for r in reports for df in r.findings],
     }
     return json.dumps(out, ensure_ascii=False, indent=2)
 
 
 def format_github(reports: list[FileReport], facts: Facts) -> str:
-    out = []
-    for r in reports:
-        for df in r.findings:
-            f = df.finding
-            msg = f.message
-            if f.fact or f.fact_source:
-                msg += f" — verl: {f.fact or ''} ({f.fact_source or ''})"
-            if df.fix:
-                msg += f"\nFix: {df.fix}"
-            if df.link:
-                msg += f"\nSee {df.link}"
-            out.append(
-                f"::error file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
-                f"title={_gh_escape(f.rule, True)}::{_gh_escape(msg)}"
-            )
-    return "\n".join(out)
+    return format_findings_github([df.finding for r in reports for df in r.findings], _extra(reports))

@@ -1,9 +1,17 @@
-"""Findings: what a check reports, and the three output formats (text, json, github)."""
+"""Findings: what a check reports, the three output formats (text, json, github), and the one place where
+``--select/--ignore`` and suppression comments are applied to a run's findings."""
 
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import asdict, dataclass
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from verl_cookbook.rules import Rule, lookup, matches
 
 # The exit-code contract of every verl-cookbook command: 3 is a bug in verl-cookbook itself, never the input's fault.
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
@@ -13,19 +21,33 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 class Finding:
     """One disagreement between a page (or file) and verl's source.
 
-    ``fact`` says what verl actually has; ``fact_source`` where (``verl/...py:LINE``).
+    ``rule`` is the declared :class:`~verl_cookbook.rules.Rule` (a code given as a string is looked up; a code no
+    rule declares raises). ``fact`` says what verl actually has; ``fact_source`` where (``verl/...py:LINE``).
+    ``data`` is what the check knew, as values (the key, the backend named, …): fixes and advice are rendered from
+    it, never from the message.
     """
 
     path: str
     line: int
     col: int
-    rule: str
+    rule: Rule
     message: str
     fact: str | None = None
     fact_source: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rule, Rule):
+            object.__setattr__(self, "rule", lookup(self.rule))
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.rule, self.message)
+
+    def as_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["rule"] = str(self.rule)
+        d["data"] = dict(self.data)
+        return d
 
 
 def plural(n: int, noun: str) -> str:
@@ -33,16 +55,36 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def format_text(findings: list[Finding]) -> str:
+def source_label(fact_source: str | None) -> str:
+    """Whose fact it is, from where it was read: ``verl`` for ``verl/...`` paths, the repository's name for a
+    GitHub address or an ``owner/repo path`` reference (``hccl`` for HCCL's docs), else ``source``; several
+    sources joined by ``;`` give each their label."""
+    labels: list[str] = []
+    for part in (fact_source or "verl/").split(";"):
+        part = part.strip()
+        m = re.search(r"github\.com/[\w.-]+/([\w.-]+)", part) or re.match(r"[\w.-]+/([\w.-]+)\s", part)
+        label = "verl" if part.startswith("verl/") else (m.group(1) if m else "source")
+        if label not in labels:
+            labels.append(label)
+    return ", ".join(labels)
+
+
+# Lines a formatter adds under a finding (doctor's fix and link): (label, text) pairs, one list per finding.
+Extra = Sequence[tuple[str, str | None]]
+
+
+def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = None) -> str:
     lines = []
-    for f in findings:
+    for i, f in enumerate(findings):
         lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}")
         if f.fact or f.fact_source:
             detail = f.fact or ""
             if f.fact_source:
                 detail = f"{detail} ({f.fact_source})" if detail else f"({f.fact_source})"
-            label = "verl" if (f.fact_source or "verl/").startswith("verl/") else "source"
-            lines.append(f"    {label}: {detail}")
+            lines.append(f"    {source_label(f.fact_source)}: {detail}")
+        for label, text in extra[i] if extra else ():
+            if text:
+                lines.append(f"    {label}: {text}")
     return "\n".join(lines)
 
 
@@ -53,13 +95,15 @@ def _gh_escape(value: str, prop: bool = False) -> str:
     return value
 
 
-def format_github(findings: list[Finding]) -> str:
+def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = None) -> str:
     out = []
-    for f in findings:
+    for i, f in enumerate(findings):
         msg = f.message
         if f.fact or f.fact_source:
-            label = "verl" if (f.fact_source or "verl/").startswith("verl/") else "source"
-            msg += f" — {label}: {f.fact or ''} ({f.fact_source or ''})"
+            msg += f" — {source_label(f.fact_source)}: {f.fact or ''} ({f.fact_source or ''})"
+        for label, text in extra[i] if extra else ():
+            if text:
+                msg += f"\n{label.capitalize()}: {text}"
         out.append(
             f"::error file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
             f"title={_gh_escape(f.rule, True)}::{_gh_escape(msg)}"
@@ -67,5 +111,130 @@ def format_github(findings: list[Finding]) -> str:
     return "\n".join(out)
 
 
-def format_json(findings: list[Finding]) -> str:
-    return json.dumps([asdict(f) for f in findings], ensure_ascii=False, indent=2)
+def format_json(findings: Sequence[Finding]) -> str:
+    return json.dumps([f.as_dict() for f in findings], ensure_ascii=False, indent=2)
+
+
+# -- selection and suppression ----------------------------------------------------------------------------------
+SUPPRESSION = re.compile(r"(?:<!--|#)\s*verl-cookbook:\s*ignore\[([^\]]*)\]")  # in a comment only
+_MAX_SCAN_BYTES = 5 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """``verl-cookbook: ignore[code, …]`` at ``path:line``: silences those codes (or code prefixes) on its own line
+    and on the next one (a comment line above what it silences: Markdown ``<!-- … -->``, shell/YAML ``# …``)."""
+
+    path: str
+    line: int
+    col: int
+    code: str
+
+    def covers(self, f: Finding) -> bool:
+        return f.line in (self.line, self.line + 1) and matches(f.rule, [self.code]) and _same_file(f.path, self.path)
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
+
+
+def _shown(path: str) -> str:
+    """``path`` as findings show it: relative to the working folder when it is under it."""
+    try:
+        return str(Path(_resolved(path)).relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return path
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths as findings show them (relative to the working folder, or absolute) name one file."""
+    return a == b or _resolved(a) == _resolved(b)
+
+
+def suppressions(path: str) -> list[Suppression]:
+    """The suppression comments in the file ``path`` (none when it cannot be read as text)."""
+    try:
+        p = Path(path)
+        if not p.is_file() or p.stat().st_size > _MAX_SCAN_BYTES:
+            return []
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    out = []
+    quoted = _quoted_lines(text) if p.suffix.lower() in (".md", ".markdown") else set()
+    for i, line in enumerate(text.splitlines(), 1):
+        if i in quoted:
+            continue
+        for m in SUPPRESSION.finditer(line):
+            for code in m.group(1).split(","):
+                if code.strip():
+                    out.append(Suppression(path, i, m.start() + 1, code.strip()))
+    return out
+
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+
+
+def _quoted_lines(text: str) -> set[int]:
+    """Lines of a Markdown page inside fences declared ``check="skip"``: text shown, not checked (a page that
+    explains the suppression comment quotes it there), so a comment in them is no suppression."""
+    quoted: set[int] = set()
+    fence: str | None = None
+    skip = False
+    for i, line in enumerate(text.splitlines(), 1):
+        m = _FENCE.match(line)
+        if fence is None:
+            if m:
+                fence, skip = m.group(1), 'check="skip"' in m.group(2)
+        elif m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():
+            fence = None
+        elif skip:
+            quoted.add(i)
+    return quoted
+
+
+def apply_rules_options(
+    findings: Iterable[Finding],
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    files: Iterable[str | Path] = (),
+) -> list[Finding]:
+    """A run's findings after suppression comments and ``--select/--ignore``: the one place both are applied.
+
+    Suppression comments are read from every file a finding names and from ``files`` (the files the run checked),
+    so a comment that silences nothing is reported (``suppression/unused``), as is one naming no declared rule
+    (``suppression/unknown-code``). Those two are findings like any other: selectable, ignorable, suppressible by
+    neither (a comment cannot vouch for itself). ``select`` empty means every rule; ``ignore`` wins over it."""
+    from verl_cookbook.rules import known_pattern
+
+    found = list(findings)
+    paths = dict.fromkeys(_shown(p) for p in [*(f.path for f in found), *map(str, files)])
+    marks = [s for p in paths for s in suppressions(p)]
+    kept = [f for f in found if not any(s.covers(f) for s in marks)]
+    for s in marks:
+        if not known_pattern(s.code):
+            kept.append(
+                Finding(
+                    s.path,
+                    s.line,
+                    s.col,
+                    "suppression/unknown-code",
+                    f"`verl-cookbook: ignore[{s.code}]` names no rule: the comment silences nothing",
+                    data={"code": s.code},
+                )
+            )
+        elif not any(s.covers(f) for f in found):
+            kept.append(
+                Finding(
+                    s.path,
+                    s.line,
+                    s.col,
+                    "suppression/unused",
+                    f"`verl-cookbook: ignore[{s.code}]` silences nothing: no `{s.code}` finding here or on the next "
+                    "line",
+                    data={"code": s.code},
+                )
+            )
+    out = [f for f in kept if (not select or matches(f.rule, select)) and not matches(f.rule, ignore)]
+    return sorted(out, key=lambda f: f.sort_key())

@@ -541,8 +541,10 @@ class ConfigChecker:
             key = path[depth] if depth < len(path) else path[-1]
             choices = sorted(node) if isinstance(node, dict) else []
             hint = did_you_mean(key, choices)
+            case = "suggested" if hint else ""
             if key in self.facts.config_groups(self.config, self.config_dir) and len(path) > 1:
                 hint = f"; `{key}` is a config group: choose it on its own, `{key}={ov.input_line.partition('=')[2]}`"
+                case = "group"
             return Finding(
                 *where,
                 "config/unknown-key",
@@ -550,6 +552,7 @@ class ConfigChecker:
                 f"so Hydra stops: {quoted}" + hint,
                 fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
                 fact_source=self.src(path[:depth]) if depth else self.facts.config_source("", self.config),
+                data={"key": ov.key_or_group, "case": case},
             )
         if msg.startswith("Could not append"):
             node = lookup_path(base, path)[2]
@@ -591,14 +594,15 @@ class ConfigChecker:
             parent = ".".join(a.path[:depth]) or "(top level)"
             key = a.path[depth]
             choices = sorted(node)
+            hint = did_you_mean(key, choices)
             return [
                 Finding(
                     *where,
                     "config/unknown-key",
-                    f"unknown key `{a.dotted}`: verl's config has no `{key}` under `{parent}`"
-                    + did_you_mean(key, choices),
+                    f"unknown key `{a.dotted}`: verl's config has no `{key}` under `{parent}`" + hint,
                     fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
                     fact_source=self.src(a.path[:depth]) if depth else self.facts.config_source("", self.config),
+                    data={"key": a.dotted, "case": "suggested" if hint else ""},
                 )
             ]
         if state == "leaf":
@@ -876,6 +880,7 @@ class ConfigChecker:
                         f"engine_kwargs[<backend>], and the backend in effect is `{backend}`{hint}",
                         fact="; ".join(sorted({k["code"] for k in self._lookups()})) or None,
                         fact_source=", ".join(k["source"] for k in self._lookups()) or None,
+                        data={"key": key, "in_effect": backend},
                     )
                 )
                 if key not in known and key != backend:
@@ -921,6 +926,11 @@ class ConfigChecker:
                     f"{what}: no checkpoint engine registers that name{hint}",
                     fact=self._registered_text(),
                     fact_source=fact_source,
+                    data={
+                        "name": str(backend),
+                        "as_kwargs_key": as_kwargs_key,
+                        "case": "kwargs-key" if as_kwargs_key else ("hccl" if str(backend) == "hccl" else ""),
+                    },
                 )
             ]
         if self.device and not self.facts.engines_for(backend, self.device):
@@ -933,6 +943,7 @@ class ConfigChecker:
                     f"backend `{backend}` is not registered on {self.device.upper()}: its module does not import there",
                     fact=why or None,
                     fact_source=regs[0]["source"] if regs else None,
+                    data={"name": backend, "device": self.device, "case": backend},
                 )
             ]
         return []

@@ -21,18 +21,18 @@ from pathlib import Path
 from verl_cookbook.checks.config_rules import Assignment
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules import (  # noqa: F401 - the pages the rules point to, as doctor's rules name them
+    PAGE_DELTA,
+    PAGE_DOCTOR,
+    PAGE_MOONCAKE_KIMI,
+    PAGE_NCCL_HCCL,
+    PAGE_WHITELIST,
+)
 
 # The site's address when neither $VERL_COOKBOOK_SITE_URL nor mkdocs.yml's ``site_url`` says otherwise
 # (an installed package has no mkdocs.yml beside it). tests/test_doctor.py keeps it equal to mkdocs.yml.
 SITE_URL = "https://verl-cookbook.github.io/verl-cookbook/"
 SITE_URL_ENV = "VERL_COOKBOOK_SITE_URL"
-
-# Site pages the rules point to (relative to the site root; the English twin is under en/).
-PAGE_NCCL_HCCL = "backends/nccl-hccl/"
-PAGE_MOONCAKE_KIMI = "backends/mooncake-kimi/"
-PAGE_WHITELIST = "ascend/hccl-whitelist/"
-PAGE_DELTA = "recipes/delta-sync/"
-PAGE_DOCTOR = "tools/doctor/"
 
 
 def site_url() -> str:
@@ -111,78 +111,26 @@ class Target:
         return best
 
 
+# Rules whose fix holds for the script as a whole, before any command is judged (``advice`` with no target).
+_SCRIPT_LEVEL = (
+    "shell/comment-ends-command",
+    "shell/after-pipe",
+    "shell/orphan-overrides",
+    "command/missing-dash-m",
+    "command/unknown-entry-point",
+)
+
+
 def advice(f: Finding, target: Target | None) -> Advice:
-    """The fix and the page for a finding of the shared config rules (``target`` None: a finding about the
-    script as a whole, before any command is judged)."""
-    msg = f.message
-    if f.rule == "shell/comment-ends-command":
-        return Advice("move the comment above the command (or delete it) so that the `\\` joins the next argument")
-    if f.rule == "shell/after-pipe":
-        return Advice("put every override before `2>&1 | tee …`; only the log file name goes after `tee`")
-    if f.rule == "shell/orphan-overrides":
-        return Advice("end the line before with `\\` so that these lines continue the command")
-    if f.rule == "command/missing-dash-m":
-        return Advice("add `-m` before the module name")
-    if f.rule == "command/unknown-entry-point":
-        return Advice("run an entry point this verl release has (named in the message)")
+    """The fix and the page for a finding, rendered from its rule's declaration with the finding's data and the
+    backend in effect (``target`` None: a finding about the script as a whole, before any command is judged)."""
     if target is None:
-        return Advice()
-    backend = target.backend
-    if f.rule == "engine/unknown-backend":
-        if msg.startswith("engine_kwargs key"):
-            return Advice(
-                f"key the kwargs by the backend in effect: `engine_kwargs.{backend}.<name>=…` "
-                "(on Ascend the HCCL engine's name is `nccl`)",
-                PAGE_NCCL_HCCL,
-            )
-        if "`hccl`" in msg:
-            return Advice(
-                "set `actor_rollout_ref.rollout.checkpoint_engine.backend=nccl`: on Ascend the name `nccl` "
-                "loads the HCCL engine, and its kwargs go under `engine_kwargs.nccl`",
-                PAGE_NCCL_HCCL,
-            )
-        return Advice("use one of the registered backend names listed above (`verl:`)", PAGE_NCCL_HCCL)
-    if f.rule == "engine/kwargs-ignored" and "once the backend is corrected" in msg:
-        return Advice("rename the key as the message says when you correct the backend", PAGE_NCCL_HCCL)
-    if f.rule == "engine/kwargs-ignored":
-        return Advice(
-            f"move these kwargs under `engine_kwargs.{backend}` (the backend in effect), or drop them",
-            _backend_page(backend),
-        )
-    if f.rule == "engine/unknown-kwarg":
-        return Advice(
-            "remove the argument: the engine's constructor does not take it on this device", _backend_page(backend)
-        )
-    if f.rule == "engine/injected-kwarg":
-        return Advice("remove it from engine_kwargs: verl passes it itself", _backend_page(backend))
-    if f.rule == "engine/wrong-type":
-        return Advice("give the type the constructor's default has", _backend_page(backend))
-    if f.rule == "engine/npu-device":
-        return Advice(
-            f"add `actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.{backend}.device=npu`",
-            PAGE_MOONCAKE_KIMI,
-        )
-    if f.rule == "engine/not-on-device":
-        if backend == "delta_sharded" or "delta_sharded" in msg:
-            return Advice(
-                "on Ascend use `backend=nccl` (HCCL); delta_sharded is CUDA/NCCL-only in this verl release",
-                PAGE_DELTA,
-            )
-        return Advice("pick a backend registered on this device", PAGE_NCCL_HCCL)
-    if f.rule == "delta/rejected":
-        return Advice("change the setting named in the message, or use another backend (e.g. nccl)", PAGE_DELTA)
-    if f.rule == "config/unknown-key":
-        if "did you mean" in msg:
-            return Advice("fix the key as suggested, or drop it; Hydra rejects unknown keys")
-        return Advice("fix the key or drop it (or add it with `+` if it is yours); Hydra rejects unknown keys")
-    if f.rule.startswith("override/"):
-        return Advice(None, None)
-    return Advice()
+        return Advice(f.rule.fix_text(f.data)) if f.rule in _SCRIPT_LEVEL else Advice()
+    context = {**f.data, "backend": target.backend}
+    return Advice(f.rule.fix_text(context), f.rule.page_for(context))
 
 
-def _backend_page(backend: object) -> str:
-    if backend in ("mooncake", "kimi_ckpt_engine"):
-        return PAGE_MOONCAKE_KIMI
-    if backend == "delta_sharded":
-        return PAGE_DELTA
-    return PAGE_NCCL_HCCL
+def advise(f: Finding, target: Target | None) -> DoctorFinding:
+    """``f`` with the fix and the link its rule declares."""
+    adv = advice(f, target)
+    return DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None)

@@ -25,7 +25,7 @@ import json
 import re
 from pathlib import Path
 
-from verl_cookbook.doctor_rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, DoctorFinding, Target, link
+from verl_cookbook.doctor_rules import DoctorFinding, Target, advise
 from verl_cookbook.findings import Finding
 
 KIMI = "kimi_ckpt_engine"
@@ -74,7 +74,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
     if missing:
         where = disable[1] if disable and disable[0] != "0" else line
         out.append(
-            DoctorFinding(
+            advise(
                 Finding(
                     t.file,
                     where,
@@ -85,9 +85,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
                     "HCCL_WHITELIST_FILE",
                     fact_source=README,
                 ),
-                fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "
-                'like {"host_ip": ["192.168.1.10", "192.168.1.11"]} (the host NIC IPs of every node)',
-                link=link(PAGE_WHITELIST),
+                t,
             )
         )
     if wl_file and wl_file[0]:
@@ -183,7 +181,7 @@ def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFindin
     if not problems:
         return []
     return [
-        DoctorFinding(
+        advise(
             Finding(
                 t.file,
                 line,
@@ -193,8 +191,7 @@ def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFindin
                 fact='HCCL reads {"host_ip": ["ip1", "ip2"]}: host NIC IPv4 addresses',
                 fact_source=HCCL_WL_DOC,
             ),
-            fix='write the file as {"host_ip": ["<node1 host IP>", "<node2 host IP>"]}',
-            link=link(PAGE_WHITELIST),
+            t,
         )
     ]
 
@@ -212,7 +209,7 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
     line, col = (given[1], 1) if given else _anchor(t)
     product = {"A2": "Atlas A2", "A3": "Atlas A3"}.get(t.product or "", "Ascend (product unknown)")
     return [
-        DoctorFinding(
+        advise(
             Finding(
                 t.file,
                 line,
@@ -225,8 +222,7 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
                 "on A2 it is documented only for the Atlas 200T A2 Box16",
                 fact_source=f"{README}; {HCCL_ROCE_DOC}",
             ),
-            fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/950DT, where HCCL does not support it)",
-            link=link(PAGE_MOONCAKE_KIMI),
+            t,
         )
     ]
 
@@ -259,7 +255,7 @@ def check_rebuild_group(t: Target) -> list[DoctorFinding]:
         return []
     line, col = t.line_of((*t.ckpt_prefix, *path)) or _anchor(t)
     return [
-        DoctorFinding(
+        advise(
             Finding(
                 t.file,
                 line,
@@ -273,8 +269,6 @@ def check_rebuild_group(t: Target) -> list[DoctorFinding]:
                 f"__init__, all_reduce and broadcast ({PYHCCL})",
                 fact_source=f"{HCCL_ENGINE}:{verl_line}",
             ),
-            fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
-            "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
-            link=link(PAGE_NCCL_HCCL) + "#rebuild-group-npu",
+            t,
         )
     ]

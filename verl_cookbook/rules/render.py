@@ -1,0 +1,190 @@
+"""The rules page (docs/tools/rules.md, docs/tools/rules.en.md), rendered from the declarations.
+
+A pure function of the declarations: ``scripts/gen_rules_page.py`` writes the two files, and
+``tests/test_rules_page.py`` fails when the committed ones differ from what it renders. Both languages have the
+same structure (headings with the same English anchors, the same fences, the same table rows), so translation
+parity holds by construction. The Chinese page gives each rule's summary in 中文 and keeps what it catches, why,
+the fix and the examples in English: they quote config keys and verl's, Hydra's and the checker's own messages,
+which are English in the terminal too.
+"""
+
+from __future__ import annotations
+
+from verl_cookbook.rules import Example, Rule, declarations
+
+FAMILIES = {
+    "ascend": ("昇腾环境变量", "Ascend environment"),
+    "cite": ("源码引用", "Citations of verl's source"),
+    "claim": ("页面声明", "Claims about verl"),
+    "cmake": ("Mooncake CMake 选项", "Mooncake CMake options"),
+    "command": ("启动命令", "The command that starts verl"),
+    "config": ("配置项", "Config keys and values"),
+    "defaults": ("默认值代码块", "Blocks of defaults"),
+    "delta": ("delta_sharded 约束", "delta_sharded constraints"),
+    "diagram": ("图表", "Diagrams"),
+    "engine": ("Checkpoint engine", "Checkpoint engines"),
+    "env": ("环境变量", "Environment variables"),
+    "file": ("文件读取", "Reading files"),
+    "include": ("文件引用", "Includes"),
+    "json": ("JSON", "JSON"),
+    "markdown": ("Markdown", "Markdown"),
+    "merger": ("model merger 命令行", "The model merger command line"),
+    "override": ("Hydra 覆盖项", "Hydra overrides"),
+    "parity": ("中英文结构一致", "Translation parity"),
+    "python": ("Python 示例", "Python examples"),
+    "shell": ("Shell 脚本", "Shell scripts"),
+    "shellcheck": ("ShellCheck", "ShellCheck"),
+    "snippet": ("代码块声明", "Code block declarations"),
+    "suppression": ("忽略注释", "Suppression comments"),
+    "table": ("参数表格", "Parameter tables"),
+    "verl": ("verl 自身一致性", "verl's own consistency"),
+    "yaml": ("YAML", "YAML"),
+}
+
+_TEXT = {
+    "zh": {
+        "title": "规则列表 { #rules }",
+        "intro": (
+            "`verl-cookbook check` 与 `verl-cookbook doctor` 报告的每个问题都属于下列某条规则，输出中以规则代码标识"
+            "（如 `config/unknown-key`）。本页由规则声明（`verl_cookbook/rules/`）生成；每条规则的说明、原因、"
+            "修改方法与示例以英文给出，与命令行输出的英文信息一致。"
+        ),
+        "select_h": "选择与忽略规则 { #select }",
+        "select": (
+            "`--select` 只报告所列规则，`--ignore` 不报告所列规则；两者都接受规则代码或代码前缀（如 `config`、"
+            "`engine/unknown-`），多个值以逗号分隔，`--ignore` 优先。"
+        ),
+        "suppress_h": "忽略注释 { #suppressions }",
+        "suppress": (
+            "在某一行或其上一行写 `verl-cookbook: ignore[规则代码]` 注释，可忽略该处的这条规则。"
+            "Markdown 中使用 HTML 注释（verl 的 Sphinx/MyST 构建同样忽略 HTML 注释），Shell 与 YAML 中使用 `#` 注释。"
+            "未生效的忽略注释本身会被报告（`suppression/unused`）。"
+        ),
+        "index_h": "规则一览 { #index }",
+        "cols": ("规则代码", "摘要", "级别"),
+        "catches": "检查内容",
+        "why": "原因",
+        "fix": "修改方法",
+        "bad": "错误示例",
+        "good": "正确示例",
+        "severity": {"error": "错误", "warning": "警告"},
+        "family_code": "ShellCheck 报告的问题以 `shellcheck/SC<编号>` 标识。",
+        "json_code": "JSON Schema 校验的问题以 `json/schema-<校验项>` 标识。",
+    },
+    "en": {
+        "title": "Rules { #rules }",
+        "intro": (
+            "Every finding of `verl-cookbook check` and `verl-cookbook doctor` belongs to one of the rules below, "
+            "and the output names it by its code (`config/unknown-key`). This page is generated from the rule "
+            "declarations (`verl_cookbook/rules/`)."
+        ),
+        "select_h": "Selecting and ignoring rules { #select }",
+        "select": (
+            "`--select` reports only the rules named, `--ignore` never reports them; both take codes or code "
+            "prefixes (`config`, `engine/unknown-`), comma-separated, and `--ignore` wins."
+        ),
+        "suppress_h": "Suppression comments { #suppressions }",
+        "suppress": (
+            "A `verl-cookbook: ignore[CODE]` comment on a line, or on the line above it, silences that rule there: "
+            "an HTML comment in Markdown (verl's Sphinx/MyST build ignores those too), a `#` comment in shell and "
+            "YAML. A suppression comment that silences nothing is itself reported (`suppression/unused`)."
+        ),
+        "index_h": "All rules { #index }",
+        "cols": ("Code", "Summary", "Severity"),
+        "catches": "What it catches",
+        "why": "Why",
+        "fix": "Fix",
+        "bad": "Bad",
+        "good": "Correct",
+        "severity": {"error": "error", "warning": "warning"},
+        "family_code": "ShellCheck's findings are named `shellcheck/SC<number>`.",
+        "json_code": "Findings of JSON Schema validation are named `json/schema-<validator>`.",
+    },
+}
+
+_FENCE = {"sh": "bash", "yaml": "yaml", "md": "markdown"}
+_REASON = {"zh": "规则示例，由 tests/test_rules.py 运行", "en": "a rule's example, run by tests/test_rules.py"}
+
+
+def anchor(rule: Rule) -> str:
+    return rule.code.replace("/", "-").rstrip("-").lower()
+
+
+def _example(ex: Example, lang: str) -> list[str]:
+    args = f" (`{' '.join(ex.args)}`)" if ex.args else ""
+    fence = "````" if "```" in ex.text else "```"
+    return [
+        *([args.strip()] if args else []),
+        "",
+        f'{fence} {{ .{_FENCE[ex.kind]} check="skip" reason="{_REASON[lang]}" }}',
+        *ex.text.rstrip("\n").split("\n"),
+        fence,
+    ]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render(lang: str) -> str:
+    """The rules page in ``lang`` ("zh" or "en")."""
+    t = _TEXT[lang]
+    zh = lang == "zh"
+    rules = declarations()
+    out = [f"# {t['title']}", "", t["intro"], "", f"## {t['select_h']}", "", t["select"], ""]
+    out += [
+        '``` { .bash check="skip" reason="' + _REASON[lang] + '" }',
+        "verl-cookbook check --ignore parity,snippet/orphan docs/",
+        "verl-cookbook doctor --select engine,ascend run_grpo.sh",
+        "```",
+        "",
+        f"## {t['suppress_h']}",
+        "",
+        t["suppress"],
+        "",
+        '``` { .markdown check="skip" reason="' + _REASON[lang] + '" }',
+        "<!-- verl-cookbook: ignore[snippet/undeclared] -->",
+        "```text",
+        "console output",
+        "```",
+        "````",
+        "",
+        '``` { .bash check="skip" reason="' + _REASON[lang] + '" }',
+        "python3 -m verl.trainer.main_ppo \\",
+        "    +my_plugin.setting=1  # verl-cookbook: ignore[config/not-a-field]",
+        "```",
+        "",
+        f"## {t['index_h']}",
+        "",
+        f"| {' | '.join(t['cols'])} |",
+        "|---|---|---|",
+    ]
+    out[out.index('``` { .markdown check="skip" reason="' + _REASON[lang] + '" }')] = (
+        '```` { .markdown check="skip" reason="' + _REASON[lang] + '" }'
+    )
+    for r in rules:
+        code = f"`{r.code}…`" if r.family else f"`{r.code}`"
+        summary = r.summary_zh if zh else r.summary
+        out.append(f"| [{code}](#{anchor(r)}) | {_cell(summary)} | {t['severity'][r.severity]} |")
+    family = None
+    for r in rules:
+        fam = r.code.split("/")[0]
+        if fam != family:
+            family = fam
+            name = FAMILIES[fam][0 if zh else 1]
+            out += ["", f"## {name} {{ #family-{fam} }}"]
+        title = f"{r.code}…" if r.family else r.code
+        out += ["", f"### `{title}` {{ #{anchor(r)} }}", "", f"**{r.summary_zh if zh else r.summary}**", ""]
+        if r.code == "shellcheck/SC":
+            out += [t["family_code"], ""]
+        elif r.code == "json/schema-":
+            out += [t["json_code"], ""]
+        out += [f"- {t['catches']}: {r.catches}", f"- {t['why']}: {r.why}"]
+        fix = r.fix_text({"case": ""}) if r.fix else None
+        if fix:
+            out.append(f"- {t['fix']}: {fix}")
+        for key, ex in (("bad", r.bad), ("good", r.good)):
+            if ex is not None:
+                out += ["", f"{t[key]}{_example(ex, lang)[0] if ex.args else ''}:"]
+                out += _example(ex, lang)[1 if ex.args else 0 :]
+    return "\n".join(out) + "\n"
