@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from tests.built_site import REPO, built_site
+from verl_cookbook.cjk_line_breaks import joins
 from verl_cookbook.releases import covered_releases
 
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
@@ -298,3 +301,79 @@ def test_every_page_says_once_in_one_line_which_verl_it_is_checked_against():
         if len(notices) != 1:
             wrong.append(f"{page.relative_to(site)}: {len(notices)} notices")
     assert not wrong, "\n".join(wrong)
+
+
+# ---- Chinese typography in the built pages ------------------------------------------------------------------
+
+_PROSE_BLOCKS = {"p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "figcaption", "summary"}
+_NOT_PROSE = {"code", "pre", "script", "style", "svg", "kbd"}
+
+
+class _ProseSpaces(HTMLParser):
+    """Collects, per prose block of an article, each whitespace run (outside code) that ``is_stray`` flags."""
+
+    def __init__(self, is_stray: Callable[[str, str, str], bool]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.is_stray = is_stray
+        self.stack: list[str] = []
+        self.text: list[str] = []
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in _PROSE_BLOCKS:
+            self.flush()
+        if tag not in ("br", "img", "wbr", "input", "hr", "meta", "link"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _PROSE_BLOCKS:
+            self.flush()
+        if tag in self.stack:
+            while self.stack.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        self.text.append("\x00" if _NOT_PROSE & set(self.stack) else data)
+
+    def flush(self) -> None:
+        text = "".join(self.text)
+        self.text = []
+        for m in re.finditer(r"\s+", text):
+            if 0 < m.start() and m.end() < len(text) and self.is_stray(text[m.start() - 1], m.group(), text[m.end()]):
+                self.found.append(text[max(0, m.start() - 12) : m.end() + 12].replace("\n", "⏎").replace("\x00", "…"))
+
+
+def stray_spaces(html: str, is_stray: Callable[[str, str, str], bool]) -> list[str]:
+    """The whitespace runs inside an article's prose (paragraphs, list items, table cells, headings) that
+    ``is_stray(left, run, right)`` flags, each with a little context."""
+    parser = _ProseSpaces(is_stray)
+    parser.feed(html[html.find("<article") : html.find("</article>")])
+    parser.flush()
+    return parser.found
+
+
+def line_break_between_cjk(left: str, run: str, right: str) -> bool:
+    return "\n" in run and joins(left, right)
+
+
+@pytest.mark.parametrize(
+    ("html", "found"),
+    [
+        ("<article><p>权重后，\n如何同步</p></article>", 1),
+        ("<article><ul><li>一项\n  两项</li></ul><table><tr><td>单元\n格</td></tr></table></article>", 2),
+        ("<article><p>English words\nwrapped, 中文\nverl 中文</p><pre>代码\n里</pre></article>", 0),
+        ("<article><p>权重后，<code>x</code>\n如何</p></article>", 0),
+    ],
+)
+def test_stray_space_finder_flags_breaks_between_chinese_characters_only(html, found):
+    assert len(stray_spaces(html, line_break_between_cjk)) == found
+
+
+def test_no_line_break_inside_chinese_text_renders_as_a_space_on_any_page():
+    site = built_site().path
+    found = [
+        f"{page.relative_to(site)}: {hit}"
+        for page in sorted(site.rglob("index.html"))
+        for hit in stray_spaces(page.read_text(encoding="utf-8"), line_break_between_cjk)
+    ]
+    assert not found, f"{len(found)} line breaks between Chinese characters render as spaces:\n" + "\n".join(found)
