@@ -369,11 +369,21 @@ def test_stray_space_finder_flags_breaks_between_chinese_characters_only(html, f
     assert len(stray_spaces(html, line_break_between_cjk)) == found
 
 
-def test_no_line_break_inside_chinese_text_renders_as_a_space_on_any_page():
+def space_between_cjk(left: str, run: str, right: str) -> bool:
+    return joins(left, right)
+
+
+@pytest.mark.parametrize(
+    ("is_stray", "what"),
+    [(line_break_between_cjk, "line breaks"), (space_between_cjk, "spaces")],
+    ids=["soft-breaks", "any-space"],
+)
+def test_no_space_inside_chinese_text_on_any_page(is_stray, what):
+    """Soft breaks: verl_cookbook.cjk_line_breaks; written spaces: scripts/prose_lint.py (prose/cjk-space)."""
     site = built_site().path
     found = [
         f"{page.relative_to(site)}: {hit}"
         for page in sorted(site.rglob("index.html"))
-        for hit in stray_spaces(page.read_text(encoding="utf-8"), line_break_between_cjk)
+        for hit in stray_spaces(page.read_text(encoding="utf-8"), is_stray)
     ]
-    assert not found, f"{len(found)} line breaks between Chinese characters render as spaces:\n" + "\n".join(found)
+    assert not found, f"{len(found)} {what} between Chinese characters render as spaces:\n" + "\n".join(found)
