@@ -20,6 +20,7 @@ from verl_cookbook.releases import covered_releases
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
 import i18n_relative_links  # noqa: E402
 import search_per_language  # noqa: E402
+import search_preview  # noqa: E402
 
 API_CLASSES = [
     "verl.checkpoint_engine.base.CheckpointEngine",
@@ -387,3 +388,32 @@ def test_no_space_inside_chinese_text_on_any_page(is_stray, what):
         for hit in stray_spaces(page.read_text(encoding="utf-8"), is_stray)
     ]
     assert not found, f"{len(found)} {what} between Chinese characters render as spaces:\n" + "\n".join(found)
+
+
+def test_every_page_has_one_h1_so_no_line_starting_with_a_hash_number_becomes_a_heading():
+    """Python-Markdown reads ``#7503 的单元测试…`` at a line start as an h1: search then ranks it as a title."""
+    site = built_site().path
+    wrong = []
+    for page in sorted(site.rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        article = html[html.find("<article") : html.find("</article>")]
+        h1s = re.findall(r"<h1\b[^>]*>(.*?)</h1>", article, flags=re.S)
+        if len(h1s) != 1:
+            wrong.append(f"{page.relative_to(site)}: {[re.sub(r'<[^>]+>', '', h)[:40] for h in h1s]}")
+    assert not wrong, "pages with more or fewer than one h1:\n" + "\n".join(wrong)
+
+
+def test_search_preview_hook_marks_only_the_notice_line():
+    html = '<details class="verl-checked">\n<summary>本页对照 verl 0.9.1 核对</summary>\n<p>box</p></details>'
+    out = search_preview.exclude_notice(html)
+    assert "<summary data-search-exclude>本页对照" in out and "<p>box</p>" in out
+    assert 'class="verl-checked" data-search-exclude>' in search_preview.exclude_notice('<p class="verl-checked">x</p>')
+    assert search_preview.exclude_notice("<p>本页对照 verl 0.9.1 核对</p>") == "<p>本页对照 verl 0.9.1 核对</p>"
+
+
+@pytest.mark.parametrize(("prefix", "notice"), [("", "核对 · 源码链接指向"), ("en/", "· source links point at tag")])
+def test_search_previews_start_with_the_pages_content_not_the_checked_against_line(prefix, notice):
+    docs = search_index(prefix)["docs"]
+    with_notice = [d["location"] for d in docs if notice in d["text"].replace("\u200b", "")]
+    assert not with_notice, f"entries whose preview holds the notice: {with_notice}"
+    assert sum(1 for d in docs if "#" not in d["location"] and d["text"].strip()) >= 15
