@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sys
 from collections.abc import Callable
@@ -18,9 +19,13 @@ from verl_cookbook.cjk_line_breaks import joins
 from verl_cookbook.releases import covered_releases
 
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
+import i18n_log  # noqa: E402
 import i18n_relative_links  # noqa: E402
+import jieba_quiet  # noqa: E402
 import search_per_language  # noqa: E402
 import search_preview  # noqa: E402
+import sitemap_requests  # noqa: E402
+import version_selector  # noqa: E402
 
 API_CLASSES = [
     "verl.checkpoint_engine.base.CheckpointEngine",
@@ -417,3 +422,57 @@ def test_search_previews_start_with_the_pages_content_not_the_checked_against_li
     with_notice = [d["location"] for d in docs if notice in d["text"].replace("\u200b", "")]
     assert not with_notice, f"entries whose preview holds the notice: {with_notice}"
     assert sum(1 for d in docs if "#" not in d["location"] and d["text"].strip()) >= 15
+
+
+def test_jieba_cache_follows_xdg_cache_home(tmp_path):
+    assert jieba_quiet.cache_dir({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "verl-cookbook" / "jieba"
+    assert jieba_quiet.cache_dir({}) == Path.home() / ".cache" / "verl-cookbook" / "jieba"
+
+
+def test_jieba_builds_quietly_and_caches_where_it_is_told(tmp_path):
+    import jieba
+
+    before = jieba.dt.tmp_dir
+    try:
+        assert jieba_quiet.quiet_jieba(tmp_path / "jieba") == tmp_path / "jieba"
+        assert jieba.dt.tmp_dir == str(tmp_path / "jieba")
+        assert jieba.default_logger.level == logging.WARNING
+    finally:
+        jieba.dt.tmp_dir = before
+
+
+def test_site_build_log_has_no_jieba_chatter():
+    log = built_site().log
+    assert "Building prefix dict" not in log and "Loading model" not in log, log[:500]
+
+
+def test_version_selector_is_kept_only_when_mike_builds():
+    extra = {"version": {"provider": "mike"}, "social": []}
+    assert version_selector.without_version_selector(extra, {"MIKE_DOCS_VERSION": "0.9.1"}) == extra
+    assert version_selector.without_version_selector(extra, {}) == {"social": []}
+
+
+def test_built_pages_ask_for_no_versions_json_outside_mike():
+    html = (built_site().path / "index.html").read_text(encoding="utf-8")
+    assert '"version": null' in html or '"version":null' in html
+
+
+def test_sitemap_script_goes_before_materials_bundle():
+    bundle = '<script src="assets/javascripts/bundle.0a1b.min.js"></script>'
+    out = sitemap_requests.inject(f"<p>x</p>{bundle}", "x/")
+    assert out.index("One sitemap") < out.index(bundle)
+    with pytest.raises(PluginError, match="no Material bundle.*x/"):
+        sitemap_requests.inject("<p>x</p>", "x/")
+
+
+def test_i18n_info_lines_are_quiet_unless_verbose():
+    logger = logging.getLogger(i18n_log.I18N_LOGGER)
+    before = logger.level
+    try:
+        i18n_log.quiet_i18n(logging.INFO)
+        assert logger.level == logging.WARNING
+        i18n_log.quiet_i18n(logging.DEBUG)
+        assert logger.level == logging.NOTSET
+    finally:
+        logger.setLevel(before)
+    assert "mkdocs_static_i18n: Overriding" not in built_site().log
