@@ -38,7 +38,7 @@ def test_single_drawing_figure_gets_no_switch():
     out = diagram_fit.fit(
         '<figure class="diagram"><div class="diagram-wide" style="--diagram-width: 500px">' + SVG + "</div></figure>"
     )
-    assert "<style>" not in out and "--diagram-floor: 0.7500" in out
+    assert "@container" not in out and "--diagram-floor: 0.7500" in out
 
 
 def test_identifiers_in_tables_get_breaks_at_joints_only():
