@@ -44,6 +44,8 @@ ruff check .
 ruff format --check .
 lint-imports --no-cache  # the package's layers ([tool.importlinter] in pyproject.toml)
 mypy                     # types ([tool.mypy] in pyproject.toml)
+# 中文 typography (AutoCorrect, .autocorrectrc), “” quotes and the glossary's avoided terms on the page sources
+python scripts/prose_lint.py
 verl-cookbook check
 # every core, a test file per worker (a module's fixtures, such as the served site, are set up once)
 python -m pytest -q -n auto --dist loadfile

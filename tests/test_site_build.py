@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sys
+from collections.abc import Callable
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -12,11 +15,17 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from tests.built_site import REPO, built_site
+from verl_cookbook.cjk_line_breaks import joins
 from verl_cookbook.releases import covered_releases
 
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
+import i18n_log  # noqa: E402
 import i18n_relative_links  # noqa: E402
+import jieba_quiet  # noqa: E402
 import search_per_language  # noqa: E402
+import search_preview  # noqa: E402
+import sitemap_requests  # noqa: E402
+import version_selector  # noqa: E402
 
 API_CLASSES = [
     "verl.checkpoint_engine.base.CheckpointEngine",
@@ -298,3 +307,172 @@ def test_every_page_says_once_in_one_line_which_verl_it_is_checked_against():
         if len(notices) != 1:
             wrong.append(f"{page.relative_to(site)}: {len(notices)} notices")
     assert not wrong, "\n".join(wrong)
+
+
+# ---- Chinese typography in the built pages ------------------------------------------------------------------
+
+_PROSE_BLOCKS = {"p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "figcaption", "summary"}
+_NOT_PROSE = {"code", "pre", "script", "style", "svg", "kbd"}
+
+
+class _ProseSpaces(HTMLParser):
+    """Collects, per prose block of an article, each whitespace run (outside code) that ``is_stray`` flags."""
+
+    def __init__(self, is_stray: Callable[[str, str, str], bool]) -> None:
+        super().__init__(convert_charrefs=True)
+        self.is_stray = is_stray
+        self.stack: list[str] = []
+        self.text: list[str] = []
+        self.found: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in _PROSE_BLOCKS:
+            self.flush()
+        if tag not in ("br", "img", "wbr", "input", "hr", "meta", "link"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _PROSE_BLOCKS:
+            self.flush()
+        if tag in self.stack:
+            while self.stack.pop() != tag:
+                pass
+
+    def handle_data(self, data: str) -> None:
+        self.text.append("\x00" if _NOT_PROSE & set(self.stack) else data)
+
+    def flush(self) -> None:
+        text = "".join(self.text)
+        self.text = []
+        for m in re.finditer(r"\s+", text):
+            if 0 < m.start() and m.end() < len(text) and self.is_stray(text[m.start() - 1], m.group(), text[m.end()]):
+                self.found.append(text[max(0, m.start() - 12) : m.end() + 12].replace("\n", "⏎").replace("\x00", "…"))
+
+
+def stray_spaces(html: str, is_stray: Callable[[str, str, str], bool]) -> list[str]:
+    """The whitespace runs inside an article's prose (paragraphs, list items, table cells, headings) that
+    ``is_stray(left, run, right)`` flags, each with a little context."""
+    parser = _ProseSpaces(is_stray)
+    parser.feed(html[html.find("<article") : html.find("</article>")])
+    parser.flush()
+    return parser.found
+
+
+def line_break_between_cjk(left: str, run: str, right: str) -> bool:
+    return "\n" in run and joins(left, right)
+
+
+@pytest.mark.parametrize(
+    ("html", "found"),
+    [
+        ("<article><p>权重后，\n如何同步</p></article>", 1),
+        ("<article><ul><li>一项\n  两项</li></ul><table><tr><td>单元\n格</td></tr></table></article>", 2),
+        ("<article><p>English words\nwrapped, 中文\nverl 中文</p><pre>代码\n里</pre></article>", 0),
+        ("<article><p>权重后，<code>x</code>\n如何</p></article>", 0),
+    ],
+)
+def test_stray_space_finder_flags_breaks_between_chinese_characters_only(html, found):
+    assert len(stray_spaces(html, line_break_between_cjk)) == found
+
+
+def space_between_cjk(left: str, run: str, right: str) -> bool:
+    return joins(left, right)
+
+
+@pytest.mark.parametrize(
+    ("is_stray", "what"),
+    [(line_break_between_cjk, "line breaks"), (space_between_cjk, "spaces")],
+    ids=["soft-breaks", "any-space"],
+)
+def test_no_space_inside_chinese_text_on_any_page(is_stray, what):
+    """Soft breaks: verl_cookbook.cjk_line_breaks; written spaces: scripts/prose_lint.py (prose/cjk-space)."""
+    site = built_site().path
+    found = [
+        f"{page.relative_to(site)}: {hit}"
+        for page in sorted(site.rglob("index.html"))
+        for hit in stray_spaces(page.read_text(encoding="utf-8"), is_stray)
+    ]
+    assert not found, f"{len(found)} {what} between Chinese characters render as spaces:\n" + "\n".join(found)
+
+
+def test_every_page_has_one_h1_so_no_line_starting_with_a_hash_number_becomes_a_heading():
+    """Python-Markdown reads ``#7503 的单元测试…`` at a line start as an h1: search then ranks it as a title."""
+    site = built_site().path
+    wrong = []
+    for page in sorted(site.rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        article = html[html.find("<article") : html.find("</article>")]
+        h1s = re.findall(r"<h1\b[^>]*>(.*?)</h1>", article, flags=re.S)
+        if len(h1s) != 1:
+            wrong.append(f"{page.relative_to(site)}: {[re.sub(r'<[^>]+>', '', h)[:40] for h in h1s]}")
+    assert not wrong, "pages with more or fewer than one h1:\n" + "\n".join(wrong)
+
+
+def test_search_preview_hook_marks_only_the_notice_line():
+    html = '<details class="verl-checked">\n<summary>本页对照 verl 0.9.1 核对</summary>\n<p>box</p></details>'
+    out = search_preview.exclude_notice(html)
+    assert "<summary data-search-exclude>本页对照" in out and "<p>box</p>" in out
+    assert 'class="verl-checked" data-search-exclude>' in search_preview.exclude_notice('<p class="verl-checked">x</p>')
+    assert search_preview.exclude_notice("<p>本页对照 verl 0.9.1 核对</p>") == "<p>本页对照 verl 0.9.1 核对</p>"
+
+
+@pytest.mark.parametrize(("prefix", "notice"), [("", "核对 · 源码链接指向"), ("en/", "· source links point at tag")])
+def test_search_previews_start_with_the_pages_content_not_the_checked_against_line(prefix, notice):
+    docs = search_index(prefix)["docs"]
+    with_notice = [d["location"] for d in docs if notice in d["text"].replace("\u200b", "")]
+    assert not with_notice, f"entries whose preview holds the notice: {with_notice}"
+    assert sum(1 for d in docs if "#" not in d["location"] and d["text"].strip()) >= 15
+
+
+def test_jieba_cache_follows_xdg_cache_home(tmp_path):
+    assert jieba_quiet.cache_dir({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "verl-cookbook" / "jieba"
+    assert jieba_quiet.cache_dir({}) == Path.home() / ".cache" / "verl-cookbook" / "jieba"
+
+
+def test_jieba_builds_quietly_and_caches_where_it_is_told(tmp_path):
+    import jieba
+
+    before = jieba.dt.tmp_dir
+    try:
+        assert jieba_quiet.quiet_jieba(tmp_path / "jieba") == tmp_path / "jieba"
+        assert jieba.dt.tmp_dir == str(tmp_path / "jieba")
+        assert jieba.default_logger.level == logging.WARNING
+    finally:
+        jieba.dt.tmp_dir = before
+
+
+def test_site_build_log_has_no_jieba_chatter():
+    log = built_site().log
+    assert "Building prefix dict" not in log and "Loading model" not in log, log[:500]
+
+
+def test_version_selector_is_kept_only_when_mike_builds():
+    extra = {"version": {"provider": "mike"}, "social": []}
+    assert version_selector.without_version_selector(extra, {"MIKE_DOCS_VERSION": "0.9.1"}) == extra
+    assert version_selector.without_version_selector(extra, {}) == {"social": []}
+
+
+def test_built_pages_ask_for_no_versions_json_outside_mike():
+    html = (built_site().path / "index.html").read_text(encoding="utf-8")
+    assert '"version": null' in html or '"version":null' in html
+
+
+def test_sitemap_script_goes_before_materials_bundle():
+    bundle = '<script src="assets/javascripts/bundle.0a1b.min.js"></script>'
+    out = sitemap_requests.inject(f"<p>x</p>{bundle}", "x/")
+    assert out.index("One sitemap") < out.index(bundle)
+    with pytest.raises(PluginError, match="no Material bundle.*x/"):
+        sitemap_requests.inject("<p>x</p>", "x/")
+
+
+def test_i18n_info_lines_are_quiet_unless_verbose():
+    logger = logging.getLogger(i18n_log.I18N_LOGGER)
+    before = logger.level
+    try:
+        i18n_log.quiet_i18n(logging.INFO)
+        assert logger.level == logging.WARNING
+        i18n_log.quiet_i18n(logging.DEBUG)
+        assert logger.level == logging.NOTSET
+    finally:
+        logger.setLevel(before)
+    assert "mkdocs_static_i18n: Overriding" not in built_site().log

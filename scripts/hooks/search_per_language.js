@@ -5,7 +5,16 @@
  * sends that one request to the page's own language index instead, and holds it until the search
  * box is first used: focused (click, Tab, or Material's s / f / "/" keys) or opened on mobile.
  * It also hands the search worker a command-line flag as a word: in Material's query syntax a leading
- * "-" excludes a term, so a pasted "--lenient" would otherwise find nothing.
+ * "-" excludes a term, so a pasted "--lenient" would otherwise find nothing; and "key:" as a word, since
+ * lunr reads "device: npu" as a field "device" and drops it.
+ *
+ * And it segments Chinese queries into the index's own words before the worker sees them. jieba cut the
+ * pages into words at build time; a query is typed as one run ("能否支持断点续训", "端口和ip占用冲突"), and
+ * Material's experimental segmenter never matches a word that ends the run, so such a query found
+ * nothing. Here each Han run is cut by dynamic programming into the fewest words of the index (from the
+ * index Material hands its worker), Latin letters inside Chinese become words of their own, and question
+ * words (能否, 怎么, 是什么 …) and single characters beside words are dropped: "能否支持断点续训" is searched
+ * as "支持 断点续训", "端口和ip占用冲突" as "端口 ip 占用 冲突".
  */
 (function (ownIndex) {
   var config = document.getElementById("__config");
@@ -38,12 +47,69 @@
     held.push(function () { send.apply(xhr, args); });
   };
 
+  var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+  var QUESTION = /^(?:能否|可否|是否|能不能|可不可以|怎么样?|怎样|如何|为什么|为何|什么|是什么|哪些|哪个|哪里|吗|呢|吧|啊|呀|了|请问|有没有)$/;
+  // what readers type for what the pages write: the page's word is searched too
+  var SYNONYMS = { "能用": "可用", "装": "安装", "配": "配置", "扩容": "扩缩容", "缩容": "扩缩容", "报错": "错误" };
+  var words = null;  // the index's Han words
+  var longest = 1;
+
+  function learn(index) {
+    words = Object.create(null);
+    var separator = new RegExp(index.config && index.config.separator || "[\\s\\u200b]+", "g");
+    (index.docs || []).forEach(function (doc) {
+      ((doc.title || "") + " " + (doc.text || "")).replace(/<[^>]+>/g, " ").split(separator).forEach(function (w) {
+        if (w && w.length <= 12 && HAN.test(w)) {
+          words[w] = true;
+          if (w.length > longest) longest = w.length;
+        }
+      });
+    });
+  }
+
+  function cut(run) {  // fewest pieces, each an index word or a single character
+    var best = [0];
+    var from = [0];
+    for (var end = 1; end <= run.length; end++) {
+      best[end] = Infinity;
+      for (var start = Math.max(0, end - longest); start < end; start++) {
+        var piece = run.slice(start, end);
+        if (end - start > 1 && !words[piece]) continue;
+        var cost = best[start] + (words[piece] ? 1 : 3);  // an unknown character costs more than a word
+        if (cost < best[end]) { best[end] = cost; from[end] = start; }
+      }
+    }
+    var out = [];
+    for (var at = run.length; at > 0; at = from[at]) out.unshift(run.slice(from[at], at));
+    return out;
+  }
+
+  function segment(query) {
+    if (!words) return query;
+    return query
+      .replace(/([\u3400-\u9fff])(?=[A-Za-z0-9])|([A-Za-z0-9])(?=[\u3400-\u9fff])/g, "$1$2 ")
+      .replace(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g, function (run) {
+        var pieces = cut(run);
+        var several = pieces.some(function (w) { return w.length > 1; });
+        // a single character beside words is a particle or a verb (上, 能, 用, 和): it matches everything
+        var kept = pieces.filter(function (w) { return !QUESTION.test(w) && !(several && w.length === 1); });
+        Object.keys(SYNONYMS).forEach(function (typed) {
+          if (run.indexOf(typed) >= 0 && kept.indexOf(SYNONYMS[typed]) < 0) kept.push(SYNONYMS[typed]);
+        });
+        return " " + (kept.length ? kept.join(" ") : run) + " ";
+      })
+      .replace(/\s+/g, " ").trim();
+  }
+
   var post = window.Worker && Worker.prototype.postMessage;
   if (post) {
     Worker.prototype.postMessage = function (message) {
       var args = Array.prototype.slice.call(arguments);
+      if (message && message.type === 0 && message.data) learn(message.data);  // SearchMessageType.SETUP
       if (message && message.type === 2 && typeof message.data === "string") {  // SearchMessageType.QUERY
-        args[0] = Object.assign({}, message, { data: message.data.replace(/(^|\s)--+(?=\w)/g, "$1") });
+        // "device: npu" pasted from a config: lunr reads "device:" as a field name and drops the word
+        var query = segment(message.data.replace(/(^|\s)--+(?=\w)/g, "$1").replace(/(\w):(?=\s|$)/g, "$1 "));
+        args[0] = Object.assign({}, message, { data: query });
       }
       return post.apply(this, args);
     };

@@ -179,12 +179,16 @@ def render(lang: str) -> str:
             out += [t["family_code"], ""]
         elif r.code == "json/schema-":
             out += [t["json_code"], ""]
-        out += [f"- {t['catches']}: {r.catches}", f"- {t['why']}: {r.why}"]
+        colon = "：" if zh else ": "  # a 中文 label takes the full-width colon (AutoCorrect, scripts/prose_lint.py)
+        out += [f"- {t['catches']}{colon}{r.catches}", f"- {t['why']}{colon}{r.why}"]
         fix = r.fix_text({"case": ""}) if r.fix else None
         if fix:
-            out.append(f"- {t['fix']}: {fix}")
+            out.append(f"- {t['fix']}{colon}{fix}")
         for key, ex in (("bad", r.bad), ("good", r.good)):
             if ex is not None:
-                out += ["", f"{t[key]}{_example(ex, lang)[0] if ex.args else ''}:"]
+                shown = f"`{' '.join(ex.args)}`" if ex.args else ""
+                if shown:
+                    shown = f"（{shown}）" if zh else f" ({shown})"
+                out += ["", f"{t[key]}{shown}{colon.strip()}"]
                 out += _example(ex, lang)[1 if ex.args else 0 :]
     return "\n".join(out) + "\n"

@@ -1,0 +1,136 @@
+"""scripts/prose_lint.py: AutoCorrect, “” quotes, spaces between Chinese characters and the glossary's avoided terms
+on the page sources; each rule fires on bad input and stays silent on text written the way the pages write it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.built_site import REPO
+
+sys.path.insert(0, str(REPO / "scripts"))
+import prose_lint  # noqa: E402
+
+ZH = Path("docs/x.md")
+EN = Path("docs/x.en.md")
+TERMS = {lang: prose_lint.avoided_terms(p.read_text(encoding="utf-8")) for lang, p in prose_lint.GLOSSARY.items()}
+
+
+def rules(path: Path, text: str) -> list[str]:
+    return [f.rule for f in prose_lint.lint(path, text, TERMS)]
+
+
+# ---- the glossary is the term list ---------------------------------------------------------------------------
+
+
+def test_the_glossary_avoid_tables_list_the_terms_the_site_must_not_use():
+    zh = {t.term for t in TERMS["zh"]}
+    en = {t.term for t in TERMS["en"]}
+    assert {"通信组", "显存", "拿到", "吐出", "出力", "撞端口", "一声不响", "挤在一起", "老老实实"} <= zh
+    assert {"comm group", "VRAM"} <= en
+    assert next(t for t in TERMS["zh"] if t.term == "显存").unless == "GPU"
+
+
+def test_avoided_terms_are_found_outside_code_and_links():
+    text = "训练端建好通信组后，推理端拿到权重。\n\n`通信组` 在代码里不算，[链接](https://x/通信组) 也不算。\n"
+    found = prose_lint.term_findings(ZH, text, TERMS["zh"])
+    assert [(f.line, f.message.split(" → ")[0]) for f in found] == [(1, "通信组"), (1, "拿到")]
+
+
+def test_device_memory_term_allows_gpu_memory_in_a_sentence_about_gpus():
+    assert rules(ZH, "昇腾上这一步占用显存。\n") == ["prose/avoided-term"]
+    assert rules(ZH, "在 GPU 上这一步占用显存。昇腾上占用设备内存。\n") == []
+
+
+def test_english_terms_are_matched_as_words_any_case():
+    assert rules(EN, "The engine builds a Comm Group per sync.\n") == ["prose/avoided-term"]
+    assert rules(EN, "The engine builds a communicator per sync; VRAMS is not a word here.\n") == []
+
+
+def test_the_glossarys_own_avoid_table_is_not_a_finding():
+    glossary = prose_lint.GLOSSARY["zh"]
+    assert prose_lint.term_findings(glossary, glossary.read_text(encoding="utf-8"), TERMS["zh"]) == []
+
+
+# ---- ASCII quotes ---------------------------------------------------------------------------------------------
+
+
+def test_ascii_quotes_in_chinese_text_are_findings_and_fixed_to_curly_quotes():
+    text = '它只负责"把权重从训练端传到推理端"。注释写着 "Defaults to False"。\n'
+    assert rules(ZH, text).count("prose/ascii-quotes") == 2
+    assert prose_lint.fix_ascii_quotes(text) == "它只负责“把权重从训练端传到推理端”。注释写着 “Defaults to False”。\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '!!! note "提示"',  # admonition title
+        '=== "中文标签"',  # tab title
+        '``` { .yaml check="skip" reason="控制台输出" }',  # a fence (its body is code too)
+        '见 `key: "值"` 和 <a title="标题">链接</a>。',  # code span, HTML attribute
+        '写法是 <!-- check: contains match="中文" -->。',  # check declaration
+        "写法见[贡献指南](contributing.md)，引号用“”。",
+    ],
+)
+def test_quotes_that_are_syntax_are_not_findings(line):
+    assert prose_lint.ascii_quote_findings(ZH, line + "\n```\n\n```\n") == []
+
+
+def test_english_pages_keep_ascii_quotes():
+    assert rules(EN, 'The comment says "Defaults to False".\n') == []
+
+
+# ---- spaces between Chinese characters and AutoCorrect -----------------------------------------------------
+
+
+def test_a_space_between_chinese_characters_is_a_finding_across_a_comment_or_a_link():
+    assert "prose/cjk-space" in rules(ZH, "本页已核对。 文中的路径\n")  # AutoCorrect flags this one too
+    assert rules(ZH, '已核对。<!-- check: verl-version version="0.9.1" --> 文中的路径\n') == ["prose/cjk-space"]
+    assert rules(ZH, "方案在 [verl #7787（RFC）](https://x) 中讨论。\n") == ["prose/cjk-space"]
+    assert prose_lint.fix_cjk_spaces("本页已核对。 文中的路径\n") == "本页已核对。文中的路径\n"
+
+
+def test_spaces_next_to_latin_words_and_code_are_not_cjk_space_findings():
+    assert rules(ZH, "在 `mkdocs.yml` 的 nav 里写一行，verl 0.9.1 起可用。\n") == []
+
+
+def test_fix_keeps_the_space_after_closing_emphasis_it_would_break():
+    text = "**只能在同一行内比较。** 设计文档说明\n"
+    assert "prose/cjk-space" in rules(ZH, text)
+    assert prose_lint.fix_cjk_spaces(text) == text
+
+
+def test_autocorrect_finds_missing_spaces_and_halfwidth_commas_in_chinese_text():
+    found = prose_lint.autocorrect_findings(ZH, "中文English混排,逗号\n")
+    assert [f.rule for f in found] == ["prose/autocorrect"]
+    assert prose_lint.fix_autocorrect(ZH, "中文English混排,逗号\n") == "中文 English 混排，逗号\n"
+
+
+def test_autocorrect_reads_admonition_bodies_and_leaves_fences_alone():
+    text = '!!! note\n    提示框里中文English\n\n``` { .yaml check="skip" reason="x" }\nkey: 中文English\n```\n'
+    fixed = prose_lint.fix_autocorrect(ZH, text)
+    assert "    提示框里中文 English\n" in fixed
+    assert "key: 中文English\n" in fixed
+
+
+def test_autocorrect_is_silent_on_text_written_the_way_the_pages_write_it():
+    text = "训练端（actor）通过 `nccl` 后端广播权重，桶大小为 2048 MB，见[后端](x.md)。\n"
+    assert prose_lint.autocorrect_findings(ZH, text) == []
+
+
+# ---- the site ---------------------------------------------------------------------------------------------------
+
+
+def test_every_page_of_the_site_passes_the_prose_lint(capsys):
+    code = prose_lint.main([str(REPO / "docs")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+
+
+def test_the_command_exits_1_and_names_file_and_line_on_a_bad_page(tmp_path, capsys):
+    page = tmp_path / "bad.md"
+    page.write_text("# 标题\n\n推理端拿到权重后继续生成。\n", encoding="utf-8")
+    assert prose_lint.main([str(page)]) == 1
+    assert f"{page}:3:" in capsys.readouterr().out
