@@ -15,7 +15,7 @@ from verl_cookbook.releases import default_release
 from verl_cookbook.runner import check_paths
 
 RECIPES = REPO / "docs" / "recipes"
-PAGES = ("delta-sync", "checkpoint-callback", "model-merger", "async-resume")
+PAGES = ("delta-sync", "checkpoint-callback", "model-merger", "async-resume", "troubleshooting")
 ANCHOR = re.compile(r"^#{1,6} .*\{ *#([\w-]+) *\}\s*$", re.M)
 
 
