@@ -114,3 +114,36 @@ def test_after_the_job_only_complete_unpublished_checkpoints_are_published(examp
     assert _registered(tmp_path) == [10, 20]
     _save(root, 40, data=False)  # an FSDP save the job died in: the driver never wrote data.pt
     assert example.publish_remaining(str(root), megatron=False) == [30]
+
+
+def test_a_folder_left_by_max_ckpt_to_keep_is_not_published(example, tmp_path):
+    """verl's retention deletes global_step_N/actor and leaves data.pt: that folder is not a checkpoint."""
+    root = tmp_path / "ckpt"
+    _save(root, 10)
+    import shutil
+
+    shutil.rmtree(root / "global_step_10" / "actor")  # what max_actor_ckpt_to_keep does
+    _save(root, 20)
+    assert example.publish_remaining(str(root), megatron=False) == [20]
+
+
+def test_a_torchtitan_checkpoint_without_actor_folder_is_published(example, tmp_path):
+    """TorchTitan writes global_step_N/step-N/ (a DCP folder), never actor/."""
+    d = tmp_path / "ckpt" / "global_step_10"
+    (d / "step-10").mkdir(parents=True)
+    (d / "step-10" / ".metadata").write_text("m")
+    (d / "data.pt").write_text("d")
+    cb = example.UploadRegisterEvaluate(config=_config("torchtitan"))
+    cb.on_save(trainer=None, global_step=10, checkpoint_dir=str(d), async_save=False)
+    assert _registered(tmp_path) == [10]
+
+
+def test_an_upload_root_below_a_regular_file_fails_even_as_root(example, tmp_path, monkeypatch):
+    """The page's way to make the upload fail on purpose: a folder cannot be created below a file, whoever
+    you are (a read-only folder does not stop root)."""
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    monkeypatch.setenv("CKPT_UPLOAD_ROOT", str(blocker / "upload"))
+    cb = example.UploadRegisterEvaluate(config=_config("fsdp"))
+    with pytest.raises(OSError):
+        cb.on_save(trainer=None, global_step=10, checkpoint_dir=_save(tmp_path / "ckpt", 10), async_save=False)

@@ -23,10 +23,14 @@ MEGATRON_MANIFEST = os.path.join("actor", "ckpt_contents.json")
 
 def is_complete(ckpt_dir: str, megatron: bool) -> bool:
     """A global_step_N folder whose files are all written. The driver writes data.pt after every
-    worker save has returned; a Megatron async save finishes later, when the manifest appears."""
+    worker save has returned; a Megatron async save finishes later, when the manifest appears.
+    max_actor_ckpt_to_keep deletes actor/ but leaves data.pt, so the model files must be there too
+    (actor/, or step-N/ for TorchTitan, whose checkpointer writes a DCP folder instead)."""
     if megatron:
         return os.path.exists(os.path.join(ckpt_dir, MEGATRON_MANIFEST))
-    return os.path.exists(os.path.join(ckpt_dir, "data.pt"))
+    if not os.path.exists(os.path.join(ckpt_dir, "data.pt")):
+        return False
+    return any(name == "actor" or name.startswith("step-") for name in os.listdir(ckpt_dir))
 
 
 class Publisher:
