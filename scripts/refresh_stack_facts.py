@@ -1,4 +1,4 @@
-"""Rebuild the commit, line, text and value of each entry in ``verl_cookbook/catalog/stack_facts.yaml``.
+"""Rebuild the commit, line, text and value of each entry in ``verl_cookbook/snapshots/stack_facts.yaml``.
 
     python scripts/refresh_stack_facts.py --checkout kvcache-ai/Mooncake=~/src/Mooncake \\
         --checkout MoonshotAI/checkpoint-engine=~/src/checkpoint-engine ...     # rewrite
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import yaml
 
-SNAPSHOT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "catalog" / "stack_facts.yaml"
+SNAPSHOT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" / "stack_facts.yaml"
 
 
 def git(repo_dir: str, *args: str) -> str:

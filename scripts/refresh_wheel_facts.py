@@ -1,4 +1,4 @@
-"""Rebuild ``verl_cookbook/catalog/wheel_facts.json`` from the package index, or check it is current.
+"""Rebuild ``verl_cookbook/snapshots/wheel_facts.json`` from the package index, or check it is current.
 
     python scripts/refresh_wheel_facts.py            # rewrite the snapshot
     python scripts/refresh_wheel_facts.py --check    # exit 1 (and say what moved) when the index disagrees
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from packaging.utils import canonicalize_name
 
-OUT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "catalog" / "wheel_facts.json"
+OUT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" / "wheel_facts.json"
 
 # dist==version -> whether to keep the full RECORD path list (big wheels keep only the paths the pages name)
 WHEELS: dict[str, list[str] | None] = {
