@@ -56,6 +56,7 @@ def read_wheel(path: Path, keep: list[str] | None) -> dict:
     rp = next((line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Python:")), None)
     tags = [line.split(":", 1)[1].strip() for line in wheel.splitlines() if line.startswith("Tag:")]
     package_paths = sorted(p for p in record if ".dist-info/" not in p)
+    needed = needed_libraries(path, record)
     entry = {
         "file": path.name,
         "requires_python": rp,
@@ -64,12 +65,32 @@ def read_wheel(path: Path, keep: list[str] | None) -> dict:
         "top_level": top,
         "record_count": len(record),
     }
+    if needed:
+        entry["needs"] = needed
     if keep is None:
         entry["record"] = package_paths
     else:
         entry["record"] = sorted(p for p in keep if p in record)
         entry["record_absent"] = sorted(p for p in keep if p not in record)
     return entry
+
+
+def needed_libraries(path: Path, record: list[str]) -> dict[str, list[str]]:
+    """For each shared object in the wheel, the NEEDED libraries it does not bundle (``readelf -d``)."""
+    bundled = {p.rsplit("/", 1)[-1] for p in record}
+    system = ("libc.so", "libm.so", "libgcc_s.so", "libstdc++.so", "libpthread.so", "libdl.so", "librt.so", "ld-linux")
+    out: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(path) as z:
+        for name in record:
+            if not name.endswith(".so") or ".so." in name:
+                continue
+            target = Path(z.extract(name, tmp))
+            r = subprocess.run(["readelf", "-d", str(target)], capture_output=True, text=True, check=False)
+            libs = [line.split("[", 1)[1].rstrip("]") for line in r.stdout.splitlines() if "(NEEDED)" in line]
+            libs = [x for x in libs if x not in bundled and not x.startswith(system)]
+            if libs:
+                out[name] = libs
+    return out
 
 
 def probe(spec: str, python: str, machine: str, level: str) -> str | None:
