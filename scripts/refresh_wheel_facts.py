@@ -53,7 +53,8 @@ def read_wheel(path: Path, keep: list[str] | None) -> dict:
         top = z.read(f"{info}/top_level.txt").decode().split() if f"{info}/top_level.txt" in names else []
         record = [line.split(",")[0] for line in z.read(f"{info}/RECORD").decode().splitlines() if line]
     requires = [line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Dist:")]
-    rp = next((line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Python:")), None)
+    rps = [line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Python:")]
+    rp = rps[0] if rps else None
     tags = [line.split(":", 1)[1].strip() for line in wheel.splitlines() if line.startswith("Tag:")]
     package_paths = sorted(p for p in record if ".dist-info/" not in p)
     needed = needed_libraries(path, record)

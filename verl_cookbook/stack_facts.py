@@ -183,5 +183,6 @@ def conflicts(pins: list[Requirement]) -> list[str]:
             if other is None or other is p:
                 continue
             if not compatible(req.specifier, other.specifier):
-                out.append(f"{entry['spec']} requires `{req}` but the combination pins `{other}` ({wheel_source(entry)})")
+                src = wheel_source(entry)
+                out.append(f"{entry['spec']} requires `{req}` but the combination pins `{other}` ({src})")
     return out

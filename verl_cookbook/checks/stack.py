@@ -6,9 +6,9 @@ Claims (``<!-- check: KIND … -->`` beside the sentence):
 - ``fact id= value= [cann=]``: the snapshot entry ``id`` has that value; with ``cann=`` the entry of the newest
   documented CANN release at or before it (``HCCL_IF_BASE_PORT`` took 16 ports in the 8.0 docs, 32 from 8.3.RC1).
 - ``wheel dist="name==version"`` with any of ``record=`` (a path the wheel ships), ``absent=`` (one it does
-  not), ``requires=`` (a Requires-Dist line), ``tag=`` (a part of its platform tag), ``top_level=``, ``needs=`` (a library
-  one of its shared objects loads, readelf NEEDED), ``shares="other==version" count=`` (paths the two wheels both install), ``min_glibc=`` (the lowest
-  manylinux level the index has the wheel for).
+  not), ``requires=`` (a Requires-Dist line), ``tag=`` (a part of its platform tag), ``top_level=``,
+  ``needs=`` (a library one of its shared objects loads, readelf NEEDED), ``shares="other==version" count=``
+  (paths the two wheels both install), ``min_glibc=`` (the lowest manylinux level the index has it for).
 - ``combo pins="a==1; b<2" verdict="conflict|ok"``: whether the pinned wheels' own requirements admit the
   other pins (Requires-Dist from the snapshot, specifiers compared by ``packaging``).
 
@@ -113,7 +113,8 @@ def check_wheel(d: Directive, ctx: Context) -> list[Finding]:
     if "tag" in a and not any(a["tag"] in t for t in entry.get("tags", [])):
         out.append(_wheel_finding(d, entry, f"{spec} is tagged {', '.join(entry['tags'])}, not `{a['tag']}`"))
     if "top_level" in a and a["top_level"] not in entry.get("top_level", []):
-        out.append(_wheel_finding(d, entry, f"{spec}'s top_level.txt lists {entry['top_level']}, not `{a['top_level']}`"))
+        listed = entry.get("top_level")
+        out.append(_wheel_finding(d, entry, f"{spec}'s top_level.txt lists {listed}, not `{a['top_level']}`"))
     if "needs" in a:
         needs = entry.get("needs", {})
         if not any(a["needs"] in libs for libs in needs.values()):
