@@ -1,0 +1,171 @@
+"""Rebuild ``verl_cookbook/snapshots/wheel_facts.json`` from the package index, or check it is current.
+
+    python scripts/refresh_wheel_facts.py            # rewrite the snapshot
+    python scripts/refresh_wheel_facts.py --check    # exit 1 (and say what moved) when the index disagrees
+
+Every fact comes from pip itself, never from a web page: ``pip download --no-deps`` of the wheel the pages
+name (METADATA's Requires-Dist and Requires-Python, WHEEL's tags, top_level.txt, RECORD's paths) and, for the
+platform question, ``pip install --dry-run --no-deps --report`` with ``--platform``/``--python-version``: which
+file pip would pick for a manylinux level, or that it finds none. The wheels chosen are the ones for this
+machine's Python (cp311 x86_64 in CI); paths inside a pure-Python or a platform wheel do not depend on that.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from packaging.utils import canonicalize_name
+
+OUT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" / "wheel_facts.json"
+
+# dist==version -> whether to keep the full RECORD path list (big wheels keep only the paths the pages name)
+WHEELS: dict[str, list[str] | None] = {
+    "mooncake-transfer-engine==0.3.13.post1": None,
+    "mooncake-transfer-engine-npu==0.3.13.post1": None,
+    "checkpoint-engine==0.4.2": None,
+    "verl==0.9.1": ["tests/checkpoint_engine/test_correctness_on_npu.py", "tests/__init__.py"],
+    "vllm-ascend==0.23.0": [],
+}
+# (dist==version, python versions, machine): which manylinux level the index has a wheel for
+PLATFORM_PROBES = [
+    ("mooncake-transfer-engine-npu==0.3.13.post1", ["3.10", "3.11", "3.12"], ["x86_64", "aarch64"]),
+]
+PROBE_LEVELS = ["manylinux_2_34", "manylinux_2_35"]
+
+
+def pip(*args: str, timeout: int = 240) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "pip", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def read_wheel(path: Path, keep: list[str] | None) -> dict:
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+        meta = z.read(f"{info}/METADATA").decode()
+        wheel = z.read(f"{info}/WHEEL").decode()
+        top = z.read(f"{info}/top_level.txt").decode().split() if f"{info}/top_level.txt" in names else []
+        record = [line.split(",")[0] for line in z.read(f"{info}/RECORD").decode().splitlines() if line]
+    requires = [line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Dist:")]
+    rps = [line.split(":", 1)[1].strip() for line in meta.splitlines() if line.startswith("Requires-Python:")]
+    rp = rps[0] if rps else None
+    tags = [line.split(":", 1)[1].strip() for line in wheel.splitlines() if line.startswith("Tag:")]
+    package_paths = sorted(p for p in record if ".dist-info/" not in p)
+    needed = needed_libraries(path, record)
+    entry = {
+        "file": path.name,
+        "requires_python": rp,
+        "requires_dist": requires,
+        "tags": tags,
+        "top_level": top,
+        "record_count": len(record),
+    }
+    if needed:
+        entry["needs"] = needed
+    if keep is None:
+        entry["record"] = package_paths
+    else:
+        entry["record"] = sorted(p for p in keep if p in record)
+        entry["record_absent"] = sorted(p for p in keep if p not in record)
+    return entry
+
+
+def needed_libraries(path: Path, record: list[str]) -> dict[str, list[str]]:
+    """For each shared object in the wheel, the NEEDED libraries it does not bundle (``readelf -d``)."""
+    bundled = {p.rsplit("/", 1)[-1] for p in record}
+    system = ("libc.so", "libm.so", "libgcc_s.so", "libstdc++.so", "libpthread.so", "libdl.so", "librt.so", "ld-linux")
+    out: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(path) as z:
+        for name in record:
+            if not name.endswith(".so") or ".so." in name:
+                continue
+            target = Path(z.extract(name, tmp))
+            r = subprocess.run(["readelf", "-d", str(target)], capture_output=True, text=True, check=False)
+            libs = [line.split("[", 1)[1].rstrip("]") for line in r.stdout.splitlines() if "(NEEDED)" in line]
+            libs = [x for x in libs if x not in bundled and not x.startswith(system)]
+            if libs:
+                out[name] = libs
+    return out
+
+
+def probe(spec: str, python: str, machine: str, level: str) -> str | None:
+    """The file name pip picks for ``spec`` on that platform, or None when the index has none."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = pip(
+            "install", "--dry-run", "--no-deps", "--ignore-installed", "--quiet", "--report", "-",
+            "--only-binary=:all:", "--platform", f"{level}_{machine}", "--python-version", python,
+            "--target", tmp, spec,
+        )  # fmt: skip
+    if r.returncode != 0:
+        if "No matching distribution" in r.stderr:
+            return None
+        raise SystemExit(f"pip failed on {spec} ({python}, {level}_{machine}):\n{r.stderr}")
+    report = json.loads(r.stdout)
+    return report["install"][0]["download_info"]["url"].rsplit("/", 1)[1]
+
+
+def build() -> dict:
+    wheels: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec, keep in WHEELS.items():
+            d = Path(tmp) / canonicalize_name(spec.split("==")[0])
+            r = pip("download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(d), spec)
+            if r.returncode != 0:
+                raise SystemExit(f"pip download {spec} failed:\n{r.stderr}")
+            (whl,) = d.glob("*.whl")
+            wheels[spec] = read_wheel(whl, keep)
+    platforms: dict[str, dict] = {}
+    for spec, pythons, machines in PLATFORM_PROBES:
+        rows = {}
+        for py in pythons:
+            for m in machines:
+                rows[f"{py} {m}"] = {lvl: probe(spec, py, m, lvl) for lvl in PROBE_LEVELS}
+        platforms[spec] = rows
+    return {
+        "about": "Read from the package index by scripts/refresh_wheel_facts.py; do not edit by hand.",
+        "source": "https://pypi.org/simple/",
+        "wheels": wheels,
+        "platforms": platforms,
+    }
+
+
+def diff(old: dict, new: dict) -> list[str]:
+    out = []
+    for section in ("wheels", "platforms"):
+        for key in sorted(set(old.get(section, {})) | set(new.get(section, {}))):
+            a, b = old.get(section, {}).get(key), new.get(section, {}).get(key)
+            if a == b:
+                continue
+            if a is None or b is None:
+                out.append(f"{section}/{key}: {'added' if a is None else 'gone from the index'}")
+                continue
+            for field in sorted(set(a) | set(b)):
+                if a.get(field) != b.get(field):
+                    out.append(f"{section}/{key}/{field}: snapshot {a.get(field)!r} != index {b.get(field)!r}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="compare with the committed snapshot instead of writing")
+    args = ap.parse_args(argv)
+    new = build()
+    if args.check:
+        old = json.loads(OUT.read_text(encoding="utf-8"))
+        moved = diff(old, new)
+        for line in moved:
+            print(line)
+        return 1 if moved else 0
+    OUT.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

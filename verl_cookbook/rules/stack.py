@@ -1,0 +1,84 @@
+"""Rules about the stack beyond verl: claims held by the committed snapshots of Mooncake, HCCL/CANN docs,
+vllm-ascend and checkpoint-engine (``fact``), by the wheels' metadata on the package index (``wheel``, ``combo``),
+and the two static rules on install scripts (``install``). The checks live in ``checks/stack.py``."""
+
+from __future__ import annotations
+
+from verl_cookbook.rules import declare
+
+_SNAPSHOT = "the committed snapshot (verl_cookbook/snapshots/, with repository, commit, path and line per entry)"
+
+for code, summary, zh, catches, why in (
+    (
+        "fact/unknown",
+        "Claim names no snapshot fact",
+        "声明引用的事实不存在",
+        "A `check: fact id=…` claim whose id is not in the stack snapshot (a misspelt id gets a did-you-mean).",
+        f"The claim would hold nothing: it must rest on an entry of {_SNAPSHOT}.",
+    ),
+    (
+        "fact/no-entry",
+        "No documented value for the stated CANN release",
+        "所述 CANN 版本没有对应的文档值",
+        "A `check: fact … cann=X` claim where no documented CANN release at or before X has the fact.",
+        "A value for a release nobody documented is a guess, not a fact.",
+    ),
+    (
+        "fact/mismatch",
+        "Claim disagrees with the snapshot",
+        "声明与快照中的事实不符",
+        "A `check: fact id=… value=…` claim whose value differs from the snapshot's (for the stated CANN release).",
+        "The page says one thing, the upstream source another: the finding names the repository, commit and line.",
+    ),
+    (
+        "wheel/unknown",
+        "Claim names a wheel not in the snapshot",
+        "声明引用的 wheel 不在快照中",
+        "A `check: wheel dist=…` (or `shares=`) naming a distribution the wheel snapshot does not hold.",
+        "Only wheels whose metadata was read (scripts/refresh_wheel_facts.py) can hold a claim.",
+    ),
+    (
+        "wheel/mismatch",
+        "Claim disagrees with the wheel's metadata",
+        "声明与 wheel 元数据不符",
+        "A `check: wheel …` claim (a file in RECORD, a requirement, a platform tag, top_level, a needed library, "
+        "shared files, the glibc floor) that the wheel's own metadata contradicts.",
+        "What pip installs is what the wheel says, not what a page remembers.",
+    ),
+    (
+        "combo/conflict",
+        "Combination presented as installable conflicts",
+        "声明可共存的版本组合实际冲突",
+        "A `check: combo pins=… verdict=ok` whose pinned wheels' own requirements exclude one another.",
+        "A reader following the page would hit the resolver's conflict on the cluster.",
+    ),
+    (
+        "combo/no-conflict",
+        "Combination presented as conflicting installs together",
+        "声明冲突的版本组合实际可共存",
+        "A `check: combo pins=… verdict=conflict` whose pinned wheels' requirements do not exclude one another.",
+        "A warning that no longer holds sends readers to needless workarounds.",
+    ),
+    (
+        "install/uninstall-shared-files",
+        "Uninstalling a wheel that shares files with one just installed",
+        "卸载与已装 wheel 共用文件的包",
+        "`pip uninstall X` after installing Y in the same script, where the two wheels' RECORD lists the same paths.",
+        "pip deletes the shared files, so Y stays listed as installed while its files are gone; uninstall first.",
+    ),
+    (
+        "install/checkout-other-release",
+        "Checking out another release than the page's",
+        "检出的版本与页面所述版本不同",
+        "`git checkout vX` in a snippet on a page that states another verl release.",
+        "The reader runs code of another release than the one the page was checked against.",
+    ),
+    (
+        "claim/bad-attr",
+        "Claim attribute that cannot be read",
+        "声明属性无法解析",
+        "A claim attribute whose value does not parse (e.g. `requires=` that is not a requirement specifier).",
+        "A claim that cannot be read holds nothing.",
+    ),
+):
+    declare(code, summary, zh, catches, why)
