@@ -14,6 +14,8 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from verl_cookbook.findings import Finding
+
 MAX_BYTES = 5 * 1024 * 1024
 _CONTAINER = re.compile(r"^( *)(?:!!!|\?\?\?\+?|===\+?)\s")
 _FENCE = re.compile(r"^( *)(`{3,}|~{3,})(.*)$")
@@ -81,6 +83,7 @@ class Page:
     tables: list[Table]
     directives: list[Directive]
     text: str = ""
+    problems: list[Finding] = field(default_factory=list)  # what reading the page found (a misplaced declaration)
 
 
 def parse_attrs(text: str) -> dict[str, str]:

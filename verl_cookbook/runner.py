@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a p
     from verl_cookbook.repeats import Repeats
     from verl_cookbook.verl_source import VerlTree
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".rst")  # the pages doc_reader reads (.rst with docutils)
 
 
 @dataclass
@@ -91,6 +91,7 @@ def check_page(page: Page, ctx: Context, report: Report, repeats: Repeats | None
     out = report.findings
     report.pages += 1
     out.extend(check_citations(page, ctx))
+    out.extend(page.problems)  # what reading it found (a declaration above no block)
     for block in page.blocks:
         report.blocks += 1
         report.includes.update(block.includes)
@@ -374,12 +375,13 @@ def _each_checked(
     """(file, its own report) for each of ``files``, as each is checked; a page that cannot be parsed comes first,
     with its one finding."""
     from verl_cookbook.checks.shell import finish, has_shell_blocks, prefetch  # one bash -n, one ShellCheck
-    from verl_cookbook.markdown import MarkdownError, parse_page
+    from verl_cookbook.doc_reader import read_page
+    from verl_cookbook.markdown import MarkdownError
 
     pages = []
     for f in files:
         try:
-            pages.append((f, parse_page(f, Path.cwd(), bases=[ctx.root])))
+            pages.append((f, read_page(f, Path.cwd(), bases=[ctx.root])))
         except MarkdownError as e:
             yield f, Report(findings=[Finding(_shown(f), e.line, 1, e.rule, str(e))])
     prefetch([page for _, page in pages], ctx)
