@@ -42,6 +42,9 @@ _HIGHLIGHT = ("code-block", "sourcecode", "code")
 class _AnyOptions(dict):
     """An ``option_spec`` that takes every option (Sphinx's ``:caption:``, ``:linenos:``, a theme's own)."""
 
+    def __init__(self) -> None:
+        super().__init__(name=directives.unchanged)  # not empty: docutils reads no options for an empty spec
+
     def __missing__(self, key: str) -> Any:
         return directives.unchanged
 
@@ -55,7 +58,11 @@ class _Collector:
         self.root = root
         self.bases = bases
         self.lines = lines
-        self.language = ""  # ``.. highlight:: LANG`` sets the language of the ``::`` blocks after it
+        self.highlights: list[tuple[int, str]] = []  # ``.. highlight:: LANG``: the ``::`` blocks after it are LANG
+
+    def language(self, line: int) -> str:
+        """The language ``.. highlight::`` sets for a ``::`` block at ``line`` ("" when none does)."""
+        return next((lang for at, lang in reversed(self.highlights) if at < line), "")
 
 
 def _collector(directive: Directive) -> _Collector:
@@ -77,7 +84,7 @@ class _CodeDirective(Directive):
 
     def run(self) -> list[nodes.Node]:
         c = _collector(self)
-        lang = self.arguments[0].split()[0] if self.arguments else c.language
+        lang = self.arguments[0].split()[0] if self.arguments else c.language(self.lineno)
         items = self.content.items
         line_map = [(c.shown, offset + 1) for _source, offset in items]
         code = "\n".join(self.content)
@@ -121,7 +128,7 @@ class _Highlight(Directive):
     option_spec = _AnyOptions()
 
     def run(self) -> list[nodes.Node]:
-        _collector(self).language = self.arguments[0].strip()
+        _collector(self).highlights.append((self.lineno, self.arguments[0].strip()))
         return []
 
 
@@ -282,7 +289,7 @@ def _literal(node: nodes.literal_block, shown: str, lines: list[str], c: _Collec
         page=shown,
         line=intro,  # the line that ends in ``::``
         col=_col(lines, first),
-        lang=c.language,
+        lang=c.language(first),
         attrs={},
         info="::",
         code=code + ("\n" if code else ""),
