@@ -14,9 +14,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-from verl_cookbook import gcpause
+from verl_cookbook import adoption, gcpause, github_output
 from verl_cookbook.facts import Facts, Then, load_facts
-from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, format_github, format_json, format_text, plural
+from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, format_json, format_text, plural
 from verl_cookbook.verl_source import VerlSourceError, resolve
 
 
@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for docs that declare no checks (another project's): guess each block's kind from its language",
     )
+    adoption.add_arguments(c)
     f = sub.add_parser(
         "facts",
         help="print the facts extracted from verl's source",
@@ -136,6 +137,7 @@ def _facts(args: argparse.Namespace, then: Then | None = None):
 def cmd_check(args: argparse.Namespace) -> int:
     from verl_cookbook.runner import helper
 
+    adoption.take_path_back(args)  # `--changed docs/`: docs/ is a PATH, not a revision
     missing = [p for p in args.paths if not p.exists()]
     if missing:  # before verl is fetched: a usage error, not a finding
         for p in missing:
@@ -163,13 +165,14 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         paths = args.paths
         root = args.root
     options = {"lenient": args.lenient, "use_cache": not args.no_cache}
+    paths = adoption.narrow(args, paths, root)  # --changed: the pages the change can affect
     report = check_paths(paths, facts, root, options)
     findings = report.findings
     if site_mode:
-        findings = sorted(
-            findings + orphan_snippets(root, report.includes) + consistency(facts), key=lambda f: f.sort_key()
-        )
-    out = {"text": format_text, "json": format_json, "github": format_github}[args.format](findings)
+        orphans = orphan_snippets(root, report.includes) if args.changed is None else []  # some pages: not known
+        findings = sorted(findings + orphans + consistency(facts), key=lambda f: f.sort_key())
+    findings = adoption.finish(args, findings, adoption.checked_files(paths, report.includes))
+    out = {"text": format_text, "json": format_json, "github": github_output.emit}[args.format](findings)
     if out:
         print(out)
     if args.format == "text":
@@ -238,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.command == "facts":
                 return cmd_facts(args)
             return args.func(args)
-    except VerlSourceError as e:
+    except (VerlSourceError, adoption.AdoptionError) as e:
         print(f"verl-cookbook: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
