@@ -99,7 +99,7 @@ def finish(args: argparse.Namespace, findings: list[Finding], checked: set[str])
         entries = baseline.read(args.baseline)
     except baseline.BaselineError as e:
         raise AdoptionError(str(e)) from None
-    applied = baseline.apply(entries, findings, checked if args.changed is not None else None)
+    applied = baseline.apply(entries, findings, checked)  # a file this run did not look at is not "fixed"
     for line in baseline.summary(applied, args.baseline):
         print(line, file=sys.stderr)
     return applied.new
