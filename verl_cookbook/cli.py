@@ -233,7 +233,10 @@ def exit_now(code: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # an option the command does not have: that command's usage, not the top level's
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         with gcpause.paused():  # one command is a short run: see gcpause
             if args.command == "check":
