@@ -51,7 +51,7 @@ def site_report(site: Path, facts: Facts, use_cache: bool = False) -> tuple:
     return report.findings, tuple(getattr(report, k) for k in _COUNTERS), report.includes
 
 
-# The newest markdown-it-py release, installed beside the test environment by scripts/install.sh ([5/6]): the parser
+# The newest markdown-it-py release, installed beside the test environment by scripts/install.sh ([5/7]): the parser
 # `pip install verl-cookbook` gets, which the environment's test tools keep out of it.
 NEWEST_MARKDOWN_IT = Path(sys.prefix) / "newest-markdown-it"
 

@@ -38,7 +38,7 @@ def test_the_ip_hint_is_given_for_whitelist_like_json(text: str, schema: str | N
     assert f.rule == "json/syntax" and IP_HINT in f.message
 
 
-@pytest.mark.parametrize("text", ['{ "name": "x", ["y"] }', '{ "retries": 3, }', "{ 1: 2 }"])
+@pytest.mark.parametrize("text", ['{ "name": "x", ["y"] }', "{ 1: 2 }"])  # a trailing comma: test_json_messages
 def test_other_json_gets_the_key_hint_without_ips(text: str) -> None:
     (f,) = _json(text)
     assert f.rule == "json/syntax" and '"key": in front' in f.message and "IP" not in f.message

@@ -56,6 +56,7 @@ def test_hook_is_a_python_hook_on_markdown_files():
     assert HOOK["language"] == "python"
     assert HOOK["entry"] == "verl-cookbook check --verl-src ."
     assert re.search(HOOK["files"], "docs/a.md") and not re.search(HOOK["files"], "verl/a.py")
+    assert re.search(HOOK["files"], "docs/a.rst")  # verl's Sphinx pages are read too
 
 
 def test_good_page_in_a_verl_checkout_passes(checkout: Path):
@@ -94,12 +95,32 @@ def test_workflows_call_the_cli_with_options_it_has(workflow):
         build_parser().parse_args(argv)  # exits 2 on an unknown option
 
 
-def test_verl_ci_workflow_command_fails_on_a_bad_page(checkout: Path):
+def test_verl_ci_workflow_command_passes_on_its_baseline_and_fails_naming_only_a_new_error(checkout: Path):
+    """The workflow as documented on a push to main (``$CHANGED`` empty): with a baseline written at the commit the
+    checker is adopted on, it exits 0; a new error planted on another page fails it and is the only one named."""
     (argv,) = _verl_cookbook_commands(REPO / "examples/verl-ci/verl-docs-drift.yml")
+    argv = [a for a in argv if a != "$CHANGED"]
+    assert "--baseline" in argv
+    write = [("--write-baseline" if a == "--baseline" else a) for a in argv]
     page = checkout / "docs" / "ckpt" / "weight_sync.md"
     page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(UNDECLARED)
+    page.write_text(UNDECLARED)  # the debt already there when the checker is adopted
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    proc = subprocess.run(["verl-cookbook", *argv], cwd=checkout, env=env, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert proc.stdout.startswith("::error file=docs/ckpt/weight_sync.md,line=7,")
+
+    def run(args: list[str]) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["verl-cookbook", *args], cwd=checkout, env=env, capture_output=True, text=True, timeout=120
+        )
+
+    try:
+        assert run(write).returncode == 0
+        proc = run(argv)
+        assert (proc.returncode, proc.stdout) == (0, ""), proc.stdout + proc.stderr
+        (checkout / "docs" / "ckpt" / "new_page.md").write_text(UNDECLARED)
+        proc = run(argv)
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        assert proc.stdout.startswith("::error file=docs/ckpt/new_page.md,line=7,")
+        assert "weight_sync.md" not in proc.stdout
+    finally:
+        (checkout / "docs" / "ckpt" / "new_page.md").unlink(missing_ok=True)
+        (checkout / ".verl-cookbook-baseline.json").unlink(missing_ok=True)

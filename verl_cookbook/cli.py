@@ -13,19 +13,19 @@ import os
 import sys
 import textwrap
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
-from verl_cookbook import gcpause
+from verl_cookbook import adoption, gcpause, github_output
 from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_INTERNAL,
     EXIT_OK,
+    Finding,
     apply_rules_options,
-    format_github,
     format_json,
     format_text,
     plural,
@@ -120,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for docs that declare no checks (another project's): guess each block's kind from its language",
     )
+    adoption.add_arguments(c)
     f = sub.add_parser(
         "facts",
         help="print the facts extracted from verl's source",
@@ -232,6 +233,7 @@ def _facts(args: argparse.Namespace) -> Facts:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    adoption.take_path_back(args)  # `--changed docs/`: docs/ is a PATH, not a revision
     missing = [p for p in args.paths if not p.exists()]
     if missing:  # before verl is fetched: a usage error, not a finding
         for p in missing:
@@ -254,16 +256,22 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         paths = args.paths
         root = args.root
     options = {"lenient": args.lenient, "use_cache": not args.no_cache}
+    paths = adoption.narrow(args, paths, root)  # --changed: the pages the change can affect
     report = check_paths(paths, facts, root, options)
     findings = report.findings
     if site_mode:
-        findings = sorted(
-            findings + orphan_snippets(root, report.includes) + consistency(facts), key=lambda f: f.sort_key()
-        )
-    base = root or find_site_root(paths[0])  # includes are named relative to the site root
+        orphans = orphan_snippets(root, report.includes) if args.changed is None else []  # some pages: not known
+        findings = sorted(findings + orphans + consistency(facts), key=lambda f: f.sort_key())
+    base = root or (find_site_root(paths[0]) if paths else Path.cwd())  # includes are named relative to the site root
     checked = [*collect(paths)[0], *(base / p for p in report.includes)]  # where suppression comments may be
     findings = apply_rules_options(findings, args.select or (), args.ignore or (), checked)
-    out = {"text": format_text, "json": format_json, "github": format_github}[args.format](findings)
+    findings = adoption.finish(args, findings, adoption.checked_files(paths, report.includes))
+    formats: dict[str, Callable[[list[Finding]], str]] = {
+        "text": format_text,
+        "json": format_json,
+        "github": github_output.emit,
+    }
+    out = formats[args.format](findings)
     if out:
         print(out)
     if args.format == "text":
@@ -365,7 +373,10 @@ def internal_error(e: BaseException) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # an option the command does not have: that command's usage, not the top level's
+        commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         with _stdout_outlives_its_reader(), gcpause.paused():  # one command is a short run: see gcpause
             if args.command == "check":
@@ -377,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command != "cache":
             _bound_the_cache()
         return code
-    except VerlSourceError as e:
+    except (VerlSourceError, adoption.AdoptionError) as e:
         print(f"verl-cookbook: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 
@@ -74,6 +75,16 @@ class Directive:
     end_line: int = 0
 
 
+class Problem(NamedTuple):
+    """What reading a page found wrong (a declaration above no block), as data: the runner makes it a finding."""
+
+    path: str
+    line: int
+    col: int
+    rule: str
+    message: str
+
+
 @dataclass
 class Page:
     path: str
@@ -81,6 +92,7 @@ class Page:
     tables: list[Table]
     directives: list[Directive]
     text: str = ""
+    problems: list[Problem] = field(default_factory=list)  # what reading the page found (a misplaced declaration)
 
 
 def parse_attrs(text: str) -> dict[str, str]:
@@ -165,7 +177,7 @@ def resolve_include(target: str, page: Path, bases: list[Path]) -> Path | None:
     return None
 
 
-def _display(path: Path, root: Path) -> str:
+def display(path: Path, root: Path) -> str:
     try:
         return str(path.resolve().relative_to(root.resolve()))
     except ValueError:
@@ -184,7 +196,7 @@ def _block_parser() -> MarkdownIt:
 def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: str | None = None) -> Page:
     """Parse one Markdown file. ``root`` is what paths are shown relative to; ``bases`` where includes resolve."""
     bases = bases if bases is not None else [root]
-    shown = _display(path, root)
+    shown = display(path, root)
     if text is None:
         text = read_text(path)
     lines = text.splitlines()
@@ -233,7 +245,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
                 if resolved is None:
                     missing.append((target, page_line))
                     continue
-                inc_shown = _display(resolved, root)
+                inc_shown = display(resolved, root)
                 includes.append(inc_shown)
                 inc_text = read_text(resolved)
                 for n, inc_line in enumerate(inc_text.splitlines(), 1):

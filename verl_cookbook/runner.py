@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a p
     from verl_cookbook.facts import Facts
     from verl_cookbook.markdown import Page
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".rst")  # the pages doc_reader reads (.rst with docutils)
 
 
 @dataclass
@@ -84,6 +84,7 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
     out = report.findings
     report.pages += 1
     out.extend(check_citations(page, ctx))
+    out.extend(Finding(*p) for p in page.problems)  # what reading it found (a declaration above no block)
     for block in page.blocks:
         report.blocks += 1
         report.includes.update(block.includes)
@@ -239,14 +240,15 @@ def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator
     with its one finding. ``bash -n`` and ShellCheck run once each for every shell block of ``files``, started
     before the first page is checked; the pages with shell blocks are checked last, while the tools run."""
     from verl_cookbook.checks.shell import finish_batches, has_shell_blocks, start_batches
-    from verl_cookbook.markdown import MarkdownError, parse_page
+    from verl_cookbook.doc_reader import read_page
+    from verl_cookbook.markdown import MarkdownError
 
     pages = []
     for f in files:
         try:
-            pages.append((f, parse_page(f, Path.cwd(), bases=[ctx.root])))
+            pages.append((f, read_page(f, Path.cwd(), bases=[ctx.root])))
         except MarkdownError as e:
-            yield f, Report(findings=[Finding(_shown(f), e.line, 1, e.rule, str(e))])
+            yield f, Report(findings=[Finding(shown_path(f), e.line, 1, e.rule, str(e))])
     start_batches([page for _, page in pages], ctx)
     pages.sort(key=lambda fp: has_shell_blocks(fp[1], ctx))  # the report is sorted: the order is not seen
     try:
@@ -328,7 +330,7 @@ class PageCache:
             pass  # a read-only cache only costs speed
 
 
-def _shown(p: Path) -> str:
+def shown_path(p: Path) -> str:
     try:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
@@ -342,7 +344,7 @@ def orphan_snippets(site_root: Path, included: set[str]) -> list[Finding]:
     snippets = site_root / "snippets"
     if snippets.is_dir():
         for f in sorted(p for p in snippets.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            shown = _shown(f)
+            shown = shown_path(f)
             if shown not in included:
                 out.append(
                     Finding(shown, 1, 1, "snippet/orphan", "no page includes this snippet, so nothing checks it")

@@ -1,4 +1,4 @@
-# from PyPI
-pip install verl-cookbook
-# or straight from the repository (any tag or commit)
-pip install "verl-cookbook @ git+https://github.com/verl-cookbook/verl-cookbook@main"
+# verl-cookbook is not on PyPI yet: install a release tag straight from the repository
+pip install "verl-cookbook @ git+https://github.com/verl-cookbook/verl-cookbook@v0.1.0"
+# or, in a clone of the repository (what the tests install: a wheel built from the same files)
+pip install .

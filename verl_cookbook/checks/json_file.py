@@ -95,6 +95,17 @@ def _whitelist_like(text: str, schema_name: str | None) -> bool:
     return schema_name == "hccl_whitelist" or '"host_ip"' in text or bool(_IPV4.search(text))
 
 
+def _trailing_comma(text: str, pos: int) -> int | None:
+    """The offset of a comma that only whitespace separates from the ``}`` or ``]`` where the parser stopped (JSON's
+    most common mistake, which :mod:`json` reports as a missing key or value), or None."""
+    if pos >= len(text) or text[pos] not in "}]":
+        return None
+    i = pos - 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    return i if i >= 0 and text[i] == "," else None
+
+
 def check_json_text(text: str, schema_name: str | None, where, fallback: tuple[str, int]) -> list[Finding]:
     """Findings for JSON ``text``; ``where(line) -> (file, line)`` maps its lines. Shared with ``doctor``."""
     try:
@@ -102,6 +113,22 @@ def check_json_text(text: str, schema_name: str | None, where, fallback: tuple[s
     except json.JSONDecodeError as e:
         file, line = where(e.lineno)
         hint = ""
+        comma = _trailing_comma(text, e.pos)
+        if comma is not None:
+            c_line = text.count("\n", 0, comma) + 1
+            c_col = comma - (text.rfind("\n", 0, comma) + 1) + 1
+            file, line = where(c_line)
+            closer = text[e.pos] if e.pos < len(text) else "the end"
+            return [
+                Finding(
+                    file,
+                    line,
+                    c_col,
+                    "json/syntax",
+                    f"invalid JSON: trailing comma before `{closer}` (line {c_line}, column {c_col}): JSON allows "
+                    "no comma after the last item of an object or array; remove it",
+                )
+            ]
         if e.msg.startswith("Expecting property name"):
             hint = ' (inside an object every value needs a "key": in front'
             hint += "; put all IPs in one array)" if _whitelist_like(text, schema_name) else ")"

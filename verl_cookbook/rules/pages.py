@@ -92,6 +92,14 @@ declare(
     "A file under snippets/ that no page includes.",
     "Nothing checks it, and readers never see it.",
 )
+declare(
+    "snippet/orphan-declaration",
+    "Check declaration above no code block",
+    "检查声明下方没有代码块",
+    "A `.. verl-cookbook: check=…` comment (reStructuredText) or `<!-- verl-cookbook: check=… -->` (Markdown, MyST) "
+    "that is not right above a code block.",
+    "The declaration checks nothing, and the block it was meant for is judged without it.",
+)
 
 # -- table/ ------------------------------------------------------------------
 for code, summary, zh, catches, why in (

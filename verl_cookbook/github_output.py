@@ -1,0 +1,59 @@
+"""``--format github`` within GitHub's limits.
+
+GitHub shows 10 error annotations per step (and 50 per job); the rest of a step's ``::error`` lines are dropped
+without a word (actions/toolkit, docs/problem-matchers.md, "Limitations"). So the first ``ANNOTATIONS`` findings
+become annotations, a notice says how many more there are, and every finding goes into the job summary
+(``$GITHUB_STEP_SUMMARY``) as a Markdown table, cut at GitHub's 1 MiB per step with a line saying so.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from verl_cookbook.findings import Finding, format_github, plural
+
+ANNOTATIONS = 10
+SUMMARY_BYTES = 1024 * 1024 - 4096  # GitHub's cap per step summary, less room for the closing line
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>")
+
+
+def summary_table(findings: list[Finding], title: str = "verl-cookbook") -> str:
+    """Every finding as a Markdown table (file:line, rule, message, what verl has), at most ``SUMMARY_BYTES``."""
+    head = [f"### {title}: {plural(len(findings), 'finding')}", ""]
+    if not findings:
+        return "\n".join(head) + "\n"
+    head += ["| Where | Rule | Finding | verl |", "|---|---|---|---|"]
+    out = "\n".join(head) + "\n"
+    for k, f in enumerate(findings):
+        fact = " ".join(x for x in (f.fact or "", f"({f.fact_source})" if f.fact_source else "") if x)
+        row = f"| `{_cell(f.path)}:{f.line}` | `{f.rule}` | {_cell(f.message)} | {_cell(fact)} |\n"
+        if len((out + row).encode("utf-8")) > SUMMARY_BYTES:
+            out += f"\n{len(findings) - k} more finding(s) not shown: the job summary is full (1 MiB)\n"
+            break
+        out += row
+    return out
+
+
+def emit(findings: list[Finding], title: str = "verl-cookbook") -> str:
+    """The lines to print: at most ``ANNOTATIONS`` annotations and a notice for the rest. The summary table is
+    appended to ``$GITHUB_STEP_SUMMARY`` when GitHub set it."""
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with Path(summary).open("a", encoding="utf-8") as fh:
+                fh.write(summary_table(findings, title))
+        except OSError:
+            summary = None
+    lines = [format_github(findings[:ANNOTATIONS])] if findings else []
+    rest = len(findings) - ANNOTATIONS
+    if rest > 0:
+        where = "the job summary" if summary else "the text output (run with --format text)"
+        lines.append(
+            f"::notice title=verl-cookbook::{rest} more finding(s) are not annotated (GitHub shows "
+            f"{ANNOTATIONS} error annotations per step): all {len(findings)} are in {where}"
+        )
+    return "\n".join(lines)
