@@ -204,3 +204,12 @@ def test_myst_declared_block_is_checked_and_a_correct_one_is_silent(tmp_path: Pa
     assert [(f.rule, f.line) for f in check_paths([bad], facts, tmp_path).findings] == [("json/syntax", 5)]
     report = check_paths([good], facts, tmp_path)
     assert rules(report.findings) == [] and report.checked == 1
+
+
+def test_a_declaration_quoted_in_a_sentence_declares_nothing_and_is_not_an_orphan(tmp_path: Path) -> None:
+
+    page_path = tmp_path / "p.md"
+    page_path.write_text(
+        "Declare a block with `<!-- verl-cookbook: check=shell -->` on the line above it.\n", encoding="utf-8"
+    )
+    assert read_page(page_path, tmp_path).problems == []

@@ -122,6 +122,8 @@ def _declare(page: Page, inside: set[int]) -> list[Problem]:
         start = text.count("\n", 0, m.start()) + 1
         if start in inside:
             continue  # shown inside a code block (a syntax example): declares nothing
+        if not lines[start - 1].lstrip().startswith("<!--"):
+            continue  # quoted in a sentence (an inline code span): a declaration stands on its own line
         end = text.count("\n", 0, m.end()) + 1
         n = end + 1
         while n <= len(lines) and not lines[n - 1].strip():
