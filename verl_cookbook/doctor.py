@@ -67,6 +67,8 @@ class FileReport:
     commands: int = 0
     notes: list[str] = field(default_factory=list)
     findings: list[DoctorFinding] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)  # what the startup stage is given (doctor --startup)
+    env: dict = field(default_factory=dict)
 
 
 # -- command line (the parser is defined in cli.py) -------------------------------------------------
@@ -84,6 +86,7 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
             reports.append(diagnose(path, facts, device=args.device, cann=args.cann, product=args.product))
         except InputError as e:
             errors.append(f"{path}: {e}")
+    stage = startup_stage(reports, args, facts)
     findings = [f for r in reports for f in r.findings]
     out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts)
     if out:
@@ -100,9 +103,24 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
             + (f", {len(errors)} unreadable" if errors else ""),
             file=sys.stderr,
         )
+        if any(r.commands and r.kind == "shell" for r in reports):
+            why = "startup stage not run: not asked for (--startup runs verl's own startup checks)"
+            print(f"doctor: {stage or why}", file=sys.stderr)
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Facts) -> str | None:
+    """``--startup [PYTHON]``: verl's own startup checks on each command (verl_cookbook/startup/)."""
+    from verl_cookbook.startup import doctor_stage
+
+    if getattr(args, "startup", None) is None:
+        return None
+    stage = doctor_stage.apply(reports, args.startup or None, facts.tree.version, lambda f: DoctorFinding(f, None))
+    for r in reports:
+        r.findings = _dedupe(r.findings)
+    return stage
 
 
 def _context(r: FileReport) -> list[str]:
@@ -161,6 +179,7 @@ class Unit:
     note: str | None = None
     symbolic: set[tuple[str, ...]] = field(default_factory=set)  # keys whose value is a shell expansion
     strict: bool = True  # False: the config may hold keys verl's tree does not show (unknown keys not reported)
+    module: str | None = None  # the entry point (python -m …); None for a YAML config
 
 
 def _entry_config(facts: Facts, module: str) -> str | None:
@@ -214,7 +233,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 f"line {cmd.line}: argument(s) of `{module}` not known statically, not checked: "
                 + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
-        unit = Unit(assigns, fs, config, cmd.line, note, symbolic)
+        unit = Unit(assigns, fs, config, cmd.line, note, symbolic, module=module)
         outside = [g for g in info.get("groups", []) if not _group_option_in_tree(facts, g)]
         if outside:
             unit.strict = False
@@ -500,6 +519,7 @@ def diagnose(
         guess_product(product, text) if dev.value == "npu" else Guess(product, "given" if product else "unknown"),
     )
     report.commands = len(units)
+    report.units, report.env = units, env
     report.findings += [DoctorFinding(f, advice(f, None).fix) for f in pre]
     report.notes += script_notes
     if kind == "shell" and not units:
