@@ -34,7 +34,7 @@ echo "startup_env.sh: [2/3] verl==${version} (no dependencies)" >&2
 echo "startup_env.sh: [3/3] what verl's entry points import" >&2
 "${pip[@]}" -c "${dest}/constraints.txt" \
   hydra-core omegaconf numpy packaging ray "tensordict!=0.9.0,<=0.10.0,>=0.8.0" "transformers!=5.6.0,<5.11,>=5.5.3" \
-  codetiming datasets pillow "TransferQueue>=0.1.10" cachetools uvicorn fastapi torchdata
-"${dest}/bin/python" -c 'import verl.trainer.main_ppo, verl.trainer.ppo.v1, verl.trainer.sft_trainer' 2>/dev/null
+  codetiming datasets pillow "TransferQueue>=0.1.10" cachetools uvicorn fastapi torchdata peft openai
+"${dest}/bin/python" -c 'import verl.trainer.main_ppo, verl.trainer.ppo.v1, verl.trainer.sft_trainer, verl.trainer.main_generation_server' 2>/dev/null
 echo "${version}" > "${dest}/.complete"
 echo "startup_env.sh: done in $(( $(date +%s) - start )) s, $(du -sh "${dest}" | cut -f1) at ${dest}" >&2

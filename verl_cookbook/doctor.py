@@ -111,6 +111,14 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     return EXIT_FINDINGS if findings else EXIT_OK
 
 
+def required_values(unit: Unit, target: Target, facts: Facts) -> list[Finding]:
+    from verl_cookbook.checks import required_values as rv
+
+    set_keys = {a.dotted: (a.line, a.col) for a in unit.assignments}
+    symbolic = {".".join(k) for k in unit.symbolic}
+    return rv.check(target.config, set_keys, facts.tree, target.file, unit.line, symbolic)
+
+
 def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Facts) -> str | None:
     """``--startup [PYTHON]``: verl's own startup checks on each command (verl_cookbook/startup/)."""
     from verl_cookbook.startup import doctor_stage
@@ -557,6 +565,8 @@ def diagnose(
             anchor_line=unit.line,
         )
         report.findings += judge(unit, target, checker, strict)
+        if unit.module:  # a command: verl's required and enumerated values (checks/required_values.py)
+            report.findings += [DoctorFinding(f) for f in required_values(unit, target, facts)]
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
     elif dev.value == "npu":
