@@ -10,8 +10,9 @@ was checking (:func:`attribute`), and then a finding quoting verl's message and 
 
 What the environment needs (measured on verl 0.9.1, an empty venv, importing until nothing is missing): verl
 without its dependencies, hydra-core/omegaconf, torch (CPU build), ray, tensordict, transformers, codetiming,
-datasets, pillow, TransferQueue, cachetools, fastapi, uvicorn, torchdata, peft (the SFT trainers), openai (the generation server). ``verl/__init__.py`` imports
-``verl.protocol`` (torch, tensordict, ray); the v1 trainers import TransferQueue and the rollout router (fastapi).
+datasets, pillow, TransferQueue, cachetools, fastapi, uvicorn, torchdata, peft (the SFT trainers) and openai (the
+generation server). ``verl/__init__.py`` imports ``verl.protocol`` (torch, tensordict, ray); the v1 trainers
+import TransferQueue and the rollout router (fastapi).
 
 Not findings, notes: errors that say the environment lacks something (ImportError), that need the model or the
 hardware (OSError and friends: a model path read from disk), and any failure when a key verl was checking takes
