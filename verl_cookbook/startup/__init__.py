@@ -116,6 +116,7 @@ class Result:
     failure: Failure | None = None
     detail: str = ""
     trainer: str | None = None
+    phase: str | None = None  # a failure: "main" (the entry point's main, validate_config) or "trainer" (after)
 
 
 @dataclass
@@ -229,7 +230,7 @@ def _result(job: Job, d: dict) -> Result:
         overrides=over,
         verdict=verdict,
     )
-    return Result(job, status, f)
+    return Result(job, status, f, phase=d.get("phase"))
 
 
 _QUOTED = re.compile(r"['`\"]([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)['`\"]")

@@ -291,10 +291,14 @@ def _v1_trainer_checks(config: Any, task_runner_class: Any) -> str | None:
     from omegaconf import OmegaConf
     from verl.trainer.ppo.v1 import get_trainer_cls
 
-    trainer_cls = get_trainer_cls(config.trainer.v1.trainer_mode)
-    config.transfer_queue.enable = True
-    OmegaConf.resolve(config)
-    trainer_cls(config=config)
+    try:
+        trainer_cls = get_trainer_cls(config.trainer.v1.trainer_mode)
+        config.transfer_queue.enable = True
+        OmegaConf.resolve(config)
+        trainer_cls(config=config)
+    except Exception as e:
+        e._startup_phase = "trainer"  # type: ignore[attr-defined]  # after validate_config passed
+        raise
     return trainer_cls.__name__
 
 
@@ -344,7 +348,7 @@ def run_job(job: dict, root: str) -> dict:
     except ReachedTraining as r:
         res.update(status="pass", reached=r.where, trainer=r.trainer)
     except Exception as e:
-        res.update(status="fail", error=_describe_failure(e, root))
+        res.update(status="fail", error=_describe_failure(e, root), phase=getattr(e, "_startup_phase", "main"))
     finally:
         _RECORD[0] = False
         for owner, name, value in reversed(restore):
