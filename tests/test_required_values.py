@@ -14,7 +14,7 @@ DATA = Path(__file__).parent / "data" / "startup"
 
 
 def _found(facts, name: str) -> list[tuple[int, str, str]]:
-    report = diagnose(DATA / name, facts)
+    report = diagnose(DATA / name, facts, required=True)
     return [(d.finding.line, d.finding.rule, d.finding.message) for d in report.findings if d.finding.rule in rv.RULES]
 
 
@@ -74,3 +74,7 @@ def test_the_reference_pair_is_checked_only_when_a_reference_policy_is_needed(ve
     base["actor_rollout_ref"]["actor"]["use_kl_loss"] = True
     found = rv.check(base, {}, verl_tree, "x.sh", 1)
     assert [f.rule for f in found] == [rv.RULE_MISSING] and "actor_rollout_ref.ref" in found[0].message
+
+
+def test_doctor_reports_them_only_when_asked_while_other_fixtures_stay_partial_commands(facts):
+    assert [d for d in diagnose(DATA / "missing_torchrun.sh", facts).findings if d.finding.rule in rv.RULES] == []

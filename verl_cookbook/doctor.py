@@ -83,7 +83,16 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     errors: list[str] = []
     for path in args.files:
         try:
-            reports.append(diagnose(path, facts, device=args.device, cann=args.cann, product=args.product))
+            reports.append(
+                diagnose(
+                    path,
+                    facts,
+                    device=args.device,
+                    cann=args.cann,
+                    product=args.product,
+                    required=bool(getattr(args, "required", False)),
+                )
+            )
         except InputError as e:
             errors.append(f"{path}: {e}")
     stage = startup_stage(reports, args, facts)
@@ -503,7 +512,13 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
 
 
 def diagnose(
-    path: Path, facts: Facts, *, device: str | None = None, cann: str | None = None, product: str | None = None
+    path: Path,
+    facts: Facts,
+    *,
+    device: str | None = None,
+    cann: str | None = None,
+    product: str | None = None,
+    required: bool = False,
 ) -> FileReport:
     """All findings for one file. Raises :class:`InputError` when the file cannot be checked."""
     text = read_input(path)
@@ -565,7 +580,7 @@ def diagnose(
             anchor_line=unit.line,
         )
         report.findings += judge(unit, target, checker, strict)
-        if unit.module:  # a command: verl's required and enumerated values (checks/required_values.py)
+        if required and unit.module:  # a command: verl's required and enumerated values (checks/required_values.py)
             report.findings += [DoctorFinding(f) for f in required_values(unit, target, facts)]
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")

@@ -138,24 +138,23 @@ def default_env_python(version: str) -> Path:
 
 def find_python(explicit: str | None = None, version: str | None = None) -> str:
     """A Python that imports verl, without importing it here: ``explicit`` (``--startup PYTHON``), then
-    ``$VERL_COOKBOOK_STARTUP_PYTHON``, then the isolated env for ``version`` built by scripts/startup_env.sh, then
-    ``python3``/``python`` on PATH and this interpreter. Raises :class:`StageUnavailable` saying what was tried."""
+    ``$VERL_COOKBOOK_STARTUP_PYTHON``, then ``python3``/``python`` on PATH and this interpreter (the user's
+    environment), then the isolated env for ``version`` built by scripts/startup_env.sh. Raises
+    :class:`StageUnavailable` saying what was tried."""
     tried: list[str] = []
     candidates: list[str] = []
     if explicit:
         candidates.append(explicit)
     if os.environ.get(PYTHON_ENV):
         candidates.append(os.environ[PYTHON_ENV])
-    if version:
-        p = default_env_python(version)
-        if p.with_name("..").exists() and (p.parent.parent / ".complete").exists():
-            candidates.append(str(p))
-    if not explicit:
+    if not explicit:  # the user's own environment first: the verl their job will run
         for name in ("python3", "python"):
             w = shutil.which(name)
             if w:
                 candidates.append(w)
         candidates.append(sys.executable)
+    if version and (default_env_python(version).parent.parent / ".complete").exists():
+        candidates.append(str(default_env_python(version)))
     for c in dict.fromkeys(candidates):
         try:
             r = subprocess.run(
