@@ -17,7 +17,7 @@ py="${PYTHON:-python3}"
 version="${1:-$("$py" -c 'from verl_cookbook.releases import covered_releases; print(covered_releases()[-1])')}"
 dest="${2:-$("$py" -c 'from verl_cookbook.verl_source import cache_dir; print(cache_dir())')/startup-env/${version}}"
 torch_req="${STARTUP_TORCH:-torch==2.13.0}"
-if [ -f "${dest}/.complete" ]; then
+if [ -f "${dest}/.complete" ] && "${dest}/bin/python" -c 'import verl' >/dev/null 2>&1; then
   echo "startup_env.sh: ${dest} is complete (verl ${version})" >&2
   exit 0
 fi

@@ -33,7 +33,7 @@ def startup_python() -> str:
     if os.environ.get(startup.PYTHON_ENV):
         return os.environ[startup.PYTHON_ENV]
     py = startup.default_env_python(VERSION)
-    if not (py.parent.parent / ".complete").exists():
+    if not (py.exists() and (py.parent.parent / ".complete").exists()):
         pytest.fail(f"the startup environment is not built: run `bash scripts/startup_env.sh {VERSION}` ({py})")
     return str(py)
 

@@ -153,8 +153,9 @@ def find_python(explicit: str | None = None, version: str | None = None) -> str:
             if w:
                 candidates.append(w)
         candidates.append(sys.executable)
-    if version and (default_env_python(version).parent.parent / ".complete").exists():
-        candidates.append(str(default_env_python(version)))
+    env_py = default_env_python(version) if version else None
+    if env_py and env_py.exists() and (env_py.parent.parent / ".complete").exists():
+        candidates.append(str(env_py))
     for c in dict.fromkeys(candidates):
         try:
             r = subprocess.run(
