@@ -216,9 +216,15 @@ print(json.dumps(out))
 """
 
 
-def test_stage_accepts_and_rejects_exactly_what_the_real_command_line_does(startup_python):
+def test_stage_accepts_and_rejects_exactly_what_the_real_command_line_does(startup_python, tmp_path):
+    # @hydra.main writes outputs/<date>/… into the working directory: run it in a temporary one
     real = subprocess.run(
-        [startup_python, "-c", ORACLE], input=json.dumps(CORPUS), capture_output=True, text=True, timeout=600
+        [startup_python, "-c", ORACLE],
+        input=json.dumps(CORPUS),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
     )
     assert real.returncode == 0, real.stderr[-2000:]
     verdicts = json.loads(real.stdout.strip().splitlines()[-1])
