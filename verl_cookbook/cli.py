@@ -155,6 +155,14 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--device", choices=("npu", "gpu"), help="the hardware the job runs on (default: guessed)")
     p.add_argument("--cann", metavar="VERSION", help="the CANN version on the cluster, e.g. 8.5.0 (default: guessed)")
     p.add_argument("--product", choices=PRODUCTS, help="the Ascend product: A2, A3 or 950 (default: guessed)")
+    p.add_argument(
+        "--startup",
+        nargs="?",
+        const="",
+        metavar="PYTHON",
+        help="also run verl's own startup checks, "
+        "in a Python that has verl (default: found; see verl_cookbook/startup/)",
+    )
     _add_source_args(p)
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
     _add_rule_args(p)

@@ -80,6 +80,8 @@ class FileReport:
     commands: int = 0
     notes: list[str] = field(default_factory=list)
     findings: list[DoctorFinding] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)  # what the startup stage is given (doctor --startup)
+    env: dict = field(default_factory=dict)
 
 
 # -- command line (the parser is defined in cli.py) -------------------------------------------------
@@ -94,9 +96,19 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     errors: list[str] = []
     for path in args.files:
         try:
-            reports.append(diagnose(path, facts, device=args.device, cann=args.cann, product=args.product))
+            reports.append(
+                diagnose(
+                    path,
+                    facts,
+                    device=args.device,
+                    cann=args.cann,
+                    product=args.product,
+                    required=bool(getattr(args, "required", False)),
+                )
+            )
         except InputError as e:
             errors.append(f"{path}: {e}")
+    stage = startup_stage(reports, args, facts)
     for r in reports:
         r.findings = select_findings(r, getattr(args, "select", None), getattr(args, "ignore", None))
     findings = [f for r in reports for f in r.findings]
@@ -115,6 +127,9 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
             + (f", {len(errors)} unreadable" if errors else ""),
             file=sys.stderr,
         )
+        if any(r.commands and r.kind == "shell" for r in reports):
+            why = "startup stage not run: not asked for (--startup runs verl's own startup checks)"
+            print(f"doctor: {stage or why}", file=sys.stderr)
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_OK
@@ -126,6 +141,26 @@ def select_findings(r: FileReport, select: list[str] | None, ignore: list[str] |
     by_finding = {df.finding: df for df in r.findings}
     kept = apply_rules_options(by_finding, select or (), ignore or (), files=[r.path])
     return [by_finding.get(f) or advise(f, None) for f in kept]
+
+
+def required_values(unit: Unit, target: Target, facts: Facts) -> list[Finding]:
+    from verl_cookbook.checks import required_values as rv
+
+    set_keys = {a.dotted: (a.line, a.col) for a in unit.assignments}
+    symbolic = {".".join(k) for k in unit.symbolic}
+    return rv.check(target.config, set_keys, facts.tree, target.file, unit.line, symbolic)
+
+
+def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Facts) -> str | None:
+    """``--startup [PYTHON]``: verl's own startup checks on each command (verl_cookbook/startup/)."""
+    from verl_cookbook.startup import doctor_stage
+
+    if getattr(args, "startup", None) is None:
+        return None
+    stage = doctor_stage.apply(reports, args.startup or None, facts.tree.version, lambda f: advise(f, None))
+    for r in reports:
+        r.findings = _dedupe(r.findings)
+    return stage
 
 
 def _context(r: FileReport) -> list[str]:
@@ -184,6 +219,7 @@ class Unit:
     note: str | None = None
     symbolic: set[tuple[str, ...]] = field(default_factory=set)  # keys whose value is a shell expansion
     strict: bool = True  # False: the config may hold keys verl's tree does not show (unknown keys not reported)
+    module: str | None = None  # the entry point (python -m …); None for a YAML config
 
 
 def _entry_config(facts: Facts, module: str) -> str | None:
@@ -238,7 +274,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 f"line {cmd.line}: argument(s) of `{module}` not known statically, not checked: "
                 + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
-        unit = Unit(assigns, fs, config, cmd.line, note, symbolic)
+        unit = Unit(assigns, fs, config, cmd.line, note, symbolic, module=module)
         outside = [g for g in info.get("groups", []) if not _group_option_in_tree(facts, g)]
         if outside:
             unit.strict = False
@@ -500,7 +536,13 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
 
 
 def diagnose(
-    path: Path, facts: Facts, *, device: str | None = None, cann: str | None = None, product: str | None = None
+    path: Path,
+    facts: Facts,
+    *,
+    device: str | None = None,
+    cann: str | None = None,
+    product: str | None = None,
+    required: bool = False,
 ) -> FileReport:
     """All findings for one file. Raises :class:`InputError` when the file cannot be checked."""
     text = read_input(path)
@@ -524,6 +566,7 @@ def diagnose(
         guess_product(product, text) if dev.value == "npu" else Guess(product, "given" if product else "unknown"),
     )
     report.commands = len(units)
+    report.units, report.env = units, env
     report.findings += [advise(f, None) for f in pre]
     report.notes += script_notes
     if kind == "shell" and not units:
@@ -561,6 +604,8 @@ def diagnose(
             anchor_line=unit.line,
         )
         report.findings += judge(unit, target, checker, strict)
+        if required and unit.module:  # a command: verl's required and enumerated values (checks/required_values.py)
+            report.findings += [advise(f, target) for f in required_values(unit, target, facts)]
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
     elif dev.value == "npu":

@@ -30,7 +30,7 @@ class Finding:
     path: str
     line: int
     col: int
-    rule: Rule
+    rule: Rule | str  # a declared code given as a string is looked up in __post_init__: always a Rule after
     message: str
     fact: str | None = None
     fact_source: str | None = None

@@ -1,0 +1,80 @@
+"""Required and enumerated values, statically (verl_cookbook/checks/required_values.py): each fixture under
+tests/data/startup/ with the findings it must give and those it must not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.checks import required_values as rv
+from verl_cookbook.doctor import diagnose
+
+DATA = Path(__file__).parent / "data" / "startup"
+
+
+def _found(facts, name: str) -> list[tuple[int, str, str]]:
+    report = diagnose(DATA / name, facts, required=True)
+    return [(d.finding.line, d.finding.rule, d.finding.message) for d in report.findings if d.finding.rule in rv.RULES]
+
+
+def test_a_command_with_every_required_value_set_once_gets_no_finding(facts):
+    assert _found(facts, "plain_ok.sh") == []
+
+
+def test_both_micro_batch_keys_set_in_a_bash_array_is_reported_at_the_deprecated_key(facts):
+    found = _found(facts, "both_set_array.sh")
+    assert [(ln, rule) for ln, rule, _ in found] == [(7, rv.RULE_BOTH)]
+    assert "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu" in found[0][2]
+
+
+def test_missing_values_under_torchrun_are_reported_at_the_command_line(facts):
+    found = _found(facts, "missing_torchrun.sh")
+    assert {(ln, rule) for ln, rule, _ in found} == {(3, rv.RULE_MISSING)}
+    text = " ".join(m for _, _, m in found)
+    assert "actor_rollout_ref.rollout.name" in text and "log_prob_micro_batch_size_per_gpu" in text
+    assert "ppo_micro_batch_size" not in text.replace("log_prob_micro_batch_size", "")  # the actor's pair is set
+
+
+def test_a_rollout_name_verl_has_no_rollout_for_is_reported_at_its_override(facts):
+    found = _found(facts, "ray_job_bad_name.sh")
+    assert [(ln, rule) for ln, rule, _ in found] == [(8, rv.RULE_NOT_ACCEPTED)]
+    assert "`hf`" in found[0][2] and "vllm" in found[0][2]
+
+
+def test_a_value_from_the_shell_is_never_judged_missing(facts):
+    assert _found(facts, "symbolic_mbs.sh") == []
+
+
+def test_rollout_names_are_read_from_the_registry_in_verl_source(verl_tree):
+    names, cite = rv.rollout_names(verl_tree)
+    assert {"vllm", "sglang"} <= names and "hf" not in names
+    path, line = cite.rsplit(":", 1)
+    assert "_ROLLOUT_REGISTRY" in verl_tree.read(path).splitlines()[int(line) - 1]
+
+
+@pytest.mark.parametrize("pair", rv.PAIRS, ids=lambda p: p.section)
+def test_each_micro_batch_pair_is_cited_at_the_statement_that_enforces_it(verl_tree, pair):
+    line = rv._line_of(verl_tree, pair.file, pair.match)
+    assert line is not None, f"{pair.file} no longer holds {pair.match!r}"
+    assert pair.old in verl_tree.read(pair.file) and pair.new in verl_tree.read(pair.file)
+
+
+def test_the_reference_pair_is_checked_only_when_a_reference_policy_is_needed(verl_tree):
+    base = {
+        "actor_rollout_ref": {
+            "actor": {"use_kl_loss": False, "ppo_micro_batch_size": None, "ppo_micro_batch_size_per_gpu": 2},
+            "rollout": {"name": "vllm", "log_prob_micro_batch_size": None, "log_prob_micro_batch_size_per_gpu": 2},
+            "ref": {"log_prob_micro_batch_size": None, "log_prob_micro_batch_size_per_gpu": None},
+        },
+        "algorithm": {"adv_estimator": "grpo", "use_kl_in_reward": False},
+        "critic": {"enable": None},
+    }
+    assert rv.check(base, {}, verl_tree, "x.sh", 1) == []
+    base["actor_rollout_ref"]["actor"]["use_kl_loss"] = True
+    found = rv.check(base, {}, verl_tree, "x.sh", 1)
+    assert [f.rule for f in found] == [rv.RULE_MISSING] and "actor_rollout_ref.ref" in found[0].message
+
+
+def test_doctor_reports_them_only_when_asked_while_other_fixtures_stay_partial_commands(facts):
+    assert [d for d in diagnose(DATA / "missing_torchrun.sh", facts).findings if d.finding.rule in rv.RULES] == []

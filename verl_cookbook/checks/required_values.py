@@ -1,0 +1,243 @@
+"""Required and enumerated values, judged statically from what verl's source writes (read, never imported).
+
+The startup stage (verl_cookbook/startup/) runs verl's own checks where verl is at hand; this module catches the
+common ones without it:
+
+- a value left at ``???`` (OmegaConf's "missing") that no override sets, outside any section switched off with
+  ``enable: false``;
+- the micro-batch pairs verl requires exactly one of (``ppo_micro_batch_size`` / ``…_per_gpu``,
+  ``log_prob_micro_batch_size`` / ``…_per_gpu``) where the section is in use and dynamic batch size is off —
+  each pair is checked only when the statement that enforces it is found in the tree, and cited;
+- ``actor_rollout_ref.rollout.name`` outside the names ``_ROLLOUT_REGISTRY`` holds
+  (verl/workers/rollout/base.py), the table ``get_rollout_class`` asserts against.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from verl_cookbook.findings import Finding
+from verl_cookbook.verl_source import VerlTree
+
+RULE_MISSING = "config/required-missing"
+RULE_BOTH = "config/both-set"
+RULE_NOT_ACCEPTED = "config/value-not-accepted"
+RULES = frozenset({RULE_MISSING, RULE_BOTH, RULE_NOT_ACCEPTED})
+MISSING = "???"
+
+
+@dataclass(frozen=True)
+class Pair:
+    section: str
+    old: str  # deprecated key
+    new: str  # the *_per_gpu key
+    when: str  # always | ref | critic: when verl checks the pair
+    file: str  # where verl enforces it
+    match: str  # text of the enforcing statement, to find (and cite) its line
+
+
+PAIRS = (
+    Pair(
+        "actor_rollout_ref.actor",
+        "ppo_micro_batch_size",
+        "ppo_micro_batch_size_per_gpu",
+        "always",
+        "verl/workers/config/actor.py",
+        "Please set at least one of 'actor.ppo_micro_batch_size'",
+    ),
+    Pair(
+        "actor_rollout_ref.rollout",
+        "log_prob_micro_batch_size",
+        "log_prob_micro_batch_size_per_gpu",
+        "always",
+        "verl/utils/config.py",
+        '"actor_rollout_ref.rollout",',
+    ),
+    Pair(
+        "actor_rollout_ref.ref",
+        "log_prob_micro_batch_size",
+        "log_prob_micro_batch_size_per_gpu",
+        "ref",
+        "verl/utils/config.py",
+        '"actor_rollout_ref.ref",',
+    ),
+    Pair(
+        "critic",
+        "ppo_micro_batch_size",
+        "ppo_micro_batch_size_per_gpu",
+        "critic",
+        "verl/workers/config/critic.py",
+        "self._check_mutually_exclusive(self.ppo_micro_batch_size, self.ppo_micro_batch_size_per_gpu",
+    ),
+)
+
+
+@cache
+def _line_of(tree: VerlTree, rel: str, match: str) -> int | None:
+    try:
+        text = tree.read(rel)
+    except OSError:
+        return None
+    for i, line in enumerate(text.splitlines(), 1):
+        if match in line:
+            return i
+    return None
+
+
+@cache
+def rollout_names(tree: VerlTree) -> tuple[frozenset[str], str] | None:
+    """The names in ``_ROLLOUT_REGISTRY`` (first element of each key) and where it is written, or None."""
+    rel = "verl/workers/rollout/base.py"
+    try:
+        mod = ast.parse(tree.read(rel))
+    except (OSError, SyntaxError):
+        return None
+    for node in mod.body:
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == "_ROLLOUT_REGISTRY" for t in targets):
+            value = node.value
+            if not isinstance(value, ast.Dict):
+                return None
+            names = set()
+            for k in value.keys:
+                if isinstance(k, ast.Tuple) and k.elts and isinstance(k.elts[0], ast.Constant):
+                    names.add(str(k.elts[0].value))
+                elif isinstance(k, ast.Constant):
+                    names.add(str(k.value))
+            return frozenset(names), f"{rel}:{node.lineno}"
+    return None
+
+
+def _get(config: Any, dotted: str) -> Any:
+    node = config
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _truthy(v: Any) -> bool:
+    return v is True or (isinstance(v, str) and v.lower() == "true")
+
+
+def _missing_keys(node: Any, prefix: str = "") -> Iterable[str]:
+    if not isinstance(node, dict):
+        return
+    if "enable" in node and node.get("enable") in (False, "false", "False"):
+        return  # a section switched off: verl does not read it
+    for k, v in node.items():
+        path = f"{prefix}.{k}" if prefix else str(k)
+        if v == MISSING:
+            yield path
+        elif isinstance(v, dict):
+            yield from _missing_keys(v, path)
+
+
+def check(
+    config: dict,
+    set_keys: dict[str, tuple[int, int]],
+    tree: VerlTree,
+    file: str,
+    command_line: int,
+    symbolic: set[str] | frozenset[str] = frozenset(),
+) -> list[Finding]:
+    """Findings for one trainer command. ``config`` is the composed config with the command's overrides merged;
+    ``set_keys`` maps each dotted key an override sets (or deletes) to its (line, col); ``symbolic`` the keys set
+    from a shell value not known statically (never judged)."""
+    out: list[Finding] = []
+    for key in _missing_keys(config):
+        if key in set_keys or key in symbolic:
+            continue
+        out.append(
+            Finding(
+                file,
+                command_line,
+                1,
+                RULE_MISSING,
+                f"`{key}` is required (`???` in verl's config) and this command does not set it: "
+                "verl stops when it reads it",
+                f"{key}: ???",
+                None,
+            )
+        )
+    use_kl = _truthy(_get(config, "actor_rollout_ref.actor.use_kl_loss")) or _truthy(
+        _get(config, "algorithm.use_kl_in_reward")
+    )
+    critic_enable = _get(config, "critic.enable")
+    need_critic = (
+        _truthy(critic_enable)
+        if critic_enable not in (None, "null")
+        else _get(config, "algorithm.adv_estimator") == "gae"
+    )
+    actor_dynamic = _truthy(_get(config, "actor_rollout_ref.actor.use_dynamic_bsz"))
+    for pair in PAIRS:
+        if pair.when == "ref" and not use_kl or pair.when == "critic" and not need_critic:
+            continue
+        section = _get(config, pair.section)
+        if not isinstance(section, dict) or pair.old not in section or pair.new not in section:
+            continue
+        dynamic = _truthy(section.get("use_dynamic_bsz")) if pair.section == "critic" else actor_dynamic
+        if dynamic:
+            continue
+        line = _line_of(tree, pair.file, pair.match)
+        if line is None:
+            continue  # this release does not enforce the pair where we look: say nothing
+        old_k, new_k = f"{pair.section}.{pair.old}", f"{pair.section}.{pair.new}"
+        if {old_k, new_k} & set(symbolic):
+            continue
+        old_v, new_v = section.get(pair.old), section.get(pair.new)
+        cite = f"{pair.file}:{line}"
+        if old_v in (None, "null") and new_v in (None, "null"):
+            out.append(
+                Finding(
+                    file,
+                    command_line,
+                    1,
+                    RULE_MISSING,
+                    f"neither `{new_k}` nor `{old_k}` is set: verl requires one of them when dynamic batch size is "
+                    f"off, and rejects the command at startup (set `{new_k}`)",
+                    f"one of {pair.old} / {pair.new} must be set",
+                    cite,
+                )
+            )
+        elif old_v not in (None, "null") and new_v not in (None, "null"):
+            line_old = set_keys.get(old_k, (command_line, 1))
+            out.append(
+                Finding(
+                    file,
+                    line_old[0],
+                    line_old[1],
+                    RULE_BOTH,
+                    f"both `{old_k}` and `{new_k}` are set: verl rejects the command at startup; keep only "
+                    f"`{new_k}` (`{pair.old}` is deprecated)",
+                    f"only one of {pair.old} / {pair.new} may be set",
+                    cite,
+                )
+            )
+    name = _get(config, "actor_rollout_ref.rollout.name")
+    known = rollout_names(tree)
+    key = "actor_rollout_ref.rollout.name"
+    if known and isinstance(name, str) and name != MISSING and key not in symbolic and "${" not in name:
+        names, cite = known
+        if name not in names:
+            line, col = set_keys.get(key, (command_line, 1))
+            out.append(
+                Finding(
+                    file,
+                    line,
+                    col,
+                    RULE_NOT_ACCEPTED,
+                    f"rollout name `{name}` is not one verl can build: it knows {', '.join(sorted(names))}; "
+                    "get_rollout_class asserts the name is in its registry",
+                    f"_ROLLOUT_REGISTRY names: {', '.join(sorted(names))}",
+                    cite,
+                )
+            )
+    return out
