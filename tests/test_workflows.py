@@ -87,10 +87,11 @@ def test_ci_runs_the_test_script_on_every_pull_request_and_branch_push():
 
 
 def _pinned_ruff() -> str:
-    """The ruff version pyproject.toml pins (read as text: tomllib is Python 3.11+, the package supports 3.10)."""
-    pins = re.findall(r'^\s*"(ruff\b[^"]*)"', (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M)
-    assert len(pins) == 1 and re.fullmatch(r"ruff==[0-9.]+", pins[0]), pins
-    return pins[0].split("==")[1]
+    """The one ruff version every extra of pyproject.toml pins (read as text: tomllib is Python 3.11+, the package
+    supports 3.10); the docs extra needs ruff too (mkdocstrings formats signatures with it), at the same version."""
+    pins = set(re.findall(r'^\s*"(ruff\b[^"]*)"', (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M))
+    assert len(pins) == 1 and re.fullmatch(r"ruff==[0-9.]+", next(iter(pins))), pins
+    return next(iter(pins)).split("==")[1]
 
 
 def test_pre_commit_runs_the_ruff_that_the_test_extra_pins():
