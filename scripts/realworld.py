@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Real-world evaluation on a verl checkout: printed for a person to judge, asserts nothing.
 
-    python scripts/realworld.py PATH_TO_VERL_CHECKOUT [--only doctor|lenient] [--quiet]
+    python scripts/realworld.py PATH_TO_VERL_CHECKOUT [--only doctor|lenient] [--quiet] [--required]
 
 1. ``doctor`` over every launch script under ``examples/`` (``*.sh``): how many scripts have their verl
    trainer command recognised, findings per rule, notes per kind, and every finding with its fix;
 2. ``check --lenient`` over ``docs/`` and every ``README*.md`` of the checkout (outside ``docs/``):
    places reported per rule, and every finding.
+
+``--required`` adds doctor's static required/enumerated-value checks (``diagnose(required=True)``,
+verl_cookbook/checks/required_values.py) to the doctor pass, so the two passes can be compared run against run.
 
 Timings are wall-clock seconds on this machine, measured in this run (the facts are extracted once, first).
 Each finding is one line, ``path:line:col rule message``, so the output can be classified by hand
@@ -48,26 +51,36 @@ def _note_kind(note: str) -> str:
     return re.sub(r"\d+", "N", note)[:110]
 
 
-def run_doctor(root: Path, facts, quiet: bool) -> None:
+def run_doctor(root: Path, facts, quiet: bool, required: bool = False) -> None:
     scripts = sorted(p for p in (root / "examples").rglob("*.sh") if not (_SKIP_DIRS & set(p.parts)))
     t0 = time.perf_counter()
     reports, unreadable = [], []
+    per_script: list[tuple[float, Path]] = []
     for p in scripts:
+        t1 = time.perf_counter()
         try:
-            reports.append(diagnose(p, facts))
+            reports.append(diagnose(p, facts, required=required))
         except InputError as e:
             unreadable.append(f"{_rel(str(p), root)}: {e}")
+        per_script.append((time.perf_counter() - t1, p))
     dt = time.perf_counter() - t0
     recognised = [r for r in reports if r.commands]
     findings = [(r, df) for r in reports for df in r.findings]
     by_rule = Counter(df.finding.rule for _r, df in findings)
     notes = Counter(_note_kind(n) for r in reports for n in r.notes)
-    print(f"== doctor over {len(scripts)} launch scripts under examples/")
+    print(f"== doctor over {len(scripts)} launch scripts under examples/" + (" (with --required)" if required else ""))
     print(
         f"recognised: {len(recognised)}/{len(scripts)} scripts have a verl trainer command "
         f"({100 * len(recognised) / max(1, len(scripts)):.1f}%); {sum(r.commands for r in reports)} commands"
     )
     print(f"time: {dt:.2f} s in all, {1000 * dt / max(1, len(scripts)):.1f} ms per script")
+    if per_script:
+        times = sorted(t for t, _ in per_script)
+        slowest_t, slowest = max(per_script)
+        print(
+            f"per script: median {1000 * times[len(times) // 2]:.1f} ms, "
+            f"slowest {1000 * slowest_t:.1f} ms ({_rel(str(slowest), root)})"
+        )
     print(f"findings: {len(findings)} in {len({r.path for r, _ in findings})} scripts; unreadable: {len(unreadable)}")
     for rule, n in by_rule.most_common():
         print(f"  {n:4d}  {rule}")
@@ -127,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("verl", type=Path, help="a verl checkout (git clone of verl-project/verl)")
     ap.add_argument("--only", choices=("doctor", "lenient"))
     ap.add_argument("--quiet", action="store_true", help="counts only, not every finding")
+    ap.add_argument(
+        "--required", action="store_true", help="doctor also checks required and enumerated values statically"
+    )
     args = ap.parse_args(argv)
     root: Path = args.verl
     if not (root / "verl").is_dir():
@@ -136,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     facts = load_facts(resolve(None, str(root)), use_cache=True)
     print(f"verl {facts.tree.label}: facts in {time.perf_counter() - t0:.2f} s")
     if args.only in (None, "doctor"):
-        run_doctor(root, facts, args.quiet)
+        run_doctor(root, facts, args.quiet, args.required)
     if args.only in (None, "lenient"):
         run_lenient(root, facts, args.quiet)
     return 0
