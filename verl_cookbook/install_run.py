@@ -286,11 +286,11 @@ def _missing_files(venv: Path) -> dict[str, list[str]]:
         record = info / "RECORD"
         if not record.is_file():
             continue
-        name = info.name.rsplit("-", 1)[0]
+        name = info.name.removesuffix(".dist-info").rsplit("-", 1)[0]
         gone = []
         for row in record.read_text(encoding="utf-8").splitlines():
             rel = row.split(",")[0]
-            if rel and not rel.startswith("..") and not (site / rel).exists():
+            if rel and not rel.startswith("..") and "__pycache__" not in rel and not (site / rel).exists():
                 gone.append(rel)
         if gone:
             out[canonicalize_name(name)] = sorted(gone)

@@ -74,6 +74,31 @@ for code, summary, zh, catches, why in (
         "The reader runs code of another release than the one the page was checked against.",
     ),
     (
+        "install/command-failed",
+        "Install snippet stops in the sandbox",
+        "安装片段在沙箱中执行失败",
+        "A snippet declared in install-runs.yaml that exits non-zero when run (`check --run-install`) in a throwaway "
+        "virtualenv with the real wheels from the package index, its NPU/cluster commands skipped as declared.",
+        "A reader who copies the snippet hits the same error on the cluster, before any NPU is involved.",
+    ),
+    (
+        "install/expectation",
+        "Install snippet leaves a state other than the one it promises",
+        "安装片段执行后的状态与预期不符",
+        "After a sandboxed run (`check --run-install`), an `expect:` of install-runs.yaml that does not hold: a "
+        "module that does not import, a distribution pip lists (or not), a listed distribution whose RECORD files "
+        "are gone, a platform check that prints the other answer on a faked glibc.",
+        "pip says `installed` while `import mooncake` fails: the reader finds out on the cluster, at the first sync.",
+    ),
+    (
+        "install/manifest",
+        "install-runs.yaml entry that cannot be run",
+        "install-runs.yaml 中的条目无法执行",
+        "An install run naming a missing snippet, stating no expectation, a skip without needs/reason or matching "
+        "no command, or wheels the package index does not have.",
+        "A run that cannot run, or a skip that skips nothing, would pass without checking anything.",
+    ),
+    (
         "claim/bad-attr",
         "Claim attribute that cannot be read",
         "声明属性无法解析",
