@@ -50,7 +50,8 @@ def wheelhouse(tmp_path_factory) -> Path:
     house = tmp_path_factory.mktemp("wheelhouse")
     shared = {"mc/__init__.py": "from mc.build import NAME\n"}
     _wheel(house, "mc-cuda", "1.0", {**shared, "mc/build.py": "NAME = 'cuda'\n"})
-    _wheel(house, "mc-npu", "1.0", {**shared, "mc/build.py": "NAME = 'npu'\n"})
+    # like the Mooncake NPU wheel, a file of its own besides the shared ones: the folder outlives the uninstall
+    _wheel(house, "mc-npu", "1.0", {**shared, "mc/build.py": "NAME = 'npu'\n", "mc/npu_only.py": ""})
     _wheel(house, "mc-npu-bin", "1.0", {"mcbin/__init__.py": ""}, tag=f"{PY}-{PY}-manylinux_2_35_{platform.machine()}")
     return house
 
@@ -88,7 +89,7 @@ def test_uninstalling_the_other_build_after_installing_leaves_pip_listing_a_pack
     assert _rules(outcome) == ["install/expectation", "install/expectation"]
     messages = " ".join(f.message for f in outcome.findings)
     assert "pip lists mc-npu 1.0 but 2 of the files its RECORD names are gone (mc/__init__.py" in messages
-    assert "`import mc` fails after the snippet" in messages
+    assert "`import mc` fails after the snippet: AssertionError: only a namespace package is left" in messages
 
 
 def test_uninstalling_the_other_build_first_leaves_the_package_whole(tmp_path, wheelhouse) -> None:
@@ -147,11 +148,15 @@ def test_the_sandbox_leaves_home_and_the_users_pip_alone(tmp_path, wheelhouse) -
 @pytest.mark.parametrize(
     ("run", "said"),
     [
-        ("    expect:\n      - intact: true\n    skip:\n      - match: nowhere\n        needs: npu\n        reason: r\n",
-         "matches no command"),
+        (
+            "    expect:\n      - intact: true\n    skip:\n      - match: nowhere\n        needs: npu\n        reason: r\n",
+            "matches no command",
+        ),
         ("    expect: []\n", "states nothing that must hold"),
-        ("    expect:\n      - intact: true\n    skip:\n      - match: pip\n        needs: gpu\n        reason: r\n",
-         "needs= one of npu, cluster, download"),
+        (
+            "    expect:\n      - intact: true\n    skip:\n      - match: pip\n        needs: gpu\n        reason: r\n",
+            "needs= one of npu, cluster, download",
+        ),
     ],
 )
 def test_a_manifest_entry_that_cannot_check_anything_is_reported(tmp_path, wheelhouse, run, said) -> None:
@@ -225,4 +230,11 @@ def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path) -> None:
     assert install_run.fetch_wheels(list(run.wheels), house) == []
     outcome = install_run.run_one(run, tmp_path, house)
     messages = " ".join(f.message for f in outcome.findings)
-    assert "pip lists mooncake-transfer-engine-npu 0.3.13.post1 but" in messages and "import mooncake" in messages
+    from verl_cookbook.stack_facts import shared_paths, wheel
+
+    shared = shared_paths(
+        wheel("mooncake-transfer-engine-npu==0.3.13.post1"), wheel("mooncake-transfer-engine==0.3.13.post1")
+    )
+    # as many files gone as the two wheels' RECORDs share (the index's metadata, wheel_facts.json)
+    assert f"pip lists mooncake-transfer-engine-npu 0.3.13.post1 but {len(shared)} of the files" in messages
+    assert "`import mooncake` fails after the snippet: AssertionError: only a namespace package is left" in messages

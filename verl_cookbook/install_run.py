@@ -7,7 +7,8 @@ that need an NPU, a cluster or another download are declared in ``skip:`` and re
 reason; ``no_deps:`` declares, with its reason, that the run installs without dependencies (checkpoint-engine's
 torch is a gigabyte; the run is about the ``mooncake`` files). ``expect:`` states what must hold afterwards:
 
-- ``importable: MODULE``: the sandbox's Python imports it;
+- ``importable: MODULE``: the sandbox's Python imports it, as a package with its ``__init__.py`` (files left
+  behind by a half-removed wheel still import as a namespace package);
 - ``listed: DIST`` / ``unlisted: DIST``: ``pip list`` shows it, or not;
 - ``intact: true``: every distribution pip lists still has every file its RECORD names (an uninstall of a wheel
   that shared the files leaves pip listing a package whose files are gone);
@@ -113,16 +114,26 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
         skips = []
         for s in entry.get("skip") or []:
             if s.get("needs") not in NEEDS or not s.get("match") or not s.get("reason"):
-                bad.append(_bad(shown, s.get("__line__", line), f"a skip needs match=, reason= and needs= one of "
-                                f"{', '.join(NEEDS)} (got {s.get('needs')!r})"))
+                bad.append(
+                    _bad(
+                        shown,
+                        s.get("__line__", line),
+                        f"a skip needs match=, reason= and needs= one of {', '.join(NEEDS)} (got {s.get('needs')!r})",
+                    )
+                )
                 continue
             skips.append(Skip(str(s["match"]), str(s["needs"]), str(s["reason"])))
         expects = []
         for e in entry.get("expect") or []:
             kinds = [k for k in e if k != "__line__"]
             if len(kinds) != 1 or kinds[0] not in EXPECT_KINDS:
-                bad.append(_bad(shown, e.get("__line__", line), f"an expectation is one of {', '.join(EXPECT_KINDS)} "
-                                f"(got {', '.join(kinds) or 'nothing'})"))
+                bad.append(
+                    _bad(
+                        shown,
+                        e.get("__line__", line),
+                        f"an expectation is one of {', '.join(EXPECT_KINDS)} (got {', '.join(kinds) or 'nothing'})",
+                    )
+                )
                 continue
             expects.append((kinds[0], str(e[kinds[0]])))
         if not expects:
@@ -174,7 +185,7 @@ def fetch_wheels(specs: list[str], wheelhouse: Path) -> list[str]:
 
 # -- the sandbox ----------------------------------------------------------------------------------------------
 
-_FAKE_GLIBC = '''import os
+_FAKE_GLIBC = """import os
 
 _real_confstr = os.confstr
 
@@ -186,7 +197,7 @@ def _confstr(name):
 
 
 os.confstr = _confstr
-'''
+"""
 
 
 def _pip_only_dir(base: Path) -> Path:
@@ -331,7 +342,11 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
         for kind, value in run.expect:
             msg = None
             if kind == "importable":
-                imp = subprocess.run([python, "-c", f"import {value}"], capture_output=True, text=True, env=env)
+                probe = (  # a folder left behind by a half-removed package still imports, as a namespace package
+                    f"import {value} as m; assert getattr(m, '__file__', None), "
+                    "'only a namespace package is left, its __init__.py is gone'"
+                )
+                imp = subprocess.run([python, "-c", probe], capture_output=True, text=True, env=env)
                 if imp.returncode:
                     last = (imp.stderr.strip().splitlines() or ["?"])[-1]
                     msg = f"`import {value}` fails after the snippet: {last}"
