@@ -97,7 +97,8 @@ def test_uninstalling_the_other_build_first_leaves_the_package_whole(tmp_path, w
     assert _run(_site(tmp_path, snippet, MC_EXPECT), wheelhouse).findings == []
 
 
-PLATFORM_CHECK = """if python3 -m pip install --dry-run --no-deps --only-binary=:all: --quiet {extra}mc-npu-bin==1.0; then
+PLATFORM_CHECK = """if python3 -m pip install --dry-run --no-deps --only-binary=:all: --quiet \\
+    {extra}mc-npu-bin==1.0; then
   echo "available for this host"
 else
   echo "no wheel for this host"
@@ -149,7 +150,8 @@ def test_the_sandbox_leaves_home_and_the_users_pip_alone(tmp_path, wheelhouse) -
     ("run", "said"),
     [
         (
-            "    expect:\n      - intact: true\n    skip:\n      - match: nowhere\n        needs: npu\n        reason: r\n",
+            "    expect:\n      - intact: true\n"
+            "    skip:\n      - match: nowhere\n        needs: npu\n        reason: r\n",
             "matches no command",
         ),
         ("    expect: []\n", "states nothing that must hold"),

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -124,18 +124,18 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
                 continue
             skips.append(Skip(str(s["match"]), str(s["needs"]), str(s["reason"])))
         expects = []
-        for e in entry.get("expect") or []:
-            kinds = [k for k in e if k != "__line__"]
+        for ex in entry.get("expect") or []:
+            kinds = [k for k in ex if k != "__line__"]
             if len(kinds) != 1 or kinds[0] not in EXPECT_KINDS:
                 bad.append(
                     _bad(
                         shown,
-                        e.get("__line__", line),
+                        ex.get("__line__", line),
                         f"an expectation is one of {', '.join(EXPECT_KINDS)} (got {', '.join(kinds) or 'nothing'})",
                     )
                 )
                 continue
-            expects.append((kinds[0], str(e[kinds[0]])))
+            expects.append((kinds[0], str(ex[kinds[0]])))
         if not expects:
             bad.append(_bad(shown, line, f"the run of {snippet} states nothing that must hold afterwards (expect:)"))
             continue
@@ -251,7 +251,8 @@ def sandbox(run: Run, wheelhouse: Path) -> Iterator[tuple[Path, dict[str, str]]]
 
 def _commands(code: str) -> list[tuple[int, int, str]]:
     """(first line, last line, text) of each command line, continuation lines joined (1-based)."""
-    out, start, parts = [], 0, []
+    out: list[tuple[int, int, str]] = []
+    start, parts = 0, list[str]()
     for i, raw in enumerate(code.splitlines(), 1):
         if not parts:
             start = i
@@ -292,7 +293,7 @@ def _listed(venv: Path, env: dict[str, str]) -> dict[str, str]:
 def _missing_files(venv: Path) -> dict[str, list[str]]:
     """Per distribution installed in the sandbox, the RECORD paths no longer on disk."""
     site = next(venv.glob("lib/python*/site-packages"))
-    out = {}
+    out: dict[str, list[str]] = {}
     for info in site.glob("*.dist-info"):
         record = info / "RECORD"
         if not record.is_file():
@@ -332,15 +333,15 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
         out.stdout = done.stdout
         if done.returncode:
             err = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
-            msg = err[-1] if err else f"exit status {done.returncode}"
+            said = err[-1] if err else f"exit status {done.returncode}"
             out.findings.append(
-                Finding(snippet, 1, 1, "install/command-failed", f"the snippet stops in the sandbox: {msg}")
+                Finding(snippet, 1, 1, "install/command-failed", f"the snippet stops in the sandbox: {said}")
             )
         listed = _listed(venv, env)
         gone = _missing_files(venv)
         python = str(venv / "bin" / "python")
         for kind, value in run.expect:
-            msg = None
+            msg: str | None = None
             if kind == "importable":
                 probe = (  # a folder left behind by a half-removed package still imports, as a namespace package
                     f"import {value} as m; assert getattr(m, '__file__', None), "

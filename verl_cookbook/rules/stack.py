@@ -49,15 +49,31 @@ for code, summary, zh, catches, why in (
         "combo/conflict",
         "Combination presented as installable conflicts",
         "声明可共存的版本组合实际冲突",
-        "A `check: combo pins=… verdict=ok` whose pinned wheels' own requirements exclude one another.",
+        "A `check: combo pins=… verdict=ok|missing` that pip's resolver rejects (ResolutionImpossible; pip's "
+        "conflicting requirement is quoted).",
         "A reader following the page would hit the resolver's conflict on the cluster.",
     ),
     (
         "combo/no-conflict",
-        "Combination presented as conflicting installs together",
+        "Combination presented as conflicting (or not installable) that pip resolves",
         "声明冲突的版本组合实际可共存",
-        "A `check: combo pins=… verdict=conflict` whose pinned wheels' requirements do not exclude one another.",
+        "A `check: combo pins=… verdict=conflict|missing` for which pip's resolver finds a set of versions.",
         "A warning that no longer holds sends readers to needless workarounds.",
+    ),
+    (
+        "combo/not-on-index",
+        "Combination whose requirements the package index cannot satisfy",
+        "版本组合的依赖在包索引上不存在",
+        "A `check: combo pins=… verdict=ok|conflict` where pip stops at a requirement no distribution on the index "
+        "matches (e.g. vllm-ascend 0.23.0's triton-ascend==3.2.2), quoted in pip's words.",
+        "`pip install` from the page fails before it resolves anything; the reader needs another index or a pin.",
+    ),
+    (
+        "combo/unresolved",
+        "Combination pip has not resolved",
+        "pip 尚未解析该版本组合",
+        "A `check: combo` whose pins have no answer in snapshots/resolver.json.",
+        "Only pip's own resolver decides whether pins install together; run scripts/refresh_resolver.py.",
     ),
     (
         "install/uninstall-shared-files",
