@@ -202,13 +202,21 @@ real = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(scope="session")
+def real_wheels(tmp_path_factory) -> Path:
+    """Every wheel the site's runs use, downloaded once per test session (pip's own cache makes reruns cheap)."""
+    runs, _ = install_run.load_manifest(Path(__file__).resolve().parents[1])
+    house = tmp_path_factory.mktemp("real-wheels")
+    assert install_run.fetch_wheels(sorted({w for r in runs for w in r.wheels}), house) == []
+    return house
+
+
 @pytest.mark.install_run
 @pytest.mark.network
 @real
-def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(tmp_path_factory, capsys) -> None:
+def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(real_wheels) -> None:
     root = Path(__file__).resolve().parents[1]
-    house = tmp_path_factory.mktemp("real-wheels")
-    outcomes = install_run.run_all(root, house)
+    outcomes = install_run.run_all(root, real_wheels)
     assert [f for o in outcomes for f in o.findings] == []
     skipped = [s for o in outcomes for s in o.skipped]
     assert any("needs an NPU" in s for s in skipped)
@@ -217,7 +225,7 @@ def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(tmp_path_fact
 @pytest.mark.install_run
 @pytest.mark.network
 @real
-def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path) -> None:
+def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path, real_wheels) -> None:
     root = Path(__file__).resolve().parents[1]
     runs, _ = install_run.load_manifest(root)
     run = next(r for r in runs if r.snippet == "snippets/install/kimi_ckpt_engine_npu.sh")
@@ -227,10 +235,7 @@ def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path) -> None:
     code.insert(next(i for i, ln in enumerate(code) if "install mooncake-transfer-engine-npu" in ln) + 1, uninstall)
     (tmp_path / "snippets" / "install").mkdir(parents=True)
     (tmp_path / run.snippet).write_text("\n".join(code) + "\n", encoding="utf-8")
-    house = tmp_path / "wheels"
-    house.mkdir()
-    assert install_run.fetch_wheels(list(run.wheels), house) == []
-    outcome = install_run.run_one(run, tmp_path, house)
+    outcome = install_run.run_one(run, tmp_path, real_wheels)
     messages = " ".join(f.message for f in outcome.findings)
     from verl_cookbook.stack_facts import shared_paths, wheel
 
@@ -240,3 +245,36 @@ def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path) -> None:
     # as many files gone as the two wheels' RECORDs share (the index's metadata, wheel_facts.json)
     assert f"pip lists mooncake-transfer-engine-npu 0.3.13.post1 but {len(shared)} of the files" in messages
     assert "`import mooncake` fails after the snippet: AssertionError: only a namespace package is left" in messages
+
+
+def test_run_install_runs_the_pages_snippets_and_reports_skips_and_findings(tmp_path, capsys) -> None:
+    snippet = "python3 -c 'import json'\nnpu-smi info\n"
+    run = (
+        "    skip:\n      - match: npu-smi\n        needs: npu\n        reason: queries the NPU driver\n"
+        "    expect:\n      - importable: json\n      - listed: mc-npu\n"
+    )
+    site = _site(tmp_path, snippet, run)
+    (site / "docs").mkdir()
+    (site / "docs" / "p.md").write_text('# p\n\n```bash\n--8<-- "snippets/s.sh"\n```\n', encoding="utf-8")
+    (f,) = _install_runs(_args(True), [site / "docs"], site)
+    assert str(f.rule) == "install/expectation" and "pip does not list mc-npu" in f.message
+    err = capsys.readouterr().err
+    assert "skipped: snippets/s.sh:2: `npu-smi info` skipped, needs an NPU: queries the NPU driver" in err
+    assert "install run failed: snippets/s.sh" in err
+
+
+@pytest.mark.install_run
+@pytest.mark.network
+@real
+def test_real_npu_wheel_a_platform_check_forcing_the_tag_says_yes_on_glibc_2_34_and_is_red(
+    tmp_path, real_wheels
+) -> None:
+    root = Path(__file__).resolve().parents[1]
+    runs, _ = install_run.load_manifest(root)
+    run = next(r for r in runs if r.snippet.endswith("mooncake_npu_wheel_platform.sh") and r.glibc == "2.34")
+    code = (root / run.snippet).read_text(encoding="utf-8")
+    forced = f"--platform manylinux_2_35_{platform.machine()} --target /tmp/t \\\n    mooncake-transfer-engine-npu"
+    (tmp_path / "snippets" / "install").mkdir(parents=True)
+    (tmp_path / run.snippet).write_text(code.replace("\\\n    mooncake-transfer-engine-npu", forced), "utf-8")
+    (f,) = install_run.run_one(run, tmp_path, real_wheels).findings
+    assert str(f.rule) == "install/expectation" and "available for this host" in f.message

@@ -304,7 +304,7 @@ def _install_runs(args: argparse.Namespace, paths: list[Path], root: Path) -> li
     reported on stderr with their reason); without it, a note per page that has such snippets, saying they were
     not run."""
     from verl_cookbook import install_run
-    from verl_cookbook.runner import collect
+    from verl_cookbook.runner import collect, shown_path
 
     declared = install_run.declared_snippets(root)
     if not declared:
@@ -318,7 +318,7 @@ def _install_runs(args: argparse.Namespace, paths: list[Path], root: Path) -> li
         return []
     if not getattr(args, "run_install", False):
         for page, snippets in sorted(pages.items()):
-            print(f"{page}: install runs not run ({', '.join(snippets)}; --run-install runs them)", file=sys.stderr)
+            print(f"{shown_path(page)}: install runs not run ({', '.join(snippets)}; --run-install runs them)", file=sys.stderr)
         return []
     found: list[Finding] = []
     for outcome in install_run.run_all(root, only={s for v in pages.values() for s in v}):
