@@ -207,7 +207,8 @@ def real_wheels(tmp_path_factory) -> Path:
     """Every wheel the site's runs use, downloaded once per test session (pip's own cache makes reruns cheap)."""
     runs, _ = install_run.load_manifest(Path(__file__).resolve().parents[1])
     house = tmp_path_factory.mktemp("real-wheels")
-    assert install_run.fetch_wheels(sorted({w for r in runs for w in r.wheels}), house) == []
+    assert install_run.fetch_wheels(sorted({w for r in runs if not r.fetch_deps for w in r.wheels}), house) == []
+    assert install_run.fetch_wheels(sorted({w for r in runs if r.fetch_deps for w in r.wheels}), house, deps=True) == []
     return house
 
 

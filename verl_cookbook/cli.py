@@ -318,7 +318,10 @@ def _install_runs(args: argparse.Namespace, paths: list[Path], root: Path) -> li
         return []
     if not getattr(args, "run_install", False):
         for page, snippets in sorted(pages.items()):
-            print(f"{shown_path(page)}: install runs not run ({', '.join(snippets)}; --run-install runs them)", file=sys.stderr)
+            print(
+                f"{shown_path(page)}: install runs not run ({', '.join(snippets)}; --run-install runs them)",
+                file=sys.stderr,
+            )
         return []
     found: list[Finding] = []
     for outcome in install_run.run_all(root, only={s for v in pages.values() for s in v}):

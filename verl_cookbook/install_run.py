@@ -4,8 +4,9 @@ The site's ``install-runs.yaml`` declares, per snippet, a run: the snippet execu
 virtualenv with its own HOME and TMPDIR, and pip sees only the wheels the manifest names, fetched once from the
 package index into a wheelhouse (``pip download``; pip then installs with ``--no-index --find-links``). Commands
 that need an NPU, a cluster or another download are declared in ``skip:`` and reported as skipped with their
-reason; ``no_deps:`` declares, with its reason, that the run installs without dependencies (checkpoint-engine's
-torch is a gigabyte; the run is about the ``mooncake`` files). ``expect:`` states what must hold afterwards:
+reason; ``fetch_deps: true`` fetches the wheels' dependencies too; ``no_deps:`` declares, with its reason, that
+the run installs without dependencies (checkpoint-engine's torch is a gigabyte; the run is about the ``mooncake``
+files). ``expect:`` states what must hold afterwards:
 
 - ``importable: MODULE``: the sandbox's Python imports it, as a package with its ``__init__.py`` (files left
   behind by a half-removed wheel still import as a namespace package);
@@ -38,6 +39,7 @@ from pathlib import Path
 import yaml
 from packaging.utils import canonicalize_name
 
+from verl_cookbook import resolver
 from verl_cookbook.findings import Finding
 
 MANIFEST = "install-runs.yaml"
@@ -59,6 +61,7 @@ class Run:
     wheels: tuple[str, ...] = ()
     setup: tuple[str, ...] = ()
     no_deps: str | None = None
+    fetch_deps: bool = False
     glibc: str | None = None
     skip: tuple[Skip, ...] = ()
     expect: tuple[tuple[str, str], ...] = ()
@@ -146,6 +149,7 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
                 wheels=tuple(str(w) for w in entry.get("wheels") or ()),
                 setup=tuple(str(c) for c in entry.get("setup") or ()),
                 no_deps=entry.get("no_deps"),
+                fetch_deps=bool(entry.get("fetch_deps")),
                 glibc=str(entry["glibc"]) if entry.get("glibc") else None,
                 skip=tuple(skips),
                 expect=tuple(expects),
@@ -165,18 +169,22 @@ def declared_snippets(root: Path) -> set[str]:
 _PLATFORM = re.compile(r"@(\S+)$")
 
 
-def fetch_wheels(specs: list[str], wheelhouse: Path) -> list[str]:
-    """``pip download`` each ``name==version[@platform]`` into the wheelhouse (once: pip skips files already there);
-    returns pip's complaints, one per spec it could not fetch."""
+def fetch_wheels(specs: list[str], wheelhouse: Path, deps: bool = False) -> list[str]:
+    """``pip download`` each ``name==version[@platform]`` into the wheelhouse (once: pip skips files already there),
+    with its dependencies when ``deps``; returns pip's complaints, one per spec it could not fetch."""
     errors = []
     py = f"{sys.version_info.major}{sys.version_info.minor}"
     for spec in specs:
         m = _PLATFORM.search(spec)
         req = spec[: m.start()] if m else spec
-        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(wheelhouse)]
-        if m:  # a platform wheel for this Python and machine, whatever this host's own glibc is
+        cmd = [sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "-d", str(wheelhouse)]
+        cmd += [] if deps else ["--no-deps"]
+        if m:  # wheels for this Python and machine at that manylinux level or below, whatever this host's glibc is
             tag = m.group(1).replace("{arch}", platform.machine())
-            cmd += ["--platform", tag, "--python-version", py, "--implementation", "cp", "--abi", f"cp{py}"]
+            level = re.fullmatch(r"manylinux_(\d+)_(\d+)_(\w+)", tag)
+            tags = resolver.platforms((int(level[1]), int(level[2])), level[3]) if level else [tag]
+            cmd += [a for t in tags for a in ("--platform", t)]
+            cmd += ["--python-version", py, "--implementation", "cp", "--abi", f"cp{py}"]
         done = subprocess.run([*cmd, req], capture_output=True, text=True)
         if done.returncode:
             errors.append(f"{spec}: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else 'failed'}")
@@ -380,7 +388,8 @@ def run_all(root: Path, wheelhouse: Path | None = None, only: set[str] | None = 
     runs = [r for r in runs if only is None or r.snippet in only]
     with tempfile.TemporaryDirectory(prefix="verl-cookbook-wheels-") as tmp:
         house = wheelhouse or Path(tmp)
-        errors = fetch_wheels(sorted({w for r in runs for w in r.wheels}), house)
+        errors = fetch_wheels(sorted({w for r in runs if not r.fetch_deps for w in r.wheels}), house)
+        errors += fetch_wheels(sorted({w for r in runs if r.fetch_deps for w in r.wheels}), house, deps=True)
         if errors:
             msg = "cannot fetch the wheels the runs use from the package index: " + "; ".join(errors)
             return [*outcomes, Outcome(Run(MANIFEST, 1), findings=[_bad(MANIFEST, 1, msg)])]
