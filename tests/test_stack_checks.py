@@ -120,23 +120,45 @@ def test_the_two_mooncake_wheels_share_sixty_paths(facts) -> None:
     assert claim(facts, "wheel", dist=NPU, shares="mooncake-transfer-engine==0.3.13.post1", count="60") == []
 
 
-# -- combo --------------------------------------------------------------------------------------------------
+# -- combo (pip's resolver answers, snapshots/resolver.json) ---------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "pins",
     ["vllm-ascend==0.23.0; torch-npu==2.10.0.post2", "verl==0.9.1; numpy<2.0.0", "verl==0.9.1; transformers==4.57.6"],
 )
-def test_combinations_the_wheels_reject_are_red_when_presented_as_a_path(facts, pins) -> None:
+def test_combinations_pip_rejects_are_red_when_presented_as_a_path_quoting_pip(facts, pins) -> None:
     (f,) = claim(facts, "combo", pins=pins, verdict="ok")
-    assert f.rule == "combo/conflict" and "requires `" in f.message
+    assert f.rule == "combo/conflict" and " depends on " in f.message and "resolver.json (pip " in f.fact_source
     assert claim(facts, "combo", pins=pins, verdict="conflict") == []
 
 
-def test_a_combination_the_wheels_accept_holds_and_calling_it_a_conflict_is_red(facts) -> None:
-    pins = "verl==0.9.1; vllm-ascend==0.23.0; torch-npu==2.10.0.post4; numpy>=2.0.0"
+def test_a_combination_pip_resolves_holds_and_calling_it_a_conflict_is_red(facts) -> None:
+    pins = "verl==0.9.1; numpy>=2.0.0"
     assert claim(facts, "combo", pins=pins, verdict="ok") == []
     assert rules(claim(facts, "combo", pins=pins, verdict="conflict")) == ["combo/no-conflict"]
+
+
+def test_vllm_ascend_with_verl_stops_at_a_requirement_the_index_lacks(facts) -> None:
+    pins = "verl==0.9.1; vllm-ascend==0.23.0"
+    (f,) = claim(facts, "combo", pins=pins, verdict="ok")
+    assert f.rule == "combo/not-on-index" and "No matching distribution found for triton-ascend" in f.message
+    assert claim(facts, "combo", pins=pins, verdict="missing") == []
+
+
+def test_a_combination_pip_never_resolved_says_how_to_add_it(facts) -> None:
+    (f,) = claim(facts, "combo", pins="verl==0.9.1; numpy==2.1.0", verdict="ok")
+    assert f.rule == "combo/unresolved" and "scripts/refresh_resolver.py" in f.message
+
+
+def test_pip_answering_otherwise_after_a_refresh_turns_the_claim_red(facts, mutated) -> None:
+    path = mutated / "resolver.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    entry = data["combinations"]["numpy<2.0.0; verl==0.9.1"]
+    entry.update(verdict="ok", installs=["numpy==1.26.4", "verl==0.9.1"])
+    entry.pop("pip_says")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert rules(claim(facts, "combo", pins="verl==0.9.1; numpy<2.0.0", verdict="conflict")) == ["combo/no-conflict"]
 
 
 # -- shell commands -----------------------------------------------------------------------------------------
@@ -176,7 +198,7 @@ def test_checking_out_the_pinned_release_is_silent(write_page, facts) -> None:
     assert findings_for(write_page("# p\n\n" + fence(code, '{ .bash check="shell" }')), facts) == []
 
 
-def test_a_combo_verdict_that_is_neither_ok_nor_conflict_is_reported(facts) -> None:
+def test_a_combo_verdict_that_is_not_ok_conflict_or_missing_is_reported(facts) -> None:
     (f,) = claim(facts, "combo", pins="verl==0.9.1; numpy<2.0.0", verdict="maybe")
     assert f.rule == "claim/bad-attr" and "maybe" in f.message
 

@@ -120,6 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for docs that declare no checks (another project's): guess each block's kind from its language",
     )
+    c.add_argument(
+        "--run-install",
+        action="store_true",
+        help="also run the install snippets declared in install-runs.yaml, each in a throwaway virtualenv with the "
+        "real wheels from the package index (needs the index; see verl_cookbook/install_run.py)",
+    )
     adoption.add_arguments(c)
     f = sub.add_parser(
         "facts",
@@ -272,6 +278,7 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         findings = sorted(findings + orphans + consistency(facts), key=lambda f: f.sort_key())
     base = root or (find_site_root(paths[0]) if paths else Path.cwd())  # includes are named relative to the site root
     checked = [*collect(paths)[0], *(base / p for p in report.includes)]  # where suppression comments may be
+    findings = sorted(findings + _install_runs(args, paths, base), key=lambda f: f.sort_key())
     findings = apply_rules_options(findings, args.select or (), args.ignore or (), checked)
     findings = adoption.finish(args, findings, adoption.checked_files(paths, report.includes))
     formats: dict[str, Callable[[list[Finding]], str]] = {
@@ -290,6 +297,41 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
             file=sys.stderr,
         )
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def _install_runs(args: argparse.Namespace, paths: list[Path], root: Path) -> list[Finding]:
+    """The install stage: with --run-install, the declared runs of the snippets the checked pages include (skips
+    reported on stderr with their reason); without it, a note per page that has such snippets, saying they were
+    not run."""
+    from verl_cookbook import install_run
+    from verl_cookbook.runner import collect, shown_path
+
+    declared = install_run.declared_snippets(root)
+    if not declared:
+        return []
+    pages = {}
+    for page in collect(paths)[0]:
+        text = page.read_text(encoding="utf-8", errors="replace")
+        if hit := sorted(s for s in declared if f'"{s}"' in text):
+            pages[page] = hit
+    if not pages:
+        return []
+    if not getattr(args, "run_install", False):
+        for page, snippets in sorted(pages.items()):
+            print(
+                f"{shown_path(page)}: install runs not run ({', '.join(snippets)}; --run-install runs them)",
+                file=sys.stderr,
+            )
+        return []
+    found: list[Finding] = []
+    for outcome in install_run.run_all(root, only={s for v in pages.values() for s in v}):
+        for line in outcome.skipped:
+            print(f"skipped: {line}", file=sys.stderr)
+        found += outcome.findings
+        if outcome.run.snippet != install_run.MANIFEST:
+            state = "failed" if outcome.findings else "passed"
+            print(f"install run {state}: {outcome.run.name} ({outcome.run.snippet})", file=sys.stderr)
+    return found
 
 
 def cmd_facts(args: argparse.Namespace) -> int:

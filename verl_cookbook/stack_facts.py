@@ -20,8 +20,6 @@ from functools import cache
 from pathlib import Path
 
 import yaml
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
@@ -123,66 +121,3 @@ def wheels_installing(name: str) -> list[dict]:
 
 def shared_paths(a: dict, b: dict) -> list[str]:
     return sorted(set(a.get("record", [])) & set(b.get("record", [])))
-
-
-def requirements(entry: dict, python: str = "3.11") -> list[Requirement]:
-    """The wheel's requirements that apply to a plain install (no extras) on Linux with that Python."""
-    env = {"python_version": python, "sys_platform": "linux", "platform_system": "Linux", "extra": ""}
-    out = []
-    for text in entry.get("requires_dist", []):
-        try:
-            req = Requirement(text)
-        except InvalidRequirement:
-            continue
-        if req.marker is None or req.marker.evaluate(env):
-            out.append(req)
-    return out
-
-
-def _candidates(*specs: SpecifierSet) -> list[Version]:
-    """Versions worth trying against specifier sets: each bound and its neighbours."""
-    out: set[Version] = set()
-    for s in specs:
-        for sp in s:
-            try:
-                v = Version(sp.version.rstrip(".*"))
-            except InvalidVersion:
-                continue
-            major, minor, micro = (list(v.release) + [0, 0])[:3]
-            out |= {v, Version(f"{major}.{minor}.{micro + 1}"), Version(f"{major}.{minor + 1}.0")}
-            out |= {Version(f"{major + 1}.0.0"), Version(f"{v.base_version}.post1")}
-            if micro:
-                out.add(Version(f"{major}.{minor}.{micro - 1}"))
-            elif minor:
-                out.add(Version(f"{major}.{minor - 1}.99"))
-            elif major:
-                out.add(Version(f"{major - 1}.99.99"))
-    return sorted(out)
-
-
-def compatible(a: SpecifierSet, b: SpecifierSet) -> bool:
-    """Whether some version satisfies both sets (tried at each bound and its neighbours)."""
-    if not str(a) or not str(b):
-        return True
-    return any(a.contains(v, prereleases=True) and b.contains(v, prereleases=True) for v in _candidates(a, b))
-
-
-def conflicts(pins: list[Requirement]) -> list[str]:
-    """Each requirement of a pinned snapshot wheel that another pin contradicts, in words with its source."""
-    out = []
-    by_name = {canonicalize_name(p.name): p for p in pins}
-    for p in pins:
-        exact = [s.version for s in p.specifier if s.operator == "=="]
-        if not exact:
-            continue
-        entry = wheel(f"{p.name}=={exact[0]}")
-        if entry is None:
-            continue
-        for req in requirements(entry):
-            other = by_name.get(canonicalize_name(req.name))
-            if other is None or other is p:
-                continue
-            if not compatible(req.specifier, other.specifier):
-                src = wheel_source(entry)
-                out.append(f"{entry['spec']} requires `{req}` but the combination pins `{other}` ({src})")
-    return out

@@ -9,8 +9,9 @@ Claims (``<!-- check: KIND … -->`` beside the sentence):
   not), ``requires=`` (a Requires-Dist line), ``tag=`` (a part of its platform tag), ``top_level=``,
   ``needs=`` (a library one of its shared objects loads, readelf NEEDED), ``shares="other==version" count=``
   (paths the two wheels both install), ``min_glibc=`` (the lowest manylinux level the index has it for).
-- ``combo pins="a==1; b<2" verdict="conflict|ok"``: whether the pinned wheels' own requirements admit the
-  other pins (Requires-Dist from the snapshot, specifiers compared by ``packaging``).
+- ``combo pins="a==1; b<2" verdict="ok|conflict|missing"``: pip's own resolver answer for the pins
+  (``pip install --dry-run --report``, committed in ``snapshots/resolver.json`` by ``scripts/refresh_resolver.py``):
+  a rejected combination is quoted in pip's words ("vllm-ascend 0.23.0 depends on torch-npu==2.10.0.post4").
 
 Commands in shell blocks (the default check, no install run):
 
@@ -26,13 +27,13 @@ import re
 
 from packaging.requirements import InvalidRequirement, Requirement
 
+from verl_cookbook import resolver
 from verl_cookbook.checks import Context, claim_check, command_check
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Directive
 from verl_cookbook.releases import default_release
 from verl_cookbook.shell.evaluate import parse_script
 from verl_cookbook.stack_facts import (
-    conflicts,
     select,
     shared_paths,
     stack_facts,
@@ -143,8 +144,14 @@ def _pins(text: str) -> list[Requirement]:
     return [Requirement(p.strip()) for p in re.split(r"[;\n]", text) if p.strip()]
 
 
+_VERDICTS = ("ok", "conflict", "missing")
+_RULE_FOR_PIP = {"conflict": "combo/conflict", "ok": "combo/no-conflict", "missing": "combo/not-on-index"}
+
+
 @claim_check("combo")
 def check_combo(d: Directive, ctx: Context) -> list[Finding]:
+    """pip's own resolver answer (snapshots/resolver.json, scripts/refresh_resolver.py) for the pins, against the
+    verdict the page gives: ok, conflict, or missing (a requirement the index does not have)."""
     if bad := _need(d, "pins", "verdict"):
         return bad
     try:
@@ -152,15 +159,36 @@ def check_combo(d: Directive, ctx: Context) -> list[Finding]:
     except InvalidRequirement as e:
         return [Finding(d.page, d.line, 1, "claim/bad-attr", f"pins=`{d.attrs['pins']}`: {e}")]
     verdict = d.attrs["verdict"]
-    found = conflicts(pins)
-    if verdict == "ok" and found:
-        return [Finding(d.page, d.line, 1, "combo/conflict", f"cannot install together: {found[0]}")]
-    if verdict == "conflict" and not found:
-        msg = f"the page says `{d.attrs['pins']}` conflict; no pinned wheel's requirements reject the others"
-        return [Finding(d.page, d.line, 1, "combo/no-conflict", msg)]
-    if verdict not in ("ok", "conflict"):
-        return [Finding(d.page, d.line, 1, "claim/bad-attr", f'verdict="{verdict}": expected "ok" or "conflict"')]
-    return []
+    if verdict not in _VERDICTS:
+        msg = f'verdict="{verdict}": expected one of {", ".join(_VERDICTS)}'
+        return [Finding(d.page, d.line, 1, "claim/bad-attr", msg)]
+    texts = [str(p) for p in pins]
+    pip = resolver.answer(texts)
+    if pip is None:
+        msg = (
+            f"pip's resolver has not answered for `{resolver.key(texts)}`: add it with "
+            f"python scripts/refresh_resolver.py"
+        )
+        return [Finding(d.page, d.line, 1, "combo/unresolved", msg)]
+    if pip.verdict == verdict:
+        return []
+    said = {
+        "conflict": "pip cannot install them together",
+        "ok": "pip installs them together",
+        "missing": "pip cannot finish: the index lacks a requirement",
+    }[pip.verdict]
+    quoted = " / ".join(pip.lines) if pip.lines else f"{len(pip.installs)} distributions resolved"
+    return [
+        Finding(
+            d.page,
+            d.line,
+            1,
+            _RULE_FOR_PIP[pip.verdict],
+            f"the page says {verdict}; {said}: {quoted}",
+            fact=quoted,
+            fact_source=f"verl_cookbook/snapshots/resolver.json ({resolver.target_label()})",
+        )
+    ]
 
 
 # -- commands ------------------------------------------------------------------------------------------------

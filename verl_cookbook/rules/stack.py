@@ -49,15 +49,31 @@ for code, summary, zh, catches, why in (
         "combo/conflict",
         "Combination presented as installable conflicts",
         "声明可共存的版本组合实际冲突",
-        "A `check: combo pins=… verdict=ok` whose pinned wheels' own requirements exclude one another.",
+        "A `check: combo pins=… verdict=ok|missing` that pip's resolver rejects (ResolutionImpossible; pip's "
+        "conflicting requirement is quoted).",
         "A reader following the page would hit the resolver's conflict on the cluster.",
     ),
     (
         "combo/no-conflict",
-        "Combination presented as conflicting installs together",
+        "Combination presented as conflicting (or not installable) that pip resolves",
         "声明冲突的版本组合实际可共存",
-        "A `check: combo pins=… verdict=conflict` whose pinned wheels' requirements do not exclude one another.",
+        "A `check: combo pins=… verdict=conflict|missing` for which pip's resolver finds a set of versions.",
         "A warning that no longer holds sends readers to needless workarounds.",
+    ),
+    (
+        "combo/not-on-index",
+        "Combination whose requirements the package index cannot satisfy",
+        "版本组合的依赖在包索引上不存在",
+        "A `check: combo pins=… verdict=ok|conflict` where pip stops at a requirement no distribution on the index "
+        "matches (e.g. vllm-ascend 0.23.0's triton-ascend==3.2.2), quoted in pip's words.",
+        "`pip install` from the page fails before it resolves anything; the reader needs another index or a pin.",
+    ),
+    (
+        "combo/unresolved",
+        "Combination pip has not resolved",
+        "pip 尚未解析该版本组合",
+        "A `check: combo` whose pins have no answer in snapshots/resolver.json.",
+        "Only pip's own resolver decides whether pins install together; run scripts/refresh_resolver.py.",
     ),
     (
         "install/uninstall-shared-files",
@@ -72,6 +88,31 @@ for code, summary, zh, catches, why in (
         "检出的版本与页面所述版本不同",
         "`git checkout vX` in a snippet on a page that states another verl release.",
         "The reader runs code of another release than the one the page was checked against.",
+    ),
+    (
+        "install/command-failed",
+        "Install snippet stops in the sandbox",
+        "安装片段在沙箱中执行失败",
+        "A snippet declared in install-runs.yaml that exits non-zero when run (`check --run-install`) in a throwaway "
+        "virtualenv with the real wheels from the package index, its NPU/cluster commands skipped as declared.",
+        "A reader who copies the snippet hits the same error on the cluster, before any NPU is involved.",
+    ),
+    (
+        "install/expectation",
+        "Install snippet leaves a state other than the one it promises",
+        "安装片段执行后的状态与预期不符",
+        "After a sandboxed run (`check --run-install`), an `expect:` of install-runs.yaml that does not hold: a "
+        "module that does not import, a distribution pip lists (or not), a listed distribution whose RECORD files "
+        "are gone, a platform check that prints the other answer on a faked glibc.",
+        "pip says `installed` while `import mooncake` fails: the reader finds out on the cluster, at the first sync.",
+    ),
+    (
+        "install/manifest",
+        "install-runs.yaml entry that cannot be run",
+        "install-runs.yaml 中的条目无法执行",
+        "An install run naming a missing snippet, stating no expectation, a skip without needs/reason or matching "
+        "no command, or wheels the package index does not have.",
+        "A run that cannot run, or a skip that skips nothing, would pass without checking anything.",
     ),
     (
         "claim/bad-attr",

@@ -1,0 +1,73 @@
+"""pip's resolver, read: a conflict's cause and a missing distribution are taken from pip's own output, and the
+committed answers (snapshots/resolver.json) are still what pip says (network: one resolution, about 9 s here)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook import resolver
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_pips_conflict_cause_is_kept_in_its_own_words() -> None:
+    out = (
+        "ERROR: Cannot install a==1 and b==2 because these package versions have conflicting dependencies.\n\n"
+        "The conflict is caused by:\n    The user requested a==1\n    b 2 depends on a>=3\n\n"
+        "To fix this you could try to:\n1. loosen the range\n\nERROR: ResolutionImpossible: for help visit x\n"
+    )
+    r = resolver.interpret(1, out, None)
+    assert r.verdict == "conflict" and r.lines == ("The user requested a==1", "b 2 depends on a>=3")
+
+
+def test_a_requirement_the_index_lacks_is_missing_not_a_conflict() -> None:
+    out = "ERROR: No matching distribution found for triton-ascend==3.2.2\n"
+    assert resolver.interpret(1, out, None) == resolver.Resolution(
+        "missing", ("No matching distribution found for triton-ascend==3.2.2",)
+    )
+
+
+def test_a_resolution_lists_what_pip_would_install() -> None:
+    report = {"install": [{"metadata": {"name": "b", "version": "2"}}, {"metadata": {"name": "a", "version": "3"}}]}
+    assert resolver.interpret(0, "", report).installs == ("a==3", "b==2")
+
+
+def test_pip_failing_for_another_reason_is_an_error_not_a_verdict() -> None:
+    with pytest.raises(RuntimeError, match="without a resolver answer"):
+        resolver.interpret(1, "ERROR: network is unreachable\n", None)
+
+
+def test_the_target_offers_every_manylinux_level_up_to_glibc_2_35() -> None:
+    tags = resolver.platforms()
+    assert tags[0] == "manylinux_2_35_x86_64" and "manylinux_2_17_x86_64" in tags
+    assert not any(t.startswith("manylinux_2_36") for t in tags)
+
+
+def test_every_combination_a_page_claims_has_pips_answer_in_the_snapshot() -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from refresh_resolver import page_combinations, pins_of
+
+    missing = [c for c in page_combinations() if resolver.answer(pins_of(c)) is None]
+    assert missing == []
+
+
+@pytest.mark.network
+def test_the_snapshot_is_what_pip_answers_now_for_verl_with_old_numpy() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "refresh_resolver.py"),
+            "--check",
+            "--only",
+            "verl==0.9.1; numpy<2.0.0",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert json.loads((ROOT / "verl_cookbook" / "snapshots" / "resolver.json").read_text("utf-8"))["combinations"]

@@ -1,0 +1,398 @@
+"""Install snippets run in a sandbox, without hardware (``verl-cookbook check --run-install``).
+
+The site's ``install-runs.yaml`` declares, per snippet, a run: the snippet executes with ``bash -e`` in a throwaway
+virtualenv with its own HOME and TMPDIR, and pip sees only the wheels the manifest names, fetched once from the
+package index into a wheelhouse (``pip download``; pip then installs with ``--no-index --find-links``). Commands
+that need an NPU, a cluster or another download are declared in ``skip:`` and reported as skipped with their
+reason; ``fetch_deps: true`` fetches the wheels' dependencies too; ``no_deps:`` declares, with its reason, that
+the run installs without dependencies (checkpoint-engine's torch is a gigabyte; the run is about the ``mooncake``
+files). ``expect:`` states what must hold afterwards:
+
+- ``importable: MODULE``: the sandbox's Python imports it, as a package with its ``__init__.py`` (files left
+  behind by a half-removed wheel still import as a namespace package);
+- ``listed: DIST`` / ``unlisted: DIST``: ``pip list`` shows it, or not;
+- ``intact: true``: every distribution pip lists still has every file its RECORD names (an uninstall of a wheel
+  that shared the files leaves pip listing a package whose files are gone);
+- ``stdout: TEXT``: the snippet printed it.
+
+``glibc: "2.34"`` runs the snippet on a faked C library: a ``.pth`` hook in the sandbox makes
+``os.confstr("CS_GNU_LIBC_VERSION")`` answer that version, so pip's own tag logic (``packaging.tags`` →
+``_manylinux``) decides which wheels this "host" may install. The answer is pip's, only the platform is fake.
+
+The default ``check`` runs none of this; it says which pages include snippets with declared runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from packaging.utils import canonicalize_name
+
+from verl_cookbook import resolver
+from verl_cookbook.findings import Finding
+
+MANIFEST = "install-runs.yaml"
+NEEDS = {"npu": "needs an NPU", "cluster": "needs a cluster", "download": "needs a download the run does not make"}
+EXPECT_KINDS = ("importable", "listed", "unlisted", "intact", "stdout")
+
+
+@dataclass(frozen=True)
+class Skip:
+    match: str
+    needs: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Run:
+    snippet: str
+    line: int  # of the run in the manifest
+    wheels: tuple[str, ...] = ()
+    setup: tuple[str, ...] = ()
+    no_deps: str | None = None
+    fetch_deps: bool = False
+    glibc: str | None = None
+    skip: tuple[Skip, ...] = ()
+    expect: tuple[tuple[str, str], ...] = ()
+    name: str = ""
+
+
+@dataclass
+class Outcome:
+    run: Run
+    findings: list[Finding] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "snippet:line: command — needs …: reason"
+    stdout: str = ""
+
+
+# -- the manifest ---------------------------------------------------------------------------------------------
+
+
+class _Lines(yaml.SafeLoader):
+    pass
+
+
+def _mapping_with_line(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
+    d = loader.construct_mapping(node, deep=True)
+    d["__line__"] = node.start_mark.line + 1
+    return d
+
+
+_Lines.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+
+
+def _bad(path: str, line: int, msg: str) -> Finding:
+    return Finding(path, line, 1, "install/manifest", msg)
+
+
+def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
+    """The declared runs of a site, and each entry that cannot be read (``install/manifest``)."""
+    path = root / MANIFEST
+    if not path.is_file():
+        return [], []
+    shown = MANIFEST
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Lines) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        return [], [_bad(shown, mark.line + 1 if mark else 1, f"not YAML: {e}")]
+    runs, bad = [], []
+    for entry in data.get("runs") or []:
+        line = entry.get("__line__", 1)
+        snippet = entry.get("snippet")
+        if not snippet or not (root / snippet).is_file():
+            bad.append(_bad(shown, line, f"run names snippet `{snippet}`, which is not a file of the site"))
+            continue
+        skips = []
+        for s in entry.get("skip") or []:
+            if s.get("needs") not in NEEDS or not s.get("match") or not s.get("reason"):
+                bad.append(
+                    _bad(
+                        shown,
+                        s.get("__line__", line),
+                        f"a skip needs match=, reason= and needs= one of {', '.join(NEEDS)} (got {s.get('needs')!r})",
+                    )
+                )
+                continue
+            skips.append(Skip(str(s["match"]), str(s["needs"]), str(s["reason"])))
+        expects = []
+        for ex in entry.get("expect") or []:
+            kinds = [k for k in ex if k != "__line__"]
+            if len(kinds) != 1 or kinds[0] not in EXPECT_KINDS:
+                bad.append(
+                    _bad(
+                        shown,
+                        ex.get("__line__", line),
+                        f"an expectation is one of {', '.join(EXPECT_KINDS)} (got {', '.join(kinds) or 'nothing'})",
+                    )
+                )
+                continue
+            expects.append((kinds[0], str(ex[kinds[0]])))
+        if not expects:
+            bad.append(_bad(shown, line, f"the run of {snippet} states nothing that must hold afterwards (expect:)"))
+            continue
+        runs.append(
+            Run(
+                snippet=str(snippet),
+                line=line,
+                wheels=tuple(str(w) for w in entry.get("wheels") or ()),
+                setup=tuple(str(c) for c in entry.get("setup") or ()),
+                no_deps=entry.get("no_deps"),
+                fetch_deps=bool(entry.get("fetch_deps")),
+                glibc=str(entry["glibc"]) if entry.get("glibc") else None,
+                skip=tuple(skips),
+                expect=tuple(expects),
+                name=str(entry.get("name") or snippet),
+            )
+        )
+    return runs, bad
+
+
+def declared_snippets(root: Path) -> set[str]:
+    runs, _ = load_manifest(root)
+    return {r.snippet for r in runs}
+
+
+# -- the wheelhouse -------------------------------------------------------------------------------------------
+
+_PLATFORM = re.compile(r"@(\S+)$")
+
+
+def fetch_wheels(specs: list[str], wheelhouse: Path, deps: bool = False) -> list[str]:
+    """``pip download`` each ``name==version[@platform]`` into the wheelhouse (once: pip skips files already there),
+    with its dependencies when ``deps``; returns pip's complaints, one per spec it could not fetch."""
+    errors = []
+    py = f"{sys.version_info.major}{sys.version_info.minor}"
+    for spec in specs:
+        m = _PLATFORM.search(spec)
+        req = spec[: m.start()] if m else spec
+        cmd = [sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "-d", str(wheelhouse)]
+        cmd += [] if deps else ["--no-deps"]
+        if m:  # wheels for this Python and machine at that manylinux level or below, whatever this host's glibc is
+            tag = m.group(1).replace("{arch}", platform.machine())
+            level = re.fullmatch(r"manylinux_(\d+)_(\d+)_(\w+)", tag)
+            tags = resolver.platforms((int(level[1]), int(level[2])), level[3]) if level else [tag]
+            cmd += [a for t in tags for a in ("--platform", t)]
+            cmd += ["--python-version", py, "--implementation", "cp", "--abi", f"cp{py}"]
+        done = subprocess.run([*cmd, req], capture_output=True, text=True)
+        if done.returncode:
+            errors.append(f"{spec}: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else 'failed'}")
+    return errors
+
+
+# -- the sandbox ----------------------------------------------------------------------------------------------
+
+_FAKE_GLIBC = """import os
+
+_real_confstr = os.confstr
+
+
+def _confstr(name):
+    if name in ("CS_GNU_LIBC_VERSION", os.confstr_names.get("CS_GNU_LIBC_VERSION")):
+        return "glibc {version}"
+    return _real_confstr(name)
+
+
+os.confstr = _confstr
+"""
+
+
+def _pip_only_dir(base: Path) -> Path:
+    """A folder holding only this Python's pip (and its dist-info), for the sandbox's ``.pth``: a venv without
+    ensurepip starts in half a second instead of twenty on a loaded machine, and still runs ``python -m pip``."""
+    import pip
+
+    src = Path(pip.__file__).resolve().parent
+    out = base / "pip-only"
+    if not out.exists():
+        out.mkdir(parents=True)
+        (out / "pip").symlink_to(src)
+        for info in src.parent.glob("pip-*.dist-info"):
+            (out / info.name).symlink_to(info)
+    return out
+
+
+@contextmanager
+def sandbox(run: Run, wheelhouse: Path) -> Iterator[tuple[Path, dict[str, str]]]:
+    with tempfile.TemporaryDirectory(prefix="verl-cookbook-install-") as tmp:
+        base = Path(tmp)
+        venv = base / "venv"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
+        site = next(venv.glob("lib/python*/site-packages"))
+        (site / "_verl_cookbook_pip.pth").write_text(str(_pip_only_dir(base)) + "\n", encoding="utf-8")
+        if run.glibc:
+            (site / "_verl_cookbook_fake_glibc.py").write_text(_FAKE_GLIBC.format(version=run.glibc), "utf-8")
+            (site / "_verl_cookbook_fake_glibc.pth").write_text("import _verl_cookbook_fake_glibc\n", "utf-8")
+        pip_sh = venv / "bin" / "pip"
+        pip_sh.write_text('#!/bin/sh\nexec "$VIRTUAL_ENV/bin/python" -m pip "$@"\n', encoding="utf-8")
+        pip_sh.chmod(0o755)
+        home = base / "home"
+        (home / "tmp").mkdir(parents=True)
+        env = {
+            "PATH": f"{venv / 'bin'}:/usr/bin:/bin",
+            "VIRTUAL_ENV": str(venv),
+            "HOME": str(home),
+            "TMPDIR": str(home / "tmp"),
+            "LANG": "C.UTF-8",
+            "PYTHONNOUSERSITE": "1",
+            "PIP_NO_INDEX": "1",
+            "PIP_FIND_LINKS": str(wheelhouse),
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            "PIP_NO_CACHE_DIR": "1",
+            "PIP_CONFIG_FILE": os.devnull,
+        }
+        if run.no_deps:
+            env["PIP_NO_DEPS"] = "1"
+        yield venv, env
+
+
+def _commands(code: str) -> list[tuple[int, int, str]]:
+    """(first line, last line, text) of each command line, continuation lines joined (1-based)."""
+    out: list[tuple[int, int, str]] = []
+    start, parts = 0, list[str]()
+    for i, raw in enumerate(code.splitlines(), 1):
+        if not parts:
+            start = i
+        parts.append(raw)
+        if not raw.rstrip().endswith("\\"):
+            out.append((start, i, "\n".join(parts)))
+            parts = []
+    return out
+
+
+def script_with_skips(code: str, skips: tuple[Skip, ...], snippet: str) -> tuple[str, list[str], list[Skip]]:
+    """The snippet with each declared command replaced by a no-op; what was skipped; skips that matched nothing."""
+    lines = code.splitlines()
+    skipped, used = [], set()
+    for first, last, text in _commands(code):
+        if text.lstrip().startswith("#"):
+            continue
+        for s in skips:
+            if s.match in text:
+                used.add(s)
+                lines[first - 1 : last] = [": skipped"] + [""] * (last - first)
+                cmd = " ".join(t.strip().rstrip("\\") for t in text.splitlines()).split("  #")[0].strip()
+                skipped.append(f"{snippet}:{first}: `{cmd}` skipped, {NEEDS[s.needs]}: {s.reason}")
+                break
+    return "\n".join(lines) + "\n", skipped, [s for s in skips if s not in used]
+
+
+def _listed(venv: Path, env: dict[str, str]) -> dict[str, str]:
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "list", "--format=json"], capture_output=True, text=True, env=env
+    )
+    try:
+        return {canonicalize_name(d["name"]): d["version"] for d in json.loads(done.stdout or "[]")}
+    except json.JSONDecodeError:
+        return {}
+
+
+def _missing_files(venv: Path) -> dict[str, list[str]]:
+    """Per distribution installed in the sandbox, the RECORD paths no longer on disk."""
+    site = next(venv.glob("lib/python*/site-packages"))
+    out: dict[str, list[str]] = {}
+    for info in site.glob("*.dist-info"):
+        record = info / "RECORD"
+        if not record.is_file():
+            continue
+        name = info.name.removesuffix(".dist-info").rsplit("-", 1)[0]
+        gone = []
+        for row in record.read_text(encoding="utf-8").splitlines():
+            rel = row.split(",")[0]
+            if rel and not rel.startswith("..") and "__pycache__" not in rel and not (site / rel).exists():
+                gone.append(rel)
+        if gone:
+            out[canonicalize_name(name)] = sorted(gone)
+    return out
+
+
+def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
+    out = Outcome(run)
+    snippet = run.snippet
+    code = (root / snippet).read_text(encoding="utf-8")
+    script, out.skipped, unused = script_with_skips(code, run.skip, snippet)
+    for s in unused:
+        out.findings.append(
+            _bad(MANIFEST, run.line, f"skip `{s.match}` of the run of {snippet} matches no command of the snippet")
+        )
+    if run.no_deps:
+        out.skipped.append(f"{snippet}: dependencies not installed (pip --no-deps): {run.no_deps}")
+    with sandbox(run, wheelhouse) as (venv, env):
+        for cmd in run.setup:
+            done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env, cwd=env["HOME"])
+            if done.returncode:
+                tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
+                out.findings.append(_bad(MANIFEST, run.line, f"setup `{cmd}` failed in the sandbox: {tail[0]}"))
+                return out
+        path = Path(env["HOME"]) / "snippet.sh"
+        path.write_text(script, encoding="utf-8")
+        done = subprocess.run(["bash", "-e", str(path)], capture_output=True, text=True, env=env, cwd=env["HOME"])
+        out.stdout = done.stdout
+        if done.returncode:
+            err = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
+            said = err[-1] if err else f"exit status {done.returncode}"
+            out.findings.append(
+                Finding(snippet, 1, 1, "install/command-failed", f"the snippet stops in the sandbox: {said}")
+            )
+        listed = _listed(venv, env)
+        gone = _missing_files(venv)
+        python = str(venv / "bin" / "python")
+        for kind, value in run.expect:
+            msg: str | None = None
+            if kind == "importable":
+                probe = (  # a folder left behind by a half-removed package still imports, as a namespace package
+                    f"import {value} as m; assert getattr(m, '__file__', None), "
+                    "'only a namespace package is left, its __init__.py is gone'"
+                )
+                imp = subprocess.run([python, "-c", probe], capture_output=True, text=True, env=env)
+                if imp.returncode:
+                    last = (imp.stderr.strip().splitlines() or ["?"])[-1]
+                    msg = f"`import {value}` fails after the snippet: {last}"
+            elif kind == "listed" and canonicalize_name(value) not in listed:
+                msg = f"pip does not list {value} after the snippet (it lists {', '.join(sorted(listed)) or 'nothing'})"
+            elif kind == "unlisted" and canonicalize_name(value) in listed:
+                msg = f"pip still lists {value} after the snippet"
+            elif kind == "intact":
+                for dist, files in sorted(gone.items()):
+                    if dist in listed:
+                        msg = (
+                            f"pip lists {dist} {listed[dist]} but {len(files)} of the files its RECORD names are gone "
+                            f"({', '.join(files[:2])} …)"
+                        )
+                        break
+            elif kind == "stdout" and value not in done.stdout:
+                msg = f"the snippet did not print `{value}` (it printed: {done.stdout.strip()[:160]!r})"
+            if msg:
+                where = f" (glibc faked as {run.glibc})" if run.glibc else ""
+                out.findings.append(
+                    Finding(snippet, 1, 1, "install/expectation", msg + where, fact=f"{MANIFEST}:{run.line}")
+                )
+    return out
+
+
+def run_all(root: Path, wheelhouse: Path | None = None, only: set[str] | None = None) -> list[Outcome]:
+    """Every declared run of the site (or those of the snippets in ``only``), sharing one wheelhouse."""
+    runs, bad = load_manifest(root)
+    outcomes = [Outcome(Run(MANIFEST, 1), findings=bad)] if bad else []
+    runs = [r for r in runs if only is None or r.snippet in only]
+    with tempfile.TemporaryDirectory(prefix="verl-cookbook-wheels-") as tmp:
+        house = wheelhouse or Path(tmp)
+        errors = fetch_wheels(sorted({w for r in runs if not r.fetch_deps for w in r.wheels}), house)
+        errors += fetch_wheels(sorted({w for r in runs if r.fetch_deps for w in r.wheels}), house, deps=True)
+        if errors:
+            msg = "cannot fetch the wheels the runs use from the package index: " + "; ".join(errors)
+            return [*outcomes, Outcome(Run(MANIFEST, 1), findings=[_bad(MANIFEST, 1, msg)])]
+        for r in runs:
+            outcomes.append(run_one(r, root, house))
+    return outcomes
