@@ -30,7 +30,7 @@ from verl_cookbook.findings import (
     format_text,
     plural,
 )
-from verl_cookbook.verl_source import VerlSourceError, resolve
+from verl_cookbook.verl_source import VerlSourceError, resolve_source
 
 DEBUG_ENV = "VERL_COOKBOOK_DEBUG"  # set to 1: an internal error prints its traceback
 REPORT_URL = "https://github.com/verl-cookbook/verl-cookbook/issues"
@@ -70,9 +70,13 @@ class _Parser(argparse.ArgumentParser):
 def _add_source_args(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument(
-        "--verl", metavar="VERSION", help="a verl release (default: the pinned one); 'latest' for the newest"
+        "--verl",
+        metavar="VERSION",
+        help="a verl release, 'installed' for the verl this Python has, 'latest' for the newest (default: the "
+        "installed verl if any, else the pinned release; a covered release works offline)",
     )
     g.add_argument("--verl-src", metavar="DIR", help="a verl checkout or unpacked source tree")
+    g.add_argument("--wheel", metavar="PATH", help="a verl wheel file (verl-VERSION-….whl), e.g. copied in offline")
     p.add_argument("--no-cache", action="store_true", help="extract facts afresh instead of reading the cache")
 
 
@@ -241,9 +245,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return doctor.run(args, _facts(args))
 
 
-def _facts(args: argparse.Namespace) -> Facts:
-    tree = resolve(getattr(args, "verl", None), getattr(args, "verl_src", None))
-    return load_facts(tree, use_cache=not args.no_cache)
+def _facts(args: argparse.Namespace, installed_default: bool = True) -> Facts:
+    """The facts of the verl the options name (``verl_source.resolve_source``): a covered release from what ships
+    with this package, no network; its other files only when a check needs them."""
+    source = resolve_source(args.verl, args.verl_src, args.wheel, installed_default)
+    if args.no_cache and source.whole is not None:  # extracting afresh needs the release's source
+        return load_facts(source.whole("--no-cache (facts extracted afresh from the release's source)"), False)
+    return load_facts(source.tree, use_cache=not args.no_cache, whole=source.whole)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -253,7 +261,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         for p in missing:
             print(f"verl-cookbook: error: {p}: no such file or folder", file=sys.stderr)
         return EXIT_ERROR
-    return _check(args, _facts(args))
+    if not args.paths:  # the site's own check: before verl is read, and against the release its pages pin
+        from verl_cookbook.runner import find_site_root
+
+        root = args.root or find_site_root(Path.cwd())
+        if not (root / "docs").is_dir():
+            print(f"verl-cookbook: error: no PATH given and no docs/ folder at {root}", file=sys.stderr)
+            return EXIT_ERROR
+    return _check(args, _facts(args, installed_default=bool(args.paths)))
 
 
 def _check(args: argparse.Namespace, facts: Facts) -> int:

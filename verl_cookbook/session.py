@@ -27,3 +27,5 @@ class Session:
     # (``checks.shell.start_batches``): key -> result, and what was started but not yet collected
     shell_results: dict[tuple, object] = field(default_factory=dict)
     shell_pending: list[Callable[[], None]] = field(default_factory=list)
+    # the whole release, by label, when the run started from what ships of it (``Facts.source_tree``)
+    whole_trees: dict[str, Any] = field(default_factory=dict)

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -31,21 +32,33 @@ class VerlSourceError(Exception):
 
 class VerlTree(NamedTuple):
     """A verl source tree: ``root/verl/`` is the package. (A NamedTuple, not a dataclass: importing
-    ``dataclasses`` would cost every fact-extracting process ~15 ms before it forks.)"""
+    ``dataclasses`` would cost every fact-extracting process ~15 ms before it forks.)
+
+    A *shipped* tree (``listing`` set) holds only what this package ships of a covered release (its config YAML
+    and the few files ``doctor`` reads, see :data:`SHIPPED_SOURCES`); ``listing`` names every file of the release,
+    so :meth:`exists` answers for the whole release. A check that must read a file it does not hold asks
+    ``Facts.source_tree`` for the whole release."""
 
     root: Path
     label: str  # "0.9.1" for a release, the path for a checkout
     version: str | None  # what verl/version/version says, if present
+    listing: frozenset[str] | None = None  # a shipped tree: every file of the release; None: a whole tree
 
     @property
     def package(self) -> Path:
         return self.root / "verl"
+
+    @property
+    def whole(self) -> bool:
+        return self.listing is None
 
     def read(self, rel: str) -> str:
         """Text of ``rel`` (a path like ``verl/workers/config/rollout.py``)."""
         return (self.root / rel).read_text(encoding="utf-8", errors="replace")
 
     def exists(self, rel: str) -> bool:
+        if self.listing is not None:
+            return rel in self.listing
         return (self.root / rel).is_file()
 
 
@@ -66,8 +79,11 @@ def package_fingerprint(package: Path = PACKAGE_DIR) -> str:
     Part of the facts key, so of every cache key built on it (compositions, page results): a change to an
     extractor, to a module it uses, to a check or to the catalog invalidates what was cached before it."""
     h = hashlib.sha256()
+    sources = package / "data" / "sources"  # verl's own files, shipped: a tree's fingerprint covers them
     for p in sorted(package.rglob("*")):
         if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts and p.is_file():
+            if p.parent == sources:
+                continue
             h.update(p.relative_to(package).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
@@ -335,8 +351,241 @@ def latest_release() -> str:
     return m.group(1)
 
 
+# -- what ships, and the ways to the rest ------------------------------------------------------------------------
+# What a user's run needs of a covered release, shipped with this package (``data/sources/<version>.json``, built by
+# ``scripts/build_facts.py``): every YAML file under verl's package (Hydra composes the configs from them, the
+# generated ones give a key's line; 0.9.1: 47 files, 290 KB) and the Python files ``doctor``'s rules read
+# (``checks/required_values``, ``doctor_rules/delta_guards``, ``doctor_rules/ascend_env``), with the list of every
+# file of the release. Any other file (a page's claim or citation, a Python snippet's import) needs the release.
+SOURCES_DIR = PACKAGE_DIR / "data" / "sources"
+SHIPPED_PY = (
+    "verl/version/version",
+    "verl/checkpoint_engine/__init__.py",
+    "verl/checkpoint_engine/base.py",
+    "verl/checkpoint_engine/hccl_checkpoint_engine.py",
+    "verl/utils/config.py",
+    "verl/workers/config/actor.py",
+    "verl/workers/config/critic.py",
+    "verl/workers/rollout/base.py",
+    "verl/workers/rollout/vllm_rollout/vllm_async_server.py",
+    "verl/trainer/ppo/v1/trainer_separate_async.py",
+)
+SHIPPED = ".shipped"  # below the releases folder: kept like the releases, until `cache clean --all`
+WAYS_OUT = (
+    "--verl-src DIR (a verl checkout, or a wheel unpacked with `unzip verl-*.whl -d DIR`)",
+    "--wheel PATH (a verl wheel copied from a machine with network: `pip download verl==VERSION --no-deps`)",
+    "PIP_NO_INDEX=1 PIP_FIND_LINKS=DIR (a folder holding the wheel; pip takes it from there)",
+)
+
+
+def ways_out(version: str) -> str:
+    return "; ways out: " + "; ".join(w.replace("VERSION", version) for w in WAYS_OUT)
+
+
+def shipped_sources(tree: VerlTree) -> dict:
+    """What ships of the whole tree ``tree``: ``{"version", "listing": [every file], "files": {rel: text}}``."""
+    listing = sorted(
+        p.relative_to(tree.root).as_posix() for p in tree.package.rglob("*") if p.is_file() and p.name != MANIFEST
+    )
+    keep = [r for r in listing if r.endswith((".yaml", ".yml")) or r in SHIPPED_PY]
+    lines = {r: len(tree.read(r).splitlines()) for r in listing if r.endswith((".py", ".yaml", ".yml"))}
+    return {
+        "version": tree.version or tree.label,
+        "listing": listing,
+        "lines": lines,  # a citation's lines are judged against these (``checks.citations``)
+        "files": {r: tree.read(r) for r in keep},
+    }
+
+
+def shipped_release(version: str) -> VerlTree | None:
+    """The shipped part of covered release ``version``, written out once into the cache (no network: from this
+    package's data) so that Hydra reads it as a folder; None when nothing ships for ``version``."""
+    bundle = SOURCES_DIR / f"{version}.json"
+    try:
+        raw = bundle.read_bytes()
+    except OSError:
+        return None
+    target = cache_dir() / "releases" / SHIPPED / f"{version}-{hashlib.sha256(raw).hexdigest()[:12]}"
+    manifest = target / MANIFEST
+    if not manifest.is_file():
+        import shutil
+        import tempfile
+
+        data = json.loads(raw)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=target.parent))
+            for rel, text in data["files"].items():
+                (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+                (tmp / rel).write_text(text, encoding="utf-8")
+            manifest_data = {"version": version, "listing": data["listing"], "lines": data["lines"]}
+            (tmp / MANIFEST).write_text(json.dumps(manifest_data), "utf-8")
+            try:
+                os.replace(tmp, target)
+            except OSError:  # another process wrote it first
+                shutil.rmtree(tmp, ignore_errors=True)
+                if not manifest.is_file():
+                    raise
+        except OSError as e:
+            raise VerlSourceError(f"verl {version}: cannot write the cache at {target.parent}: {e}") from None
+    listing = frozenset(json.loads(manifest.read_text(encoding="utf-8"))["listing"])
+    return VerlTree(root=target, label=version, version=_read_version(target) or version, listing=listing)
+
+
+def line_counts(tree: VerlTree) -> dict[str, int] | None:
+    """Lines of every .py/.yaml/.yml file of a shipped tree's release (None for a whole tree: read the files)."""
+    if tree.whole:
+        return None
+    try:
+        return json.loads((tree.root / MANIFEST).read_text(encoding="utf-8")).get("lines") or {}
+    except (OSError, ValueError):
+        return {}
+
+
+def release_tree(version: str) -> VerlTree | None:
+    """Release ``version`` as far as this machine has it without the network: unpacked whole in the cache, else
+    what ships of it; None when neither."""
+    target = cache_dir() / "releases" / version
+    if _is_whole(target):
+        return _tree(target, version)
+    return shipped_release(version)
+
+
+def installed_tree(required: bool = False) -> VerlTree | None:
+    """The verl this Python would import, found the way ``import`` finds it (``importlib.util.find_spec``; for a
+    top-level name that runs no code of the package) and read as files; its version from the installed
+    distribution's metadata, else ``verl/version/version``. None when there is none (``required``: an error)."""
+    from importlib import metadata
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("verl")
+    except (ImportError, ValueError):
+        spec = None
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        if required:
+            raise VerlSourceError(
+                f"--verl installed: this Python ({sys.executable}) has no verl to read; install verl in it, or "
+                "name a release (--verl VERSION), a tree (--verl-src DIR) or a wheel (--wheel PATH)"
+            )
+        return None
+    root = Path(locations[0]).resolve().parent
+    try:
+        version: str | None = metadata.version("verl")
+    except metadata.PackageNotFoundError:
+        version = None
+    version = version or _read_version(root)
+    if not (root / "verl" / "checkpoint_engine" / "base.py").is_file():
+        if required:
+            raise VerlSourceError(
+                f"--verl installed: the verl at {root / 'verl'} (version {version or 'unknown'}) has no "
+                "verl/checkpoint_engine/base.py: not a verl release this checker reads"
+            )
+        return None
+    return VerlTree(root=root, label=f"{version or 'unknown'} (installed at {root / 'verl'})", version=version)
+
+
+_WHEEL_NAME = re.compile(r"^verl-([^-]+)-")
+
+
+def from_wheel(path: str | os.PathLike) -> VerlTree:
+    """A verl wheel the user downloaded (``--wheel PATH``), unpacked once into the cache, keyed by its bytes."""
+    import shutil
+    import tempfile
+    import zipfile
+
+    wheel = Path(path).expanduser()
+    m = _WHEEL_NAME.match(wheel.name)
+    if not wheel.is_file() or not m:
+        raise VerlSourceError(f"--wheel {path}: not a verl wheel file (expected verl-VERSION-….whl)")
+    version = m.group(1)
+    h = hashlib.sha256()
+    with open(wheel, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    target = cache_dir() / "releases" / ".wheels" / h.hexdigest()[:16]
+    if not _is_whole(target):
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(prefix=".wheel-", dir=target.parent) as tmp:
+                _unpack(version, wheel, Path(tmp) / "tree")
+                if target.exists():
+                    shutil.rmtree(target, ignore_errors=True)
+                os.replace(Path(tmp) / "tree", target)
+        except zipfile.BadZipFile as e:
+            raise VerlSourceError(f"--wheel {path}: not a zip file: {e}") from None
+        except OSError as e:
+            raise VerlSourceError(f"--wheel {path}: cannot unpack it into the cache at {target.parent}: {e}") from None
+    return VerlTree(root=target, label=f"{version} (wheel {wheel.name})", version=_read_version(target) or version)
+
+
+def obtain_release(version: str, why: str) -> VerlTree:
+    """The whole release ``version``, from the cache or the package index; a failure says which release, ``why``
+    it was needed, and the ways out (no traceback)."""
+    if not _is_whole(cache_dir() / "releases" / version):
+        print(f"verl-cookbook: verl {version}'s source is needed for: {why}", file=sys.stderr)
+    try:
+        return from_release(version)
+    except VerlSourceError as e:
+        said = str(e).removeprefix(f"--verl {version}: ")  # the user may not have named it
+        raise VerlSourceError(
+            f"verl {version}: {said}\n  needed for: {why}\n  {ways_out(version).removeprefix('; ')}"
+        ) from None
+
+
+class Source(NamedTuple):
+    """The tree a run reads, and how to reach the whole release when that tree is only what ships."""
+
+    tree: VerlTree
+    whole: Callable[[str], VerlTree] | None = None  # why -> the whole release; None: ``tree`` is whole
+
+
+def resolve_source(
+    version: str | None = None,
+    src: str | None = None,
+    wheel: str | None = None,
+    installed_default: bool = True,
+) -> Source:
+    """The tree named on the command line, by precedence: ``--verl-src DIR``, ``--wheel PATH``, ``--verl installed``,
+    ``--verl VERSION``; with none of them, the installed verl when this Python has one (``installed_default``), else
+    the pinned release.
+
+    A covered release whose whole tree is not in the cache is read from what ships with this package (no
+    network); its other files are fetched only when a check needs them (``Source.whole``), saying why."""
+    if src:
+        return Source(from_checkout(src))
+    if wheel:
+        return Source(from_wheel(wheel))
+    if version == "installed":
+        tree = installed_tree(required=True)
+        assert tree is not None
+        return Source(tree)
+    if version is None and installed_default:
+        tree = installed_tree()
+        if tree is not None:
+            print(
+                f"verl-cookbook: reading the installed verl {tree.label} (--verl VERSION for a release)",
+                file=sys.stderr,
+            )
+            return Source(tree)
+    asked = version
+    version = version or default_release()
+    if version == "latest":
+        version = latest_release()
+    from verl_cookbook.releases import covered_releases
+
+    whole_target = cache_dir() / "releases" / version
+    if version in covered_releases() and not _is_whole(whole_target):
+        shipped = shipped_release(version)
+        if shipped is not None:
+            return Source(shipped, lambda why: obtain_release(version, why))
+    why = f"--verl {asked}" if asked else f"the pinned release {version} (the default; --verl VERSION for another)"
+    return Source(obtain_release(version, why))
+
+
 def resolve(version: str | None = None, src: str | None = None) -> VerlTree:
-    """The tree named on the command line: ``--verl-src DIR`` wins over ``--verl VERSION``."""
+    """The whole tree named on the command line: ``--verl-src DIR`` wins over ``--verl VERSION``."""
     if src:
         return from_checkout(src)
     return from_release(version)

@@ -23,6 +23,7 @@ both use it. Citations are judged only when the tree being checked is the pinned
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,7 +33,7 @@ from verl_cookbook.checks import Context
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import DIRECTIVE, Page, parse_attrs
 from verl_cookbook.releases import covered_releases, default_release
-from verl_cookbook.verl_source import from_release
+from verl_cookbook.verl_source import MANIFEST, VerlTree, line_counts, release_tree
 
 # a bare path outside code spans (tool output, a path in a sentence)
 CITATION = re.compile(r"(?<![\w/.-])(verl/[\w./-]+\.(?:py|yaml|yml))(?::(\d+)(?:-(\d+))?)?")
@@ -81,12 +82,29 @@ def source_url(c: Citation, release: str) -> str:
 
 
 @lru_cache(maxsize=8)
+def _files(package: Path) -> frozenset[str]:
+    """Repository-relative paths of every .py/.yaml file in verl's package: the list of the release's files when
+    ``package`` is what ships of one (see ``verl_source.shipped_release``), else the files themselves."""
+    manifest = package.parent / MANIFEST
+    try:
+        listed = json.loads(manifest.read_text(encoding="utf-8")).get("listing")
+    except (OSError, ValueError):
+        listed = None
+    if listed is not None:
+        return frozenset(r for r in listed if r.endswith((".py", ".yaml", ".yml")))
+    return frozenset(
+        p.relative_to(package.parent).as_posix()
+        for p in package.rglob("*")
+        if p.suffix in (".py", ".yaml", ".yml") and p.is_file()
+    )
+
+
+@lru_cache(maxsize=8)
 def _by_name(package: Path) -> dict[str, list[str]]:
     """File name → repository-relative paths of every .py/.yaml file in verl's package."""
     out: dict[str, list[str]] = {}
-    for p in sorted(package.rglob("*")):
-        if p.suffix in (".py", ".yaml", ".yml") and p.is_file():
-            out.setdefault(p.name, []).append(p.relative_to(package.parent).as_posix())
+    for rel in sorted(_files(package)):
+        out.setdefault(rel.rsplit("/", 1)[-1], []).append(rel)
     return out
 
 
@@ -105,7 +123,7 @@ def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None,
         return written, False, ""
     if "/" in written:
         inside = f"verl/{written}"
-        return (inside, True, "") if (package.parent / inside).is_file() else (None, True, "")
+        return (inside, True, "") if inside in _files(package) else (None, True, "")
     found = _by_name(package).get(written, [])
     if len(found) > 1 and near:
         close = [f for f in found if f.rsplit("/", 1)[0] == near.rsplit("/", 1)[0]]
@@ -244,26 +262,36 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         if release != tree.version and release not in covered_releases():
             out.append(finding("cite/unknown-release", f"cites verl {release}, which the site does not cover"))
             continue
-        root = tree.root if release == tree.version else _release_root(release)
-        label = tree.label if release == tree.version else release
-        lines = _lines(root / c.path)
-        if lines is None:
+        other = None if release == tree.version else _release(release)
+        if other is None and release != tree.version:
+            out.append(
+                finding(
+                    "cite/unknown-release",
+                    f"cites verl {release}, which is neither unpacked in the cache nor shipped with this package",
+                )
+            )
+            continue
+        label = tree.label if other is None else release
+        count = _line_count(other or tree, c.path)
+        if count is None:
             out.append(finding("cite/missing-file", f"cites `{c.path}`, which verl {label} does not have"))
             continue
         if c.first is None:
             continue
         end = c.last or c.first
-        if c.first < 1 or end > len(lines) or end < c.first:
+        if c.first < 1 or end > count or end < c.first:
             out.append(
                 finding(
                     "cite/line-out-of-range",
-                    f"cites `{c.path}:{c.lines}`, but the file has {len(lines)} lines in verl {label}",
-                    f"{c.path}:{len(lines)}",
+                    f"cites `{c.path}:{c.lines}`, but the file has {count} lines in verl {label}",
+                    f"{c.path}:{count}",
                 )
             )
             continue
         claim = _claim_before(text, c.start)
         if claim and claim.get("file") == c.path and claim.get("match") and release == tree.version:
+            why = f"{page.path}:{line} cites `{c.written}` after a claim that must hold in those lines"
+            lines = _lines(ctx.facts.source_tree(why).root / c.path) or []
             ranges = [(c.first, end)] + [(d.first, d.last or d.first) for d in _continued(cites, i, text)]
             cited = _squash("\n".join("\n".join(lines[a - 1 : b]) for a, b in ranges if a))
             if _squash(claim["match"]) not in cited:
@@ -291,5 +319,15 @@ def _continued(cites: list[Citation], i: int, text: str) -> list[Citation]:
 
 
 @lru_cache(maxsize=4)
-def _release_root(release: str) -> Path:
-    return from_release(release).root
+def _release(release: str) -> VerlTree | None:
+    """Another covered release a page cites lines of, as far as it is here without the network (unpacked in the
+    cache, else what ships of it: every file's line count). A citation never downloads a release."""
+    return release_tree(release)
+
+
+def _line_count(tree: VerlTree, rel: str) -> int | None:
+    counts = line_counts(tree)
+    if counts is not None:
+        return counts.get(rel)
+    lines = _lines(tree.root / rel)
+    return None if lines is None else len(lines)

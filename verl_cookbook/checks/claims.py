@@ -78,6 +78,11 @@ def _module(tree: VerlTree, rel: str, read: dict) -> _Module | None:
     return mod
 
 
+def _why(d: Directive) -> str:
+    """Why a claim needs the whole release (what ships with the package holds only configs): its page and line."""
+    return f"{d.page}:{d.line} declares `check: {d.kind}`, which reads verl's source"
+
+
 def _missing_attrs(d: Directive, names: tuple[str, ...]) -> list[Finding]:
     missing = [n for n in names if not d.attrs.get(n, "").strip()]
     if not missing:
@@ -94,7 +99,7 @@ def _missing_attrs(d: Directive, names: tuple[str, ...]) -> list[Finding]:
 
 
 def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[_Module | None, list[Finding]]:
-    tree = ctx.facts.tree
+    tree = ctx.facts.source_tree(_why(d))
     if not rel.startswith("verl/") or ".." in Path(rel).parts:
         msg = f"file=`{rel}` must be a path inside verl's package (verl/…)"
         return None, [Finding(d.page, d.line, 1, "claim/bad-file", msg)]
@@ -309,7 +314,7 @@ def check_raises(d: Directive, ctx: Context) -> list[Finding]:
                 fact_source=f"{rel}:{line}",
             )
         ]
-    elsewhere = _grep_tree(ctx.facts.tree, match, rel)
+    elsewhere = _grep_tree(ctx.facts.source_tree(_why(d)), match, rel)
     if not same_error:
         detail = f"`{rel}` has no `raise {error}`" + (" or `assert …, msg`" if error == "AssertionError" else "")
         names = sorted({name for name, _m, _l in raises})
@@ -415,7 +420,7 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
     if missing:
         return missing
     name = d.attrs["name"]
-    tree = ctx.facts.tree
+    tree = ctx.facts.source_tree(_why(d))
     rel, node, missing_parts, offers = resolve_symbol(tree, name, ctx.session.verl_files)
     if node is None:
         if not rel:

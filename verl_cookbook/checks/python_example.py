@@ -156,9 +156,11 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
         return [Finding(file, line, (e.offset or 1), "python/syntax", f"invalid Python: {e.msg}")]
     except ValueError as e:  # e.g. null bytes
         return [Finding(block.page, block.line, block.col, "python/syntax", f"invalid Python: {e}")]
-    tree = ctx.facts.tree
     findings: list[Finding] = []
     imports = _verl_imports(mod)
+    if not imports:
+        return findings
+    tree = ctx.facts.source_tree(f"{block.page}:{block.line}: a Python block imports verl")
     for local, (path, line, col) in imports.items():
         if path == "verl":
             continue

@@ -99,12 +99,31 @@ def _tree_fingerprint(tree: VerlTree) -> str:
 class Facts:
     """All extracted facts for one verl tree, with lookups the checks need."""
 
-    def __init__(self, data: dict, tree: VerlTree, key: str | None = None, session: Session | None = None) -> None:
+    def __init__(
+        self,
+        data: dict,
+        tree: VerlTree,
+        key: str | None = None,
+        session: Session | None = None,
+        whole: Callable[[str], VerlTree] | None = None,
+    ) -> None:
         self.data = data
         self.tree = tree
+        self._whole = whole  # why -> the whole release, when ``tree`` is only what ships of it
         self.key = key  # identifies tree + extractor code; None for hand-made facts (no result caching)
         self.session = session or Session()  # what this run keeps while it runs (see ``session``)
         self._key_lines: dict[str, Mapping[str, int]] = {}  # generated config -> its key lines, read when first cited
+
+    def source_tree(self, why: str) -> VerlTree:
+        """A tree that holds every file of this release, for a check that reads verl files beyond what ships
+        (a claim's ``file=``, a citation, a snippet's import). ``tree`` itself when whole; else the release, obtained
+        once per run, ``why`` naming the page and line that need it (said when it cannot be obtained)."""
+        if self.tree.whole or self._whole is None:
+            return self.tree
+        memo = self.session.whole_trees
+        if self.tree.label not in memo:
+            memo[self.tree.label] = self._whole(why)
+        return memo[self.tree.label]
 
     # -- engines ---------------------------------------------------------------------------
     @property
@@ -274,16 +293,24 @@ def shipped_facts(version: str) -> dict | None:
 
 
 def _release_of(tree: VerlTree) -> str | None:
-    """The release ``tree`` is, when it is one unpacked by ``verl_source.from_release`` (never a checkout)."""
+    """The release ``tree`` is, when it is one unpacked by ``verl_source.from_release`` or what ships of one (never a
+    checkout, an installed verl or a user's wheel)."""
+    if not tree.whole:
+        return tree.label
     return tree.label if tree.root == cache_dir() / "releases" / tree.label else None
 
 
-def load_facts(tree: VerlTree, use_cache: bool = True) -> Facts:
+def load_facts(tree: VerlTree, use_cache: bool = True, whole: Callable[[str], VerlTree] | None = None) -> Facts:
     """Facts for ``tree``: shipped with this package for a covered release; else from the cache when the tree and this
     package are unchanged; else extracted (and cached). ``use_cache=False`` (``--no-cache``) extracts afresh.
 
     A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
     """
+    if not tree.whole:  # what ships of a covered release: its facts ship too, whatever --no-cache says
+        shipped = shipped_facts(tree.label)
+        if shipped is None:
+            raise VerlSourceError(f"verl {tree.label}: this package ships no facts for it (installed without data?)")
+        return Facts(shipped, tree, facts_key(tree), whole=whole)
     require_whole_tree(tree)
     key = facts_key(tree)
     release = _release_of(tree) if use_cache else None
