@@ -4,7 +4,7 @@ throwaway virtualenv where pip sees only the wheels of a wheelhouse, then checks
 The fast tests use a small pair of wheels built here that ship the same package (``mc/``), as the two Mooncake
 wheels do, and a ``manylinux_2_35`` wheel for the platform question; pip itself installs, uninstalls and decides
 tags. The run with the real Mooncake wheels from the package index (17 MB + 98 MB) is ``test_real_*``, marked
-``install_run`` and run when ``VERL_COOKBOOK_INSTALL_RUNS=1`` (CI sets it)."""
+``install_run`` and run in every suite run (a fresh machine downloads the 115 MB once; pip's cache serves reruns)."""
 
 from __future__ import annotations
 
@@ -196,12 +196,6 @@ def test_a_page_without_declared_snippets_gets_no_install_note(tmp_path, capsys)
 
 # -- the real wheels, once ----------------------------------------------------------------------------------
 
-real = pytest.mark.skipif(
-    os.environ.get("VERL_COOKBOOK_INSTALL_RUNS") != "1",
-    reason="downloads and installs the real Mooncake wheels (115 MB); set VERL_COOKBOOK_INSTALL_RUNS=1 (CI does)",
-)
-
-
 @pytest.fixture(scope="session")
 def real_wheels(tmp_path_factory) -> Path:
     """Every wheel the site's runs use, downloaded once per test session (pip's own cache makes reruns cheap)."""
@@ -214,7 +208,6 @@ def real_wheels(tmp_path_factory) -> Path:
 
 @pytest.mark.install_run
 @pytest.mark.network
-@real
 def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(real_wheels) -> None:
     root = Path(__file__).resolve().parents[1]
     outcomes = install_run.run_all(root, real_wheels)
@@ -225,7 +218,6 @@ def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(real_wheels) 
 
 @pytest.mark.install_run
 @pytest.mark.network
-@real
 def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path, real_wheels) -> None:
     root = Path(__file__).resolve().parents[1]
     runs, _ = install_run.load_manifest(root)
@@ -266,7 +258,6 @@ def test_run_install_runs_the_pages_snippets_and_reports_skips_and_findings(tmp_
 
 @pytest.mark.install_run
 @pytest.mark.network
-@real
 def test_real_npu_wheel_a_platform_check_forcing_the_tag_says_yes_on_glibc_2_34_and_is_red(
     tmp_path, real_wheels
 ) -> None:
