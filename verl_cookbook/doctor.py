@@ -233,6 +233,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
     the script as a whole (syntax, comment lines that cut a command short, words after ``| tee``, modules
     verl does not have), the parsed script, and notes on what could not be known statically."""
     from verl_cookbook.checks.command_line import overrides_to_assignments
+    from verl_cookbook.checks.plugins import external_modules_note
     from verl_cookbook.checks.shell import bash_syntax, script_findings
     from verl_cookbook.shell.evaluate import parse_script
 
@@ -274,7 +275,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 f"line {cmd.line}: argument(s) of `{module}` not known statically, not checked: "
                 + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
-        unit = Unit(assigns, fs, config, cmd.line, note, symbolic, module=module)
+        unit = Unit(assigns, fs, config, cmd.module_at[0], note, symbolic, module=module)
         outside = [g for g in info.get("groups", []) if not _group_option_in_tree(facts, g)]
         if outside:
             unit.strict = False
@@ -283,6 +284,10 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 "folders do not hold (a Hydra search-path plugin of another package may provide it): keys under "
                 "it are not judged missing"
             )
+        plugin = external_modules_note(env, file)
+        if plugin:
+            unit.strict = False
+            notes.append(plugin)
         if cmd.via:
             unit.strict = False
             notes.append(

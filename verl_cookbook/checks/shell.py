@@ -425,8 +425,8 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
                     )
                     break
         if facts is not None and (cmd.module or "").startswith("verl."):
-            file, ln = where(cmd.line)
-            out.extend(entry_point_findings(facts, cmd.module, file, ln))
+            file, ln = where(cmd.module_at[0])
+            out.extend(entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1]))
     return out
 
 
