@@ -27,6 +27,7 @@ from typing import Any
 
 import yaml
 
+from verl_cookbook.checks import upgrade
 from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes, merged_config
 from verl_cookbook.doctor_rules import DoctorFinding, Target, advise, ascend_env
 from verl_cookbook.facts import Facts
@@ -251,7 +252,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
             env[e.name] = (e.value, e.line)
     units: list[Unit] = []
     for cmd in script.commands:
-        module = cmd.module or ""
+        module = upgrade.replacement(facts, cmd.module or "") or cmd.module or ""  # judged as the replacement
         if not module.startswith("verl."):
             continue
         entry = _entry_config(facts, module)
@@ -478,14 +479,13 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
             if f.rule in _KEY_RULES or f.rule == "delta/rejected" or not _about_symbolic(f, unit):
                 raw.append(f)
     raw += _after_backend_fix(raw, unit, checker)
-    for f in raw:
-        if not strict_keys and f.rule in (
-            "config/unknown-key",
-            "override/needs-plus",
-            "override/group",
-            "config/not-a-field",
-        ):
-            continue
+    kept = [
+        f
+        for f in raw
+        if strict_keys
+        or f.rule not in ("config/unknown-key", "override/needs-plus", "override/group", "config/not-a-field")
+    ]
+    for f in upgrade.rewrite(kept, checker.facts, checker.base, unit.config):  # stale keys read as an upgrade
         out.append(advise(f, target))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
