@@ -121,3 +121,10 @@ def test_every_derived_move_cites_the_release_it_was_read_from():
         assert source and new != key
     for old, (new, since, source) in MOVED_ENTRY_POINTS.items():
         assert "commit" in source and since and new != old
+
+
+def test_a_development_checkout_uses_the_moves_of_the_newest_recorded_release_before_it():
+    from verl_cookbook.checks.upgrade import _moves
+
+    assert _moves("0.10.0.dev") == _moves("0.9.1") and _moves("0.9.1")
+    assert _moves("0.1.0") == {}

@@ -105,11 +105,19 @@ def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: i
 
 @functools.lru_cache(maxsize=4)
 def _moves(version: str | None) -> dict[str, dict]:
+    """The moves recorded for ``version``; for a release not recorded (a development checkout), those of the newest
+    recorded release before it (a move is used only where its new place exists in the config judged)."""
+    from verl_cookbook.releases import version_key
+
     try:
         data = json.loads(KEY_MOVES.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data.get("moves", {}).get(version or "", {})
+    moves = data.get("moves", {})
+    if not version or version in moves:
+        return moves.get(version or "", {})
+    older = [r for r in moves if version_key(r) < version_key(version)]
+    return moves[max(older, key=version_key)] if older else {}
 
 
 def _has(base: dict, dotted: str) -> bool:
@@ -153,9 +161,9 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
             out.append(_moved(f, key, new, None, source, label))
         elif section != key and section in moves:
             sections.setdefault(section, []).append(f)  # the whole section moved or went away: one cause
-        elif move and move.get("new"):
+        elif move and move.get("new") and _has(base, move["new"]):
             out.append(_moved(f, key, move["new"], move, move["source"], label))
-        elif move:
+        elif move and not move.get("new"):
             out.append(
                 Finding(
                     f.path,
