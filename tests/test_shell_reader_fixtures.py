@@ -117,3 +117,19 @@ def test_without_external_modules_the_same_unknown_key_is_reported(facts, tmp_pa
     p.write_text(text)
     r = diagnose(p, facts)
     assert [d.finding.rule for d in r.findings] == ["config/unknown-key"]
+
+
+def test_overrides_built_from_an_associative_array_in_a_loop_are_all_read():
+    script = parse_script((DATA / "assoc_loop.sh").read_text())
+    argv = sorted(script.commands[-1].argv[3:])
+    assert argv == [
+        "actor_rollout_ref.rollout.enforce_eager=True",
+        "actor_rollout_ref.rollout.max_num_seqs=256",
+        "actor_rollout_ref.rollout.no_such_section.x=1",
+    ]
+    assert not script.notes
+
+
+def test_a_key_added_to_an_associative_array_reaches_the_checker(facts):
+    rules = [(d.finding.rule, d.finding.data.get("key")) for d in report(facts, "assoc_loop.sh").findings]
+    assert rules == [("config/unknown-key", "actor_rollout_ref.rollout.no_such_section.x")]

@@ -62,6 +62,7 @@ class _Var:
     is_array: bool
     line: int
     exported: bool = False
+    keys: list[str] | None = None  # an associative array (`declare -A`): its keys, one per value
 
 
 _LANGUAGE: Language | None = None
@@ -83,7 +84,10 @@ def _field_known(f: _Field) -> bool:
 
 
 def _copy_vars(vs: dict[str, _Var]) -> dict[str, _Var]:
-    return {k: _Var(v.value, v.is_array, v.line, v.exported) for k, v in vs.items()}
+    return {
+        k: _Var(v.value, v.is_array, v.line, v.exported, list(v.keys) if v.keys is not None else None)
+        for k, v in vs.items()
+    }
 
 
 class _Eval:
@@ -98,6 +102,7 @@ class _Eval:
         self.depth = 0
         self.budget = _MAX_NODES
         self.inserted: dict[int, list[int]] = {}  # row -> byte columns of spaces added before parsing
+        self.assoc: set[str] = set()  # names declared with `declare -A`
         self.tilde_words: dict[int, list[int]] = {}  # start byte of a word node -> offsets where bash expands `~`
         self._line_starts = [0]
         for i, b in enumerate(src):
@@ -379,6 +384,16 @@ class _Eval:
         kids = [c for c in node.children if c.type not in ("${", "}")]
         if not kids:
             return [[self.unknown(node, quoted)]]
+        if kids[0].type == "!" and len(kids) == 2 and kids[1].type == "subscript":  # ${!M[@]}: the keys
+            n = kids[1].child_by_field_name("name")
+            idx = kids[1].child_by_field_name("index")
+            var = self.vars.get(self.text(n)) if n is not None else None
+            if var is not None and var.keys is not None and idx is not None and self.text(idx) in ("@", "*"):
+                fields = [[self.lit(k, node, quoted)] for k in var.keys]
+                if self.text(idx) == "*" and quoted:
+                    return [[self.lit(" ".join(var.keys), node, quoted)]]
+                return fields if fields or quoted else [[]]
+            return [[self.unknown(node, quoted)]]
         if kids[0].type in ("#", "!"):  # ${#x} length, ${!x} indirection
             return [[self.unknown(node, quoted)]]
         head = kids[0]
@@ -388,6 +403,14 @@ class _Eval:
             idx_n = head.child_by_field_name("index")
             name = self.text(name_n) if name_n else ""
             index = self.text(idx_n) if idx_n else None
+            var = self.vars.get(name)
+            if var is not None and var.keys is not None and var.value is not None and index not in ("@", "*"):
+                key = self._known_text(idx_n)  # ${M[$k]}: the index is expanded first
+                if key is None or len(kids) > 1:
+                    return [[self.unknown(node, quoted)]]
+                if key not in var.keys:
+                    return [[]] if not quoted else [[self.lit("", node, True)]]
+                return [self._retag(var.value[var.keys.index(key)], quoted)]
         elif head.type in ("variable_name", "special_variable_name"):
             name = self.text(head)
         else:
@@ -492,15 +515,43 @@ class _Eval:
         value_n = node.child_by_field_name("value")
         if name_n is None:
             return None
-        if name_n.type == "subscript":  # A[3]=x: the array changes in a way not followed
+        if name_n.type == "subscript":  # M[key]=x on an associative array is followed; A[3]=x is not
             n = name_n.child_by_field_name("name")
-            if n is not None and self.text(n) in self.vars:
-                self.vars[self.text(n)].value = None
+            var0 = self.vars.get(self.text(n)) if n is not None else None
+            idx = self._known_text(name_n.child_by_field_name("index"))
+            if var0 is not None and var0.keys is not None and var0.value is not None and idx is not None:
+                value0: _Field = []
+                if value_n is not None:
+                    for f in self.parts(value_n, quoted=True):
+                        value0.extend(_strip_split(f))
+                if idx in var0.keys:
+                    var0.value[var0.keys.index(idx)] = value0
+                else:
+                    var0.keys.append(idx)
+                    var0.value.append(value0)
+            elif var0 is not None:
+                var0.value = None
             return None
         name = self.text(name_n)
         append = any(c.type == "+=" for c in node.children)
         line = self.pos(node)[0]
-        if value_n is not None and value_n.type == "array":
+        if value_n is not None and value_n.type == "array" and (name in self.assoc or _keyed(self, value_n)):
+            keys: list[str] | None = []
+            elems = []
+            for c in value_n.named_children:
+                if c.type == "comment":
+                    continue
+                m = re.fullmatch(r"\[(.*?)\]=(.*)", self._known_text(c) or "", re.S)
+                if m is None or keys is None:
+                    keys = None
+                    continue
+                keys.append(m.group(1))
+                elems.append([self.lit(m.group(2), c, quoted=True)])
+            old = self.vars.get(name)
+            if append and old is not None and old.keys is not None and keys is not None and old.value is not None:
+                keys, elems = old.keys + keys, list(old.value) + elems
+            var = _Var(elems if keys is not None else None, True, line, exported, keys)
+        elif value_n is not None and value_n.type == "array":
             elems: list[_Field] = []
             for c in value_n.named_children:
                 if c.type == "comment":
@@ -545,6 +596,13 @@ class _Eval:
         kw = self.text(node.children[0]) if node.children else ""
         opts = [self.text(c) for c in node.named_children if c.type == "word" and self.text(c).startswith("-")]
         exported = kw == "export" or any("x" in o for o in opts)
+        if any("A" in o for o in opts):
+            for c in node.named_children:
+                n = c.child_by_field_name("name") if c.type == "variable_assignment" else c
+                if n is not None and n.type == "variable_name":
+                    self.assoc.add(self.text(n))
+                    if c.type == "variable_name":
+                        self.vars[self.text(n)] = _Var([], True, self.pos(c)[0], keys=[])
         if any("n" in o for o in opts) and kw == "export":
             exported = False
         for c in node.named_children:
@@ -917,6 +975,12 @@ def _word_field(w: Word) -> _Field:
     if a < len(w.text):
         out.append(_Seg(w.text[a:], [w.where(k) for k in range(a, len(w.text))], True, w.quoted))
     return out
+
+
+def _keyed(ev: _Eval, array: Node) -> bool:
+    """Whether an array literal is written ``([key]=value …)`` (an associative array's form)."""
+    kids = [c for c in array.named_children if c.type != "comment"]
+    return bool(kids) and all(ev.text(c).startswith("[") and "]=" in ev.text(c) for c in kids)
 
 
 _TILDE_ARG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=~")
