@@ -196,6 +196,7 @@ def test_a_page_without_declared_snippets_gets_no_install_note(tmp_path, capsys)
 
 # -- the real wheels, once ----------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="session")
 def real_wheels(tmp_path_factory) -> Path:
     """Every wheel the site's runs use, downloaded once per test session (pip's own cache makes reruns cheap)."""

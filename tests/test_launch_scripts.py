@@ -47,7 +47,7 @@ MUST = [
     ("function_heredoc_tee.sh", "config/unknown-key", "train actor_rollout_ref.rollout.nme"),
     ("launchers.sh", "config/unknown-key", "trainer.totl_epochs"),
     ("comment_cut.sh", "shell/comment-ends-command", "# the rollout"),
-    ("old_entry_point.sh", "command/unknown-entry-point", "main_generation"),
+    ("old_entry_point.sh", "upgrade/entry-point-moved", "main_generation"),
     ("old_entry_point.sh", "command/missing-dash-m", "python3 verl.trainer.main_ppo"),
 ]
 

@@ -27,6 +27,7 @@ from typing import Any
 
 import yaml
 
+from verl_cookbook.checks import upgrade
 from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, _ckpt_prefixes, merged_config
 from verl_cookbook.doctor_rules import DoctorFinding, Target, advise, ascend_env
 from verl_cookbook.facts import Facts
@@ -233,6 +234,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
     the script as a whole (syntax, comment lines that cut a command short, words after ``| tee``, modules
     verl does not have), the parsed script, and notes on what could not be known statically."""
     from verl_cookbook.checks.command_line import overrides_to_assignments
+    from verl_cookbook.checks.plugins import external_modules_note
     from verl_cookbook.checks.shell import bash_syntax, script_findings
     from verl_cookbook.shell.evaluate import parse_script
 
@@ -250,7 +252,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
             env[e.name] = (e.value, e.line)
     units: list[Unit] = []
     for cmd in script.commands:
-        module = cmd.module or ""
+        module = upgrade.replacement(facts, cmd.module or "") or cmd.module or ""  # judged as the replacement
         if not module.startswith("verl."):
             continue
         entry = _entry_config(facts, module)
@@ -274,7 +276,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 f"line {cmd.line}: argument(s) of `{module}` not known statically, not checked: "
                 + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
-        unit = Unit(assigns, fs, config, cmd.line, note, symbolic, module=module)
+        unit = Unit(assigns, fs, config, cmd.module_at[0], note, symbolic, module=module)
         outside = [g for g in info.get("groups", []) if not _group_option_in_tree(facts, g)]
         if outside:
             unit.strict = False
@@ -283,6 +285,10 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 "folders do not hold (a Hydra search-path plugin of another package may provide it): keys under "
                 "it are not judged missing"
             )
+        plugin = external_modules_note(env, file)
+        if plugin:
+            unit.strict = False
+            notes.append(plugin)
         if cmd.via:
             unit.strict = False
             notes.append(
@@ -473,14 +479,13 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
             if f.rule in _KEY_RULES or f.rule == "delta/rejected" or not _about_symbolic(f, unit):
                 raw.append(f)
     raw += _after_backend_fix(raw, unit, checker)
-    for f in raw:
-        if not strict_keys and f.rule in (
-            "config/unknown-key",
-            "override/needs-plus",
-            "override/group",
-            "config/not-a-field",
-        ):
-            continue
+    kept = [
+        f
+        for f in raw
+        if strict_keys
+        or f.rule not in ("config/unknown-key", "override/needs-plus", "override/group", "config/not-a-field")
+    ]
+    for f in upgrade.rewrite(kept, checker.facts, checker.base, unit.config):  # stale keys read as an upgrade
         out.append(advise(f, target))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)

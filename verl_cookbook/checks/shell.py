@@ -424,9 +424,15 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
                         )
                     )
                     break
-        if facts is not None and (cmd.module or "").startswith("verl."):
-            file, ln = where(cmd.line)
-            out.extend(entry_point_findings(facts, cmd.module, file, ln))
+        if facts is not None and cmd.module:
+            from verl_cookbook.checks import upgrade
+
+            file, ln = where(cmd.module_at[0])
+            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1])
+            if moved:
+                out.extend(moved)
+            elif cmd.module.startswith("verl."):
+                out.extend(entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1]))
     return out
 
 

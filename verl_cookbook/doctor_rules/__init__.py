@@ -118,6 +118,7 @@ _SCRIPT_LEVEL = (
     "shell/orphan-overrides",
     "command/missing-dash-m",
     "command/unknown-entry-point",
+    "upgrade/entry-point-moved",
 )
 
 

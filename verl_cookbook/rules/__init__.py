@@ -194,3 +194,4 @@ from verl_cookbook.rules import pages as _pages  # noqa: E402,F401
 from verl_cookbook.rules import scripts as _scripts  # noqa: E402,F401
 from verl_cookbook.rules import stack as _stack  # noqa: E402,F401
 from verl_cookbook.rules import startup as _startup  # noqa: E402,F401
+from verl_cookbook.rules import upgrade as _upgrade  # noqa: E402,F401

@@ -38,6 +38,7 @@ FAMILIES = {
     "shell": ("Shell 脚本", "Shell scripts"),
     "shellcheck": ("ShellCheck", "ShellCheck"),
     "snippet": ("代码块声明", "Code block declarations"),
+    "upgrade": ("旧版本脚本升级", "Scripts written for an older verl"),
     "startup": ("verl 启动检查", "verl's startup checks"),
     "suppression": ("忽略注释", "Suppression comments"),
     "table": ("参数表格", "Parameter tables"),

@@ -35,6 +35,7 @@ from verl_cookbook.shell.model import Command, Export, Script, Word, positions
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IFS = " \t\n"
 _MAX_DEPTH = 20  # function calls inside function calls
+_MAX_LOOP = 1000  # words of a `for` loop run one by one
 _MAX_NODES = 200_000  # statements evaluated per script (loops are read once, so this is generous)
 
 
@@ -61,6 +62,7 @@ class _Var:
     is_array: bool
     line: int
     exported: bool = False
+    keys: list[str] | None = None  # an associative array (`declare -A`): its keys, one per value
 
 
 _LANGUAGE: Language | None = None
@@ -82,7 +84,10 @@ def _field_known(f: _Field) -> bool:
 
 
 def _copy_vars(vs: dict[str, _Var]) -> dict[str, _Var]:
-    return {k: _Var(v.value, v.is_array, v.line, v.exported) for k, v in vs.items()}
+    return {
+        k: _Var(v.value, v.is_array, v.line, v.exported, list(v.keys) if v.keys is not None else None)
+        for k, v in vs.items()
+    }
 
 
 class _Eval:
@@ -97,6 +102,8 @@ class _Eval:
         self.depth = 0
         self.budget = _MAX_NODES
         self.inserted: dict[int, list[int]] = {}  # row -> byte columns of spaces added before parsing
+        self.assoc: set[str] = set()  # names declared with `declare -A`
+        self.tilde_words: dict[int, list[int]] = {}  # start byte of a word node -> offsets where bash expands `~`
         self._line_starts = [0]
         for i, b in enumerate(src):
             if b == 10:
@@ -137,6 +144,8 @@ class _Eval:
         """Fields before splitting: usually one; ``"${A[@]}"`` gives one per element."""
         t = node.type
         if t in ("word", "number", "extglob_pattern"):
+            if node.start_byte in self.tilde_words:
+                return [self._tilde(node, quoted)]
             return [[self._unescape_word(node, quoted)]]
         if t == "raw_string":
             body = self.text(node)[1:-1]
@@ -185,6 +194,10 @@ class _Eval:
             if value is not None:
                 return [[self.lit(str(value), node, quoted)]]
             return [[self.unknown(node, quoted)]]
+        if t == "command_substitution" and self.text(node).startswith("$(("):
+            # `${N:-$((2*4))}`: tree-sitter reads the arithmetic as a subshell; bash computes it
+            value = self.arithmetic(node)
+            return [[self.lit(str(value), node, quoted) if value is not None else self.unknown(node, quoted)]]
         if t in ("command_substitution", "process_substitution"):
             return [[self.unknown(node, quoted)]]
         if t == "array":  # not an argument; handled by assignments
@@ -193,8 +206,11 @@ class _Eval:
         return [[self.lit(self.text(node), node, quoted)]]
 
     def arithmetic(self, node: Node) -> int | None:
-        """``$(( … ))`` over integers and variables the script sets: + - * / % and parentheses."""
-        body = self.text(node)[3:-2]
+        """``$(( … ))`` over integers and variables the script sets: + - * / % and parentheses. Expansions
+        inside (``${K:-3}``, ``$N``) are replaced by their values first, as bash does."""
+        body = self._arith_body(node)
+        if body is None:
+            return None
         out = []
         for tok in re.findall(r"\$?\{?[A-Za-z_][A-Za-z0-9_]*\}?|\d+|\*\*|[-+*/%()]|\s+|.", body):
             if tok.isspace():
@@ -229,6 +245,56 @@ class _Eval:
         except (SyntaxError, ZeroDivisionError, ValueError, OverflowError, MemoryError):
             return None
         return int(value) if isinstance(value, int) and abs(value) < 10**18 else None
+
+    def _arith_body(self, node: Node) -> str | None:
+        """The text between ``$((`` and ``))`` with each expansion in it replaced by its known value."""
+        text = self.text(node)
+        if not (text.startswith("$((") and text.endswith("))")):
+            return None
+        pieces, a = [], node.start_byte + 3
+        stack = list(reversed(node.named_children))
+        subs: list[Node] = []
+        while stack:
+            n = stack.pop()
+            if n.type in ("expansion", "simple_expansion", "command_substitution", "arithmetic_expansion"):
+                subs.append(n)
+            else:
+                stack.extend(reversed(n.named_children))
+        for n in sorted(subs, key=lambda n: n.start_byte):
+            if n.start_byte < a:
+                continue
+            value = self._known_text(n)
+            if value is None:
+                return None
+            pieces.append(self.src[a : n.start_byte].decode("utf-8", "replace"))
+            pieces.append(value)
+            a = n.end_byte
+        pieces.append(self.src[a : node.end_byte - 2].decode("utf-8", "replace"))
+        return "".join(pieces)
+
+    def _tilde(self, node: Node, quoted: bool) -> _Field:
+        """A word where bash expands ``~`` (see :func:`_tilde_words`): each ``~`` prefix (``~``, ``~/…``,
+        after ``NAME=`` or ``:`` in an assignment) becomes ``$HOME``: its value when the script sets it,
+        otherwise kept as unknown, since the home folder is the machine's."""
+        seg = self._unescape_word(node, quoted)
+        out: _Field = []
+        starts = self.tilde_words[node.start_byte]
+        a = 0
+        for k in starts:
+            if k >= len(seg.text) or seg.text[k] != "~" or (k + 1 < len(seg.text) and seg.text[k + 1] not in "/:"):
+                continue
+            if k > a:
+                out.append(_Seg(seg.text[a:k], seg.pos[a:k], True, seg.quoted))
+            home = self.vars.get("HOME")
+            if home is not None and home.value and not home.is_array and _field_known(home.value[0]):
+                value = _field_text(home.value[0])
+                out.append(_Seg(value, [seg.pos[k]] * len(value), True, True))
+            else:
+                out.append(_Seg("~", [seg.pos[k]], False, seg.quoted))
+            a = k + 1
+        if a < len(seg.text) or not out:
+            out.append(_Seg(seg.text[a:], seg.pos[a:], True, seg.quoted))
+        return out
 
     def _unescape_word(self, node: Node, quoted: bool) -> _Seg:
         raw = self.text(node)
@@ -318,6 +384,16 @@ class _Eval:
         kids = [c for c in node.children if c.type not in ("${", "}")]
         if not kids:
             return [[self.unknown(node, quoted)]]
+        if kids[0].type == "!" and len(kids) == 2 and kids[1].type == "subscript":  # ${!M[@]}: the keys
+            n = kids[1].child_by_field_name("name")
+            idx = kids[1].child_by_field_name("index")
+            var = self.vars.get(self.text(n)) if n is not None else None
+            if var is not None and var.keys is not None and idx is not None and self.text(idx) in ("@", "*"):
+                fields = [[self.lit(k, node, quoted)] for k in var.keys]
+                if self.text(idx) == "*" and quoted:
+                    return [[self.lit(" ".join(var.keys), node, quoted)]]
+                return fields if fields or quoted else [[]]
+            return [[self.unknown(node, quoted)]]
         if kids[0].type in ("#", "!"):  # ${#x} length, ${!x} indirection
             return [[self.unknown(node, quoted)]]
         head = kids[0]
@@ -327,6 +403,14 @@ class _Eval:
             idx_n = head.child_by_field_name("index")
             name = self.text(name_n) if name_n else ""
             index = self.text(idx_n) if idx_n else None
+            var = self.vars.get(name)
+            if var is not None and var.keys is not None and var.value is not None and index not in ("@", "*"):
+                key = self._known_text(idx_n)  # ${M[$k]}: the index is expanded first
+                if key is None or len(kids) > 1:
+                    return [[self.unknown(node, quoted)]]
+                if key not in var.keys:
+                    return [[]] if not quoted else [[self.lit("", node, True)]]
+                return [self._retag(var.value[var.keys.index(key)], quoted)]
         elif head.type in ("variable_name", "special_variable_name"):
             name = self.text(head)
         else:
@@ -431,16 +515,44 @@ class _Eval:
         value_n = node.child_by_field_name("value")
         if name_n is None:
             return None
-        if name_n.type == "subscript":  # A[3]=x: the array changes in a way not followed
+        if name_n.type == "subscript":  # M[key]=x on an associative array is followed; A[3]=x is not
             n = name_n.child_by_field_name("name")
-            if n is not None and self.text(n) in self.vars:
-                self.vars[self.text(n)].value = None
+            var0 = self.vars.get(self.text(n)) if n is not None else None
+            idx = self._known_text(name_n.child_by_field_name("index"))
+            if var0 is not None and var0.keys is not None and var0.value is not None and idx is not None:
+                value0: _Field = []
+                if value_n is not None:
+                    for f in self.parts(value_n, quoted=True):
+                        value0.extend(_strip_split(f))
+                if idx in var0.keys:
+                    var0.value[var0.keys.index(idx)] = value0
+                else:
+                    var0.keys.append(idx)
+                    var0.value.append(value0)
+            elif var0 is not None:
+                var0.value = None
             return None
         name = self.text(name_n)
         append = any(c.type == "+=" for c in node.children)
         line = self.pos(node)[0]
-        if value_n is not None and value_n.type == "array":
+        if value_n is not None and value_n.type == "array" and (name in self.assoc or _keyed(self, value_n)):
+            keys: list[str] | None = []
             elems: list[_Field] = []
+            for c in value_n.named_children:
+                if c.type == "comment":
+                    continue
+                m = re.fullmatch(r"\[(.*?)\]=(.*)", self._known_text(c) or "", re.S)
+                if m is None or keys is None:
+                    keys = None
+                    continue
+                keys.append(m.group(1))
+                elems.append([self.lit(m.group(2), c, quoted=True)])
+            old = self.vars.get(name)
+            if append and old is not None and old.keys is not None and keys is not None and old.value is not None:
+                keys, elems = old.keys + keys, list(old.value) + elems
+            var = _Var(elems if keys is not None else None, True, line, exported, keys)
+        elif value_n is not None and value_n.type == "array":
+            elems = []
             for c in value_n.named_children:
                 if c.type == "comment":
                     continue
@@ -484,6 +596,13 @@ class _Eval:
         kw = self.text(node.children[0]) if node.children else ""
         opts = [self.text(c) for c in node.named_children if c.type == "word" and self.text(c).startswith("-")]
         exported = kw == "export" or any("x" in o for o in opts)
+        if any("A" in o for o in opts):
+            for c in node.named_children:
+                n = c.child_by_field_name("name") if c.type == "variable_assignment" else c
+                if n is not None and n.type == "variable_name":
+                    self.assoc.add(self.text(n))
+                    if c.type == "variable_name":
+                        self.vars[self.text(n)] = _Var([], True, self.pos(c)[0], keys=[])
         if any("n" in o for o in opts) and kw == "export":
             exported = False
         for c in node.named_children:
@@ -735,15 +854,43 @@ class _Eval:
         self._choose([(None, b) for b in undecided], False, node, "case", decided=False)
 
     def loop(self, node: Node) -> None:
+        """A ``for NAME in WORDS`` whose words are known runs its body once per word, as bash does (so
+        ``ARGS+=("++x.${k}=1")`` over a literal list gives every override); any other loop (unknown words,
+        ``while``, C-style ``for``) is read once, and a note says what it may add that was not followed."""
         body = node.child_by_field_name("body")
         var = node.child_by_field_name("variable")
-        if var is not None:
+        if node.type == "for_statement" and var is not None:
             values = node.children_by_field_name("value")
-            fields = [f for v in values for f in self.fields(v)]
-            first = fields[0] if fields else None
-            self.vars[self.text(var)] = _Var([first] if first is not None else None, False, self.pos(node)[0])
+            fields = [f for v in values for f in self.fields(v)] if values else None
+            name = self.text(var)
+            if fields is not None and all(_field_known(f) for f in fields) and len(fields) <= _MAX_LOOP:
+                sc = self.script
+                for i, f in enumerate(fields):
+                    self.vars[name] = _Var([_strip_split(f)], False, self.pos(node)[0])
+                    kept = (len(sc.commands), len(sc.exports), len(sc.notes))
+                    if body is not None:
+                        self.run(body)
+                    if i:  # the commands are those of the first pass: a command is judged once, not per word
+                        del sc.commands[kept[0] :], sc.exports[kept[1] :], sc.notes[kept[2] :]
+                return
+            self.vars[name] = _Var(None, False, self.pos(node)[0])
+            why = (
+                f"more than {_MAX_LOOP} words"
+                if fields is not None and all(_field_known(f) for f in fields)
+                else "words not known statically"
+            )
+        else:
+            why = "a condition not known statically"
+        before = {k: _var_text(v) for k, v in self.vars.items()}
         if body is not None:
             self.run(body)
+        grown = sorted(k for k, v in self.vars.items() if _var_text(v) != before.get(k) and k != self.text(var or node))
+        if grown:
+            self.note(
+                node,
+                f"the loop at this line repeats over {why}: it was read once, so what it adds to "
+                f"{', '.join(f'`{k}`' for k in grown[:5])}{'…' if len(grown) > 5 else ''} may be incomplete",
+            )
 
 
 def _is_int(s: str) -> bool:
@@ -830,6 +977,68 @@ def _word_field(w: Word) -> _Field:
     return out
 
 
+def _keyed(ev: _Eval, array: Node) -> bool:
+    """Whether an array literal is written ``([key]=value …)`` (an associative array's form)."""
+    kids = [c for c in array.named_children if c.type != "comment"]
+    return bool(kids) and all(ev.text(c).startswith("[") and "]=" in ev.text(c) for c in kids)
+
+
+_TILDE_ARG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=~")
+
+
+def _tilde_words(ev: _Eval, root: Node) -> dict[int, list[int]]:
+    """Where bash performs tilde expansion, by syntax (bash manual, "Tilde Expansion"): a word that starts
+    with an unquoted ``~``, an argument ``NAME=~…``, an assignment's value after its ``=`` and after each
+    ``:``, and the word of ``${VAR:-~/…}`` (and the other default operators) outside double quotes.
+    Returns start byte of the word node -> offsets of those ``~`` in its text."""
+    out: dict[int, list[int]] = {}
+
+    def add(n: Node | None, offsets: list[int]) -> None:
+        if n is None or n.type != "word":
+            return
+        text = ev.text(n)
+        if "\\" in text:
+            return
+        keep = [k for k in offsets if k < len(text) and text[k] == "~"]
+        if keep:
+            out[n.start_byte] = sorted(set(out.get(n.start_byte, []) + keep))
+
+    def first_word(n: Node) -> Node | None:
+        if n.type == "concatenation":
+            return n.children[0] if n.children else None
+        return n
+
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        n, in_string = stack.pop()
+        t = n.type
+        if t == "command":
+            for c in n.named_children:
+                arg = c.named_children[0] if c.type == "command_name" and c.named_children else c
+                w = first_word(arg)
+                if w is not None and w.type == "word":
+                    m = _TILDE_ARG.match(ev.text(w))
+                    add(w, [0] + ([m.end() - 1] if m else []))
+        elif t == "variable_assignment":
+            value = n.child_by_field_name("value")
+            if value is not None and value.type == "array":
+                for c in value.named_children:
+                    add(first_word(c), [0])
+            elif value is not None:
+                words = [value] if value.type == "word" else [c for c in value.children if c.type == "word"]
+                for w in words:
+                    text = ev.text(w)
+                    offs = [i + 1 for i, ch in enumerate(text) if ch == ":"]
+                    add(w, ([0] if w.start_byte == value.start_byte else []) + offs)
+        elif t == "expansion" and not in_string:
+            kids = [c for c in n.children if c.type not in ("${", "}")]
+            if len(kids) >= 3 and ev.text(kids[1]) in (":-", "-", ":=", "=", ":+", "+"):
+                add(first_word(kids[2]), [0])
+        inner = in_string or t in ("string", "translated_string", "heredoc_body")
+        stack.extend((c, inner) for c in n.children)
+    return out
+
+
 def _cut_continuations(ev: _Eval, root: Node, script: Script) -> None:
     """A comment line right after a line ending in ``\\``: bash joins them, the comment swallows the rest,
     and the command ends there; the argument lines after the comment are not part of it."""
@@ -885,6 +1094,7 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
     ev = _Eval(src, line_offset, script)
     ev.inserted = inserted
     try:
+        ev.tilde_words = _tilde_words(ev, tree.root_node)
         ev.run(tree.root_node)
         ev.finish()
         _cut_continuations(ev, tree.root_node, script)

@@ -87,6 +87,15 @@ class Command:
         return [w.has_var for w in self.words]
 
     @property
+    def module_at(self) -> tuple[int, int]:
+        """(line, column) where the module (``-m verl.x``'s ``verl.x``, or the ``verl/…py`` script) is written:
+        a ``\\``-continued ``torchrun … \\`` puts it lines after the command's first word."""
+        k = self.args_start - 1
+        if self.module and 0 < k < len(self.words) and self.words[k].line:
+            return self.words[k].line, self.words[k].col
+        return self.line, 1
+
+    @property
     def module_words(self) -> list[Word]:
         return self.words[self.args_start :]
 

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Derive the config keys that moved or went away between verl releases, from the releases' own generated configs.
+
+    python scripts/build_key_moves.py [--mirror PATH] [--cache PATH]
+
+Reads ``verl/trainer/config/_generated_ppo_trainer.yaml`` and ``_generated_ppo_megatron_trainer.yaml`` (verl writes
+them from its Hydra configs, one per release) at every release tag of a git mirror of verl that has them (v0.5.0 on),
+and, for releases the mirror has no tag for, from the checker's release cache. For each covered release (the target),
+every key path an older release had and the target lacks is recorded with the last release that had it and, where
+exactly one path of the target ends with the same last components, that path (the key moved there). Written to
+``verl_cookbook/data/key_moves.json``; the checker only reads that file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from verl_cookbook.releases import covered_releases, version_key  # noqa: E402
+
+OUT = REPO / "verl_cookbook" / "data" / "key_moves.json"
+FILES = ("verl/trainer/config/_generated_ppo_trainer.yaml", "verl/trainer/config/_generated_ppo_megatron_trainer.yaml")
+
+
+def paths(node: object, prefix: tuple[str, ...] = ()) -> set[str]:
+    out = set()
+    if isinstance(node, dict):
+        for k, v in node.items():
+            p = (*prefix, str(k))
+            out.add(".".join(p))
+            out |= paths(v, p)
+    return out
+
+
+def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
+    """release -> (key paths of its generated trainer configs, where they were read)."""
+    tags = subprocess.run(["git", "-C", str(mirror), "tag"], capture_output=True, text=True, check=True).stdout.split()
+    out: dict[str, tuple[set[str], str]] = {}
+    for tag in tags:
+        if not tag.startswith("v") or not tag[1:2].isdigit() or "rc" in tag or "post" in tag:
+            continue
+        keys: set[str] = set()
+        for f in FILES:
+            r = subprocess.run(["git", "-C", str(mirror), "show", f"{tag}:{f}"], capture_output=True, text=True)
+            if r.returncode == 0:
+                keys |= paths(yaml.safe_load(r.stdout))
+        if keys:
+            out[tag[1:]] = (keys, f"{FILES[0]} at tag {tag} (github.com/verl-project/verl)")
+    for rel in covered_releases():
+        if rel in out:
+            continue
+        keys = set()
+        for f in FILES:
+            p = cache / rel / f
+            if p.is_file():
+                keys |= paths(yaml.safe_load(p.read_text()))
+        if keys:
+            out[rel] = (keys, f"{FILES[0]} in the verl {rel} wheel (pypi.org/project/verl/{rel})")
+    return out
+
+
+def moves_for(target: str, keys: dict[str, tuple[set[str], str]]) -> dict[str, dict]:
+    have = keys[target][0]
+    older = sorted((r for r in keys if version_key(r) < version_key(target)), key=version_key)
+    out: dict[str, dict] = {}
+    for rel in older:
+        for k in keys[rel][0] - have:
+            parent = k.rsplit(".", 1)[0] if "." in k else None
+            if parent is not None and parent not in have and parent in keys[rel][0]:
+                pass  # recorded for the section too; the key keeps its own entry for a precise message
+            out[k] = {"last": rel, "source": keys[rel][1]}
+    by_suffix: dict[str, list[str]] = {}
+    for k in have:
+        parts = k.split(".")
+        for n in range(1, len(parts)):
+            by_suffix.setdefault(".".join(parts[n:]), []).append(k)
+    for k, entry in out.items():
+        parts = k.split(".")
+        for n in range(0, len(parts)):
+            suffix = ".".join(parts[n:])
+            cands = [c for c in by_suffix.get(suffix, []) if c != k]
+            if n and suffix.count(".") == 0 and len(parts) > 1:
+                # a lone last component is a weak match for a nested key: only within the same top-level section
+                cands = [c for c in cands if c.split(".")[0] == parts[0]]
+            if len(cands) == 1:
+                entry["new"] = cands[0]
+                break
+            if len(cands) > 1:
+                break
+        first_without = next(r for r in sorted(keys, key=version_key) if version_key(r) > version_key(entry["last"]))
+        entry["since"] = first_without
+    return dict(sorted(out.items()))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mirror", default="/work/.mirror/verl-project+verl/repo")
+    ap.add_argument("--cache", default=str(Path.home() / ".cache" / "verl-cookbook" / "releases"))
+    a = ap.parse_args()
+    keys = release_keys(Path(a.mirror), Path(a.cache))
+    data = {
+        "about": "config keys older verl releases had and each covered release lacks, with where they moved; "
+        "written by scripts/build_key_moves.py from the releases' generated trainer configs",
+        "releases_read": {r: keys[r][1] for r in sorted(keys, key=version_key)},
+        "moves": {t: moves_for(t, keys) for t in covered_releases() if t in keys},
+    }
+    OUT.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+    print(f"{OUT}: {sum(len(v) for v in data['moves'].values())} entries for {len(data['moves'])} releases")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

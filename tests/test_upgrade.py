@@ -1,0 +1,130 @@
+"""Scripts written for an older verl, read as an upgrade (tests/data/upgrade/): a removed entry point names its
+replacement once and the rest of the command is judged against the replacement's config; stale keys say where they
+moved or that they were removed, and in which release, never "add +"; a missing section is one finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.checks.upgrade import HAND_MOVES, KEY_MOVES, MOVED_ENTRY_POINTS
+from verl_cookbook.doctor import diagnose
+
+DATA = Path(__file__).resolve().parent / "data" / "upgrade"
+
+
+def line_of(name: str, needle: str) -> int:
+    for i, text in enumerate((DATA / name).read_text().splitlines(), 1):
+        if needle in text and not text.lstrip().startswith("#"):
+            return i
+    raise AssertionError(f"{needle!r} not in {name}")
+
+
+_REPORTS: dict[str, object] = {}
+
+
+def report(facts, name: str):
+    if name not in _REPORTS:
+        _REPORTS[name] = diagnose(DATA / name, facts)
+    return _REPORTS[name]
+
+
+def found(facts, name: str) -> list[tuple[str, int]]:
+    return [(d.finding.rule, d.finding.line) for d in report(facts, name).findings]
+
+
+@pytest.mark.parametrize("name", ["old_sft.sh", "old_recipe.sh"])
+def test_a_removed_entry_point_gives_one_finding_naming_its_replacement(facts, name):
+    r = report(facts, name)
+    moved = [d for d in r.findings if d.finding.rule == "upgrade/entry-point-moved"]
+    assert len(moved) == 1
+    old = moved[0].finding.data["old"]
+    assert moved[0].finding.data["new"] == MOVED_ENTRY_POINTS[old][0]
+    assert moved[0].finding.line == line_of(name, f"-m {old}")
+    assert not [d for d in r.findings if d.finding.rule == "command/unknown-entry-point"]
+
+
+@pytest.mark.parametrize("name", ["old_sft.sh", "old_recipe.sh"])
+def test_the_rest_of_an_old_command_is_judged_against_the_replacements_config(facts, name):
+    assert ("config/unknown-key", line_of(name, "trainer.no_such_key=1")) in found(facts, name)
+    assert len(report(facts, name).findings) == 2, found(facts, name)
+
+
+def test_a_current_entry_point_gives_no_upgrade_finding(facts, tmp_path):
+    p = tmp_path / "new_sft.sh"
+    p.write_text((DATA / "old_sft.sh").read_text().replace("fsdp_sft_trainer", "sft_trainer"))
+    rules = [d.finding.rule for d in diagnose(p, facts).findings]
+    assert rules == ["config/unknown-key"]
+
+
+@pytest.mark.parametrize(
+    "needle, rule, new",
+    [
+        ("train_batch_size=64", "upgrade/key-moved", "data.train_batch_size"),
+        ("rollout.test_freq=5", "upgrade/key-moved", "trainer.test_freq"),
+        (
+            "rollout.update_weights_bucket_megabytes=512",
+            "upgrade/key-moved",
+            "actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes",
+        ),
+        ("skip_rollout=True", "upgrade/key-removed", None),
+    ],
+)
+def test_a_stale_key_says_where_it_moved_or_that_it_was_removed(facts, needle, rule, new):
+    r = report(facts, "stale_keys.sh")
+    at = [d.finding for d in r.findings if d.finding.line == line_of("stale_keys.sh", needle)]
+    assert [f.rule for f in at] == [rule]
+    assert at[0].data.get("new") == new
+    assert "+" not in at[0].message and "append" not in at[0].message
+
+
+def test_a_key_moved_between_covered_releases_names_the_release(facts):
+    r = report(facts, "stale_keys.sh")
+    f = next(d.finding for d in r.findings if "update_weights_bucket_megabytes" in d.finding.message)
+    assert f.data["since"] == "0.7.1" and "in verl 0.7.1" in f.message
+
+
+def test_stale_keys_give_nothing_else(facts):
+    assert len(report(facts, "stale_keys.sh").findings) == 4, found(facts, "stale_keys.sh")
+
+
+def test_hydras_hint_to_append_with_plus_never_reaches_the_user(facts):
+    for name in ("old_sft.sh", "old_recipe.sh", "stale_keys.sh", "missing_section.sh"):
+        for d in report(facts, name).findings:
+            assert "To append to your config" not in d.finding.message
+
+
+def test_a_missing_section_is_one_finding_at_its_first_line_with_count_and_lines(facts):
+    r = report(facts, "missing_section.sh")
+    assert [d.finding.rule for d in r.findings] == ["config/unknown-section"]
+    f = r.findings[0].finding
+    first = line_of("missing_section.sh", "mindspeed.use_fused_rmsnorm")
+    assert f.line == first
+    assert f.data["count"] == 3 and f.data["lines"] == [first, first + 1, first + 2]
+    assert "3 keys" in f.message and "no generated PPO trainer config" in f.message
+
+
+def test_one_unknown_key_under_a_missing_section_stays_an_unknown_key(facts, tmp_path):
+    p = tmp_path / "one.sh"
+    p.write_text("python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.x.y=1\n")
+    assert [d.finding.rule for d in diagnose(p, facts).findings] == ["config/unknown-key"]
+
+
+def test_every_derived_move_cites_the_release_it_was_read_from():
+    data = json.loads(KEY_MOVES.read_text())
+    for moves in data["moves"].values():
+        for key, m in moves.items():
+            assert m["last"] in data["releases_read"] and m["source"] == data["releases_read"][m["last"]], key
+    for key, (new, source) in HAND_MOVES.items():
+        assert source and new != key
+    for old, (new, since, source) in MOVED_ENTRY_POINTS.items():
+        assert "commit" in source and since and new != old
+
+
+def test_a_development_checkout_uses_the_moves_of_the_newest_recorded_release_before_it():
+    from verl_cookbook.checks.upgrade import _moves
+
+    assert _moves("0.10.0.dev") == _moves("0.9.1") and _moves("0.9.1")
+    assert _moves("0.1.0") == {}

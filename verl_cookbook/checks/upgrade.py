@@ -1,0 +1,232 @@
+"""A script written for an older verl, read as an upgrade: what to change to run it on the target release.
+
+- an entry point verl removed or moved (``verl.trainer.fsdp_sft_trainer``, ``recipe.fully_async_policy.…``) gives
+  one finding naming its replacement, and the rest of the command is judged against the replacement's config;
+- a key an older release had and the target lacks says where it moved, or that it was removed, and in which release
+  (``data/key_moves.json``, derived from the releases' generated configs by ``scripts/build_key_moves.py``); Hydra's
+  own "To append to your config use +…" never reaches the user: ``+`` is the wrong fix for a stale key;
+- one cause, one finding: the keys under a section the target's config does not have are reported once, at the
+  first one's line, with their count and lines (``data`` keeps every key and line for tools).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding
+
+KEY_MOVES = Path(__file__).resolve().parent.parent / "data" / "key_moves.json"
+
+# Entry points verl removed, with what replaced them and where the release history says so (git history of
+# github.com/verl-project/verl; the release is the first tag that contains the commit).
+MOVED_ENTRY_POINTS: dict[str, tuple[str, str, str]] = {
+    "verl.trainer.fsdp_sft_trainer": (
+        "verl.trainer.sft_trainer",
+        "0.7.1",
+        "commit 4c8101dd2 (#5382) removes verl/trainer/fsdp_sft_trainer.py, 'deprecated by sft_trainer.py'",
+    ),
+    "verl.trainer.main_generation": (
+        "verl.trainer.main_generation_server",
+        "0.7.1",
+        "commit 4c8101dd2 (#5382) removes verl/trainer/main_generation.py, 'deprecated by main_generation_server.py'",
+    ),
+    "recipe.fully_async_policy.fully_async_main": (
+        "verl.experimental.fully_async_policy.fully_async_main",
+        "0.7.1",
+        "commit 2bb42bae6 (#4795) moves recipe/fully_async_policy to verl/experimental/fully_async_policy",
+    ),
+    "recipe.one_step_off_policy.main_ppo": (
+        "verl.experimental.one_step_off_policy.main_ppo",
+        "0.7.1",
+        "commit 2bb42bae6 (#4795) moves recipe/one_step_off_policy to verl/experimental/one_step_off_policy",
+    ),
+    "verl.trainer.main_ppo_sync": (
+        "verl.trainer.main_ppo",
+        "0.9.0",
+        "commit 45632b5fa (#6710) folds verl/trainer/main_ppo_sync.py into main_ppo's trainer abstraction",
+    ),
+}
+
+# Keys no generated config of a covered release ever had at the written place, with where verl keeps them; each
+# with the source that shows the right place (a user's key in the wrong section, common in older scripts).
+HAND_MOVES: dict[str, tuple[str, str]] = {
+    "train_batch_size": (
+        "data.train_batch_size",
+        "verl/trainer/config/ppo_trainer.yaml at v0.1 (line 8) and every release since keep it under `data`",
+    ),
+    "actor_rollout_ref.rollout.test_freq": (
+        "trainer.test_freq",
+        "verl/trainer/config/ppo_trainer.yaml at v0.2 (line 170) and every release since keep it under `trainer`",
+    ),
+    "rollout.test_freq": (
+        "trainer.test_freq",
+        "verl/trainer/config/ppo_trainer.yaml at v0.2 (line 170) and every release since keep it under `trainer`",
+    ),
+}
+
+_HYDRA_PLUS_HINT = re.compile(r"\s*To append to your config use \+\S+")
+
+
+def replacement(facts: Facts, module: str) -> str | None:
+    """The entry point of the target release that replaced ``module``, when verl removed it and the target has it."""
+    moved = MOVED_ENTRY_POINTS.get(module)
+    if moved is None or facts.entry_point(module):
+        return None
+    return moved[0] if facts.entry_point(moved[0]) else None
+
+
+def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: int) -> list[Finding]:
+    """One ``upgrade/entry-point-moved`` finding for a removed entry point whose replacement the target has."""
+    new = replacement(facts, module)
+    if new is None:
+        return []
+    _new, since, source = MOVED_ENTRY_POINTS[module]
+    ep = facts.entry_point(new) or {}
+    label = facts.tree.version or facts.tree.label
+    return [
+        Finding(
+            file,
+            line,
+            col,
+            "upgrade/entry-point-moved",
+            f"`{module}` is gone since verl {since}; verl {label} runs it as `{new}` (config "
+            f"`{ep.get('config_name')}`): the rest of this command is judged against that config",
+            fact=source,
+            fact_source=ep.get("source"),
+            data={"old": module, "new": new, "since": since},
+        )
+    ]
+
+
+@functools.lru_cache(maxsize=4)
+def _moves(version: str | None) -> dict[str, dict]:
+    """The moves recorded for ``version``; for a release not recorded (a development checkout), those of the newest
+    recorded release before it (a move is used only where its new place exists in the config judged)."""
+    from verl_cookbook.releases import version_key
+
+    try:
+        data = json.loads(KEY_MOVES.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    moves = data.get("moves", {})
+    if not version or version in moves:
+        return moves.get(version or "", {})
+    older = [r for r in moves if version_key(r) < version_key(version)]
+    return moves[max(older, key=version_key)] if older else {}
+
+
+def _has(base: dict, dotted: str) -> bool:
+    node: Any = base
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def _missing_section(base: dict, key: str) -> str:
+    """The first component of ``key`` that the config does not have, with its parents: ``a.b.mindspeed`` for
+    ``a.b.mindspeed.x.y`` when ``a.b`` exists."""
+    parts = key.split(".")
+    for n in range(1, len(parts) + 1):
+        if not _has(base, ".".join(parts[:n])):
+            return ".".join(parts[:n])
+    return key
+
+
+def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: str) -> list[Finding]:
+    """``findings`` with stale keys read as an upgrade and the keys under one missing section reported once."""
+    version = facts.tree.version
+    # the moves are derived from the PPO trainer configs: other configs (SFT, evaluation) are not compared
+    moves = _moves(version) if "ppo" in config else {}
+    base = base or {}
+    label = version or facts.tree.label
+    out: list[Finding] = []
+    sections: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.rule != "config/unknown-key":
+            out.append(f)
+            continue
+        key = str(f.data.get("key", "")).lstrip("+~")
+        message = _HYDRA_PLUS_HINT.sub("", f.message)
+        section = _missing_section(base, key) if base else key
+        move = moves.get(key)
+        if key in HAND_MOVES and _has(base, HAND_MOVES[key][0]):
+            new, source = HAND_MOVES[key]
+            out.append(_moved(f, key, new, None, source, label))
+        elif section != key and section in moves:
+            sections.setdefault(section, []).append(f)  # the whole section moved or went away: one cause
+        elif move and move.get("new") and _has(base, move["new"]):
+            out.append(_moved(f, key, move["new"], move, move["source"], label))
+        elif move and not move.get("new"):
+            out.append(
+                Finding(
+                    f.path,
+                    f.line,
+                    f.col,
+                    "upgrade/key-removed",
+                    f"`{key}` was removed in verl {move['since']} (verl {move['last']} was the last to have it) and "
+                    f"verl {label}'s config has no key of that name elsewhere: drop it",
+                    fact=f"verl {move['last']}: {move['source']}",
+                    data={"key": key, "last": move["last"], "since": move["since"]},
+                )
+            )
+        elif section != key:
+            sections.setdefault(section, []).append(f)
+        else:
+            out.append(_with_message(f, message))
+    for section, group in sections.items():
+        if len(group) == 1:
+            f = group[0]
+            out.append(_with_message(f, _HYDRA_PLUS_HINT.sub("", f.message)))
+            continue
+        out.append(_section(section, group, moves.get(section), label, config))
+    return out
+
+
+def _with_message(f: Finding, message: str) -> Finding:
+    return Finding(f.path, f.line, f.col, f.rule, message, fact=f.fact, fact_source=f.fact_source, data=f.data)
+
+
+def _moved(f: Finding, key: str, new: str, move: dict | None, source: str, label: str) -> Finding:
+    when = f" in verl {move['since']} (verl {move['last']} was the last to read it here)" if move else ""
+    return Finding(
+        f.path,
+        f.line,
+        f.col,
+        "upgrade/key-moved",
+        f"`{key}` is not where verl {label} reads it: it moved to `{new}`{when}; did you mean `{new}`?",
+        fact=source,
+        data={"key": key, "new": new, **({"since": move["since"], "last": move["last"]} if move else {})},
+    )
+
+
+def _section(section: str, group: list[Finding], move: dict | None, label: str, config: str) -> Finding:
+    first = min(group, key=lambda f: (f.line, f.col))
+    lines = sorted({f.line for f in group})
+    keys = [str(f.data.get("key", "")) for f in group]
+    if move and move.get("new"):
+        where = f"it moved to `{move['new']}` in verl {move['since']} (verl {move['last']} had it here)"
+    elif move:
+        where = f"verl {move['last']} was the last release to have it (removed in {move['since']})"
+    elif "ppo" in config:
+        where = "no generated PPO trainer config of a verl release from 0.5.0 to this one has it"
+    else:
+        where = "older releases' configs were not compared for this config"
+    shown = ", ".join(str(n) for n in lines[:12]) + (" …" if len(lines) > 12 else "")
+    return Finding(
+        first.path,
+        first.line,
+        first.col,
+        "config/unknown-section",
+        f"`{section}` is not a section of verl {label}'s `{config}` config, so all {len(group)} keys under it are "
+        f"unknown (lines {shown}); {where}",
+        fact=first.fact,
+        fact_source=first.fact_source,
+        data={"section": section, "count": len(group), "keys": keys, "lines": [f.line for f in group]},
+    )

@@ -1,0 +1,61 @@
+"""Rules that read a script written for an older verl as an upgrade (``upgrade/``), and the one-cause finding for a
+section the config does not have (``config/unknown-section``). The checks live in ``checks/upgrade.py``."""
+
+from __future__ import annotations
+
+from verl_cookbook.rules import Example, declare
+
+
+def _sh(body: str) -> Example:
+    return Example("sh", "#!/usr/bin/env bash\n" + body + "\n")
+
+
+_PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
+
+declare(
+    "upgrade/entry-point-moved",
+    "Entry point removed; its replacement named",
+    "入口模块已移除，给出替代模块",
+    "`python -m X` where X is an entry point an older verl had and this release replaced "
+    "(`verl.trainer.fsdp_sft_trainer` → `verl.trainer.sft_trainer`, `recipe.fully_async_policy.…` → "
+    "`verl.experimental.fully_async_policy.…`).",
+    "Python stops with 'No module named X'; the user's question is what to run instead, and the rest of the "
+    "command is judged against the replacement's config so that every other change shows at once.",
+    fix="run `python -m {new}` instead, and adapt the keys reported against its config",
+    bad=_sh("python3 -m verl.trainer.fsdp_sft_trainer trainer.total_epochs=1"),
+    good=_sh("python3 -m verl.trainer.sft_trainer trainer.total_epochs=1"),
+)
+declare(
+    "upgrade/key-moved",
+    "Key moved in a later release",
+    "配置项已迁移到新位置",
+    "A key older verl releases read at this place and this release reads elsewhere (derived from the releases' "
+    "generated configs; a few from the release history, each cited).",
+    "Hydra stops at the old key; adding `+` (Hydra's own hint) would only hide it from verl, which reads the new "
+    "place.",
+    fix="write `{new}` instead of `{key}`",
+    bad=_sh(f"{_PPO} train_batch_size=64"),
+    good=_sh(f"{_PPO} data.train_batch_size=64"),
+)
+declare(
+    "upgrade/key-removed",
+    "Key removed in a later release",
+    "配置项已在新版本中移除",
+    "A key an older verl release had that this release removed with nothing in its place.",
+    "Hydra stops at it; adding `+` would keep a setting nothing reads.",
+    fix="drop `{key}` (last read by verl {last})",
+    bad=_sh(f"{_PPO} actor_rollout_ref.rollout.skip_rollout=True"),
+    good=_sh(f"{_PPO} actor_rollout_ref.rollout.free_cache_engine=True"),
+)
+declare(
+    "config/unknown-section",
+    "Keys under a section the config does not have",
+    "配置中不存在该配置节",
+    "Two or more unknown keys under one section this release's config does not have (e.g. every "
+    "`actor_rollout_ref.actor.mindspeed.*` key): reported once, at the first, with their count and lines; the JSON "
+    "output keeps every key and line.",
+    "One cause, one finding: a missing section is one thing to fix, not a hundred.",
+    fix="use a verl release (or plugin) that has `{section}`, or drop its keys",
+    bad=_sh(f"{_PPO} actor_rollout_ref.actor.no_such_section.a=1 actor_rollout_ref.actor.no_such_section.b=2"),
+    good=_sh(f"{_PPO} actor_rollout_ref.actor.ppo_epochs=1"),
+)
