@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from verl_cookbook import facts as facts_mod
-from verl_cookbook.facts import SHIPPED_DIR, extract_all, load_facts, shipped_facts, shipped_text
+from verl_cookbook.facts import SHIPPED_DIR, compose, extract_all, load_facts, shipped_facts, shipped_text
 from verl_cookbook.releases import covered_releases
 from verl_cookbook.verl_source import VerlTree, from_release
 
@@ -83,3 +83,64 @@ def test_no_cache_extracts_a_covered_release_afresh(verl_tree: VerlTree, monkeyp
     monkeypatch.setattr(facts_mod, "families", lambda names=None: calls.append(names) or real(names))
     load_facts(verl_tree, use_cache=False)
     assert calls
+
+
+# -- default compositions -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("version", covered_releases())
+def test_the_shipped_compositions_are_what_hydra_composes_from_the_release(
+    version: str, fresh_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(fresh_cache))
+    tree = from_release(version)
+    configs = shipped_facts(version)["entry_points"]["configs"]
+    assert configs, "no config known: nothing would be shipped"
+    assert (
+        compose.shipped_text(compose.compose_known(tree, configs)).encode()
+        == (compose.SHIPPED_DIR / f"{version}.json").read_bytes()
+    ), f"the compositions shipped for verl {version} are out of date: run `python scripts/build_facts.py`"
+
+
+def test_every_covered_release_ships_its_compositions_and_nothing_else_is_shipped() -> None:
+    assert sorted(p.stem for p in compose.SHIPPED_DIR.glob("*.json")) == sorted(covered_releases())
+    for version in covered_releases():
+        shipped = compose.shipped(version)
+        assert "verl/trainer/config/ppo_trainer" in shipped
+        assert all("config" in r or "error" in r for r in shipped.values())
+
+
+def _no_composing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"composed (Hydra or the composition cache): {args[2:4]}")
+
+    monkeypatch.setattr(compose, "_compose", refuse)
+    monkeypatch.setattr(compose, "compose", refuse)  # nor read from the disk cache: what ships answers
+
+
+def test_a_covered_release_composes_its_default_configs_without_hydra(
+    verl_tree: VerlTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _no_composing(monkeypatch)
+    got = load_facts(verl_tree)
+    config = got.default_config("ppo_trainer")
+    assert config is not None and "checkpoint_engine" in config["actor_rollout_ref"]["rollout"]
+    assert got.compose("sft_trainer_engine").get("config")
+
+
+def test_group_choices_and_other_trees_are_composed_by_hydra(
+    verl_tree: VerlTree, verl_copy: VerlTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "cache"))
+    composed: list[tuple[str, tuple[str, ...]]] = []
+    real = compose._compose
+    monkeypatch.setattr(compose, "_compose", lambda t, d, n, c: composed.append((n, c)) or real(t, d, n, c))
+    load_facts(verl_tree).compose("ppo_trainer", ("model_engine=megatron",))
+    load_facts(verl_copy).compose("ppo_trainer")  # --verl-src: the user's tree may differ from the release
+    load_facts(verl_tree, use_cache=False).compose("ppo_trainer")  # --no-cache: afresh
+    assert composed == [
+        ("ppo_trainer", ("model_engine=megatron",)),
+        ("ppo_trainer", ()),
+        ("ppo_trainer", ()),
+    ]

@@ -17,6 +17,8 @@ from typing import Any
 class Session:
     # Hydra's compositions made in this run, by composition key (``facts.compose``); also kept on disk
     compositions: dict[str, dict] = field(default_factory=dict)
+    # the default compositions shipped for a covered release, by release, read once (``facts.compose.shipped``)
+    shipped_compositions: dict[str, dict[str, dict]] = field(default_factory=dict)
     # the config groups Hydra sees for a primary config, by (folder, name) (``Facts.config_groups``)
     config_groups: dict[tuple[Any, str], set[str]] = field(default_factory=dict)
     # verl files read for claims, parsed once per run: (root, rel, mtime, size) -> what ``checks.claims`` derived

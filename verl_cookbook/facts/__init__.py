@@ -106,9 +106,11 @@ class Facts:
         key: str | None = None,
         session: Session | None = None,
         whole: Callable[[str], VerlTree] | None = None,
+        release: str | None = None,
     ) -> None:
         self.data = data
         self.tree = tree
+        self.release = release  # the covered release whose facts (and default compositions) ship, when they do
         self._whole = whole  # why -> the whole release, when ``tree`` is only what ships of it
         self.key = key  # identifies tree + extractor code; None for hand-made facts (no result caching)
         self.session = session or Session()  # what this run keeps while it runs (see ``session``)
@@ -160,6 +162,14 @@ class Facts:
             return {"error": f"Cannot find primary config '{name}'. Check that it's in your config search path."}
         from verl_cookbook.facts import compose
 
+        release = self.release
+        if not choices and release is not None and folder.is_relative_to(self.tree.root):
+            memo = self.session.shipped_compositions
+            if release not in memo:
+                memo[release] = compose.shipped(release)
+            found = memo[release].get(compose.shipped_key(folder.relative_to(self.tree.root).as_posix(), name))
+            if found is not None:
+                return found
         return compose.compose(self.tree, folder, name, tuple(choices), self.key, self.session.compositions)
 
     def config_groups(self, name: str, config_dir: Path | None = None) -> set[str]:
@@ -310,13 +320,13 @@ def load_facts(tree: VerlTree, use_cache: bool = True, whole: Callable[[str], Ve
         shipped = shipped_facts(tree.label)
         if shipped is None:
             raise VerlSourceError(f"verl {tree.label}: this package ships no facts for it (installed without data?)")
-        return Facts(shipped, tree, facts_key(tree), whole=whole)
+        return Facts(shipped, tree, facts_key(tree), whole=whole, release=tree.label)
     require_whole_tree(tree)
     key = facts_key(tree)
     release = _release_of(tree) if use_cache else None
     shipped = shipped_facts(release) if release else None
     if shipped is not None:
-        return Facts(shipped, tree, key)
+        return Facts(shipped, tree, key, release=release)
     path = cache_dir() / "facts" / f"{key}.json"
     if use_cache and path.is_file():
         try:

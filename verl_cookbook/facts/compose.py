@@ -9,9 +9,12 @@ find the folder; it is mapped to the tree's folder (``file://<tree>/verl/…``) 
 ``file://verl/…`` entry (relative to the working directory) is taken as run from the tree's root, as verl's own
 example scripts are.
 
-One compose costs about 0.4 s, so each (tree, folder, config, group choices) is composed once and kept: in the
-run's memo (``Session.compositions``), and as JSON beside the facts cache (written to a temporary file and renamed,
-so a reader never sees half a file). The cache key includes the facts key (tree listing + this package's code).
+One compose costs about 0.2-0.4 s (and the first one imports Hydra), so each (tree, folder, config, group
+choices) is composed once and kept: in the run's memo (``Session.compositions``), and as JSON beside the facts cache
+(written to a temporary file and renamed, so a reader never sees half a file). The cache key includes the facts key
+(tree listing + this package's code). For a covered release, every known config composed with no group choice ships
+with the package (``data/compositions/<version>.json``, built by ``scripts/build_facts.py`` and proven current by
+``tests/test_shipped_facts.py``): the site check and ``doctor`` on a usual script compose nothing.
 """
 
 from __future__ import annotations
@@ -107,6 +110,36 @@ def compose(
         except OSError:
             pass  # a read-only cache only costs speed
     return result
+
+
+SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "compositions"
+
+
+def shipped_key(config_dir: str, name: str) -> str:
+    """How a shipped composition is named: the config's folder relative to the tree's root, and its name."""
+    return f"{config_dir}/{name}"
+
+
+def shipped_text(compositions: dict[str, dict]) -> str:
+    """Compositions as they ship: a JSON object with one config per line (a refresh shows as changed lines)."""
+    lines = [
+        f"{json.dumps(k)}:{json.dumps(v, ensure_ascii=False, separators=(',', ':'))}" for k, v in compositions.items()
+    ]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def shipped(version: str) -> dict[str, dict]:
+    """The default compositions shipped for release ``version`` (empty when none ship). Reads only this package."""
+    try:
+        return json.loads((SHIPPED_DIR / f"{version}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # not covered, or a package installed without its data: compose instead
+        return {}
+
+
+def compose_known(tree: VerlTree, configs: dict[str, dict]) -> dict[str, dict]:
+    """Every config of ``configs`` (the facts' ``entry_points.configs``: name -> {dir, file}) composed with no group
+    choice, keyed as they ship."""
+    return {shipped_key(c["dir"], name): _compose(tree, tree.root / c["dir"], name, ()) for name, c in configs.items()}
 
 
 def _compose(tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...]) -> dict:
