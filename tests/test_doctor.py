@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from verl_cookbook import cli
-from verl_cookbook.doctor import InputError, diagnose, guess_cann, guess_product
+from verl_cookbook.doctor import InputError, diagnose
+from verl_cookbook.doctor.guesses import guess_cann, guess_product
 from verl_cookbook.doctor_rules import SITE_URL, ascend_env, delta_guards, site_url
 from verl_cookbook.facts import load_facts
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verl_cookbook.checks import Context, claim_check
-from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.checks.config.model import did_you_mean
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Directive
 from verl_cookbook.releases import default_release

@@ -26,7 +26,9 @@ from collections.abc import Callable
 from verl_cookbook import catalog, shell_batch
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
 from verl_cookbook.checks.command_line import overrides_to_assignments
-from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean, entry_point_findings
+from verl_cookbook.checks.config.checker import ConfigChecker
+from verl_cookbook.checks.config.hydra_apply import entry_point_findings
+from verl_cookbook.checks.config.model import did_you_mean
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock

@@ -14,7 +14,8 @@ from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from verl_cookbook.checks import Context, block_check
-from verl_cookbook.checks.config_rules import Assignment, ConfigChecker
+from verl_cookbook.checks.config.checker import ConfigChecker
+from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
 
