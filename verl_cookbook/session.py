@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -27,3 +28,15 @@ class Session:
     # (``checks.shell.start_batches``): key -> result, and what was started but not yet collected
     shell_results: dict[tuple, object] = field(default_factory=dict)
     shell_pending: list[Callable[[], None]] = field(default_factory=list)
+    # verl's files cited by the pages, read once per run: path -> its lines, None when it cannot be read
+    # (``checks.citations``)
+    cited_lines: dict[Path, list[str] | None] = field(default_factory=dict)
+    # file name -> repository paths of every .py/.yaml file of a verl package, by package folder
+    # (``checks.citations``: a citation by bare file name)
+    files_by_name: dict[Path, dict[str, list[str]]] = field(default_factory=dict)
+    # the source tree of each other release a page cites, by release (``checks.citations``)
+    release_roots: dict[str, Path] = field(default_factory=dict)
+    # what ``checks.required_values`` read from verl's files: (what, tree root, arguments) -> result
+    required_values: dict[tuple, Any] = field(default_factory=dict)
+    # (group folder, option) of every config YAML in a verl package, by package folder (``doctor.inputs``)
+    config_options: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)

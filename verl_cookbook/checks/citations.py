@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from verl_cookbook.checks import Context
@@ -80,13 +79,17 @@ def source_url(c: Citation, release: str) -> str:
     return url
 
 
-@lru_cache(maxsize=8)
-def _by_name(package: Path) -> dict[str, list[str]]:
-    """File name → repository-relative paths of every .py/.yaml file in verl's package."""
+def _by_name(package: Path, memo: dict[Path, dict[str, list[str]]] | None) -> dict[str, list[str]]:
+    """File name → repository-relative paths of every .py/.yaml file in verl's package; kept in ``memo`` (the
+    run's :attr:`~verl_cookbook.session.Session.files_by_name`) when given."""
+    if memo is not None and package in memo:
+        return memo[package]
     out: dict[str, list[str]] = {}
     for p in sorted(package.rglob("*")):
         if p.suffix in (".py", ".yaml", ".yml") and p.is_file():
             out.setdefault(p.name, []).append(p.relative_to(package.parent).as_posix())
+    if memo is not None:
+        memo[package] = out
     return out
 
 
@@ -97,7 +100,9 @@ def _mask(text: str) -> str:
     return _DOUBLE_SPAN.sub(blank, DIRECTIVE.sub(blank, text))
 
 
-def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None, bool, str]:
+def _resolve(
+    written: str, package: Path, near: str | None, memo: dict[Path, dict[str, list[str]]] | None
+) -> tuple[str | None, bool, str]:
     """(repository path, in the wheel, problem) of a file as written."""
     if written.startswith("verl/"):
         return written, True, ""
@@ -106,7 +111,7 @@ def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None,
     if "/" in written:
         inside = f"verl/{written}"
         return (inside, True, "") if (package.parent / inside).is_file() else (None, True, "")
-    found = _by_name(package).get(written, [])
+    found = _by_name(package, memo).get(written, [])
     if len(found) > 1 and near:
         close = [f for f in found if f.rsplit("/", 1)[0] == near.rsplit("/", 1)[0]]
         found = close or found
@@ -117,10 +122,14 @@ def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None,
     return None, True, f"verl has no file named `{written}`"
 
 
-def find_citations(text: str, package: Path) -> list[Citation]:
+def find_citations(
+    text: str, package: Path, files_by_name: dict[Path, dict[str, list[str]]] | None = None
+) -> list[Citation]:
     """Every citation of verl's source in a page's Markdown ``text`` (fenced code included), in order.
 
-    ``package`` is verl's package folder (``<tree>/verl``), used to resolve short paths and bare names.
+    ``package`` is verl's package folder (``<tree>/verl``), used to resolve short paths and bare names;
+    ``files_by_name`` keeps the package's file names between calls (the run's
+    :attr:`~verl_cookbook.session.Session.files_by_name`; without it they are listed again each call).
     """
     masked = _mask(text)
     out: list[Citation] = []
@@ -142,7 +151,7 @@ def find_citations(text: str, package: Path) -> list[Citation]:
         if f and (body.startswith("verl/") or f.group("first")):
             claim = _claim_before(text, m.start())
             near = (claim or {}).get("file") or (prev.path if prev else None)
-            path, in_wheel, problem = _resolve(f.group("path"), package, near)
+            path, in_wheel, problem = _resolve(f.group("path"), package, near, files_by_name)
             if path is None and not problem:
                 prev = None
                 continue  # a path with lines in some other project
@@ -197,12 +206,15 @@ def find_citations(text: str, package: Path) -> list[Citation]:
     return sorted(out, key=lambda c: c.start)
 
 
-@lru_cache(maxsize=512)
-def _lines(path: Path) -> list[str] | None:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
+def _lines(path: Path, memo: dict[Path, list[str] | None]) -> list[str] | None:
+    """The lines of one of verl's files, None when it cannot be read; read once per run (``memo``: the run's
+    :attr:`~verl_cookbook.session.Session.cited_lines`)."""
+    if path not in memo:
+        try:
+            memo[path] = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            memo[path] = None
+    return memo[path]
 
 
 def _claim_before(text: str, start: int) -> dict[str, str] | None:
@@ -227,7 +239,7 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         return []
     out: list[Finding] = []
     text = page.text
-    cites = find_citations(text, tree.package)
+    cites = find_citations(text, tree.package, ctx.session.files_by_name)
     for i, c in enumerate(cites):
         line = text.count("\n", 0, c.start) + 1
         col = c.start - (text.rfind("\n", 0, c.start) + 1) + 1
@@ -244,9 +256,9 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         if release != tree.version and release not in covered_releases():
             out.append(finding("cite/unknown-release", f"cites verl {release}, which the site does not cover"))
             continue
-        root = tree.root if release == tree.version else _release_root(release)
+        root = tree.root if release == tree.version else _release_root(release, ctx.session.release_roots)
         label = tree.label if release == tree.version else release
-        lines = _lines(root / c.path)
+        lines = _lines(root / c.path, ctx.session.cited_lines)
         if lines is None:
             out.append(finding("cite/missing-file", f"cites `{c.path}`, which verl {label} does not have"))
             continue
@@ -290,6 +302,9 @@ def _continued(cites: list[Citation], i: int, text: str) -> list[Citation]:
     return out
 
 
-@lru_cache(maxsize=4)
-def _release_root(release: str) -> Path:
-    return from_release(release).root
+def _release_root(release: str, memo: dict[str, Path]) -> Path:
+    """The source tree of another covered release, obtained once per run (``memo``: the run's
+    :attr:`~verl_cookbook.session.Session.release_roots`)."""
+    if release not in memo:
+        memo[release] = from_release(release).root
+    return memo[release]

@@ -3,7 +3,6 @@ in it — each verl trainer command of a launch script, or a YAML config — wit
 
 from __future__ import annotations
 
-import functools
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -154,12 +153,14 @@ def _group_option_in_tree(facts: Facts, override: str) -> bool:
     group = key.split("@", 1)[0]
     if not re.fullmatch(r"[\w-]+(/[\w-]+)*", group) or not re.fullmatch(r"[\w.-]+", option or ""):
         return True
-    return (group, option) in _config_options(str(facts.tree.package))
+    return (group, option) in _config_options(str(facts.tree.package), facts.session.config_options)
 
 
-@functools.lru_cache(maxsize=8)
-def _config_options(package: str) -> frozenset[tuple[str, str]]:
-    """(group folder, option) for every YAML file under a ``config`` folder of verl's package."""
+def _config_options(package: str, memo: dict[str, frozenset[tuple[str, str]]]) -> frozenset[tuple[str, str]]:
+    """(group folder, option) for every YAML file under a ``config`` folder of verl's package; listed once per run
+    (``memo``: the run's :attr:`~verl_cookbook.session.Session.config_options`)."""
+    if package in memo:
+        return memo[package]
     out = set()
     for cfg in Path(package).rglob("config"):
         if cfg.is_dir():
@@ -167,7 +168,8 @@ def _config_options(package: str) -> frozenset[tuple[str, str]]:
                 rel = y.relative_to(cfg).with_suffix("")
                 if len(rel.parts) > 1:
                     out.add(("/".join(rel.parts[:-1]), rel.parts[-1]))
-    return frozenset(out)
+    memo[package] = frozenset(out)
+    return memo[package]
 
 
 def _why_unknown(arg: str) -> str:
