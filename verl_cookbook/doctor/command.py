@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from collections import Counter
 from dataclasses import asdict
 
 from verl_cookbook.doctor.inputs import InputError
@@ -59,14 +61,11 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
         print(out)
     for e in errors:
         print(f"verl-cookbook doctor: error: {e}", file=sys.stderr)
-    if args.format == "text":
-        for r in reports:
-            print(f"doctor: {r.path}: " + "; ".join(_context(r)), file=sys.stderr)
-            for n in r.notes:
-                print(f"doctor: {r.path}: note: {n}", file=sys.stderr)
+    if args.format == "text" and not getattr(args, "quiet", False):
+        print_notes(reports)
         print(
             f"verl {facts.tree.label}: {plural(len(reports), 'file')} checked, {plural(len(findings), 'finding')}"
-            + (f", {len(errors)} unreadable" if errors else ""),
+            + (f", {len(errors)} not found" if errors else ""),
             file=sys.stderr,
         )
         if any(r.commands and r.kind == "shell" for r in reports):
@@ -75,6 +74,37 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     if errors:
         return EXIT_ERROR
     return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def print_notes(reports: list[FileReport]) -> None:
+    """What was guessed and what could not be checked, on standard error. One file: its context and each note.
+    Several files: the context of each file with findings, then the notes counted by kind (one line per kind,
+    the most frequent first); ``--format json`` keeps every file's notes."""
+    if len(reports) == 1:
+        r = reports[0]
+        print(f"doctor: {r.path}: " + "; ".join(_context(r)), file=sys.stderr)
+        for n in r.notes:
+            print(f"doctor: {r.path}: note: {n}", file=sys.stderr)
+        return
+    for r in reports:
+        if r.findings:
+            print(f"doctor: {r.path}: " + "; ".join(_context(r)), file=sys.stderr)
+    kinds = Counter(note_kind(n) for r in reports for n in r.notes)
+    files = {k: sum(any(note_kind(n) == k for n in r.notes) for r in reports) for k in kinds}
+    if kinds:
+        print("doctor: notes by kind (count, files; --format json lists each file's notes):", file=sys.stderr)
+    for kind, count in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"doctor: {count:5d} in {plural(files[kind], 'file')}: {kind}", file=sys.stderr)
+
+
+def note_kind(note: str) -> str:
+    """A note without its line, the names quoted in it and its counts, so that notes of one kind count together
+    (``line 12: 3 override(s) take their value from …`` and ``line 40: 1 override(s) …`` are one kind)."""
+    note = re.sub(r"^line \d+: ", "", note)
+    note = re.sub(r"`[^`]*`", "`…`", note)
+    note = re.sub(r"\([^)]*\)", "(…)", note)
+    note = re.sub(r"followed for .*$", "followed for …", note)
+    return re.sub(r"(?<![\w.])\d+(?![\w.])", "N", note)
 
 
 def select_findings(r: FileReport, select: list[str] | None, ignore: list[str] | None) -> list[DoctorFinding]:

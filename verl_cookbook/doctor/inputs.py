@@ -19,14 +19,25 @@ YAML_SUFFIXES = (".yaml", ".yml")
 SHELL_SUFFIXES = (".sh", ".bash")
 MAX_BYTES = 5 * 1024 * 1024
 DEFAULT_CONFIG = "ppo_trainer"
+EMPTY_NOTE = "empty file: nothing to check"
 
 
 class InputError(Exception):
-    """An input that cannot be checked (exit code 2)."""
+    """An input that is not there to be read: no such file, or a folder (exit code 2)."""
+
+
+class Unreadable(Exception):  # noqa: N818 - named for what the file is
+    """A file that cannot be read as text (binary, not UTF-8, too large, no permission): a finding on the file
+    (``file/…``, the rules ``check`` reports on such a page), not an error of the command."""
+
+    def __init__(self, rule: str, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.rule, self.line = rule, line
 
 
 def read_input(path: Path) -> str:
-    """The text of ``path``; :class:`InputError` when it is missing, a folder, binary or too large."""
+    """The text of ``path``; :class:`InputError` when it is missing or a folder, :class:`Unreadable` when it
+    cannot be read as text."""
     if not path.exists():
         raise InputError("no such file")
     if path.is_dir():
@@ -34,16 +45,18 @@ def read_input(path: Path) -> str:
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            raise InputError(f"{size} bytes: too large for a launch script or config")
+            raise Unreadable("file/too-large", f"file is {size} bytes: too large for a launch script or config")
         data = path.read_bytes()
     except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}") from None
+        raise Unreadable("file/unreadable", f"cannot read file: {e.strerror or e}") from None
     if b"\0" in data:
-        raise InputError("binary file (NUL bytes): expected a shell script or a YAML config")
+        raise Unreadable("file/binary", "file is binary (contains NUL bytes), not a launch script or config")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text (byte {e.start}): expected a shell script or a YAML config") from None
+        line = data[: e.start].count(b"\n") + 1
+        msg = f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start}): not a launch script or config"
+        raise Unreadable("file/encoding", msg, line) from None
 
 
 def detect_kind(path: Path, text: str) -> str:
@@ -196,10 +209,12 @@ def yaml_unit(text: str, file: str, facts: Facts, config: str = DEFAULT_CONFIG) 
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         f = Finding(file, mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, "yaml/syntax", problem)
         return Unit([], [Finding(f.path, f.line, f.col, f.rule, f"invalid YAML: {f.message}")], config, 1)
-    if node is None:
-        raise InputError("empty file")
+    if node is None:  # only comments: nothing to check, as for an empty file
+        return Unit([], [], config, 1, EMPTY_NOTE)
     if not isinstance(node, yaml.MappingNode):
-        raise InputError("not a YAML mapping: expected a verl config such as `actor_rollout_ref: ...`")
+        line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        msg = "a verl config must be a YAML mapping (such as `actor_rollout_ref: ...`), not a list or a value"
+        return Unit([], [Finding(file, line, col, "yaml/not-a-mapping", msg)], config, 1)
     # Hydra's own keys are not part of verl's config: blank them out, keeping the line numbers.
     lines = text.splitlines(keepends=True)
     note = None

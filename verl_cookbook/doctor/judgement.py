@@ -12,7 +12,9 @@ from verl_cookbook.checks.config.model import Assignment, ckpt_prefixes, merged_
 from verl_cookbook.doctor.guesses import Guess, guess_cann, guess_device, guess_product
 from verl_cookbook.doctor.inputs import (
     DEFAULT_CONFIG,
+    EMPTY_NOTE,
     Unit,
+    Unreadable,
     detect_kind,
     read_input,
     script_units,
@@ -138,10 +140,20 @@ def diagnose(
     product: str | None = None,
     required: bool = False,
 ) -> FileReport:
-    """All findings for one file. Raises :class:`InputError` when the file cannot be checked."""
-    text = read_input(path)
+    """All findings for one file. Raises :class:`InputError` when there is no file to read (missing, a folder);
+    a file that cannot be read as text is a ``file/…`` finding on it, an empty file has none (a note says so)."""
     file = str(path)
+    try:
+        text = read_input(path)
+    except Unreadable as e:
+        report = _bare_report(file, "unreadable", device, cann, product)
+        report.findings.append(advise(Finding(file, e.line, 1, e.rule, str(e)), None))
+        return report
     kind = detect_kind(path, text)
+    if not text.strip():
+        report = _bare_report(file, kind, device, cann, product)
+        report.notes.append(EMPTY_NOTE)
+        return report
     env: dict = {}
     script = None
     pre: list[Finding] = []
@@ -211,6 +223,15 @@ def diagnose(
             report.notes.append("CANN version unknown (--cann VERSION): the CANN >= 8.5.0 rule was not applied")
     report.findings = dedupe(report.findings)
     return report
+
+
+def _bare_report(file: str, kind: str, device: str | None, cann: str | None, product: str | None) -> FileReport:
+    """The report of a file with nothing in it to judge: only what was given on the command line is known."""
+
+    def given(value: str | None) -> Guess:
+        return Guess(value, "given" if value else "unknown")
+
+    return FileReport(file, kind, given(device), given(cann), given(product))
 
 
 def dedupe(findings: list[DoctorFinding]) -> list[DoctorFinding]:
