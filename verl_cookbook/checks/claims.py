@@ -464,7 +464,7 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
     want = [p.strip() for p in d.attrs.get("params", "").split(",") if p.strip()]
     if not want:
         return []
-    fn = node
+    fn: ast.AST | None = node
     if isinstance(node, ast.ClassDef):
         fn = _defs(node.body).get("__init__")
         if fn is None:

@@ -120,7 +120,9 @@ def _rollout_names(tree: VerlTree) -> tuple[frozenset[str], str] | None:
         targets = (
             node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
         )
-        if any(isinstance(t, ast.Name) and t.id == "_ROLLOUT_REGISTRY" for t in targets):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and any(
+            isinstance(t, ast.Name) and t.id == "_ROLLOUT_REGISTRY" for t in targets
+        ):
             value = node.value
             if not isinstance(value, ast.Dict):
                 return None

@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable
+from typing import Any
 
 from verl_cookbook import catalog, shell_batch
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
@@ -125,7 +126,7 @@ def _shellcheck_args(severity: str) -> list[str]:
 # (severity,) and code; what was started and not yet collected waits in ``Session.shell_pending``.
 
 
-def _batched(session: Session | None, key: tuple) -> object:
+def _batched(session: Session | None, key: tuple) -> Any:
     if session is None:
         return None
     while session.shell_pending:  # the batch processes ran while the pages without shell blocks were checked
@@ -426,7 +427,7 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
                         )
                     )
                     break
-        if facts is not None and (cmd.module or "").startswith("verl."):
+        if facts is not None and cmd.module and cmd.module.startswith("verl."):
             file, ln = where(cmd.line)
             out.extend(entry_point_findings(facts, cmd.module, file, ln))
     return out

@@ -59,8 +59,8 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts)
     if out:
         print(out)
-    for e in errors:
-        print(f"verl-cookbook doctor: error: {e}", file=sys.stderr)
+    for err in errors:
+        print(f"verl-cookbook doctor: error: {err}", file=sys.stderr)
     if args.format == "text" and not getattr(args, "quiet", False):
         print_notes(reports)
         print(

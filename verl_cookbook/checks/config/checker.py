@@ -79,7 +79,7 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
             for a in fragment:
                 findings.extend(self._check_path(a, mode, base))
             merged = merged_config(merged or base, fragment, unknown)
-        cfg = merged
+        cfg = merged if merged is not None else {}  # no assignments: nothing is judged on it
         values = applied + fragment
         if mode == "config":
             findings.extend(self._check_types(values, cfg, unknown))

@@ -108,9 +108,11 @@ def _annotation(text: str) -> Any:
                 return typing.Optional[conv_args[0]]  # noqa: UP007, UP045
             if base in (typing.Union,):
                 return typing.Union[conv_args]  # noqa: UP007
-            origin = {list: typing.List, dict: typing.Dict, tuple: typing.Tuple}.get(base, base)  # noqa: UP006
+            # generic aliases subscripted at run time with types read from verl's annotation text
+            origin: Any = {list: typing.List, dict: typing.Dict, tuple: typing.Tuple}.get(base, base)  # noqa: UP006
+            as_list: Any = typing.List  # noqa: UP006
             if origin is typing.Tuple:  # noqa: UP006
-                return typing.List[conv_args[0]] if conv_args else list  # noqa: UP006 - OmegaConf stores it as a list
+                return as_list[conv_args[0]] if conv_args else list  # OmegaConf stores a tuple as a list
             return origin[conv_args if len(conv_args) > 1 else conv_args[0]]
         raise ValueError(ast.dump(node))
 

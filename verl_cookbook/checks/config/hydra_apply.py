@@ -47,7 +47,8 @@ def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: i
     rel = module.replace(".", "/")
     if facts.tree.exists(f"{rel}.py") or facts.tree.exists(f"{rel}/__main__.py"):
         return []
-    entries = sorted(facts.entry_points())
+    known = facts.entry_points()
+    entries = sorted(known)
     label = facts.tree.version or facts.tree.label
     return [
         Finding(
@@ -57,9 +58,8 @@ def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: i
             "command/unknown-entry-point",
             f"`python -m {module}`: verl {label} has no module `{module}`, so Python stops with "
             f"'No module named {module}'" + did_you_mean(module, entries),
-            fact="Hydra entry points: " + ", ".join(f"{m} ({facts.entry_point(m)['config_name']})" for m in entries),
-            fact_source=", ".join(facts.entry_point(m)["source"] for m in entries[:3])
-            + (" …" if len(entries) > 3 else ""),
+            fact="Hydra entry points: " + ", ".join(f"{m} ({known[m]['config_name']})" for m in entries),
+            fact_source=", ".join(known[m]["source"] for m in entries[:3]) + (" …" if len(entries) > 3 else ""),
         )
     ]
 
@@ -345,7 +345,7 @@ def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dic
                 errors.append((a, ov, hydra_message(e2)))
                 continue
         ok.append((a, ov))
-    data = OmegaConf.to_container(cfg, resolve=False)
+    data: Any = OmegaConf.to_container(cfg, resolve=False)
     merged = data if whole else _graft(base, data, shape)
     applied = [
         dataclasses.replace(a, path=tuple(ov.key_or_group.split(".")), value=ov.value(), op=op(ov)) for a, ov in ok
