@@ -634,7 +634,7 @@ def _doctor_file(name: str, text: str) -> None:
     from verl_cookbook.doctor import InputError, diagnose
 
     path = workdir() / name
-    # a NUL byte makes doctor refuse the file as binary (tests/test_doctor.py); without it the text goes deep
+    # a NUL byte makes the file a file/binary finding (tests/test_garbage_input.py); without it the text goes deep
     path.write_text(text.replace("\0", ""), encoding="utf-8")
     try:
         report = diagnose(path, facts())

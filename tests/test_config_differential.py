@@ -10,7 +10,8 @@ import os
 
 import pytest
 
-from verl_cookbook.checks.config_rules import Assignment, ConfigChecker
+from verl_cookbook.checks.config.checker import ConfigChecker
+from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.facts.compose import searchpath
 
 HYDRA_RULES = ("override/", "config/unknown-key", "config/not-a-mapping", "config/unknown-config")

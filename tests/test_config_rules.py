@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from verl_cookbook.checks.config_rules import (
-    Assignment,
-    ConfigChecker,
-    assignment_from_override,
-    conversion_error,
-    entry_point_findings,
-    override_value,
-    resolve_config,
-)
+from verl_cookbook.checks.config.checker import ConfigChecker
+from verl_cookbook.checks.config.field_types import conversion_error
+from verl_cookbook.checks.config.hydra_apply import assignment_from_override, entry_point_findings, resolve_config
+from verl_cookbook.checks.config.model import Assignment, override_value
 
 ROLLOUT = "actor_rollout_ref.rollout"
 CKPT = f"{ROLLOUT}.checkpoint_engine"

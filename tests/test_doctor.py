@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from verl_cookbook import cli
-from verl_cookbook.doctor import InputError, diagnose, guess_cann, guess_product
+from verl_cookbook.doctor import InputError, diagnose
+from verl_cookbook.doctor.guesses import guess_cann, guess_product
 from verl_cookbook.doctor_rules import SITE_URL, ascend_env, delta_guards, site_url
 from verl_cookbook.facts import load_facts
 
@@ -218,13 +219,10 @@ def test_text_output_says_what_was_guessed(capsys):
     ("make", "message"),
     [
         (lambda d: d / "missing.sh", "no such file"),
-        (lambda d: _write(d / "run.sh", b"\x7fELF\x02\x01\x00\x00binary"), "binary file"),
-        (lambda d: _write(d / "run.sh", b"\xff\xfe not utf-8"), "not UTF-8"),
-        (lambda d: _write(d / "c.yaml", b"- just\n- a list\n"), "not a YAML mapping"),
         (lambda d: d, "is a folder"),
     ],
 )
-def test_garbage_input_exits_2_with_a_message(tmp_path, capsys, make, message):
+def test_a_missing_file_or_a_folder_exits_2_with_a_message(tmp_path, capsys, make, message):
     path = make(tmp_path)
     assert cli.main(["doctor", str(path)]) == 2
     err = capsys.readouterr().err
@@ -339,3 +337,48 @@ def test_an_experimental_entry_point_is_checked_against_the_config_hydra_compose
 def test_a_script_without_a_verl_command_says_so(facts, tmp_path):
     report = diagnose(_script(tmp_path, "echo hello\n"), facts)
     assert not report.findings and any("no verl trainer command" in n for n in report.notes)
+
+
+# -- notes: one file, several files, --quiet ------------------------------------------------------------------
+def _doctor_text(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["doctor", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_one_file_gets_each_of_its_notes(capsys):
+    _code, _out, err = _doctor_text(capsys, str(DATA / "npu_mooncake_ok.yaml"))
+    assert "npu_mooncake_ok.yaml: note: CANN version unknown" in err
+    assert "notes by kind" not in err
+
+
+def test_several_files_get_their_notes_counted_by_kind(capsys):
+    files = [DATA / "npu_mooncake_ok.yaml", DATA / "nccl_npu_rebuild_group.yaml", DATA / "kwargs_wrong_key.sh"]
+    code, out, err = _doctor_text(capsys, *map(str, files))
+    assert ": note: " not in err
+    assert "doctor: notes by kind" in err
+    kinds = [ln for ln in err.splitlines() if re.match(r"doctor: +\d+ in \d+ files?: ", ln)]
+    assert kinds and len(kinds) == len(set(kinds))
+    # every file lacks its CANN version: one line for the three notes of that kind
+    assert any(re.match(r"doctor: +\d+ in \d+ files?: CANN version unknown", ln) for ln in kinds)
+    # the file with findings keeps its line of guesses; the findings themselves are unchanged
+    assert f"doctor: {DATA / 'kwargs_wrong_key.sh'}: shell;" in err
+    assert code == 1 and "engine/kwargs-ignored" in out
+
+
+def test_quiet_prints_only_the_findings(capsys):
+    argv = [str(DATA / "kwargs_wrong_key.sh"), str(DATA / "npu_mooncake_ok.yaml")]
+    code, out, _err = _doctor_text(capsys, *argv)
+    quiet_code, quiet_out, quiet_err = _doctor_text(capsys, *argv, "--quiet")
+    assert (quiet_code, quiet_out) == (code, out)
+    assert quiet_err == ""
+
+
+def test_note_kind_leaves_out_lines_names_and_counts():
+    from verl_cookbook.doctor.command import note_kind
+
+    a = "line 12: 3 override(s) take their value from something not known statically (`a.b`, `c`): keys checked"
+    b = "line 40: 1 override(s) take their value from something not known statically (`x`): keys checked"
+    assert note_kind(a) == note_kind(b)
+    assert note_kind("CANN version unknown (--cann VERSION): the CANN >= 8.5.0 rule was not applied") != note_kind(a)
+    assert "8.5.0" in note_kind("the CANN >= 8.5.0 rule was not applied")

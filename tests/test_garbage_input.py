@@ -138,3 +138,76 @@ def test_a_generated_config_that_is_not_yaml_cites_the_file_without_a_line(verl_
     (verl_copy.root / rel).write_text("trainer: [unclosed\n", encoding="utf-8")
     broken = load_facts(verl_copy, use_cache=False)  # the facts are still extracted: the lines are read when cited
     assert broken.config_source("trainer.save_freq") == rel
+
+
+# -- one answer in check and doctor (issue 28 item 5) -----------------------------------------------------------
+def doctor_json(path: Path, capsys) -> tuple[int, dict, str]:
+    code, out, err = run(["doctor", str(path), "--format", "json"], capsys)
+    return code, json.loads(out) if out.strip() else {}, err
+
+
+@pytest.mark.parametrize(
+    ("content", "rule"),
+    [
+        (b"\x7fELF\x02\x01\x00\x00binary", "file/binary"),
+        (b"export A=1\n\xff\xfe not utf-8\n", "file/encoding"),
+    ],
+    ids=["binary", "invalid-utf8"],
+)
+@pytest.mark.parametrize("name", ["run.sh", "config.yaml"])
+def test_a_file_that_is_not_text_is_the_same_finding_in_check_and_doctor(
+    tmp_path: Path, capsys, content: bytes, rule: str, name: str
+) -> None:
+    page, script = tmp_path / "page.md", tmp_path / name
+    page.write_bytes(content)
+    script.write_bytes(content)
+    check_code, check_findings = check_json(page, capsys)
+    doctor_code, report, _err = doctor_json(script, capsys)
+    assert (check_code, [f["rule"] for f in check_findings]) == (1, [rule])
+    assert (doctor_code, [f["rule"] for f in report["findings"]]) == (1, [rule])
+    assert report["findings"][0]["path"].endswith(name)
+
+
+def test_invalid_utf8_in_a_script_points_at_its_line(tmp_path: Path, capsys) -> None:
+    script = tmp_path / "run.sh"
+    script.write_bytes(b"#!/bin/bash\nexport A=1\necho \xc3\x28\n")
+    _code, report, _err = doctor_json(script, capsys)
+    assert [(f["rule"], f["line"]) for f in report["findings"]] == [("file/encoding", 3)]
+
+
+@pytest.mark.parametrize("name", ["run.sh", "config.yaml", "page.md"])
+@pytest.mark.parametrize("content", ["", "\n  \n"], ids=["0-bytes", "blank"])
+def test_an_empty_file_has_no_findings_and_exits_0_in_both_commands(
+    tmp_path: Path, capsys, name: str, content: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    if name.endswith(".md"):
+        code, findings = check_json(path, capsys)
+        assert (code, findings) == (0, [])
+        return
+    code, report, _err = doctor_json(path, capsys)
+    assert (code, report["findings"]) == (0, [])
+    assert report["files"][0]["notes"] == ["empty file: nothing to check"]
+
+
+def test_a_yaml_config_of_comments_only_is_empty_too(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("# settings come later\n", encoding="utf-8")
+    code, report, _err = doctor_json(path, capsys)
+    assert (code, report["findings"]) == (0, [])
+    assert "empty file: nothing to check" in report["files"][0]["notes"]
+
+
+def test_a_yaml_config_that_is_a_list_is_a_finding_with_its_line(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("# a list, not a config\n- trainer\n- actor\n", encoding="utf-8")
+    code, report, _err = doctor_json(path, capsys)
+    assert code == 1
+    assert [(f["rule"], f["line"]) for f in report["findings"]] == [("yaml/not-a-mapping", 2)]
+
+
+@pytest.mark.parametrize("make", [lambda d: d / "missing.sh", lambda d: d], ids=["missing", "folder"])
+def test_a_file_that_is_not_there_to_read_is_a_usage_error_in_doctor(tmp_path: Path, capsys, make) -> None:
+    code, _out, err = run(["doctor", str(make(tmp_path))], capsys)
+    assert code == 2 and "verl-cookbook doctor: error:" in err

@@ -50,7 +50,9 @@ def test_composing_every_entry_points_config_in_a_booby_trapped_tree_executes_no
 ) -> None:
     """Hydra composes each entry point's config from the tree's folders: a ``pkg://verl.trainer.config`` search
     path (the experimental entry points' configs have one) would make Hydra import verl; it is read as a folder."""
-    from verl_cookbook.checks.config_rules import Assignment, ConfigChecker, resolve_config
+    from verl_cookbook.checks.config.checker import ConfigChecker
+    from verl_cookbook.checks.config.hydra_apply import resolve_config
+    from verl_cookbook.checks.config.model import Assignment
     from verl_cookbook.facts import load_facts
 
     marks = tmp_path / "marks"

@@ -72,5 +72,5 @@ def test_warm_check_imports_no_parser_or_judge(tmp_path: Path, facts: Facts) -> 
 
 def test_the_probe_sees_an_eager_import(tmp_path: Path, facts: Facts) -> None:
     _run(tmp_path)
-    warm = _run(tmp_path, prelude="import verl_cookbook.checks.config_rules")
-    assert "verl_cookbook.checks.config_rules" in warm["heavy"] and "markdown_it" in warm["heavy"]
+    warm = _run(tmp_path, prelude="import verl_cookbook.checks.config.checker")
+    assert "verl_cookbook.checks.config.checker" in warm["heavy"] and "markdown_it" in warm["heavy"]

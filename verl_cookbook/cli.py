@@ -54,7 +54,8 @@ def exit_codes_help(findings: str, errors: str) -> str:
 
 _SOURCE_ERRORS = "verl's source out of reach or not a whole verl tree"
 CHECK_EXIT_HELP = exit_codes_help(
-    "at least one (a page that cannot be read as Markdown, e.g. binary, is a finding on that page)",
+    "at least one (a page that cannot be read as text, binary or not UTF-8, is a finding on that page; an empty "
+    "page has none)",
     f"a bad option, a PATH that does not exist, {_SOURCE_ERRORS}",
 )
 FACTS_EXIT_HELP = exit_codes_help("never (facts has nothing to judge)", f"a bad option, {_SOURCE_ERRORS}")
@@ -156,8 +157,9 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
         description="Check a user's launch script or verl config before it burns cluster hours.",
         epilog=exit_codes_help(
             "at least one",
-            "a bad option, a FILE that does not exist or is not a launch script or config (a folder, binary, "
-            "not UTF-8, YAML that is not a mapping), verl's source out of reach or not a whole verl tree",
+            "a bad option, a FILE that does not exist or is a folder, verl's source out of reach or not a whole "
+            "verl tree (a file that cannot be read as text, binary or not UTF-8, is a finding on that file; an "
+            "empty file has none)",
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -175,6 +177,7 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     )
     _add_source_args(p)
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only the findings (no guesses, notes or summary)")
     _add_rule_args(p)
     p.set_defaults(func=cmd_doctor)
 

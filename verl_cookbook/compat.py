@@ -307,7 +307,7 @@ def kwarg_rows(facts: FactsByRelease) -> list[tuple[str, str, str, str, dict[str
             names += [n for n in per[r] or {} if n not in names]
         for n in names:
             # releases where the engine itself is not registered are NO_ENGINE: shown as absent, no "added"
-            values = {r: NO_ENGINE if per[r] is None else per[r].get(n, MISSING) for r in releases}
+            values = {r: NO_ENGINE if (kw := per[r]) is None else kw.get(n, MISSING) for r in releases}
             rows.append((backend, devices, cls, n, values, n in injected))
     return rows
 

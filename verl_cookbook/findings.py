@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from verl_cookbook.rules import Rule, lookup, matches
 
@@ -30,11 +30,25 @@ class Finding:
     path: str
     line: int
     col: int
-    rule: Rule | str  # a declared code given as a string is looked up in __post_init__: always a Rule after
+    rule: Rule  # a declared code given as a string is looked up in __post_init__
     message: str
     fact: str | None = None
     fact_source: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    if TYPE_CHECKING:  # what the generated __init__ accepts: the rule as a Rule or as its code
+
+        def __init__(
+            self,
+            path: str,
+            line: int,
+            col: int,
+            rule: Rule | str,
+            message: str,
+            fact: str | None = None,
+            fact_source: str | None = None,
+            data: Mapping[str, Any] = ...,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.rule, Rule):

@@ -1,7 +1,7 @@
 """Hydra command-line overrides, read by Hydra's own ``OverridesParser`` (hydra-core 1.3, the line verl runs).
 
 The one place the package parses an override: the shell reader (``shell.hydra_cli``) splits a launch script's
-arguments with it and the config checker (``checks.config_rules``) applies them with it. Hydra is imported on
+arguments with it and the config checker (``checks.config``) applies them with it. Hydra is imported on
 first use only, so commands that never meet an override don't pay for it."""
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def _fitting_config(data: dict, root: tuple[str, ...], base: dict, ctx: Context)
     """The primary config this fragment is written for: ``ppo_trainer`` when every key is in it, else the
     config in its folder with the fewest keys verl's composition lacks (a fragment for the Megatron engine fits
     ``ppo_megatron_trainer``); a tie keeps ``ppo_trainer``. A key no config has is then reported as unknown."""
-    from verl_cookbook.checks.config_rules import lookup_path
+    from verl_cookbook.checks.config.model import lookup_path
 
     paths = _leaf_paths(data, root)
 
@@ -155,7 +155,8 @@ def backend_table_findings(table: Table, ctx: Context) -> list[Finding]:
     It is taken for such a table when at least two rows and more than half of them name a registered
     backend; the other names are then checked as ``checkpoint_engine.backend`` values.
     """
-    from verl_cookbook.checks.config_rules import Assignment, ConfigChecker
+    from verl_cookbook.checks.config.checker import ConfigChecker
+    from verl_cookbook.checks.config.model import Assignment
 
     known = set(ctx.facts.backends())
     names: list[tuple[int, str]] = []

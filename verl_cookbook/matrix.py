@@ -16,8 +16,9 @@ Everything here takes parsed pages and per-release facts, so it is testable on a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,26 +121,21 @@ def _unbounded(attrs: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in attrs.items() if k not in BOUNDS}
 
 
-def _labelled(page: Page) -> Iterable[tuple[str, int, dict[str, str], object]]:
+def _labelled(page: Page) -> Iterable[tuple[str, int, dict[str, str], Callable[[Context], list[Finding]]]]:
     """(what, line, attrs, run) for every item carrying since/until; ``run(ctx)`` checks it with bounds ignored."""
     for block in page.blocks:
         kind = block.attrs.get("check")
-        if kind in BLOCK_CHECKS and kind != "skip" and not block.missing_includes:
+        if kind is not None and kind in BLOCK_CHECKS and kind != "skip" and not block.missing_includes:
             stripped = dataclasses.replace(block, attrs=_unbounded(block.attrs))
-            yield (
-                f'block check="{kind}"',
-                block.line,
-                block.attrs,
-                (lambda ctx, b=stripped, k=kind: BLOCK_CHECKS[k](b, ctx)),
-            )
+            yield f'block check="{kind}"', block.line, block.attrs, functools.partial(BLOCK_CHECKS[kind], stripped)
     tables = {id(t.directive): t for t in page.tables if t.directive is not None}
     for d in page.directives:
         stripped_d = dataclasses.replace(d, attrs=_unbounded(d.attrs))
         if id(d) in tables and d.kind in TABLE_CHECKS:
             table = dataclasses.replace(tables[id(d)], directive=stripped_d)
-            yield f"table {d.kind}", d.line, d.attrs, (lambda ctx, t=table, k=d.kind: TABLE_CHECKS[k](t, ctx))
+            yield f"table {d.kind}", d.line, d.attrs, functools.partial(TABLE_CHECKS[d.kind], table)
         elif id(d) not in tables and d.kind in CLAIM_CHECKS:
-            yield f"claim {d.kind}", d.line, d.attrs, (lambda ctx, c=stripped_d, k=d.kind: CLAIM_CHECKS[k](c, ctx))
+            yield f"claim {d.kind}", d.line, d.attrs, functools.partial(CLAIM_CHECKS[d.kind], stripped_d)
 
 
 def verify_labels(pages: list[Page], facts_by_release: dict[str, Facts], root: Path) -> list[Label]:

@@ -83,7 +83,7 @@ def _label(c: Citation, first_of_file: bool) -> str:
 
 def _link(c: Citation, release: str, text: str, cls: str = "verl-cite") -> str:
     word = "lines" if c.last else "line"
-    where = c.path + (f", {word} {c.lines}" if c.lines else "")
+    where = (c.path or c.written) + (f", {word} {c.lines}" if c.lines else "")
     title = html.escape(f"verl {c.release or release} · {where}", quote=True)
     return f'<a class="{cls}" href="{html.escape(source_url(c, release))}" title="{title}">{_text(text)}</a>'
 

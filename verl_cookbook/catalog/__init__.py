@@ -186,7 +186,8 @@ def check_value(value_spec: dict, value: str) -> str | None:
             return f"`{value}` is not valid JSON: {e.msg} (column {e.colno})"
     elif t == "cmake_bool":
         v = value.upper()
-        ok = v in CMAKE_TRUE or v in CMAKE_FALSE or v.endswith("-NOTFOUND") or re.fullmatch(r"[+-]?\d+(\.\d+)?", v)
+        number = re.fullmatch(r"[+-]?\d+(\.\d+)?", v) is not None
+        ok = v in CMAKE_TRUE or v in CMAKE_FALSE or v.endswith("-NOTFOUND") or number
     if ok:
         return None
     return f"`{value}` is not allowed: expected {describe(value_spec)}"

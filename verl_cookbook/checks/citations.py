@@ -26,13 +26,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from verl_cookbook.checks import Context
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import DIRECTIVE, Page, parse_attrs
 from verl_cookbook.releases import covered_releases, default_release
+from verl_cookbook.session import Session as Memo
 from verl_cookbook.verl_source import MANIFEST, VerlTree, line_counts, release_tree
 
 # a bare path outside code spans (tool output, a path in a sentence)
@@ -81,10 +81,14 @@ def source_url(c: Citation, release: str) -> str:
     return url
 
 
-@lru_cache(maxsize=8)
-def _files(package: Path) -> frozenset[str]:
+def _files(package: Path, memo: Memo | None) -> frozenset[str]:
     """Repository-relative paths of every .py/.yaml file in verl's package: the list of the release's files when
-    ``package`` is what ships of one (see ``verl_source.shipped_release``), else the files themselves."""
+    ``package`` is what ships of one (see ``verl_source.shipped_release``), else the files themselves. Listed once
+    per run when ``memo`` (the run's :class:`~verl_cookbook.session.Session`) is given."""
+    if memo is not None:
+        if package not in memo.package_files:
+            memo.package_files[package] = _files(package, None)
+        return memo.package_files[package]
     manifest = package.parent / MANIFEST
     try:
         listed = json.loads(manifest.read_text(encoding="utf-8")).get("listing")
@@ -99,12 +103,15 @@ def _files(package: Path) -> frozenset[str]:
     )
 
 
-@lru_cache(maxsize=8)
-def _by_name(package: Path) -> dict[str, list[str]]:
-    """File name → repository-relative paths of every .py/.yaml file in verl's package."""
+def _by_name(package: Path, memo: Memo | None) -> dict[str, list[str]]:
+    """File name → repository-relative paths of every .py/.yaml file in verl's package (once per run with ``memo``)."""
+    if memo is not None and package in memo.files_by_name:
+        return memo.files_by_name[package]
     out: dict[str, list[str]] = {}
-    for rel in sorted(_files(package)):
+    for rel in sorted(_files(package, memo)):
         out.setdefault(rel.rsplit("/", 1)[-1], []).append(rel)
+    if memo is not None:
+        memo.files_by_name[package] = out
     return out
 
 
@@ -115,7 +122,7 @@ def _mask(text: str) -> str:
     return _DOUBLE_SPAN.sub(blank, DIRECTIVE.sub(blank, text))
 
 
-def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None, bool, str]:
+def _resolve(written: str, package: Path, near: str | None, memo: Memo | None) -> tuple[str | None, bool, str]:
     """(repository path, in the wheel, problem) of a file as written."""
     if written.startswith("verl/"):
         return written, True, ""
@@ -123,8 +130,8 @@ def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None,
         return written, False, ""
     if "/" in written:
         inside = f"verl/{written}"
-        return (inside, True, "") if inside in _files(package) else (None, True, "")
-    found = _by_name(package).get(written, [])
+        return (inside, True, "") if inside in _files(package, memo) else (None, True, "")
+    found = _by_name(package, memo).get(written, [])
     if len(found) > 1 and near:
         close = [f for f in found if f.rsplit("/", 1)[0] == near.rsplit("/", 1)[0]]
         found = close or found
@@ -135,10 +142,11 @@ def _resolve(written: str, package: Path, near: str | None) -> tuple[str | None,
     return None, True, f"verl has no file named `{written}`"
 
 
-def find_citations(text: str, package: Path) -> list[Citation]:
+def find_citations(text: str, package: Path, memo: Memo | None = None) -> list[Citation]:
     """Every citation of verl's source in a page's Markdown ``text`` (fenced code included), in order.
 
-    ``package`` is verl's package folder (``<tree>/verl``), used to resolve short paths and bare names.
+    ``package`` is verl's package folder (``<tree>/verl``), used to resolve short paths and bare names; ``memo`` (the
+    run's :class:`~verl_cookbook.session.Session`) keeps the package's file list between calls.
     """
     masked = _mask(text)
     out: list[Citation] = []
@@ -160,7 +168,7 @@ def find_citations(text: str, package: Path) -> list[Citation]:
         if f and (body.startswith("verl/") or f.group("first")):
             claim = _claim_before(text, m.start())
             near = (claim or {}).get("file") or (prev.path if prev else None)
-            path, in_wheel, problem = _resolve(f.group("path"), package, near)
+            path, in_wheel, problem = _resolve(f.group("path"), package, near, memo)
             if path is None and not problem:
                 prev = None
                 continue  # a path with lines in some other project
@@ -215,12 +223,15 @@ def find_citations(text: str, package: Path) -> list[Citation]:
     return sorted(out, key=lambda c: c.start)
 
 
-@lru_cache(maxsize=512)
-def _lines(path: Path) -> list[str] | None:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
+def _lines(path: Path, memo: Memo) -> list[str] | None:
+    """The lines of one of verl's files, None when it cannot be read; read once per run (``memo``: the run's
+    :class:`~verl_cookbook.session.Session`)."""
+    if path not in memo.cited_lines:
+        try:
+            memo.cited_lines[path] = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            memo.cited_lines[path] = None
+    return memo.cited_lines[path]
 
 
 def _claim_before(text: str, start: int) -> dict[str, str] | None:
@@ -245,7 +256,7 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         return []
     out: list[Finding] = []
     text = page.text
-    cites = find_citations(text, tree.package)
+    cites = find_citations(text, tree.package, ctx.session)
     for i, c in enumerate(cites):
         line = text.count("\n", 0, c.start) + 1
         col = c.start - (text.rfind("\n", 0, c.start) + 1) + 1
@@ -262,7 +273,7 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         if release != tree.version and release not in covered_releases():
             out.append(finding("cite/unknown-release", f"cites verl {release}, which the site does not cover"))
             continue
-        other = None if release == tree.version else _release(release)
+        other = None if release == tree.version else _release(release, ctx.session)
         if other is None and release != tree.version:
             out.append(
                 finding(
@@ -272,7 +283,7 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
             )
             continue
         label = tree.label if other is None else release
-        count = _line_count(other or tree, c.path)
+        count = _line_count(other or tree, c.path, ctx.session)
         if count is None:
             out.append(finding("cite/missing-file", f"cites `{c.path}`, which verl {label} does not have"))
             continue
@@ -291,7 +302,7 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         claim = _claim_before(text, c.start)
         if claim and claim.get("file") == c.path and claim.get("match") and release == tree.version:
             why = f"{page.path}:{line} cites `{c.written}` after a claim that must hold in those lines"
-            lines = _lines(ctx.facts.source_tree(why).root / c.path) or []
+            lines = _lines(ctx.facts.source_tree(why).root / c.path, ctx.session) or []
             ranges = [(c.first, end)] + [(d.first, d.last or d.first) for d in _continued(cites, i, text)]
             cited = _squash("\n".join("\n".join(lines[a - 1 : b]) for a, b in ranges if a))
             if _squash(claim["match"]) not in cited:
@@ -318,16 +329,18 @@ def _continued(cites: list[Citation], i: int, text: str) -> list[Citation]:
     return out
 
 
-@lru_cache(maxsize=4)
-def _release(release: str) -> VerlTree | None:
+def _release(release: str, memo: Memo) -> VerlTree | None:
     """Another covered release a page cites lines of, as far as it is here without the network (unpacked in the
-    cache, else what ships of it: every file's line count). A citation never downloads a release."""
-    return release_tree(release)
+    cache, else what ships of it: every file's line count), found once per run. A citation never downloads a
+    release."""
+    if release not in memo.other_releases:
+        memo.other_releases[release] = release_tree(release)
+    return memo.other_releases[release]
 
 
-def _line_count(tree: VerlTree, rel: str) -> int | None:
+def _line_count(tree: VerlTree, rel: str, memo: Memo) -> int | None:
     counts = line_counts(tree)
     if counts is not None:
         return counts.get(rel)
-    lines = _lines(tree.root / rel)
+    lines = _lines(tree.root / rel, memo)
     return None if lines is None else len(lines)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verl_cookbook.checks import Context, claim_check
-from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.checks.config.model import did_you_mean
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Directive
 from verl_cookbook.releases import default_release
@@ -469,7 +469,7 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
     want = [p.strip() for p in d.attrs.get("params", "").split(",") if p.strip()]
     if not want:
         return []
-    fn = node
+    fn: ast.AST | None = node
     if isinstance(node, ast.ClassDef):
         fn = _defs(node.body).get("__init__")
         if fn is None:

@@ -1,11 +1,11 @@
 """A verl entry point's command line (read by ``shell.hydra_cli``) judged: its config-value overrides become config
-assignments for ``config_rules``, and what Hydra would refuse on the command line becomes findings."""
+assignments for ``checks.config``, and what Hydra would refuse on the command line becomes findings."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from verl_cookbook.checks.config_rules import Assignment
+from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.findings import Finding
 from verl_cookbook.shell.hydra_cli import HYDRA_FLAGS, Problem, read_command_line
 from verl_cookbook.shell.model import Command

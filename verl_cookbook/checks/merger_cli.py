@@ -10,7 +10,7 @@ option left out, an option that needs a value and has none. Each names the page 
 from __future__ import annotations
 
 from verl_cookbook.checks import Context, command_check
-from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.checks.config.model import did_you_mean
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
 

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from verl_cookbook.checks import Context, table_check
-from verl_cookbook.checks.config_rules import DEVICES, did_you_mean, lookup_path
+from verl_cookbook.checks.config.model import DEVICES, did_you_mean, lookup_path
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Table, code_spans
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from verl_cookbook.checks import Context, block_check
 from verl_cookbook.checks.claims import resolve_symbol
-from verl_cookbook.checks.config_rules import did_you_mean
+from verl_cookbook.checks.config.model import did_you_mean
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, parse_info, read_text, resolve_include
@@ -90,11 +90,11 @@ def _base_methods(
         src_mod = resolve_symbol(tree, module, read)[1]
         imports = _verl_imports(src_mod) if isinstance(src_mod, ast.Module) else {}
         for b in node.bases:
-            name = dotted_name(b)
-            if not name:
+            base_name = dotted_name(b)
+            if not base_name:
                 continue
             via = _base_path(b, imports)
-            todo.append((via or f"{module}.{name}", depth + 1))
+            todo.append((via or f"{module}.{base_name}", depth + 1))
     return out
 
 
@@ -182,10 +182,10 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
             )
     for cls in [n for n in ast.walk(mod) if isinstance(n, ast.ClassDef)]:
         for b in cls.bases:
-            path = _base_path(b, imports)
-            if not path:
+            base_path = _base_path(b, imports)
+            if not base_path:
                 continue
-            base_methods = _base_methods(tree, path, ctx.session.verl_files)
+            base_methods = _base_methods(tree, base_path, ctx.session.verl_files)
             for name, fn in _methods(cls).items():
                 if name not in base_methods:
                     continue

@@ -17,7 +17,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from verl_cookbook.findings import Finding
@@ -76,8 +75,19 @@ PAIRS = (
 )
 
 
-@cache
-def _line_of(tree: VerlTree, rel: str, match: str) -> int | None:
+def _line_of(tree: VerlTree, rel: str, match: str, memo: dict[tuple, Any] | None = None) -> int | None:
+    """The first line of verl's file ``rel`` that holds ``match``, or None; kept in ``memo`` (the run's
+    :attr:`~verl_cookbook.session.Session.required_values`) when given."""
+    key = ("line_of", str(tree.root), rel, match)
+    if memo is not None and key in memo:
+        return memo[key]
+    found = _find_line(tree, rel, match)
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
+def _find_line(tree: VerlTree, rel: str, match: str) -> int | None:
     try:
         text = tree.read(rel)
     except OSError:
@@ -88,9 +98,19 @@ def _line_of(tree: VerlTree, rel: str, match: str) -> int | None:
     return None
 
 
-@cache
-def rollout_names(tree: VerlTree) -> tuple[frozenset[str], str] | None:
-    """The names in ``_ROLLOUT_REGISTRY`` (first element of each key) and where it is written, or None."""
+def rollout_names(tree: VerlTree, memo: dict[tuple, Any] | None = None) -> tuple[frozenset[str], str] | None:
+    """The names in ``_ROLLOUT_REGISTRY`` (first element of each key) and where it is written, or None; kept in
+    ``memo`` (the run's :attr:`~verl_cookbook.session.Session.required_values`) when given."""
+    key = ("rollout_names", str(tree.root))
+    if memo is not None and key in memo:
+        return memo[key]
+    found = _rollout_names(tree)
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
+def _rollout_names(tree: VerlTree) -> tuple[frozenset[str], str] | None:
     rel = "verl/workers/rollout/base.py"
     try:
         mod = ast.parse(tree.read(rel))
@@ -100,7 +120,9 @@ def rollout_names(tree: VerlTree) -> tuple[frozenset[str], str] | None:
         targets = (
             node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
         )
-        if any(isinstance(t, ast.Name) and t.id == "_ROLLOUT_REGISTRY" for t in targets):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and any(
+            isinstance(t, ast.Name) and t.id == "_ROLLOUT_REGISTRY" for t in targets
+        ):
             value = node.value
             if not isinstance(value, ast.Dict):
                 return None
@@ -147,10 +169,12 @@ def check(
     file: str,
     command_line: int,
     symbolic: set[str] | frozenset[str] = frozenset(),
+    memo: dict[tuple, Any] | None = None,
 ) -> list[Finding]:
     """Findings for one trainer command. ``config`` is the composed config with the command's overrides merged;
     ``set_keys`` maps each dotted key an override sets (or deletes) to its (line, col); ``symbolic`` the keys set
-    from a shell value not known statically (never judged)."""
+    from a shell value not known statically (never judged); ``memo``: what was read from verl's files in this run
+    (the run's :attr:`~verl_cookbook.session.Session.required_values`)."""
     out: list[Finding] = []
     for key in _missing_keys(config):
         if key in set_keys or key in symbolic:
@@ -186,7 +210,7 @@ def check(
         dynamic = _truthy(section.get("use_dynamic_bsz")) if pair.section == "critic" else actor_dynamic
         if dynamic:
             continue
-        line = _line_of(tree, pair.file, pair.match)
+        line = _line_of(tree, pair.file, pair.match, memo)
         if line is None:
             continue  # this release does not enforce the pair where we look: say nothing
         old_k, new_k = f"{pair.section}.{pair.old}", f"{pair.section}.{pair.new}"
@@ -222,7 +246,7 @@ def check(
                 )
             )
     name = _get(config, "actor_rollout_ref.rollout.name")
-    known = rollout_names(tree)
+    known = rollout_names(tree, memo)
     key = "actor_rollout_ref.rollout.name"
     if known and isinstance(name, str) and name != MISSING and key not in symbolic and "${" not in name:
         names, cite = known

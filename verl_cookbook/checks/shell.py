@@ -22,11 +22,14 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable
+from typing import Any
 
 from verl_cookbook import catalog, shell_batch
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check, command_check
 from verl_cookbook.checks.command_line import overrides_to_assignments
-from verl_cookbook.checks.config_rules import ConfigChecker, did_you_mean, entry_point_findings
+from verl_cookbook.checks.config.checker import ConfigChecker
+from verl_cookbook.checks.config.hydra_apply import entry_point_findings
+from verl_cookbook.checks.config.model import did_you_mean
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
@@ -123,7 +126,7 @@ def _shellcheck_args(severity: str) -> list[str]:
 # (severity,) and code; what was started and not yet collected waits in ``Session.shell_pending``.
 
 
-def _batched(session: Session | None, key: tuple) -> object:
+def _batched(session: Session | None, key: tuple) -> Any:
     if session is None:
         return None
     while session.shell_pending:  # the batch processes ran while the pages without shell blocks were checked

@@ -14,7 +14,8 @@ from omegaconf import OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from verl_cookbook.checks import Context, block_check
-from verl_cookbook.checks.config_rules import Assignment, ConfigChecker
+from verl_cookbook.checks.config.checker import ConfigChecker
+from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
 
@@ -110,8 +111,8 @@ def _omegaconf_merge(
         cfg = OmegaConf.create(_prune(top, data))
         _open_empty(cfg)
         OmegaConf.set_struct(cfg, True)
-        for p in open_paths:
-            node = OmegaConf.select(cfg, ".".join(p), throw_on_missing=False)
+        for open_path in open_paths:
+            node = OmegaConf.select(cfg, ".".join(open_path), throw_on_missing=False)
             if OmegaConf.is_dict(node):
                 OmegaConf.set_struct(node, False)
         OmegaConf.merge(cfg, data)

@@ -3,7 +3,7 @@
 Each rule has an id, a message that says how to fix the problem, and a link to the site page that
 explains it. The checks the site's own snippets go through (unknown keys, backend names, ``engine_kwargs``
 keyed by the backend in effect, constructor kwargs, ``device: npu``) come from
-:class:`verl_cookbook.checks.config_rules.ConfigChecker`; :func:`advice` adds the fix and the link to
+:class:`verl_cookbook.checks.config.checker.ConfigChecker`; :func:`advice` adds the fix and the link to
 their findings. Doctor-only rules live in the modules beside this one:
 
 - ``ascend_env``: what the Ascend backends need (HCCL whitelist on Ascend 950PR/950DT, intra-node RoCE,
@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verl_cookbook.checks.config_rules import Assignment
+from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.rules import (  # noqa: F401 - the pages the rules point to, as doctor's rules name them

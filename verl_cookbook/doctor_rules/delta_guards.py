@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,8 +112,11 @@ def _text(arg: ast.expr) -> str:
         return arg.value
     if isinstance(arg, ast.JoinedStr):
         parts = []
-        for v in arg.values:
-            parts.append(v.value if isinstance(v, ast.Constant) else "{" + ast.unparse(v.value) + "}")
+        for v in arg.values:  # constants and formatted values
+            if isinstance(v, ast.Constant):
+                parts.append(str(v.value))
+            elif isinstance(v, ast.FormattedValue):
+                parts.append("{" + ast.unparse(v.value) + "}")
         return "".join(parts)
     return ast.unparse(arg)
 
@@ -164,10 +168,10 @@ def extract_guards(tree: VerlTree) -> list[Guard]:
             if fn is not None:
                 _collect(fn.body, [], {}, guards, spec, spec.rel)
             continue
-        for fn in ast.walk(mod):
-            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and _mentions_delta(fn):
+        for node in ast.walk(mod):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _mentions_delta(node):
                 found: list[Guard] = []
-                _collect(fn.body, [], {}, found, spec, spec.rel)
+                _collect(node.body, [], {}, found, spec, spec.rel)
                 guards.extend(g for g in found if any(_mentions_delta(c) for c in g.conditions) or _in_delta(g))
     return guards
 
@@ -363,7 +367,14 @@ class Evaluator:
             if v is UNKNOWN:
                 return UNKNOWN
             try:
-                return {"int": int, "float": float, "bool": bool, "str": str, "len": len}[func.id](v)
+                convert: dict[str, Callable[[Any], Any]] = {
+                    "int": int,
+                    "float": float,
+                    "bool": bool,
+                    "str": str,
+                    "len": len,
+                }
+                return convert[func.id](v)
             except (TypeError, ValueError):
                 return UNKNOWN
         if isinstance(func, ast.Attribute) and func.attr == "get" and len(args) in (1, 2):
@@ -392,6 +403,8 @@ def render_message(guard: Guard, config: dict) -> str:
     for v in node.values:
         if isinstance(v, ast.Constant):
             parts.append(str(v.value))
+            continue
+        if not isinstance(v, ast.FormattedValue):  # an f-string holds constants and formatted values only
             continue
         got = ev.value(ev.eval(v.value))
         if got is UNKNOWN or isinstance(got, Ref):

@@ -180,7 +180,7 @@ def omegaconf_on_libyaml() -> Iterator[None]:
     import omegaconf._utils as omegaconf_utils
 
     try:
-        from yaml.cyaml import CParser as c_parser
+        from yaml._yaml import CParser as c_parser  # what yaml.cyaml's loaders are built on
     except ImportError:  # PyYAML without libyaml
         yield
         return

@@ -15,7 +15,7 @@ GENERATED_GLOB = "_generated_*.yaml"
 CONFIG_DIR = "verl/trainer/config"
 
 
-def dataclass_fields(tree: VerlTree, rel: str, class_name: str) -> dict[str, dict] | None:
+def dataclass_fields(tree: VerlTree, rel: str, class_name: str) -> dict[str, Any] | None:
     """Fields of dataclass ``class_name`` in ``rel``: annotation, default and line. None if the class is absent."""
     if not tree.exists(rel):
         return None

@@ -117,7 +117,7 @@ def extract(tree: VerlTree) -> dict:
             name = _kw(dec, "config_name")
             cpath = _kw(dec, "config_path")
             if cpath is None and dec.args and isinstance(dec.args[0], ast.Constant):
-                cpath = dec.args[0].value
+                cpath = dec.args[0].value if isinstance(dec.args[0].value, str) else None
             cdir = None
             if cpath is not None and not cpath.startswith("pkg://"):
                 cdir = Path(os.path.normpath(path.parent / cpath))

@@ -94,7 +94,7 @@ def _reads(module: ast.AST, text: str, rel: str) -> list[tuple[str, dict]]:
         elif isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In | ast.NotIn):
             if dotted_name(node.comparators[0]) in _ENVIRON:
                 name, kind = _str_const(node.left), "in"
-        if not name or not kind:
+        if not name or not kind or not isinstance(node, ast.expr):
             continue
         rec: dict[str, Any] = {"source": f"{rel}:{node.lineno}", "kind": kind}
         if default is not NO_DEFAULT:

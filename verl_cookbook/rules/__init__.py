@@ -15,7 +15,7 @@ once with ``family=True``; :func:`lookup` gives each concrete code the family's 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,7 +162,7 @@ def declarations() -> list[Rule]:
     return sorted([r for r in _RULES.values() if r.parent is None] + list(_FAMILIES.values()))
 
 
-def matches(code: str, patterns: list[str] | tuple[str, ...]) -> bool:
+def matches(code: str, patterns: Sequence[str]) -> bool:
     """Whether ``code`` is selected by one of ``patterns``: ``ALL``, a whole code or a prefix of codes (``config``,
     ``config/``, ``engine/unknown-``, ``shellcheck/SC2``), as ruff's ``--select`` takes a prefix."""
     return any(p == "ALL" or code.startswith(p) for p in patterns if p)

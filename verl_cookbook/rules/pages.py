@@ -16,12 +16,27 @@ for code, summary, zh, catches in (
         "路径不存在",
         "A page or folder named on the command line that does not exist.",
     ),
-    ("file/unreadable", "File cannot be read", "文件无法读取", "A page the checker has no permission to read."),
-    ("file/binary", "Binary file", "二进制文件", "A page that holds NUL bytes, so it is not Markdown."),
-    ("file/encoding", "Not UTF-8", "非 UTF-8 编码", "A page that is not UTF-8 text."),
-    ("file/too-large", "File too large", "文件过大", "A page larger than the checker reads as Markdown."),
+    (
+        "file/unreadable",
+        "File cannot be read",
+        "文件无法读取",
+        "A page, or a file given to doctor, that cannot be read (no permission).",
+    ),
+    (
+        "file/binary",
+        "Binary file",
+        "二进制文件",
+        "A page, or a file given to doctor, that holds NUL bytes, so it is not text.",
+    ),
+    ("file/encoding", "Not UTF-8", "非 UTF-8 编码", "A page, or a file given to doctor, that is not UTF-8 text."),
+    (
+        "file/too-large",
+        "File too large",
+        "文件过大",
+        "A page, or a file given to doctor, larger than the checker reads.",
+    ),
 ):
-    declare(code, summary, zh, catches, "A page that cannot be read is a page nothing on it is checked on.")
+    declare(code, summary, zh, catches, "Nothing in a file that cannot be read is checked.")
 declare(
     "markdown/unterminated-fence",
     "Code fence never closed",

@@ -10,6 +10,8 @@ which are English in the terminal too.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from verl_cookbook.rules import Example, Rule, declarations
 
 FAMILIES = {
@@ -47,7 +49,29 @@ FAMILIES = {
     "yaml": ("YAML", "YAML"),
 }
 
-_TEXT = {
+
+class _Text(TypedDict):
+    """The page's own words in one language."""
+
+    title: str
+    intro: str
+    select_h: str
+    select: str
+    suppress_h: str
+    suppress: str
+    index_h: str
+    cols: tuple[str, str, str]
+    catches: str
+    why: str
+    fix: str
+    bad: str
+    good: str
+    severity: dict[str, str]
+    family_code: str
+    json_code: str
+
+
+_TEXT: dict[str, _Text] = {
     "zh": {
         "title": "规则列表 { #rules }",
         "intro": (
@@ -190,11 +214,11 @@ def render(lang: str) -> str:
         fix = r.fix_text({"case": ""}) if r.fix else None
         if fix:
             out.append(f"- {t['fix']}{colon}{fix}")
-        for key, ex in (("bad", r.bad), ("good", r.good)):
+        for heading, ex in ((t["bad"], r.bad), (t["good"], r.good)):
             if ex is not None:
                 shown = f"`{' '.join(ex.args)}`" if ex.args else ""
                 if shown:
                     shown = f"（{shown}）" if zh else f" ({shown})"
-                out += ["", f"{t[key]}{shown}{colon.strip()}"]
+                out += ["", f"{heading}{shown}{colon.strip()}"]
                 out += _example(ex, lang)[1 if ex.args else 0 :]
     return "\n".join(out) + "\n"

@@ -278,7 +278,7 @@ declare(
     "yaml/not-a-mapping",
     "YAML fragment is not a mapping",
     "YAML 片段不是映射",
-    "A config fragment whose top level is not a mapping.",
+    "A config fragment, or a YAML config given to doctor, whose top level is not a mapping.",
     "verl's config is a mapping; a list or scalar cannot be merged onto it.",
     bad=Example("md", '```yaml {check="config"}\n- trainer\n```\n'),
     good=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'),

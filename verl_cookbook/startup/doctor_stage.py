@@ -1,5 +1,5 @@
 """``doctor --startup``: the trainer commands doctor read, handed to the startup stage; its findings and notes
-added to each file's report. The integration point in doctor.py is one call to :func:`apply`."""
+added to each file's report. The integration point in doctor (``doctor.command``) is one call to :func:`apply`."""
 
 from __future__ import annotations
 

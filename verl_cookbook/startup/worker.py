@@ -33,7 +33,8 @@ import sys
 import traceback
 import warnings
 from contextlib import redirect_stdout
-from typing import Any
+from types import FrameType
+from typing import Any, TypedDict
 
 PROTOCOL = 1
 
@@ -115,8 +116,8 @@ def _hydra_args(fn: Any) -> tuple[str | None, str | None]:
                 if isinstance(d, ast.Call) and getattr(d.func, "attr", getattr(d.func, "id", "")) == "main":
                     kw = {k.arg: k.value for k in d.keywords}
                     p, n = kw.get("config_path"), kw.get("config_name")
-                    path = p.value if isinstance(p, ast.Constant) else path
-                    name = n.value if isinstance(n, ast.Constant) else name
+                    path = p.value if isinstance(p, ast.Constant) and isinstance(p.value, str | None) else path
+                    name = n.value if isinstance(n, ast.Constant) and isinstance(n.value, str | None) else name
     return path, name
 
 
@@ -145,14 +146,23 @@ def _innermost(e: BaseException) -> tuple[BaseException, list[str]]:
     return e, wrappers
 
 
+class _Frame(TypedDict):
+    """One traceback frame as the report gives it."""
+
+    file: str  # relative to verl's root when it is one of verl's files
+    line: int | None  # None for a frame Python keeps no line number for
+    function: str
+    text: str
+
+
 def _describe_failure(outer: BaseException, root: str) -> dict:
     e, wrappers = _innermost(outer)
     tb = _chain_tb(outer, e)
-    frames = []
-    verl_frames = []
+    frames: list[_Frame] = []
+    verl_frames: list[tuple[_Frame, FrameType]] = []
     for fs, (frame, _) in zip(traceback.extract_tb(tb), traceback.walk_tb(tb), strict=False):
         rel = os.path.relpath(fs.filename, root) if fs.filename.startswith(root + os.sep) else None
-        item = {"file": rel or fs.filename, "line": fs.lineno, "function": fs.name, "text": fs.line or ""}
+        item: _Frame = {"file": rel or fs.filename, "line": fs.lineno, "function": fs.name, "text": fs.line or ""}
         frames.append(item)
         if rel and rel.startswith("verl" + os.sep):
             verl_frames.append((item, frame))
@@ -168,7 +178,9 @@ def _describe_failure(outer: BaseException, root: str) -> dict:
     item, frame = verl_frames[-1]
     out["verl_file"], out["verl_line"], out["verl_function"] = item["file"], item["line"], item["function"]
     out["verl_text"] = item["text"]
-    lo, hi = _statement_range(frame.f_code.co_filename, item["line"])
+    line = item["line"]
+    # no line number: no statement to widen to (an empty range), the frame's own reads stand in for it
+    lo, hi = _statement_range(frame.f_code.co_filename, line) if line is not None else (0, -1)
     whole = " ".join(x.strip() for x in _source_lines(frame.f_code.co_filename, lo, hi))
     out["verl_text"] = whole if 0 < len(whole) <= 300 else item["text"]
     fid = id(frame)
@@ -183,7 +195,7 @@ def _describe_failure(outer: BaseException, root: str) -> dict:
     outer_frames = [fr for fr, _ in traceback.walk_tb(outer.__traceback__)] if outer is not e else []
     for fr in reversed([fr for _i, fr in verl_frames] + outer_frames):
         if fr.f_code.co_name == "omega_conf_to_dataclass":
-            cfg = fr.f_locals.get("config")
+            cfg: Any = fr.f_locals.get("config")
             try:
                 out["section"] = cfg._get_full_key(None) or None
             except Exception:
@@ -311,7 +323,7 @@ def run_job(job: dict, root: str) -> dict:
     res: dict[str, Any] = {"id": job.get("id")}
     module_name = job["module"]
     try:
-        mod = importlib.import_module(module_name)
+        mod: Any = importlib.import_module(module_name)
     except Exception as e:  # an entry point this verl does not have, or one that needs more than installed
         res.update(status="no-entry-point", error={"type": type(e).__name__, "message": str(e)})
         return res

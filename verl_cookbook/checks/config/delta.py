@@ -1,0 +1,67 @@
+"""``delta_sharded`` guards: verl's own ``raise`` statements (read by :mod:`verl_cookbook.doctor_rules.delta_guards`)
+evaluated on the merged config, once per run per tree (the run's :class:`~verl_cookbook.session.Session`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from verl_cookbook.checks.config.model import (
+    Assignment,
+    CheckedConfig,
+    ckpt_prefixes,
+    lookup_path,
+)
+from verl_cookbook.findings import Finding
+
+
+class DeltaRules(CheckedConfig):
+    """The ``delta_sharded`` rule of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
+
+    def _check_delta(self, assigns: list[Assignment], cfg: dict, base: dict) -> list[Finding]:
+        """A ``delta_sharded`` setup that one of verl's ``raise`` statements rejects at run time."""
+        from verl_cookbook.doctor_rules import delta_guards
+
+        out: list[Finding] = []
+        for prefix in ckpt_prefixes(base):
+            block = lookup_path(cfg, prefix)[2]
+            if not isinstance(block, dict) or block.get("backend") != delta_guards.DELTA:
+                continue
+            mine = [a for a in assigns if a.path[: len(prefix)] == prefix] or assigns
+            anchor = next((a for a in mine if a.path[len(prefix) :] == ("backend",)), mine[0])
+            key = str(self.facts.tree.root)
+            guards = self.facts.session.guards  # read once per run
+            if key not in guards:
+                guards[key] = delta_guards.extract_guards(self.facts.tree)
+            for guard in guards[key]:
+                verdict = delta_guards.evaluate(guard, cfg)
+                if verdict.fires is not True:
+                    continue
+                read = [p for p in verdict.read if p[-1] != "backend"]
+                where = next((hit for p in reversed(read) if (hit := _last_assignment_to(assigns, p))), anchor)
+                settings = ", ".join(dict.fromkeys(t for p in read if (t := _setting_text(cfg, p))))
+                out.append(
+                    Finding(
+                        where.file,
+                        where.line,
+                        where.col,
+                        "delta/rejected",
+                        f"verl rejects this delta_sharded setup at run time: {guard.error}: "
+                        f"{delta_guards.render_message(guard, cfg)}" + (f" ({settings})" if settings else ""),
+                        fact=f"if {guard.condition_text}: raise {guard.error}",
+                        fact_source=guard.source,
+                    )
+                )
+        return out
+
+
+def _last_assignment_to(assigns: list[Assignment], path: tuple[str, ...]) -> Assignment | None:
+    """The last assignment to ``path``, to a mapping above it or to a key below it."""
+    hits = [a for a in assigns if a.path[: min(len(a.path), len(path))] == path[: min(len(a.path), len(path))]]
+    return hits[-1] if hits else None
+
+
+def _setting_text(cfg: dict, path: tuple[str, ...]) -> str | None:
+    node: Any = cfg
+    for k in path:
+        node = node.get(k) if isinstance(node, dict) else None
+    return f"{'.'.join(path)}={node!r}" if node is not None and not isinstance(node, dict) else None

@@ -1,0 +1,254 @@
+"""Engine rules: backend names no checkpoint engine registers (or not on the device), ``engine_kwargs`` under a
+name other than the backend in effect, keyword arguments the engine's constructor does not take or takes with
+another type, and ``device: npu`` for an engine that selects its NPU path by it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from verl_cookbook.checks.config.field_types import type_error
+from verl_cookbook.checks.config.model import (
+    Assignment,
+    CheckedConfig,
+    ckpt_prefixes,
+    did_you_mean,
+    lookup_path,
+)
+from verl_cookbook.findings import Finding
+
+
+class EngineRules(CheckedConfig):
+    """The engine rules of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
+
+    def _check_engines(self, assigns: list[Assignment], base: dict) -> list[Finding]:
+        findings: list[Finding] = []
+        for prefix in ckpt_prefixes(base):
+            mine = [a for a in assigns if a.path[: len(prefix)] == prefix and a.op not in ("delete", "group")]
+            if not mine:
+                continue
+            findings.extend(self._check_block(prefix, mine, base))
+        return findings
+
+    def _check_block(self, prefix: tuple[str, ...], assigns: list[Assignment], base: dict) -> list[Finding]:
+        n = len(prefix)
+        defaults = lookup_path(base, prefix)[2] or {}
+        backend = defaults.get("backend")
+        backend_a = None
+        kwargs: dict[str, list[tuple[Assignment, tuple[str, ...], Any]]] = {}
+        for a in assigns:
+            rest = a.path[n:]
+            if rest == ("backend",):
+                backend, backend_a = a.value, a
+            elif rest[:1] == ("engine_kwargs",):
+                if len(rest) == 1 and isinstance(a.value, dict):
+                    for k, v in a.value.items():
+                        if isinstance(v, dict):
+                            for kw, val in v.items():
+                                kwargs.setdefault(str(k), []).append((a, (kw,), val))
+                        else:
+                            kwargs.setdefault(str(k), []).append((a, (), v))
+                elif len(rest) == 2:
+                    if isinstance(a.value, dict):
+                        for kw, val in a.value.items():
+                            kwargs.setdefault(rest[1], []).append((a, (kw,), val))
+                    else:
+                        kwargs.setdefault(rest[1], []).append((a, (), a.value))
+                elif len(rest) >= 3:
+                    kwargs.setdefault(rest[1], []).append((a, rest[2:], a.value))
+        findings: list[Finding] = []
+        known = self.facts.backends()
+        ckpt = ".".join(prefix)
+        if backend_a is not None:
+            findings.extend(self._check_backend_name(backend, backend_a, ckpt))
+        for key, items in kwargs.items():
+            a0 = items[0][0]
+            if key != backend:
+                hint = ""
+                if key == "hccl" and backend == "nccl":
+                    hint = " (on Ascend the HCCL engine is registered as `nccl`: put these under engine_kwargs.nccl)"
+                findings.append(
+                    Finding(
+                        a0.file,
+                        a0.line,
+                        a0.col,
+                        "engine/kwargs-ignored",
+                        f"`{ckpt}.engine_kwargs.{key}` is silently ignored: verl only reads "
+                        f"engine_kwargs[<backend>], and the backend in effect is `{backend}`{hint}",
+                        fact="; ".join(sorted({k["code"] for k in self._lookups()})) or None,
+                        fact_source=", ".join(k["source"] for k in self._lookups()) or None,
+                        data={"key": key, "in_effect": backend},
+                    )
+                )
+                if key not in known and key != backend:
+                    findings.extend(self._check_backend_name(key, a0, ckpt, as_kwargs_key=True))
+                continue
+            findings.extend(self._check_kwargs(backend, items, ckpt))
+        findings.extend(self._check_device_kwarg(backend, kwargs.get(str(backend), []), backend_a, assigns, ckpt))
+        return findings
+
+    def _lookups(self) -> list[dict]:
+        return self.facts.data["engines"].get("kwargs_lookups", [])
+
+    def _injected(self) -> list[dict]:
+        return self.facts.data["engines"].get("injected_kwargs", [])
+
+    def _registered_text(self) -> str:
+        """The backend names verl registers, narrowed to the device when one is declared."""
+        if self.device:
+            on_dev = [b for b in self.facts.backends() if self.facts.engines_for(b, self.device)]
+            return f"registered backends on {self.device.upper()}: {', '.join(on_dev)}"
+        return f"registered backends: {', '.join(self.facts.backends())}"
+
+    def _check_backend_name(self, backend: Any, a: Assignment, ckpt: str, as_kwargs_key: bool = False) -> list[Finding]:
+        known = self.facts.backends()
+        where = (a.file, a.line, a.col)
+        if not isinstance(backend, str) or backend not in known:
+            if str(backend) == "hccl":
+                nccl = [r for r in self.facts.registrations if r["backend"] == "nccl" and "npu" in r["devices"]]
+                hint = (
+                    "; on Ascend write `nccl`: the HCCL engine registers itself under that name"
+                    if nccl
+                    else did_you_mean(str(backend), known)
+                )
+                fact_source = nccl[0]["source"] if nccl else self.facts.data["engines"]["source"]
+            else:
+                hint = did_you_mean(str(backend), known)
+                fact_source = self.facts.data["engines"]["source"]
+            what = f"engine_kwargs key `{backend}`" if as_kwargs_key else f"backend `{backend}`"
+            return [
+                Finding(
+                    *where,
+                    "engine/unknown-backend",
+                    f"{what}: no checkpoint engine registers that name{hint}",
+                    fact=self._registered_text(),
+                    fact_source=fact_source,
+                    data={
+                        "name": str(backend),
+                        "as_kwargs_key": as_kwargs_key,
+                        "case": "kwargs-key" if as_kwargs_key else ("hccl" if str(backend) == "hccl" else ""),
+                    },
+                )
+            ]
+        if self.device and not self.facts.engines_for(backend, self.device):
+            regs = [r for r in self.facts.registrations if r["backend"] == backend]
+            why = "; ".join(regs[0]["device_reasons"]) if regs else ""
+            return [
+                Finding(
+                    *where,
+                    "engine/not-on-device",
+                    f"backend `{backend}` is not registered on {self.device.upper()}: its module does not import there",
+                    fact=why or None,
+                    fact_source=regs[0]["source"] if regs else None,
+                    data={"name": backend, "device": self.device, "case": backend},
+                )
+            ]
+        return []
+
+    def _check_kwargs(self, backend: str, items: list, ckpt: str) -> list[Finding]:
+        engines = self.facts.engines_for(backend, self.device)
+        if not engines:
+            return []
+        injected = {k: i["source"] for i in self._injected() for k in i["kwargs"]}
+        findings = []
+        for a, sub, value in items:
+            if not sub:
+                findings.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "engine/kwargs-not-mapping",
+                        f"`{ckpt}.engine_kwargs.{backend}` must be a mapping of constructor arguments, got {value!r}",
+                        fact_source=engines[0]["constructor"]["source"],
+                    )
+                )
+                continue
+            name = sub[0]
+            if name in injected:
+                findings.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "engine/injected-kwarg",
+                        f"`engine_kwargs.{backend}.{name}`: verl passes `{name}` to the engine itself, so this "
+                        f"raises TypeError (multiple values for keyword argument)"
+                        + (
+                            " — set actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes"
+                            if name == "bucket_size"
+                            else ""
+                        ),
+                        fact_source=injected[name],
+                    )
+                )
+                continue
+            # With the device unknown, a kwarg one of the backend's engines takes is not reported against
+            # another (`multi_sender` is NCCL's on GPU; the HCCL engine behind `nccl` on NPU lacks it).
+            takers = [e for e in engines if any(p["name"] == name for p in e["constructor"]["params"])]
+            for eng in engines if self.device else (takers or engines[:1]):
+                params = {p["name"]: p for p in eng["constructor"]["params"]}
+                where_dev = "/".join(d.upper() for d in eng["devices"])
+                if name not in params:
+                    accepted = [p for p in params if p not in injected]
+                    findings.append(
+                        Finding(
+                            a.file,
+                            a.line,
+                            a.col,
+                            "engine/unknown-kwarg",
+                            f"`engine_kwargs.{backend}.{name}`: {eng['class']} (`{backend}` on {where_dev}) takes "
+                            f"no argument `{name}`, so building the engine raises TypeError"
+                            + did_you_mean(name, accepted),
+                            fact=f"{eng['class']}.__init__ accepts: {', '.join(accepted)}",
+                            fact_source=eng["constructor"]["source"],
+                        )
+                    )
+                    continue
+                p = params[name]
+                default = p["default"]
+                literal_default = not (isinstance(default, str) and p["annotation"] not in (None, "str"))
+                err = type_error(default, value, p["annotation"]) if literal_default else None
+                if err:
+                    findings.append(
+                        Finding(
+                            a.file,
+                            a.line,
+                            a.col,
+                            "engine/wrong-type",
+                            f"`engine_kwargs.{backend}.{name}`: {err}",
+                            fact=f"{name}: {p['annotation']} = {default!r}",
+                            fact_source=p["source"],
+                        )
+                    )
+        return findings
+
+    def _check_device_kwarg(
+        self, backend: Any, items: list, backend_a: Assignment | None, assigns: list[Assignment], ckpt: str
+    ) -> list[Finding]:
+        """An engine that compares ``self.device`` with "npu" needs ``device: npu`` on Ascend."""
+        if self.device != "npu" or not isinstance(backend, str):
+            return []
+        findings = []
+        for eng in self.facts.engines_for(backend, "npu"):
+            npu_cmp = [c for c in eng.get("device_comparisons", []) if c["value"] == "npu"]
+            params = {p["name"]: p for p in eng["constructor"]["params"]}
+            if not npu_cmp or "device" not in params:
+                continue
+            given = [v for _a, sub, v in items if sub == ("device",)]
+            if given and given[-1] == "npu":
+                continue
+            a = (items[0][0] if items else None) or backend_a or assigns[0]
+            findings.append(
+                Finding(
+                    a.file,
+                    a.line,
+                    a.col,
+                    "engine/npu-device",
+                    f"`{backend}` on Ascend needs `engine_kwargs.{backend}.device: npu` "
+                    f"(default {params['device']['default']!r}); `{npu_cmp[0]['code']}` is what selects the "
+                    f"NPU path",
+                    fact=f"device: {params['device']['annotation']} = {params['device']['default']!r}",
+                    fact_source=f"{params['device']['source']}; {npu_cmp[0]['source']}",
+                )
+            )
+        return findings

@@ -1,0 +1,243 @@
+"""Types: what a value may be where verl's config holds it. A value under a node that verl converts to a
+dataclass (the node's ``_target_``) must convert to the field's annotation the way OmegaConf converts it
+(:func:`conversion_error`); an engine constructor's keyword argument must match its Python default
+(:func:`type_error`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import typing
+from typing import Any
+
+from verl_cookbook.checks.config.model import (
+    UNKNOWN,
+    Assignment,
+    CheckedConfig,
+    did_you_mean,
+)
+from verl_cookbook.findings import Finding
+
+
+def type_error(default: Any, value: Any, annotation: str | None = None) -> str | None:
+    """Why ``value`` cannot stand where a Python default is ``default`` (an engine constructor's keyword argument,
+    passed as is); None if it can."""
+    if isinstance(value, str) and value.startswith("${"):
+        return None  # an interpolation: resolved by OmegaConf at run time
+    if value is None:
+        return None
+    expected = None
+    if default is None:
+        ann = (annotation or "").replace("Optional[", "").rstrip("]")
+        expected = {"str": str, "int": int, "bool": bool, "float": float, "dict": dict, "list": list}.get(ann)
+        if expected is None:
+            return None
+    elif isinstance(default, bool):
+        expected = bool
+    elif isinstance(default, int):
+        expected = int
+    elif isinstance(default, float):
+        expected = float
+    elif isinstance(default, str):
+        expected = str
+    elif isinstance(default, dict):
+        expected = dict
+    elif isinstance(default, list):
+        expected = list
+    if expected is None:
+        return None
+    ok = {
+        bool: isinstance(value, bool),
+        int: isinstance(value, int) and not isinstance(value, bool),
+        float: isinstance(value, int | float) and not isinstance(value, bool),
+        str: isinstance(value, str | int | float) and not isinstance(value, bool),
+        dict: isinstance(value, dict),
+        list: isinstance(value, list),
+    }[expected]
+    if ok:
+        return None
+    return f"expected {expected.__name__}, got {type(value).__name__} {value!r}"
+
+
+# -- types from verl's dataclasses ----------------------------------------------------------------------------
+_TYPING = {
+    "int": int,
+    "float": float,
+    "str": str,
+    "bool": bool,
+    "bytes": bytes,
+    "Any": Any,
+    "None": None,
+    "list": list,
+    "dict": dict,
+    "tuple": tuple,
+    "List": typing.List,  # noqa: UP006 - the names verl's annotations use
+    "Dict": typing.Dict,  # noqa: UP006
+    "Tuple": typing.Tuple,  # noqa: UP006
+    "Optional": typing.Optional,
+    "Union": typing.Union,
+}
+
+
+def _annotation(text: str) -> Any:
+    """A Python type for annotation text, with every name that is not a builtin or typing name (another
+    dataclass, an enum, ``torch.dtype``) turned into ``Any``: what can't be judged, isn't. Raises on Literal etc."""
+    import ast
+
+    def conv(node: ast.AST) -> Any:
+        if isinstance(node, ast.Constant):
+            if node.value is None:
+                return None
+            if isinstance(node.value, str):
+                return conv(ast.parse(node.value, mode="eval").body)
+            raise ValueError(node.value)
+        if isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if isinstance(node, ast.Attribute) and not (isinstance(node.value, ast.Name) and node.value.id == "typing"):
+                return Any
+            return _TYPING.get(name, Any)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return typing.Union[conv(node.left), conv(node.right)]  # noqa: UP007
+        if isinstance(node, ast.Subscript):
+            base = conv(node.value)
+            if base is Any:
+                return Any
+            args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            conv_args = tuple(conv(a) for a in args)
+            if base in (typing.Optional,):
+                return typing.Optional[conv_args[0]]  # noqa: UP007, UP045
+            if base in (typing.Union,):
+                return typing.Union[conv_args]  # noqa: UP007
+            # generic aliases subscripted at run time with types read from verl's annotation text
+            origin: Any = {list: typing.List, dict: typing.Dict, tuple: typing.Tuple}.get(base, base)  # noqa: UP006
+            as_list: Any = typing.List  # noqa: UP006
+            if origin is typing.Tuple:  # noqa: UP006
+                return as_list[conv_args[0]] if conv_args else list  # OmegaConf stores a tuple as a list
+            return origin[conv_args if len(conv_args) > 1 else conv_args[0]]
+        raise ValueError(ast.dump(node))
+
+    return conv(ast.parse(text, mode="eval").body)
+
+
+@functools.lru_cache(maxsize=512)
+def _probe(tp: Any) -> Any:
+    """A one-field OmegaConf structured config of type ``tp``; None when OmegaConf can't represent ``tp``."""
+    from omegaconf import MISSING, OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    try:
+        dc = dataclasses.make_dataclass("Field", [("value", tp, dataclasses.field(default=MISSING))])
+        return OmegaConf.structured(dc)
+    except (OmegaConfBaseException, TypeError, ValueError):
+        return None
+
+
+def conversion_error(annotation: str, value: Any) -> str | None:
+    """OmegaConf's own message when ``value`` cannot be converted to a field annotated ``annotation`` (what
+    ``OmegaConf.merge(OmegaConf.structured(Config), cfg)`` in verl's ``omega_conf_to_dataclass`` raises); None when
+    it converts, when the value is null, an interpolation or ``???``, or when the annotation can't be judged.
+    An int for a float converts; ``"0.7"`` for a float converts; a union converts when one member does."""
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    if value is None or (isinstance(value, str) and ("${" in value or value == UNKNOWN)):
+        return None
+    try:
+        tp = _annotation(annotation)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    members = typing.get_args(tp) if typing.get_origin(tp) is typing.Union else (tp,)
+    members = tuple(m for m in members if m is not type(None))
+    if any(m is Any for m in members):
+        return None
+    first = None
+    for m in members:
+        probe = _probe(m)
+        if probe is None:
+            return None
+        try:
+            OmegaConf.merge(probe, {"value": value})
+            return None
+        except OmegaConfBaseException as e:
+            first = first or str(e).splitlines()[0]
+    return first
+
+
+class FieldTypes(CheckedConfig):
+    """The type rules of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
+
+    def _dataclass_of(self, cfg: dict, path: tuple[str, ...]) -> tuple[int, str, dict[str, dict]] | None:
+        """(k, class, fields) for the nearest node above ``path`` that has a ``_target_`` (at ``path[:k]``)."""
+        nodes: list[Any] = [cfg]
+        for key in path[:-1]:
+            last = nodes[-1]
+            nodes.append(last.get(key) if isinstance(last, dict) else None)
+        for k in range(len(nodes) - 1, -1, -1):
+            target = nodes[k].get("_target_") if isinstance(nodes[k], dict) else None
+            if isinstance(target, str):
+                dc = self.facts.dataclass_fields(target) if self.facts.converted(path[:k]) else None
+                return (k, *dc) if dc else None
+        return None
+
+    def _in_dict_field(self, cfg: dict, path: tuple[str, ...]) -> bool:
+        return self.dict_field(path, cfg) is not None
+
+    def dict_field(self, path: tuple[str, ...], cfg: dict | None = None) -> tuple[str, ...] | None:
+        """The path of the dict-typed dataclass field that ``path`` lies below (``distillation.teacher_models``
+        for ``distillation.teacher_models.math.key``), or None."""
+        dc = self._dataclass_of(cfg if cfg is not None else self.base or {}, path)
+        if dc is None or dc[0] >= len(path) - 1:
+            return None
+        k, _cls, fields = dc
+        ann = (fields.get(path[k]) or {}).get("annotation", "")
+        return path[: k + 1] if ann.replace("Optional[", "").replace("typing.", "").lower().startswith("dict") else None
+
+    def _check_types(self, assigns: list[Assignment], cfg: dict, unknown: set[tuple[str, ...]]) -> list[Finding]:
+        """A value the dataclass that verl converts the node to (its ``_target_``) cannot take; a key it has no
+        field for (added with ``+``: Hydra takes it, building the dataclass raises TypeError). A key below a
+        field (``engine_kwargs.nccl.x`` below ``engine_kwargs: dict``) gets no type judgment."""
+        out: list[Finding] = []
+        for a in assigns:
+            if a.op in ("delete", "group") or a.path in unknown or not a.path or a.path[-1] == "_target_":
+                continue
+            dc = self._dataclass_of(cfg, a.path)
+            if dc is None:
+                continue
+            k, cls, fields = dc
+            name = a.path[k]
+            node = ".".join(a.path[:k]) or "(top level)"
+            short = cls.rpartition(".")[2]
+            if name not in fields:
+                if a.op not in ("add", "force"):
+                    continue  # a YAML key or `k=v` that the config lacks is reported as an unknown key
+                out.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "config/not-a-field",
+                        f"`{a.dotted}`: Hydra adds it, but verl turns `{node}` into {short}, which "
+                        f"has no field `{name}`, so building it raises TypeError (unexpected keyword argument)"
+                        + did_you_mean(name, sorted(fields)),
+                        fact=f"{short} fields: {', '.join(sorted(f for f in fields if f != '_target_')[:12])} …",
+                        fact_source=self.facts.data["dataclasses"]["classes"][cls]["source"],
+                    )
+                )
+                continue
+            if k != len(a.path) - 1:
+                continue
+            err = conversion_error(fields[name]["annotation"], a.value)
+            if err:
+                out.append(
+                    Finding(
+                        a.file,
+                        a.line,
+                        a.col,
+                        "config/wrong-type",
+                        f"`{a.dotted}`: {a.value!r} is not a `{fields[name]['annotation']}` ({short}.{name}): "
+                        f"OmegaConf: {err}",
+                        fact=f"{short}.{name}: {fields[name]['annotation']}",
+                        fact_source=fields[name]["source"],
+                    )
+                )
+        return out

@@ -1,0 +1,160 @@
+"""The model the config rules share: an :class:`Assignment` (one key path set to one value, a YAML leaf or a
+command-line override), paths in a config tree, verl's defaults with a YAML fragment merged in, and
+:class:`CheckedConfig`, the config a :class:`~verl_cookbook.checks.config.checker.ConfigChecker` judges against."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from verl_cookbook.facts import Facts
+
+CKPT_LEAF = "checkpoint_engine"
+DEVICES = {"npu": "npu", "gpu": "cuda", "cuda": "cuda"}
+OP_PREFIX = {"set": "", "add": "+", "force": "++", "delete": "~", "group": "", "yaml": ""}
+UNKNOWN = "???"  # OmegaConf's missing-value marker: what a value known only at run time becomes
+
+
+@dataclass
+class Assignment:
+    path: tuple[str, ...]
+    value: Any
+    file: str
+    line: int
+    col: int = 1
+    op: str = "yaml"  # yaml | set | add (+) | force (++) | delete (~) | group (a config-group choice)
+    raw: str | None = None  # the override as written (after shell quote removal); Hydra parses this text
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.path)
+
+    def override_text(self) -> str:
+        """The override as Hydra reads it: ``raw`` when known, else rebuilt from op, path and value."""
+        if self.raw is not None:
+            return self.raw
+        text = OP_PREFIX.get(self.op, "") + self.dotted
+        if self.op == "delete" and self.value is None:
+            return text
+        return f"{text}={override_value(self.value)}"
+
+
+def override_value(value: Any) -> str:
+    """``value`` in Hydra's override grammar (strings quoted, so Hydra gives back exactly this value)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value) if isinstance(value, int) or value == value and abs(value) != float("inf") else str(value)
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(override_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{_dict_key(k)}:{override_value(v)}" for k, v in value.items()) + "}"
+    text = str(value)
+    if text.startswith("${") and text.endswith("}"):
+        return text  # an interpolation, as written
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _dict_key(k: Any) -> str:
+    s = str(k)
+    return s if s.replace("_", "").replace("-", "").isalnum() else override_value(s)
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+def lookup_path(base: Any, path: tuple[str, ...]) -> tuple[str, int, Any]:
+    """Walk ``path`` in ``base``: ("found", depth, value) | ("open", depth, None) | ("unknown", depth, parent)
+    | ("leaf", depth, value) when a non-mapping value sits where the path goes on."""
+    node = base
+    for depth, key in enumerate(path):
+        if isinstance(node, dict):
+            if key in node:
+                node = node[key]
+                continue
+            if not node:  # an empty mapping in verl's defaults (e.g. engine_kwargs: {}) takes any key
+                return ("open", depth, None)
+            return ("unknown", depth, node)
+        if node is None:  # a null default may be replaced by a mapping
+            return ("open", depth, None)
+        return ("leaf", depth, node)
+    return ("found", len(path), node)
+
+
+def ckpt_prefixes(base: dict) -> list[tuple[str, ...]]:
+    """Every path in the default config that holds a checkpoint_engine block."""
+    out = []
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == CKPT_LEAF and isinstance(v, dict) and "backend" in v:
+                    out.append((*path, k))
+                else:
+                    walk(v, (*path, k))
+
+    walk(base, ())
+    return out
+
+
+class CheckedConfig:
+    """A primary config of verl as Hydra composes it, with what every rule on it needs: the facts, the config's
+    name and folder, the entry point that runs it, the device it runs on."""
+
+    def __init__(
+        self,
+        facts: Facts,
+        config: str = "ppo_trainer",
+        device: str | None = None,
+        *,
+        config_dir: Path | None = None,
+        entry_point: str | None = None,
+    ) -> None:
+        self.facts = facts
+        self.config = config
+        self.config_dir = config_dir
+        self.entry_point = entry_point
+        self.device = DEVICES.get(device or "", None)
+        self.composed = facts.compose(config, (), config_dir)
+        self.base = self.composed.get("config")
+
+    def src(self, path: tuple[str, ...] | str) -> str | None:
+        dotted = path if isinstance(path, str) else ".".join(path)
+        return self.facts.config_source(dotted, self.config)
+
+
+def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:
+    """verl's defaults with YAML-fragment assignments merged in (deletions remove the key). Keys in ``unknown``
+    (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known.
+    Overrides are applied by Hydra in :meth:`ConfigChecker.check` (the config each check judges)."""
+    cfg = copy.deepcopy(base)
+    for a in assigns:
+        if unknown and a.path in unknown and a.op != "delete":
+            a = dataclasses.replace(a, value=UNKNOWN)
+        node = cfg
+        for key in a.path[:-1]:
+            if not isinstance(node.get(key), dict):
+                node[key] = {}
+            node = node[key]
+        if a.op == "delete":
+            node.pop(a.path[-1], None)
+        elif isinstance(a.value, dict) and isinstance(node.get(a.path[-1]), dict):
+            node[a.path[-1]] = _deep_merge(node[a.path[-1]], a.value)
+        else:
+            node[a.path[-1]] = copy.deepcopy(a.value)
+    return cfg
+
+
+def _deep_merge(a: dict, b: dict) -> dict:
+    out = copy.deepcopy(a)
+    for k, v in b.items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out

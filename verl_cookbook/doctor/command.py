@@ -1,0 +1,168 @@
+"""``verl-cookbook doctor``: the command (its parser is defined in cli.py): each file diagnosed, the startup stage
+when asked for, ``--select/--ignore``, the report in text, JSON or GitHub annotations, and the exit code."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from dataclasses import asdict
+
+from verl_cookbook.doctor.inputs import InputError
+from verl_cookbook.doctor.judgement import FileReport, dedupe, diagnose
+from verl_cookbook.doctor_rules import DoctorFinding, advise, ascend_env
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import (
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    apply_rules_options,
+    plural,
+)
+from verl_cookbook.findings import (
+    format_github as format_findings_github,
+)
+from verl_cookbook.findings import (
+    format_text as format_findings_text,
+)
+
+
+def valid_cann(version: str | None) -> bool:
+    """Whether ``--cann`` names a version doctor can compare (or none was given)."""
+    return not version or ascend_env.cann_key(version) is not None
+
+
+def run(args: argparse.Namespace, facts: Facts) -> int:
+    """``verl-cookbook doctor`` with its parsed ``args`` against ``facts``; returns the exit code."""
+    reports: list[FileReport] = []
+    errors: list[str] = []
+    for path in args.files:
+        try:
+            reports.append(
+                diagnose(
+                    path,
+                    facts,
+                    device=args.device,
+                    cann=args.cann,
+                    product=args.product,
+                    required=bool(getattr(args, "required", False)),
+                )
+            )
+        except InputError as e:
+            errors.append(f"{path}: {e}")
+    stage = startup_stage(reports, args, facts)
+    for r in reports:
+        r.findings = select_findings(r, getattr(args, "select", None), getattr(args, "ignore", None))
+    findings = [f for r in reports for f in r.findings]
+    out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts)
+    if out:
+        print(out)
+    for err in errors:
+        print(f"verl-cookbook doctor: error: {err}", file=sys.stderr)
+    if args.format == "text" and not getattr(args, "quiet", False):
+        print_notes(reports)
+        print(
+            f"verl {facts.tree.label}: {plural(len(reports), 'file')} checked, {plural(len(findings), 'finding')}"
+            + (f", {len(errors)} not found" if errors else ""),
+            file=sys.stderr,
+        )
+        if any(r.commands and r.kind == "shell" for r in reports):
+            why = "startup stage not run: not asked for (--startup runs verl's own startup checks)"
+            print(f"doctor: {stage or why}", file=sys.stderr)
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if findings else EXIT_OK
+
+
+def print_notes(reports: list[FileReport]) -> None:
+    """What was guessed and what could not be checked, on standard error. One file: its context and each note.
+    Several files: the context of each file with findings, then the notes counted by kind (one line per kind,
+    the most frequent first); ``--format json`` keeps every file's notes."""
+    if len(reports) == 1:
+        r = reports[0]
+        print(f"doctor: {r.path}: " + "; ".join(_context(r)), file=sys.stderr)
+        for n in r.notes:
+            print(f"doctor: {r.path}: note: {n}", file=sys.stderr)
+        return
+    for r in reports:
+        if r.findings:
+            print(f"doctor: {r.path}: " + "; ".join(_context(r)), file=sys.stderr)
+    kinds = Counter(note_kind(n) for r in reports for n in r.notes)
+    files = {k: sum(any(note_kind(n) == k for n in r.notes) for r in reports) for k in kinds}
+    if kinds:
+        print("doctor: notes by kind (count, files; --format json lists each file's notes):", file=sys.stderr)
+    for kind, count in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"doctor: {count:5d} in {plural(files[kind], 'file')}: {kind}", file=sys.stderr)
+
+
+def note_kind(note: str) -> str:
+    """A note without its line, the names quoted in it and its counts, so that notes of one kind count together
+    (``line 12: 3 override(s) take their value from …`` and ``line 40: 1 override(s) …`` are one kind)."""
+    note = re.sub(r"^line \d+: ", "", note)
+    note = re.sub(r"`[^`]*`", "`…`", note)
+    note = re.sub(r"\([^)]*\)", "(…)", note)
+    note = re.sub(r"followed for .*$", "followed for …", note)
+    return re.sub(r"(?<![\w.])\d+(?![\w.])", "N", note)
+
+
+def select_findings(r: FileReport, select: list[str] | None, ignore: list[str] | None) -> list[DoctorFinding]:
+    """``r``'s findings after its suppression comments and ``--select/--ignore`` (see
+    :func:`verl_cookbook.findings.apply_rules_options`)."""
+    by_finding = {df.finding: df for df in r.findings}
+    kept = apply_rules_options(by_finding, select or (), ignore or (), files=[r.path])
+    return [by_finding.get(f) or advise(f, None) for f in kept]
+
+
+def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Facts) -> str | None:
+    """``--startup [PYTHON]``: verl's own startup checks on each command (verl_cookbook/startup/)."""
+    from verl_cookbook.startup import doctor_stage
+
+    if getattr(args, "startup", None) is None:
+        return None
+    stage = doctor_stage.apply(reports, args.startup or None, facts.tree.version, lambda f: advise(f, None))
+    for r in reports:
+        r.findings = dedupe(r.findings)
+    return stage
+
+
+def _context(r: FileReport) -> list[str]:
+    parts = [f"{r.kind}", r.device.describe("device")]
+    if r.device.value == "npu":
+        parts += [r.cann.describe("CANN"), r.product.describe("product")]
+    parts.append(f"config {r.config}")
+    return parts
+
+
+# -- output -----------------------------------------------------------------------------------------
+def _extra(reports: list[FileReport]) -> list[list[tuple[str, str | None]]]:
+    return [[("fix", df.fix), ("see", df.link)] for r in reports for df in r.findings]
+
+
+def format_text(reports: list[FileReport], facts: Facts) -> str:
+    return format_findings_text([df.finding for r in reports for df in r.findings], _extra(reports))
+
+
+def format_json(reports: list[FileReport], facts: Facts) -> str:
+    out = {
+        "verl": facts.tree.label,
+        "files": [
+            {
+                "path": r.path,
+                "kind": r.kind,
+                "config": r.config,
+                "device": asdict(r.device),
+                "cann": asdict(r.cann),
+                "product": asdict(r.product),
+                "notes": r.notes,
+            }
+            for r in reports
+        ],
+        "findings": [{**df.finding.as_dict(), "fix": df.fix, "link": df.link} for r in reports for df in r.findings],
+    }
+    return json.dumps(out, ensure_ascii=False, indent=2)
+
+
+def format_github(reports: list[FileReport], facts: Facts) -> str:
+    return format_findings_github([df.finding for r in reports for df in r.findings], _extra(reports))
