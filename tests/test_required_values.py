@@ -76,5 +76,22 @@ def test_the_reference_pair_is_checked_only_when_a_reference_policy_is_needed(ve
     assert [f.rule for f in found] == [rv.RULE_MISSING] and "actor_rollout_ref.ref" in found[0].message
 
 
-def test_doctor_reports_them_only_when_asked_while_other_fixtures_stay_partial_commands(facts):
+def test_diagnose_as_a_library_judges_them_only_when_asked_so_fixtures_may_stay_partial_commands(facts):
     assert [d for d in diagnose(DATA / "missing_torchrun.sh", facts).findings if d.finding.rule in rv.RULES] == []
+
+
+def test_the_doctor_command_reports_them_by_default(capsys):
+    from verl_cookbook import cli
+
+    assert cli.main(["doctor", str(DATA / "missing_torchrun.sh")]) == 1
+    assert "config/required-missing" in capsys.readouterr().out
+    assert cli.main(["doctor", str(DATA / "plain_ok.sh")]) == 0  # a complete command: nothing missing
+
+
+def test_startup_is_a_flag_so_the_script_after_it_is_not_taken_for_a_python():
+    from verl_cookbook import cli
+
+    args = cli.build_parser().parse_args(["doctor", "--startup", "run.sh"])
+    assert args.startup is True and [str(f) for f in args.files] == ["run.sh"] and args.startup_python is None
+    args = cli.build_parser().parse_args(["doctor", "run.sh", "--startup-python", "/opt/py/bin/python"])
+    assert args.startup is False and args.startup_python == "/opt/py/bin/python"

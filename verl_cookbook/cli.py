@@ -169,11 +169,14 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--product", choices=PRODUCTS, help="the Ascend product: A2, A3 or 950 (default: guessed)")
     p.add_argument(
         "--startup",
-        nargs="?",
-        const="",
+        action="store_true",
+        help="also run verl's own startup checks in a separate process, in a Python that has verl",
+    )
+    p.add_argument(
+        "--startup-python",
         metavar="PYTHON",
-        help="also run verl's own startup checks, "
-        "in a Python that has verl (default: found; see verl_cookbook/startup/)",
+        help="the Python --startup runs verl in (implies --startup; default: $VERL_COOKBOOK_STARTUP_PYTHON, then "
+        "python3 on PATH, then the environment scripts/startup_env.sh builds)",
     )
     _add_source_args(p)
     p.add_argument("--format", choices=("text", "json", "github"), default="text")

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
                     device=args.device,
                     cann=args.cann,
                     product=args.product,
-                    required=bool(getattr(args, "required", False)),
+                    required=True,
                 )
             )
         except InputError as e:
@@ -116,12 +116,14 @@ def select_findings(r: FileReport, select: list[str] | None, ignore: list[str] |
 
 
 def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Facts) -> str | None:
-    """``--startup [PYTHON]``: verl's own startup checks on each command (verl_cookbook/startup/)."""
+    """``--startup`` (``--startup-python PYTHON``): verl's own startup checks on each command (verl_cookbook/startup/).
+    A flag, not an option with an optional value: ``doctor --startup run.sh`` must not take the script for a Python."""
     from verl_cookbook.startup import doctor_stage
 
-    if getattr(args, "startup", None) is None:
+    python = getattr(args, "startup_python", None)
+    if not getattr(args, "startup", False) and not python:
         return None
-    stage = doctor_stage.apply(reports, args.startup or None, facts.tree.version, lambda f: advise(f, None))
+    stage = doctor_stage.apply(reports, python, facts.tree.version, lambda f: advise(f, None))
     for r in reports:
         r.findings = dedupe(r.findings)
     return stage

@@ -137,7 +137,7 @@ def default_env_python(version: str) -> Path:
 
 
 def find_python(explicit: str | None = None, version: str | None = None) -> str:
-    """A Python that imports verl, without importing it here: ``explicit`` (``--startup PYTHON``), then
+    """A Python that imports verl, without importing it here: ``explicit`` (``--startup-python PYTHON``), then
     ``$VERL_COOKBOOK_STARTUP_PYTHON``, then ``python3``/``python`` on PATH and this interpreter (the user's
     environment), then the isolated env for ``version`` built by scripts/startup_env.sh. Raises
     :class:`StageUnavailable` saying what was tried."""
@@ -171,7 +171,7 @@ def find_python(explicit: str | None = None, version: str | None = None) -> str:
         tried.append(f"{c} (no verl)")
     raise StageUnavailable(
         "no Python with verl installed: tried " + ", ".join(tried or ["nothing"]) + "; install verl there, pass "
-        "--startup PYTHON, or build the isolated environment with scripts/startup_env.sh"
+        "--startup-python PYTHON, or build the isolated environment with scripts/startup_env.sh"
     )
 
 
