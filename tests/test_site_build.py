@@ -138,7 +138,11 @@ def test_split_keeps_each_languages_entries_and_narrows_lunr_languages():
         ("<code>checkpoint_engine.engine_kwargs</code>", ["engine.engine_kwargs", "engine_kwargs", "kwargs"]),
         ("edit /etc/hccn.conf first.", ["conf"]),
         ("verl 0.9.1, a sentence. Another one", []),  # versions and sentence ends are not identifiers
-        ("plain words, HCCLCheckpointEngine", []),
+        ("plain words, no identifier", []),
+        (
+            "HCCLCheckpointEngine and self.pyhccl.destroyComm",
+            ["checkpointengine", "engine", "pyhccl.destroycomm", "destroycomm", "comm"],
+        ),
     ],
 )
 def test_search_parts_are_the_suffixes_of_compound_identifiers(text, expected):

@@ -11,9 +11,10 @@ last build:
 * each is written as compact UTF-8 instead of ``\\uXXXX`` escapes (6 bytes a Chinese character or jieba's
   U+200B, against 3), about a third smaller;
 * each entry gets a ``parts`` field, indexed but never shown, holding every suffix of the compound
-  identifiers in its text (``checkpoint_engine.engine_kwargs`` → ``engine_kwargs``, ``kwargs``): the
-  separator in mkdocs.yml keeps identifiers whole so a pasted ``engine_kwargs`` or ``hccn.conf`` matches
-  as one term, and the suffixes let a part of one (``kwargs``, ``megabytes``) match too. Material
+  identifiers in its text (``checkpoint_engine.engine_kwargs`` → ``engine_kwargs``, ``kwargs``;
+  ``destroyComm`` → ``comm``): the separator in mkdocs.yml keeps identifiers whole, camelCase included,
+  so a pasted ``engine_kwargs``, ``hccn.conf`` or ``destroyComm`` matches as one term, and the suffixes
+  let a part of one (``kwargs``, ``megabytes``, ``CheckpointEngine``) match too. Material
   indexes every field listed in the index's ``config.fields``, and splits the query with the same
   separator, so index and query are processed alike;
 * every page gets, before Material's bundle, a small inline script (search_per_language.js) that sends
@@ -66,22 +67,25 @@ def split(index: dict[str, Any], locales: list[str], default: str) -> dict[str, 
 
 
 PARTS_FIELD = "parts"
-# an identifier made of ASCII words joined by ``_`` or ``.`` (a dot only between word characters, as the separator)
-_COMPOUND = re.compile(r"(?<![\w.])[A-Za-z0-9]+(?:(?:_+|\.)[A-Za-z0-9]+)+(?![\w]|\.\w)", re.ASCII)
-_JOINT = re.compile(r"_+|\.", re.ASCII)
+# an identifier: ASCII words joined by ``_`` or ``.`` (a dot only between word characters, as the separator)
+_COMPOUND = re.compile(r"(?<![\w.])[A-Za-z0-9]+(?:(?:_+|\.)[A-Za-z0-9]+)*(?![\w]|\.\w)", re.ASCII)
+# where one of its parts starts: after ``_`` or ``.``, and at a camelCase hump (where Material's default
+# separator would split: before a capital followed by a small letter, destroy|Comm, HCCL|Checkpoint|Engine)
+_JOINT = re.compile(r"_+|\.|(?<=[A-Za-z0-9])(?=[A-Z][a-z])", re.ASCII)
 _TAG = re.compile(r"<[^>]+>")
 
 
 def identifier_suffixes(text: str) -> list[str]:
-    """Every suffix, at a ``_`` or ``.`` joint, of the compound identifiers in ``text`` (HTML tags ignored),
-    lower-cased, each once: ``engine_kwargs.nccl`` → ``kwargs.nccl``, ``nccl``."""
+    """Every suffix, at a ``_``, ``.`` or camelCase joint, of the compound identifiers in ``text`` (HTML tags
+    ignored), lower-cased, each once: ``engine_kwargs.nccl`` → ``kwargs.nccl``, ``nccl``; ``destroyComm`` →
+    ``comm``."""
     out: dict[str, None] = {}
     for m in _COMPOUND.finditer(_TAG.sub(" ", text).replace("&lt;", " ").replace("&gt;", " ")):
-        word = m.group(0).lower()
+        word = m.group(0)
         if word.replace(".", "").isdigit():  # a version (0.9.1) is a term as it is
             continue
         for joint in _JOINT.finditer(word):
-            out.setdefault(word[joint.end() :], None)
+            out.setdefault(word[joint.end() :].lower(), None)
     return list(out)
 
 
