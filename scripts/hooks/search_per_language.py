@@ -100,6 +100,28 @@ def add_parts(index: dict[str, Any]) -> dict[str, Any]:
     return {**index, "config": {**config, "fields": fields}, "docs": docs}
 
 
+# lunr 2.3.9 (bundled in Material's search worker) keys TokenSet nodes, when it merges equal ones, by each edge's
+# letter followed by the child's numeric id with nothing between: edges {1→234} and {1→2, 3→4} both give
+# "01234", so two different nodes merge and a prefix query expands to a word that is in no document; lunr then
+# throws reading its posting ("Cannot read properties of undefined (reading '_index')") and Material shows
+# "No matching documents". Which words collide depends on every word of the index, so any page edit can
+# break an unrelated query (it broke "whitelist" once camelCase words stopped being split). The key gets a
+# delimiter between letter and id.
+WORKER_GLOB = "assets/javascripts/workers/search.*.min.js"
+LUNR_NODE_KEY = "e=e+s+o.id}return e"
+LUNR_NODE_KEY_FIXED = 'e=e+s+":"+o.id+";"}return e'
+
+
+def fix_lunr_node_key(worker: str, where: str) -> str:
+    """``worker`` with lunr's TokenSet node key made unambiguous (see LUNR_NODE_KEY); PluginError when the
+    minified code is not there (a Material upgrade: check whether its lunr still has the bug)."""
+    if LUNR_NODE_KEY_FIXED in worker:
+        return worker
+    if worker.count(LUNR_NODE_KEY) != 1:
+        raise PluginError(f"search_per_language hook: lunr's TokenSet.toString not found once in {where}")
+    return worker.replace(LUNR_NODE_KEY, LUNR_NODE_KEY_FIXED)
+
+
 def write_utf8(path: Path, data: dict[str, Any]) -> None:
     """``data`` as compact UTF-8 JSON (no ASCII escapes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,6 +169,8 @@ def on_post_template(output_content: str, template_name: str, config: MkDocsConf
 @event_priority(-200)  # after the search plugin and mkdocs-static-i18n (-100) have written the merged index
 def on_post_build(config: MkDocsConfig) -> None:
     site = Path(config.site_dir)
+    for worker in site.glob(WORKER_GLOB):
+        worker.write_text(fix_lunr_node_key(worker.read_text(encoding="utf-8"), str(worker)), encoding="utf-8")
     merged = site / INDEX
     langs = _languages(config)
     if not merged.is_file():
