@@ -138,7 +138,11 @@ def test_split_keeps_each_languages_entries_and_narrows_lunr_languages():
         ("<code>checkpoint_engine.engine_kwargs</code>", ["engine.engine_kwargs", "engine_kwargs", "kwargs"]),
         ("edit /etc/hccn.conf first.", ["conf"]),
         ("verl 0.9.1, a sentence. Another one", []),  # versions and sentence ends are not identifiers
-        ("plain words, HCCLCheckpointEngine", []),
+        ("plain words, no identifier", []),
+        (
+            "HCCLCheckpointEngine and self.pyhccl.destroyComm",
+            ["checkpointengine", "engine", "pyhccl.destroycomm", "destroycomm", "comm"],
+        ),
     ],
 )
 def test_search_parts_are_the_suffixes_of_compound_identifiers(text, expected):
@@ -476,3 +480,21 @@ def test_i18n_info_lines_are_quiet_unless_verbose():
     finally:
         logger.setLevel(before)
     assert "mkdocs_static_i18n: Overriding" not in built_site().log
+
+
+def test_lunr_node_key_gets_a_delimiter_and_a_changed_worker_is_an_error():
+    minified = (
+        'for(var e=this.final?"1":"0",r=Object.keys(this.edges).sort();i<n;i++)'
+        + "{var s=r[i],o=this.edges[s];e=e+s+o.id}return e}"
+    )
+    fixed = search_per_language.fix_lunr_node_key(minified, "w.js")
+    assert search_per_language.LUNR_NODE_KEY_FIXED in fixed and search_per_language.LUNR_NODE_KEY not in fixed
+    assert search_per_language.fix_lunr_node_key(fixed, "w.js") == fixed
+    with pytest.raises(PluginError, match="w.js"):
+        search_per_language.fix_lunr_node_key("a worker without lunr", "w.js")
+
+
+def test_built_search_worker_has_the_fixed_lunr_node_key():
+    (worker,) = built_site().path.glob(search_per_language.WORKER_GLOB)
+    text = worker.read_text(encoding="utf-8")
+    assert search_per_language.LUNR_NODE_KEY_FIXED in text and search_per_language.LUNR_NODE_KEY not in text

@@ -11,9 +11,10 @@ last build:
 * each is written as compact UTF-8 instead of ``\\uXXXX`` escapes (6 bytes a Chinese character or jieba's
   U+200B, against 3), about a third smaller;
 * each entry gets a ``parts`` field, indexed but never shown, holding every suffix of the compound
-  identifiers in its text (``checkpoint_engine.engine_kwargs`` → ``engine_kwargs``, ``kwargs``): the
-  separator in mkdocs.yml keeps identifiers whole so a pasted ``engine_kwargs`` or ``hccn.conf`` matches
-  as one term, and the suffixes let a part of one (``kwargs``, ``megabytes``) match too. Material
+  identifiers in its text (``checkpoint_engine.engine_kwargs`` → ``engine_kwargs``, ``kwargs``;
+  ``destroyComm`` → ``comm``): the separator in mkdocs.yml keeps identifiers whole, camelCase included,
+  so a pasted ``engine_kwargs``, ``hccn.conf`` or ``destroyComm`` matches as one term, and the suffixes
+  let a part of one (``kwargs``, ``megabytes``, ``CheckpointEngine``) match too. Material
   indexes every field listed in the index's ``config.fields``, and splits the query with the same
   separator, so index and query are processed alike;
 * every page gets, before Material's bundle, a small inline script (search_per_language.js) that sends
@@ -66,22 +67,25 @@ def split(index: dict[str, Any], locales: list[str], default: str) -> dict[str, 
 
 
 PARTS_FIELD = "parts"
-# an identifier made of ASCII words joined by ``_`` or ``.`` (a dot only between word characters, as the separator)
-_COMPOUND = re.compile(r"(?<![\w.])[A-Za-z0-9]+(?:(?:_+|\.)[A-Za-z0-9]+)+(?![\w]|\.\w)", re.ASCII)
-_JOINT = re.compile(r"_+|\.", re.ASCII)
+# an identifier: ASCII words joined by ``_`` or ``.`` (a dot only between word characters, as the separator)
+_COMPOUND = re.compile(r"(?<![\w.])[A-Za-z0-9]+(?:(?:_+|\.)[A-Za-z0-9]+)*(?![\w]|\.\w)", re.ASCII)
+# where one of its parts starts: after ``_`` or ``.``, and at a camelCase hump (where Material's default
+# separator would split: before a capital followed by a small letter, destroy|Comm, HCCL|Checkpoint|Engine)
+_JOINT = re.compile(r"_+|\.|(?<=[A-Za-z0-9])(?=[A-Z][a-z])", re.ASCII)
 _TAG = re.compile(r"<[^>]+>")
 
 
 def identifier_suffixes(text: str) -> list[str]:
-    """Every suffix, at a ``_`` or ``.`` joint, of the compound identifiers in ``text`` (HTML tags ignored),
-    lower-cased, each once: ``engine_kwargs.nccl`` → ``kwargs.nccl``, ``nccl``."""
+    """Every suffix, at a ``_``, ``.`` or camelCase joint, of the compound identifiers in ``text`` (HTML tags
+    ignored), lower-cased, each once: ``engine_kwargs.nccl`` → ``kwargs.nccl``, ``nccl``; ``destroyComm`` →
+    ``comm``."""
     out: dict[str, None] = {}
     for m in _COMPOUND.finditer(_TAG.sub(" ", text).replace("&lt;", " ").replace("&gt;", " ")):
-        word = m.group(0).lower()
+        word = m.group(0)
         if word.replace(".", "").isdigit():  # a version (0.9.1) is a term as it is
             continue
         for joint in _JOINT.finditer(word):
-            out.setdefault(word[joint.end() :], None)
+            out.setdefault(word[joint.end() :].lower(), None)
     return list(out)
 
 
@@ -94,6 +98,28 @@ def add_parts(index: dict[str, Any]) -> dict[str, Any]:
         parts = identifier_suffixes(doc.get("title", "") + " " + doc.get("text", ""))
         docs.append({**doc, PARTS_FIELD: " ".join(parts)} if parts else doc)
     return {**index, "config": {**config, "fields": fields}, "docs": docs}
+
+
+# lunr 2.3.9 (bundled in Material's search worker) keys TokenSet nodes, when it merges equal ones, by each edge's
+# letter followed by the child's numeric id with nothing between: edges {1→234} and {1→2, 3→4} both give
+# "01234", so two different nodes merge and a prefix query expands to a word that is in no document; lunr then
+# throws reading its posting ("Cannot read properties of undefined (reading '_index')") and Material shows
+# "No matching documents". Which words collide depends on every word of the index, so any page edit can
+# break an unrelated query (it broke "whitelist" once camelCase words stopped being split). The key gets a
+# delimiter between letter and id.
+WORKER_GLOB = "assets/javascripts/workers/search.*.min.js"
+LUNR_NODE_KEY = "e=e+s+o.id}return e"
+LUNR_NODE_KEY_FIXED = 'e=e+s+":"+o.id+";"}return e'
+
+
+def fix_lunr_node_key(worker: str, where: str) -> str:
+    """``worker`` with lunr's TokenSet node key made unambiguous (see LUNR_NODE_KEY); PluginError when the
+    minified code is not there (a Material upgrade: check whether its lunr still has the bug)."""
+    if LUNR_NODE_KEY_FIXED in worker:
+        return worker
+    if worker.count(LUNR_NODE_KEY) != 1:
+        raise PluginError(f"search_per_language hook: lunr's TokenSet.toString not found once in {where}")
+    return worker.replace(LUNR_NODE_KEY, LUNR_NODE_KEY_FIXED)
 
 
 def write_utf8(path: Path, data: dict[str, Any]) -> None:
@@ -143,6 +169,8 @@ def on_post_template(output_content: str, template_name: str, config: MkDocsConf
 @event_priority(-200)  # after the search plugin and mkdocs-static-i18n (-100) have written the merged index
 def on_post_build(config: MkDocsConfig) -> None:
     site = Path(config.site_dir)
+    for worker in site.glob(WORKER_GLOB):
+        worker.write_text(fix_lunr_node_key(worker.read_text(encoding="utf-8"), str(worker)), encoding="utf-8")
     merged = site / INDEX
     langs = _languages(config)
     if not merged.is_file():

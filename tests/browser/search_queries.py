@@ -71,6 +71,21 @@ ENGLISH: list[tuple[str, str]] = [
         "Rank 3 receive weights done, total_params: 1543503872, time cost: 2.87s, bandwidth: 4.3 GB/s",
         "en/backends/verify-sync/",
     ),
+    # the troubleshooting page and the recipe sections added for issue 26, asked as in the upstream threads
+    ("SFT resume at epoch boundary trains zero steps", "en/recipes/troubleshooting/"),
+    ("resume with a different number of GPUs", "en/recipes/troubleshooting/"),
+    ("first NCCL checkpoint engine sync hangs", "en/recipes/troubleshooting/"),
+    ("MoE weight_loader fails during weight sync", "en/recipes/troubleshooting/"),
+    ("shard_dim=0 weight_loader", "en/recipes/troubleshooting/"),
+    ("megatron save checkpoint very slow", "en/recipes/troubleshooting/"),
+    ("fully reshardable optimizer CPU memory OOM", "en/recipes/troubleshooting/"),
+    ("fsdp_config.json does not exist", "en/recipes/model-merger/"),
+    ("Qwen3VLConfig object has no attribute num_hidden_layers", "en/recipes/model-merger/"),
+    ("merge megatron LoRA adapter", "en/recipes/model-merger/"),
+    ("save_lora_only Incomplete Hugging Face model output", "en/recipes/model-merger/"),
+    ("FSDP checkpoint not uploaded to default_hdfs_dir", "en/recipes/checkpoint-callback/"),
+    ("max_actor_ckpt_to_keep leaves data.pt", "en/recipes/checkpoint-callback/"),
+    ("callback module not found PYTHONPATH runtime_env", "en/recipes/checkpoint-callback/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -177,4 +192,19 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("后端名的解析过程", "backends/nccl-hccl/"),
     ("中文排版与术语", "contributing/"),
     ("kimi 数据传输路径", "backends/mooncake-kimi/"),
+    # 为 issue 26 新增的常见问题页和实践指南各节，按上游讨论中用户的问法
+    ("SFT 断点续训 epoch 结束后 0 步", "recipes/troubleshooting/"),
+    ("断点续训 卡数不一样", "recipes/troubleshooting/"),
+    ("换了卡数续训找不到 model_world_size", "recipes/troubleshooting/"),
+    ("NCCL 第一次同步卡住", "recipes/troubleshooting/"),
+    ("MoE weight_loader 同步报错", "recipes/troubleshooting/"),
+    ("megatron 保存检查点很慢怎么办", "recipes/troubleshooting/"),
+    ("保存检查点 CPU 内存 OOM", "recipes/troubleshooting/"),
+    ("MindSpeed 保存检查点失败", "recipes/troubleshooting/"),
+    ("fsdp_config.json 找不到", "recipes/model-merger/"),
+    ("VL 模型合并报 num_hidden_layers", "recipes/model-merger/"),
+    ("megatron lora 怎么合并", "recipes/model-merger/"),
+    ("save_lora_only 合并报错", "recipes/model-merger/"),
+    ("FSDP 检查点没有上传到 default_hdfs_dir", "recipes/checkpoint-callback/"),
+    ("max_actor_ckpt_to_keep 删除后还剩 data.pt", "recipes/checkpoint-callback/"),
 ]

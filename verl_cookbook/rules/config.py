@@ -210,7 +210,7 @@ declare(
 declare(
     "engine/unknown-backend",
     "Backend name no engine registers",
-    "未注册的 checkpoint engine 后端名",
+    "未注册的检查点引擎后端名",
     "A `checkpoint_engine.backend` value (or an `engine_kwargs` key) that no checkpoint engine registers.",
     "verl looks the engine up by that name and stops; on Ascend the HCCL engine is registered as `nccl`.",
     fix={

@@ -81,14 +81,15 @@ _TEXT: dict[str, _Text] = {
         ),
         "select_h": "选择与忽略规则 { #select }",
         "select": (
-            "`--select` 只报告所列规则，`--ignore` 不报告所列规则；两者都接受规则代码或代码前缀（如 `config`、"
-            "`engine/unknown-`），多个值以逗号分隔，`--ignore` 优先。"
+            "`check` 与 `doctor` 均支持以下选项：`--select` 只报告所列规则，`--ignore` 不报告所列规则；两者均接受"
+            "规则代码或代码前缀（如 `config`、`engine/unknown-`），多个值以逗号分隔，同时指定时 `--ignore` 优先。"
         ),
         "suppress_h": "忽略注释 { #suppressions }",
         "suppress": (
-            "在某一行或其上一行写 `verl-cookbook: ignore[规则代码]` 注释，可忽略该处的这条规则。"
-            "Markdown 中使用 HTML 注释（verl 的 Sphinx/MyST 构建同样忽略 HTML 注释），Shell 与 YAML 中使用 `#` 注释。"
-            "未生效的忽略注释本身会被报告（`suppression/unused`）。"
+            "在某一行或其上一行添加 `verl-cookbook: ignore[规则代码]` 注释后，该处不再报告这条规则。"
+            "Markdown 中使用 HTML 注释（verl 的 Sphinx/MyST 构建同样不输出 HTML 注释），Shell 与 YAML 中使用 `#` 注释。"
+            "未生效的忽略注释本身报告为问题（`suppression/unused`），"
+            "注释中的规则代码不存在时报告 `suppression/unknown-code`。"
         ),
         "index_h": "规则一览 { #index }",
         "cols": ("规则代码", "摘要", "级别"),
@@ -110,14 +111,16 @@ _TEXT: dict[str, _Text] = {
         ),
         "select_h": "Selecting and ignoring rules { #select }",
         "select": (
-            "`--select` reports only the rules named, `--ignore` never reports them; both take codes or code "
-            "prefixes (`config`, `engine/unknown-`), comma-separated, and `--ignore` wins."
+            "`check` and `doctor` both take these options: `--select` reports only the rules named, `--ignore` never "
+            "reports them; both take codes or code prefixes (`config`, `engine/unknown-`), comma-separated, and "
+            "`--ignore` wins when both are given."
         ),
         "suppress_h": "Suppression comments { #suppressions }",
         "suppress": (
             "A `verl-cookbook: ignore[CODE]` comment on a line, or on the line above it, silences that rule there: "
             "an HTML comment in Markdown (verl's Sphinx/MyST build ignores those too), a `#` comment in shell and "
-            "YAML. A suppression comment that silences nothing is itself reported (`suppression/unused`)."
+            "YAML. A suppression comment that silences nothing is itself reported (`suppression/unused`), and so is "
+            "one naming a code that does not exist (`suppression/unknown-code`)."
         ),
         "index_h": "All rules { #index }",
         "cols": ("Code", "Summary", "Severity"),

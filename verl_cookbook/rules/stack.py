@@ -12,7 +12,7 @@ for code, summary, zh, catches, why in (
     (
         "fact/unknown",
         "Claim names no snapshot fact",
-        "声明引用的事实不存在",
+        "声明引用的快照条目不存在",
         "A `check: fact id=…` claim whose id is not in the stack snapshot (a misspelt id gets a did-you-mean).",
         f"The claim would hold nothing: it must rest on an entry of {_SNAPSHOT}.",
     ),
@@ -26,7 +26,7 @@ for code, summary, zh, catches, why in (
     (
         "fact/mismatch",
         "Claim disagrees with the snapshot",
-        "声明与快照中的事实不符",
+        "声明与快照条目的取值不符",
         "A `check: fact id=… value=…` claim whose value differs from the snapshot's (for the stated CANN release).",
         "The page says one thing, the upstream source another: the finding names the repository, commit and line.",
     ),
