@@ -30,7 +30,6 @@ def test_valid_npu_fragment_passes(write_page, facts) -> None:
     ("body", "rule", "line"),
     [
         ("bakend: nccl", "config/unknown-key", 7),
-        ("update_weights_bucket_megabytes: lots", "config/wrong-type", 7),
         ("backend: hccl", "engine/unknown-backend", 7),
         ("backend: nccl\nengine_kwargs:\n  hccl:\n    rebuild_group: true", "engine/kwargs-ignored", 10),
         ("backend: nccl\nengine_kwargs:\n  nccl:\n    multi_sender: true", "engine/unknown-kwarg", 10),

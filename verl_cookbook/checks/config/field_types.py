@@ -1,12 +1,25 @@
 """Types: what a value may be where verl's config holds it. A value under a node that verl converts to a
-dataclass (the node's ``_target_``) must convert to the field's annotation the way OmegaConf converts it
+dataclass with OmegaConf's typed merge must convert to the field's annotation the way OmegaConf converts it
 (:func:`conversion_error`); an engine constructor's keyword argument must match its Python default
-(:func:`type_error`)."""
+(:func:`type_error`).
+
+verl's ``omega_conf_to_dataclass`` (verl 0.9.1 ``verl/utils/config.py:23``) has two branches. Called with only the
+node (``dataclass_type`` None, verl/utils/config.py:42-50), it builds the node's ``_target_`` with
+``hydra.utils.instantiate``, which passes the values to the constructor as they are and checks no type: a string
+for a ``tuple[float, float]`` field is kept as a string. Only a call that names the class
+(``dataclass_type=…``) takes the typed branch (``OmegaConf.merge(OmegaConf.structured(cls), cfg)``,
+verl/utils/config.py:52-64), which rejects a value that does not convert. In 0.9.1 the typed calls are
+``HFModelConfig`` (the rollout servers: vllm_async_server.py:1099, async_sglang_server.py:165,
+trtllm_async_server.py:116), ``ProfilerConfig`` (workers/engine_workers.py:487), ``DistillationTeacherModelConfig``
+(workers/config/distillation.py:315) and ``SkipManagerConfig`` (utils/skip/skip_manager.py:40); every other node
+(the actor, its ``optim``, the rollout, the critic …) is instantiated. So the type rule judges a value only below a
+node whose class verl converts with a typed call (:func:`typed_merge_classes`, read from the tree)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import typing
 from typing import Any
 
@@ -163,6 +176,32 @@ def conversion_error(annotation: str, value: Any) -> str | None:
     return first
 
 
+# The classes verl 0.9.1 (and 0.9.0, verl main 1dda039) passes as ``dataclass_type=`` (module docstring); used when
+# only what ships of a release is at hand, so the call sites cannot be read. 0.7.1 has the first two, 0.8.0 adds
+# DistillationTeacherModelConfig: a class a release lacks never names a node of its config, so one set serves all.
+TYPED_MERGE_FALLBACK = frozenset(
+    {"HFModelConfig", "ProfilerConfig", "DistillationTeacherModelConfig", "SkipManagerConfig"}
+)
+_TYPED_CALL = re.compile(r"omega_conf_to_dataclass\([^()]*?\bdataclass_type\s*=\s*([A-Za-z_][\w.]*)")
+
+
+def typed_merge_classes(tree: Any) -> frozenset[str]:
+    """The class names (last dotted part) verl converts with OmegaConf's typed merge: every
+    ``omega_conf_to_dataclass(…, dataclass_type=Cls)`` call in the package. :data:`TYPED_MERGE_FALLBACK` when the
+    tree is only what ships of a release (the call sites are not all there)."""
+    if tree is None or not getattr(tree, "whole", False):
+        return TYPED_MERGE_FALLBACK
+    found: set[str] = set()
+    for path in sorted(tree.package.rglob("*.py")):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "dataclass_type" in text and "omega_conf_to_dataclass(" in text:
+            found.update(m.group(1).rpartition(".")[2] for m in _TYPED_CALL.finditer(text))
+    return frozenset(found)
+
+
 class FieldTypes(CheckedConfig):
     """The type rules of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
 
@@ -178,6 +217,15 @@ class FieldTypes(CheckedConfig):
                 dc = self.facts.dataclass_fields(target) if self.facts.converted(path[:k]) else None
                 return (k, *dc) if dc else None
         return None
+
+    def _typed_merged(self, cls: str) -> bool:
+        """Whether verl builds the dataclass ``cls`` (qualified name) with OmegaConf's typed merge somewhere, so a
+        value it cannot convert raises; nodes verl only instantiates from ``_target_`` get no type judgment."""
+        memo = self.facts.session.typed_merges
+        key = str(getattr(self.facts.tree, "root", ""))
+        if key not in memo:
+            memo[key] = typed_merge_classes(self.facts.tree)
+        return cls.rpartition(".")[2] in memo[key]
 
     def _in_dict_field(self, cfg: dict, path: tuple[str, ...]) -> bool:
         return self.dict_field(path, cfg) is not None
@@ -224,8 +272,8 @@ class FieldTypes(CheckedConfig):
                     )
                 )
                 continue
-            if k != len(a.path) - 1:
-                continue
+            if k != len(a.path) - 1 or not self._typed_merged(cls):
+                continue  # instantiated from `_target_` (verl/utils/config.py:42-50 in 0.9.1): no type is checked
             err = conversion_error(fields[name]["annotation"], a.value)
             if err:
                 out.append(
