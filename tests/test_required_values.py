@@ -95,3 +95,40 @@ def test_startup_is_a_flag_so_the_script_after_it_is_not_taken_for_a_python():
     assert args.startup is True and [str(f) for f in args.files] == ["run.sh"] and args.startup_python is None
     args = cli.build_parser().parse_args(["doctor", "run.sh", "--startup-python", "/opt/py/bin/python"])
     assert args.startup is False and args.startup_python == "/opt/py/bin/python"
+
+
+# -- only where verl's startup runs validate_config ----------------------------------------------------------------
+def test_a_generation_server_command_needs_no_micro_batch_keys(facts):
+    # verl.trainer.main_generation_server's main never calls validate_config (verl 0.9.1 main_generation_server.py)
+    assert _found(facts, "generation_server.sh") == []
+
+
+def test_the_same_overrides_to_main_ppo_miss_both_micro_batch_keys(facts):
+    found = _found(facts, "generation_overrides_to_main_ppo.sh")
+    assert [(ln, rule) for ln, rule, _ in found] == [(5, rv.RULE_MISSING), (5, rv.RULE_MISSING)]
+    text = " ".join(m for _, _, m in found)
+    assert "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu" in text
+    assert "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu" in text
+
+
+@pytest.mark.parametrize(
+    ("module", "validates"),
+    [
+        ("verl.trainer.main_ppo", True),
+        ("verl.experimental.one_step_off_policy.main_ppo", True),
+        ("verl.experimental.fully_async_policy.fully_async_main", False),
+        ("verl.trainer.main_generation_server", False),
+        ("verl.trainer.sft_trainer", False),
+        ("verl.trainer.sft_trainer_ray", False),
+        ("verl.trainer.main_eval", False),
+    ],
+)
+def test_which_entry_points_run_validate_config_is_read_from_their_file(verl_tree, module, validates):
+    assert rv.runs_validate_config(verl_tree, module) is validates
+
+
+def test_without_the_entry_points_file_the_known_entry_points_decide(verl_copy):
+    (verl_copy.root / "verl" / "trainer" / "main_ppo.py").unlink()
+    (verl_copy.root / "verl" / "trainer" / "main_generation_server.py").unlink()
+    assert rv.runs_validate_config(verl_copy, "verl.trainer.main_ppo") is True
+    assert rv.runs_validate_config(verl_copy, "verl.trainer.main_generation_server") is False

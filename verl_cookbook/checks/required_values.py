@@ -7,7 +7,9 @@ common ones without it:
   ``enable: false``;
 - the micro-batch pairs verl requires exactly one of (``ppo_micro_batch_size`` / ``…_per_gpu``,
   ``log_prob_micro_batch_size`` / ``…_per_gpu``) where the section is in use and dynamic batch size is off —
-  each pair is checked only when the statement that enforces it is found in the tree, and cited;
+  each pair is checked only when the statement that enforces it is found in the tree, and cited, and only for an
+  entry point whose startup runs ``validate_config`` (:func:`runs_validate_config`): that is where verl checks
+  them (the rollout and ref pairs) or builds the actor's and critic's configs that check theirs;
 - ``actor_rollout_ref.rollout.name`` outside the names ``_ROLLOUT_REGISTRY`` holds
   (verl/workers/rollout/base.py), the table ``get_rollout_class`` asserts against.
 """
@@ -15,6 +17,7 @@ common ones without it:
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +76,40 @@ PAIRS = (
         "self._check_mutually_exclusive(self.ppo_micro_batch_size, self.ppo_micro_batch_size_per_gpu",
     ),
 )
+
+
+# Entry points whose startup calls verl's validate_config (verl/utils/config.py), read in verl 0.9.1:
+# - verl.trainer.main_ppo: main() calls it before run_ppo (verl/trainer/main_ppo.py:177);
+# - verl.experimental.one_step_off_policy.main_ppo: its task runner calls it before building the workers
+#   (verl/experimental/one_step_off_policy/main_ppo.py:52);
+# and these never do, so the pairs are not checked at their startup:
+# - verl.experimental.fully_async_policy.fully_async_main: main() (fully_async_main.py:223-239) migrates legacy keys
+#   and calls run_ppo with FullyAsyncTaskRunner; the only *validate_config there is the rollouter's own
+#   _validate_config (fully_async_rollouter.py:729), which checks async settings;
+# - verl.trainer.main_generation_server (main, :123-173): reads rollout and model fields and starts rollout servers;
+# - verl.trainer.sft_trainer(_ray) (sft_trainer.py:462, sft_trainer_ray.py:389): SFT config, converted with
+#   omega_conf_to_dataclass (:139-145 / :88-94); verl.trainer.main_eval (main_eval.py:42).
+# Also true of 0.7.1-0.9.0 (and 0.8.0's main_ppo_sync.py:1856). Used when the entry point's file is not in the tree
+# at hand (what ships of a release); otherwise the file itself is read.
+VALIDATING_ENTRY_POINTS = frozenset(
+    {"verl.trainer.main_ppo", "verl.experimental.one_step_off_policy.main_ppo", "verl.trainer.main_ppo_sync"}
+)
+_VALIDATE_CALL = re.compile(r"^(?!\s*def\s)[^#\n]*(?<![\w.])validate_config\(", re.MULTILINE)
+
+
+def runs_validate_config(tree: VerlTree, module: str, memo: dict[tuple, Any] | None = None) -> bool:
+    """Whether the entry point ``module`` (``verl.trainer.main_ppo``) calls ``validate_config`` in its own file
+    (its ``main`` or the task runner it defines); :data:`VALIDATING_ENTRY_POINTS` when that file is not readable."""
+    key = ("validates", str(tree.root), module)
+    if memo is not None and key in memo:
+        return memo[key]
+    try:
+        found = bool(_VALIDATE_CALL.search(tree.read(module.replace(".", "/") + ".py")))
+    except (OSError, ValueError):
+        found = module in VALIDATING_ENTRY_POINTS
+    if memo is not None:
+        memo[key] = found
+    return found
 
 
 def _line_of(tree: VerlTree, rel: str, match: str, memo: dict[tuple, Any] | None = None) -> int | None:
@@ -170,11 +207,13 @@ def check(
     command_line: int,
     symbolic: set[str] | frozenset[str] = frozenset(),
     memo: dict[tuple, Any] | None = None,
+    module: str | None = None,
 ) -> list[Finding]:
     """Findings for one trainer command. ``config`` is the composed config with the command's overrides merged;
     ``set_keys`` maps each dotted key an override sets (or deletes) to its (line, col); ``symbolic`` the keys set
     from a shell value not known statically (never judged); ``memo``: what was read from verl's files in this run
-    (the run's :attr:`~verl_cookbook.session.Session.required_values`)."""
+    (the run's :attr:`~verl_cookbook.session.Session.required_values`); ``module``: the entry point the command runs
+    (the micro-batch pairs apply only when it runs ``validate_config``; None: judged as ``verl.trainer.main_ppo``)."""
     out: list[Finding] = []
     for key in _missing_keys(config):
         if key in set_keys or key in symbolic:
@@ -201,7 +240,8 @@ def check(
         else _get(config, "algorithm.adv_estimator") == "gae"
     )
     actor_dynamic = _truthy(_get(config, "actor_rollout_ref.actor.use_dynamic_bsz"))
-    for pair in PAIRS:
+    validated = runs_validate_config(tree, module or "verl.trainer.main_ppo", memo)
+    for pair in PAIRS if validated else ():
         if pair.when == "ref" and not use_kl or pair.when == "critic" and not need_critic:
             continue
         section = _get(config, pair.section)

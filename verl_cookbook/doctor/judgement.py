@@ -47,7 +47,14 @@ def required_values(unit: Unit, target: Target, facts: Facts) -> list[Finding]:
     set_keys = {a.dotted: (a.line, a.col) for a in unit.assignments}
     symbolic = {".".join(k) for k in unit.symbolic}
     return rv.check(
-        target.config, set_keys, facts.tree, target.file, unit.line, symbolic, facts.session.required_values
+        target.config,
+        set_keys,
+        facts.tree,
+        target.file,
+        unit.line,
+        symbolic,
+        facts.session.required_values,
+        module=unit.module,
     )
 
 
