@@ -97,26 +97,11 @@ def _leaf_paths(node: Any, path: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 def _fitting_config(data: dict, root: tuple[str, ...], base: dict, ctx: Context) -> str:
-    """The primary config this fragment is written for: ``ppo_trainer`` when every key is in it, else the
-    config in its folder with the fewest keys verl's composition lacks (a fragment for the Megatron engine fits
-    ``ppo_megatron_trainer``); a tie keeps ``ppo_trainer``. A key no config has is then reported as unknown."""
-    from verl_cookbook.checks.config.model import lookup_path
+    """The primary config this YAML fragment is written for (:func:`~verl_cookbook.checks.config.model.fitting_config`,
+    shared with shell override fragments)."""
+    from verl_cookbook.checks.config.model import fitting_config
 
-    paths = _leaf_paths(data, root)
-
-    def unknown(cfg: Any) -> int:
-        return sum(lookup_path(cfg, p)[0] == "unknown" for p in paths) if isinstance(cfg, dict) else len(paths) + 1
-
-    best, fewest = "ppo_trainer", unknown(base)
-    folder = ctx.facts.config_dir("ppo_trainer")
-    for name in ctx.facts.config_names():
-        if not fewest:
-            break
-        if name != "ppo_trainer" and ctx.facts.config_dir(name) == folder:
-            n = unknown(ctx.facts.default_config(name))
-            if n < fewest:
-                best, fewest = name, n
-    return best
+    return fitting_config(ctx.facts, _leaf_paths(data, root), base)
 
 
 # What Python says of a piece cut out of a larger program (a loop body, a signature without its body):

@@ -690,10 +690,28 @@ def _check_fragments(code: str, block: CodeBlock, ctx: Context) -> list[Finding]
 
         for cmd in parse_script(synthetic).commands:
             if cmd.module == "verl.trainer.main_ppo":
-                out.extend(
-                    check_trainer_command(cmd, where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"))
-                )
+                config = block.attrs.get("config") or _fragment_config(cmd, ctx.facts)
+                out.extend(check_trainer_command(cmd, where, ctx.facts, block.attrs.get("device"), config))
     return out
+
+
+def _fragment_config(cmd: Command, facts: Facts) -> str | None:
+    """The primary config an override fragment (no command of its own) is written for, as a YAML fragment's is
+    (:func:`~verl_cookbook.checks.config.model.fitting_config`): a list of ``actor_rollout_ref.actor.megatron.*``
+    settings is the Megatron half of a command that chose the engine, which Hydra accepts once
+    ``model_engine=megatron`` is chosen (or ``--config-name ppo_megatron_trainer``). None (the entry point's own
+    config) when the fragment fits ``ppo_trainer`` or makes a config-group choice itself: then Hydra composes that
+    choice and the keys are judged on the result. Only plain ``key=value`` overrides are counted (``+`` adds a key,
+    ``~`` deletes one)."""
+    from verl_cookbook.checks.config.model import fitting_config
+
+    assigns, _findings, info = overrides_to_assignments(cmd, "<fragment>")
+    groups = facts.config_groups("ppo_trainer")
+    if info["config_name"] or any(len(a.path) == 1 and a.path[0] in groups for a in assigns):
+        return None
+    paths = [a.path for a in assigns if a.op == "set" and a.path]
+    name = fitting_config(facts, paths) if paths else "ppo_trainer"
+    return None if name == "ppo_trainer" else name
 
 
 # ShellCheck codes that our own rules say more precisely: SC2276 "command name containing '='" is an

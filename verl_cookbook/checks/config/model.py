@@ -158,3 +158,26 @@ def _deep_merge(a: dict, b: dict) -> dict:
     for k, v in b.items():
         out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
     return out
+
+
+def fitting_config(facts: Facts, paths: list[tuple[str, ...]], base: dict | None = None) -> str:
+    """The primary config a fragment with these key paths (and no config choice of its own) is written for:
+    ``ppo_trainer`` when every path is in it, else the config in its folder with the fewest paths verl's
+    composition lacks (a fragment for the Megatron engine fits ``ppo_megatron_trainer``); a tie keeps
+    ``ppo_trainer``. A key no config has is then reported as unknown against the config chosen."""
+    if base is None:
+        base = facts.default_config("ppo_trainer") or {}
+
+    def unknown(cfg: Any) -> int:
+        return sum(lookup_path(cfg, p)[0] == "unknown" for p in paths) if isinstance(cfg, dict) else len(paths) + 1
+
+    best, fewest = "ppo_trainer", unknown(base)
+    folder = facts.config_dir("ppo_trainer")
+    for name in facts.config_names():
+        if not fewest:
+            break
+        if name != "ppo_trainer" and facts.config_dir(name) == folder:
+            n = unknown(facts.default_config(name))
+            if n < fewest:
+                best, fewest = name, n
+    return best
