@@ -46,10 +46,12 @@ declare(
     "config/wrong-type",
     "Value of the wrong type",
     "配置值类型错误",
-    "A value that the dataclass field verl builds from this part of the config does not accept.",
-    "OmegaConf converts the value when verl builds the dataclass, and a value it cannot convert stops the job.",
-    bad=_sh("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=big"),
-    good=_sh("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=2048"),
+    "A value that a dataclass field verl builds with OmegaConf's typed merge (`dataclass_type=`: the model, the "
+    "profiler, distillation teachers, skip settings) does not accept.",
+    "OmegaConf converts the value when verl builds that dataclass, and a value it cannot convert stops the job. "
+    "A node verl only instantiates from its `_target_` (actor, rollout, optimizer) is passed on unchecked.",
+    bad=_sh("actor_rollout_ref.model.use_shm=sometimes"),
+    good=_sh("actor_rollout_ref.model.use_shm=True"),
 )
 declare(
     "config/not-a-field",
