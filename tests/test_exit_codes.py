@@ -19,7 +19,11 @@ DATA = Path(__file__).resolve().parent / "data"
 COMMANDS = sorted(build_parser()._subparsers._group_actions[0].choices)  # every subcommand, doctor included
 GOOD_PAGE = '# ok\n\n``` { .yaml check="config" }\nactor_rollout_ref:\n  rollout:\n    name: vllm\n```\n'
 BAD_PAGE = '# bad\n\n``` { .yaml check="config" }\nactor_rollout_ref:\n  rollout:\n    nmae: vllm\n```\n'
-GOOD_SCRIPT = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm\n"
+GOOD_SCRIPT = (  # a whole command: doctor also judges the values verl 0.9.1 requires at startup
+    "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
+    " actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=8"
+    " actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8\n"
+)
 BAD_SCRIPT = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.nmae=vllm\n"
 
 

@@ -80,4 +80,5 @@ def test_doctor_select_and_suppression_on_a_real_script(tmp_path: Path, capsys, 
     assert main(["doctor", "run.sh"]) == 1
     out = capsys.readouterr().out
     assert "config/unknown-key" in out and "plus-on-existing" not in out
-    assert main(["doctor", "run.sh", "--ignore", "config/unknown-key"]) == 0
+    # the fragment sets no micro-batch size either (config/required-missing): ignored here with the rest
+    assert main(["doctor", "run.sh", "--ignore", "config/unknown-key,config/required-missing"]) == 0
