@@ -614,7 +614,9 @@ class _Eval:
             if value_nodes:
                 for i, f in enumerate(self.join(value_nodes, quoted=True)):  # no word splitting in an assignment
                     if i:  # X="${ARR[@]}": the elements joined by spaces
-                        value.append(_Seg(" ", [f[0].pos[0] if f and f[0].pos else self.pos(value_n)], True, True))
+                        value.append(
+                            _Seg(" ", [f[0].pos[0] if f and f[0].pos else self.pos(value_nodes[0])], True, True)
+                        )
                     value.extend(_strip_split(f))
             old = self.vars.get(name)
             if append and old is not None and old.value is not None:
