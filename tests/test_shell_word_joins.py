@@ -49,6 +49,11 @@ CORPUS = [
     "key=${NOPE:-$B/$C/w}",
     "trainer.validation_data_dir=$D/$R/validation trainer.rollout_data_dir=$D/$R",
     "key=$A/$B/z   other=$C/$A/w",
+    # tree-sitter leaves an escaped character out of every node here: it is still part of its word
+    '"$A"\\ $B',
+    "a \\  b",
+    "k=$A \\ $B/z",
+    "==$A/$B",
 ]
 
 
@@ -89,6 +94,13 @@ def test_the_reader_splits_words_exactly_where_bash_does(line):
 def test_a_value_assigned_from_joined_variables_is_the_value_bash_assigns(setup, use):
     run = f"python3 -m m {use}" if use is not None else "f"
     script = PRELUDE + setup + "\n" + run + "\n"
+    assert reader_words(script) == bash_words(script)
+
+
+@needs_bash
+def test_positional_and_special_names_are_one_character_as_in_bash():
+    # tree-sitter reads `$1k` and `$@k` as names of their own; bash reads `$1` then `k`
+    script = PRELUDE + 'f() { python3 -m m k=$1k/$2_x "$#x" x$@k k=$1/$2/z; }\nf a b\n'
     assert reader_words(script) == bash_words(script)
 
 

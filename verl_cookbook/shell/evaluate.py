@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,7 +111,10 @@ class _Eval:
                 self._line_starts.append(i + 1)
 
     # -- positions
-    def pos(self, node: Node) -> tuple[int, int]:
+    def pos(self, node: _Piece) -> tuple[int, int]:
+        if isinstance(node, _Gap):
+            row = bisect.bisect_right(self._line_starts, node.start_byte) - 1
+            return self.at(row, node.start_byte - self._line_starts[row])
         row, col = node.start_point
         return self.at(row, col)
 
@@ -120,10 +124,10 @@ class _Eval:
         col -= sum(1 for c in self.inserted.get(row, ()) if c < byte_col)
         return row + 1 + self.off, col + 1
 
-    def text(self, node: Node) -> str:
+    def text(self, node: _Piece) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def lit(self, text: str, node: Node, quoted: bool = False, known: bool = True, split: bool = False) -> _Seg:
+    def lit(self, text: str, node: _Piece, quoted: bool = False, known: bool = True, split: bool = False) -> _Seg:
         """A segment whose characters were written consecutively from ``node``'s start (newlines advance)."""
         pos = positions(text, *self.pos(node))
         return _Seg(text, pos, known, quoted, split)
@@ -140,24 +144,24 @@ class _Eval:
         """The fields (argv words) one argument node expands to, after word splitting."""
         return _split(self.parts(node, quoted=False))
 
-    def word_fields(self, nodes: list[Node]) -> list[_Field]:
+    def word_fields(self, nodes: Sequence[_Piece]) -> list[_Field]:
         """The fields one shell word expands to, the word being nodes with no gap between them (see
         :func:`_words`)."""
         return _split(self.join(nodes, quoted=False))
 
-    def join(self, nodes: list[Node], quoted: bool) -> list[_Field]:
+    def join(self, nodes: Sequence[_Piece], quoted: bool) -> list[_Field]:
         """Fields before splitting of nodes written with no gap between them: one shell word for bash.
 
         tree-sitter-bash ends some words early: ``k=$d/$r/x`` reads as ``k=$d/$`` (a concatenation ending
         in a bare ``$``) followed by the word ``r/x``. A bare ``$`` followed at once by a word that starts
         with a name (or a digit, or one of ``@*#?$!-``) is bash's ``$name`` followed by the rest of that word."""
-        if len(nodes) == 1 and nodes[0].type != "concatenation":
+        if len(nodes) == 1 and isinstance(nodes[0], Node) and nodes[0].type != "concatenation":
             return self.parts(nodes[0], quoted)
-        pieces: list[Node] = []
+        pieces: list[_Piece] = []
         stack = list(reversed(nodes))
         while stack:
             n = stack.pop()
-            if n.type == "concatenation":
+            if isinstance(n, Node) and n.type == "concatenation":
                 stack.extend(reversed(n.children))
             else:
                 pieces.append(n)
@@ -165,8 +169,19 @@ class _Eval:
         i = 0
         while i < len(pieces):
             p = pieces[i]
+            if i and pieces[i - 1].end_byte < p.start_byte and _touch(self.src, pieces[i - 1].end_byte, p.start_byte):
+                out = _concat(out, [[self._escaped(pieces[i - 1].end_byte, p.start_byte)]])
             nxt = pieces[i + 1] if i + 1 < len(pieces) else None
-            if p.type == "$" and nxt is not None and nxt.type == "word" and nxt.start_byte == p.end_byte:
+            if isinstance(p, _Gap):
+                out = _concat(out, [[self._escaped(p.start_byte, p.end_byte)]])
+                i += 1
+                continue
+            if (
+                p.type == "$"
+                and isinstance(nxt, Node)
+                and nxt.type in ("word", "number")
+                and nxt.start_byte == p.end_byte
+            ):
                 got = self._dollar_word(p, nxt, quoted)
                 if got is not None:
                     out = _concat(out, got)
@@ -175,6 +190,16 @@ class _Eval:
             out = _concat(out, self.parts(p, quoted))
             i += 1
         return out
+
+    def _escaped(self, a: int, b: int) -> _Seg:
+        """Escaped characters between two nodes of one word (see :func:`_words`): each stands for itself,
+        quoted; a ``\\``-newline is removed."""
+        raw = self.src[a:b].decode("utf-8", "replace")
+        row = bisect.bisect_right(self._line_starts, a) - 1
+        pos = positions(raw, *self.at(row, a - self._line_starts[row]))
+        text = [raw[i + 1] for i in range(0, len(raw) - 1, 2) if raw[i + 1] != "\n"]
+        keep = [pos[i + 1] for i in range(0, len(raw) - 1, 2) if raw[i + 1] != "\n"]
+        return _Seg("".join(text), keep, True, True)
 
     def _dollar_word(self, dollar: Node, word: Node, quoted: bool) -> list[_Field] | None:
         """A bare ``$`` node and the word right after it: ``$name`` expanded, then the word's remaining text."""
@@ -232,7 +257,14 @@ class _Eval:
             return self.join([node], quoted)
         if t == "simple_expansion":
             name_node = node.named_children[0] if node.named_children else None
-            return self._lookup(self.text(name_node) if name_node else "", node, quoted, None)
+            name = self.text(name_node) if name_node else ""
+            if len(name) > 1 and not (name[0].isalpha() or name[0] == "_"):
+                # tree-sitter reads `$1_` or `$@k` as one name; bash's positional and special names are one
+                # character
+                line, col = self.pos(node)
+                rest = _Seg(name[1:], positions(name[1:], line, col + 2), True, quoted)
+                return _concat(self._lookup(name[0], node, quoted, None, written="$" + name[0]), [[rest]])
+            return self._lookup(name, node, quoted, None)
         if t == "expansion":
             return self._expansion(node, quoted)
         if t == "arithmetic_expansion":
@@ -558,7 +590,7 @@ class _Eval:
                     self.run(c)
 
     def assign(
-        self, node: Node, exported: bool, kind: str, cmd_prefix: bool = False, more: list[Node] | None = None
+        self, node: Node, exported: bool, kind: str, cmd_prefix: bool = False, more: list[_Piece] | None = None
     ) -> tuple[str, _Var] | None:
         """``NAME=value``; ``more`` are nodes written right after it with no gap: the rest of the value (see
         :meth:`join`)."""
@@ -566,7 +598,7 @@ class _Eval:
         value_n = node.child_by_field_name("value")
         if name_n is None:
             return None
-        value_nodes = ([value_n] if value_n is not None else []) + list(more or [])
+        value_nodes: list[_Piece] = [*([value_n] if value_n is not None else []), *(more or [])]
         if name_n.type == "subscript":  # M[key]=x on an associative array is followed; A[3]=x is not
             n = name_n.child_by_field_name("name")
             var0 = self.vars.get(self.text(n)) if n is not None else None
@@ -590,7 +622,7 @@ class _Eval:
         if value_n is not None and value_n.type == "array" and (name in self.assoc or _keyed(self, value_n)):
             keys: list[str] | None = []
             elems: list[_Field] = []
-            for g in _words([c for c in value_n.named_children if c.type != "comment"]):
+            for g in _words(self.src, [c for c in value_n.named_children if c.type != "comment"]):
                 m = re.fullmatch(r"\[(.*?)\]=(.*)", self._known_text_of(g) or "", re.S)
                 if m is None or keys is None:
                     keys = None
@@ -603,7 +635,7 @@ class _Eval:
             var = _Var(elems if keys is not None else None, True, line, exported, keys)
         elif value_n is not None and value_n.type == "array":
             elems = []
-            for g in _words([c for c in value_n.named_children if c.type != "comment"]):
+            for g in _words(self.src, [c for c in value_n.named_children if c.type != "comment"]):
                 elems.extend(self.word_fields(g))
             old = self.vars.get(name)
             if append and old is not None and old.value is not None:
@@ -655,11 +687,14 @@ class _Eval:
                         self.vars[self.text(n)] = _Var([], True, self.pos(c)[0], keys=[])
         if any("n" in o for o in opts) and kw == "export":
             exported = False
-        for c, *more in _words(list(node.named_children)):
-            if c.type == "variable_assignment":
-                self.assign(c, exported=exported, kind="export" if exported else "assign", more=more)
-            elif c.type == "variable_name" and exported:
-                name = self.text(c)
+        for group in _words(self.src, list(node.named_children)):
+            item = group[0]
+            if not isinstance(item, Node):
+                continue
+            if item.type == "variable_assignment":
+                self.assign(item, exported=exported, kind="export" if exported else "assign", more=group[1:])
+            elif item.type == "variable_name" and exported:
+                name = self.text(item)
                 var = self.vars.get(name)
                 if var is not None:
                     var.exported = True
@@ -668,7 +703,7 @@ class _Eval:
                 if var is not None and not var.is_array and var.value is not None:
                     value = _field_text(var.value[0]) if var.value else ""
                     has_var = not _field_known(var.value[0]) if var.value else False
-                self.script.exports.append(Export(name, value, *self.pos(c), True, "export", has_var))
+                self.script.exports.append(Export(name, value, *self.pos(item), True, "export", has_var))
 
     def command(self, node: Node, piped_from: int | None) -> None:
         env: dict[str, str] = {}
@@ -679,16 +714,19 @@ class _Eval:
                 nodes.extend(c.named_children)
             elif c.type == "variable_assignment" or (c.is_named and c.type not in _NOT_ARGUMENTS):
                 nodes.append(c)
-        groups = _words(nodes)
+            elif c.type in ("==", "=~"):  # tree-sitter's test operators; in a command, text of an argument
+                nodes.append(c)
+        groups = _words(self.src, nodes)
         # `X=$d/$r/v` alone is read by tree-sitter as an assignment prefixing the command `r/v`; joined
         # back into one word, no command is left, and bash assigns X in the shell itself.
         prefix = any(g[0].type != "variable_assignment" for g in groups)
         for g in groups:
-            if g[0].type == "variable_assignment":
+            head = g[0]
+            if isinstance(head, Node) and head.type == "variable_assignment":
                 if not prefix:
-                    self.assign(g[0], exported=False, kind="assign", more=g[1:])
+                    self.assign(head, exported=False, kind="assign", more=g[1:])
                     continue
-                got = self.assign(g[0], exported=True, kind="prefix", cmd_prefix=True, more=g[1:])
+                got = self.assign(head, exported=True, kind="prefix", cmd_prefix=True, more=g[1:])
                 if got:
                     env[got[0]] = _field_text(got[1].value[0]) if got[1].value else ""
             else:
@@ -811,7 +849,7 @@ class _Eval:
     def _known_text(self, node: Node | None) -> str | None:
         return None if node is None else self._known_text_of([node])
 
-    def _known_text_of(self, nodes: list[Node]) -> str | None:
+    def _known_text_of(self, nodes: Sequence[_Piece]) -> str | None:
         fs = self.join(nodes, quoted=True)
         if not all(_field_known(f) for f in fs):
             return None
@@ -920,7 +958,7 @@ class _Eval:
         var = node.child_by_field_name("variable")
         if node.type == "for_statement" and var is not None:
             values = node.children_by_field_name("value")
-            fields = [f for g in _words(values) for f in self.word_fields(g)] if values else None
+            fields = [f for g in _words(self.src, values) for f in self.word_fields(g)] if values else None
             name = self.text(var)
             if fields is not None and all(_field_known(f) for f in fields) and len(fields) <= _MAX_LOOP:
                 sc = self.script
@@ -955,17 +993,83 @@ class _Eval:
 _NOT_ARGUMENTS = ("file_redirect", "herestring_redirect", "heredoc_redirect", "comment", "subshell", "ERROR")
 
 
-def _words(nodes: list[Node]) -> list[list[Node]]:
+_ESCAPES_ONLY = re.compile(rb"(?:\\.)*", re.S)
+
+
+@dataclass
+class _Gap:
+    """Escaped characters tree-sitter-bash leaves out of every node (``"$A"\\ $B``): part of a word."""
+
+    start_byte: int
+    end_byte: int
+    type: str = "escaped"
+
+
+_Piece = Node | _Gap
+
+
+def _words(src: bytes, nodes: list[Node]) -> list[list[_Piece]]:
     """Nodes grouped into the shell words bash sees. Bash separates words only by unquoted whitespace (and
     operators, which are not among these nodes); tree-sitter-bash sometimes splits one word into several
-    nodes (``k=$d/$r/x`` into ``k=$d/$`` and ``r/x``), which then touch: no byte between them."""
-    out: list[list[Node]] = []
+    nodes (``k=$d/$r/x`` into ``k=$d/$`` and ``r/x``), which then touch, or leaves escaped characters out
+    of every node (``"$A"\\ $B``, ``a \\ b``): those belong to the word they are written in."""
+    out: list[list[_Piece]] = []
     for n in nodes:
-        if out and out[-1][-1].end_byte == n.start_byte:
-            out[-1].append(n)
-        else:
+        if not out:
             out.append([n])
+            continue
+        runs = _escape_runs(src, out[-1][-1].end_byte, n.start_byte)
+        if runs is None:  # something else between them (a redirection, a comment): separate words
+            out.append([n])
+            continue
+        a, b = out[-1][-1].end_byte, n.start_byte
+        if runs == [(a, b)]:  # nothing but escapes: one word
+            out[-1].extend([_Gap(a, b), n] if a < b else [n])
+            continue
+        head: list[_Piece] = []
+        for s, e in runs:
+            if s == a:
+                out[-1].append(_Gap(s, e))
+            elif e == b:
+                head = [_Gap(s, e)]
+            else:
+                out.append([_Gap(s, e)])
+        out.append([*head, n])
     return out
+
+
+def _escape_runs(src: bytes, a: int, b: int) -> list[tuple[int, int]] | None:
+    """Source bytes ``a:b`` between two nodes: the runs of escaped characters in them, whitespace between
+    runs (``\\``-newline is no character: it neither ends nor starts a run); None when anything else is there.
+    ``[(a, b)]`` when there is no whitespace at all (an empty gap included)."""
+    runs: list[tuple[int, int]] = []
+    start: int | None = a  # the run being read; a run at `a` continues the word before
+    has_char = False
+    i = a
+    while i < b:
+        c = src[i]
+        if c == 0x5C and i + 1 < b:  # backslash
+            if src[i + 1] != 0x0A:
+                if start is None:
+                    start = i
+                has_char = True
+            i += 2
+            continue
+        if c in b" \t\n":
+            if start is not None and (has_char or start == a) and i > start:
+                runs.append((start, i))
+            start, has_char = None, False
+            i += 1
+            continue
+        return None
+    if start is not None and (has_char or start == a):
+        runs.append((start, b))
+    return runs
+
+
+def _touch(src: bytes, a: int, b: int) -> bool:
+    """Whether source bytes ``a:b`` between two nodes leave them in one word: only escaped characters."""
+    return a <= b and _ESCAPES_ONLY.fullmatch(src, a, b) is not None
 
 
 def _is_int(s: str) -> bool:
@@ -1054,7 +1158,7 @@ def _word_field(w: Word) -> _Field:
 
 def _keyed(ev: _Eval, array: Node) -> bool:
     """Whether an array literal is written ``([key]=value …)`` (an associative array's form)."""
-    kids = [g[0] for g in _words([c for c in array.named_children if c.type != "comment"])]
+    kids = [g[0] for g in _words(ev.src, [c for c in array.named_children if c.type != "comment"])]
     return bool(kids) and all(ev.text(c).startswith("[") and "]=" in ev.text(c) for c in kids)
 
 
@@ -1093,7 +1197,7 @@ def _tilde_words(ev: _Eval, root: Node) -> dict[int, list[int]]:
             for c in n.named_children:
                 arg = c.named_children[0] if c.type == "command_name" and c.named_children else c
                 w = first_word(arg)
-                if head is not None and arg.start_byte == end:
+                if head is not None and _touch(ev.src, end, arg.start_byte):
                     # the rest of the word `head` starts (see `_words`): only an assignment's `:~` expands here
                     if head.type == "variable_assignment" and w is not None and w.type == "word":
                         add(w, [i + 1 for i, ch in enumerate(ev.text(w)) if ch == ":"])
