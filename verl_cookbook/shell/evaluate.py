@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,7 +111,10 @@ class _Eval:
                 self._line_starts.append(i + 1)
 
     # -- positions
-    def pos(self, node: Node) -> tuple[int, int]:
+    def pos(self, node: _Piece) -> tuple[int, int]:
+        if isinstance(node, _Gap):
+            row = bisect.bisect_right(self._line_starts, node.start_byte) - 1
+            return self.at(row, node.start_byte - self._line_starts[row])
         row, col = node.start_point
         return self.at(row, col)
 
@@ -120,16 +124,16 @@ class _Eval:
         col -= sum(1 for c in self.inserted.get(row, ()) if c < byte_col)
         return row + 1 + self.off, col + 1
 
-    def text(self, node: Node) -> str:
+    def text(self, node: _Piece) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    def lit(self, text: str, node: Node, quoted: bool = False, known: bool = True, split: bool = False) -> _Seg:
+    def lit(self, text: str, node: _Piece, quoted: bool = False, known: bool = True, split: bool = False) -> _Seg:
         """A segment whose characters were written consecutively from ``node``'s start (newlines advance)."""
         pos = positions(text, *self.pos(node))
         return _Seg(text, pos, known, quoted, split)
 
-    def unknown(self, node: Node, quoted: bool = False) -> _Seg:
-        t = self.text(node)
+    def unknown(self, node: Node, quoted: bool = False, written: str | None = None) -> _Seg:
+        t = self.text(node) if written is None else written
         return _Seg(t, [self.pos(node)] * len(t), False, quoted)
 
     def note(self, node: Node, message: str) -> None:
@@ -139,6 +143,76 @@ class _Eval:
     def fields(self, node: Node) -> list[_Field]:
         """The fields (argv words) one argument node expands to, after word splitting."""
         return _split(self.parts(node, quoted=False))
+
+    def word_fields(self, nodes: Sequence[_Piece]) -> list[_Field]:
+        """The fields one shell word expands to, the word being nodes with no gap between them (see
+        :func:`_words`)."""
+        return _split(self.join(nodes, quoted=False))
+
+    def join(self, nodes: Sequence[_Piece], quoted: bool) -> list[_Field]:
+        """Fields before splitting of nodes written with no gap between them: one shell word for bash.
+
+        tree-sitter-bash ends some words early: ``k=$d/$r/x`` reads as ``k=$d/$`` (a concatenation ending
+        in a bare ``$``) followed by the word ``r/x``. A bare ``$`` followed at once by a word that starts
+        with a name (or a digit, or one of ``@*#?$!-``) is bash's ``$name`` followed by the rest of that word."""
+        if len(nodes) == 1 and isinstance(nodes[0], Node) and nodes[0].type != "concatenation":
+            return self.parts(nodes[0], quoted)
+        pieces: list[_Piece] = []
+        stack = list(reversed(nodes))
+        while stack:
+            n = stack.pop()
+            if isinstance(n, Node) and n.type == "concatenation":
+                stack.extend(reversed(n.children))
+            else:
+                pieces.append(n)
+        out: list[_Field] = [[]]
+        i = 0
+        while i < len(pieces):
+            p = pieces[i]
+            if i and pieces[i - 1].end_byte < p.start_byte and _touch(self.src, pieces[i - 1].end_byte, p.start_byte):
+                out = _concat(out, [[self._escaped(pieces[i - 1].end_byte, p.start_byte)]])
+            nxt = pieces[i + 1] if i + 1 < len(pieces) else None
+            if isinstance(p, _Gap):
+                out = _concat(out, [[self._escaped(p.start_byte, p.end_byte)]])
+                i += 1
+                continue
+            if (
+                p.type == "$"
+                and isinstance(nxt, Node)
+                and nxt.type in ("word", "number")
+                and nxt.start_byte == p.end_byte
+            ):
+                got = self._dollar_word(p, nxt, quoted)
+                if got is not None:
+                    out = _concat(out, got)
+                    i += 2
+                    continue
+            out = _concat(out, self.parts(p, quoted))
+            i += 1
+        return out
+
+    def _escaped(self, a: int, b: int) -> _Seg:
+        """Escaped characters between two nodes of one word (see :func:`_words`): each stands for itself,
+        quoted; a ``\\``-newline is removed."""
+        raw = self.src[a:b].decode("utf-8", "replace")
+        row = bisect.bisect_right(self._line_starts, a) - 1
+        pos = positions(raw, *self.at(row, a - self._line_starts[row]))
+        text = [raw[i + 1] for i in range(0, len(raw) - 1, 2) if raw[i + 1] != "\n"]
+        keep = [pos[i + 1] for i in range(0, len(raw) - 1, 2) if raw[i + 1] != "\n"]
+        return _Seg("".join(text), keep, True, True)
+
+    def _dollar_word(self, dollar: Node, word: Node, quoted: bool) -> list[_Field] | None:
+        """A bare ``$`` node and the word right after it: ``$name`` expanded, then the word's remaining text."""
+        m = re.match(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]", self.text(word))
+        if m is None:
+            return None
+        name = m.group(0)
+        value = self._lookup(name, dollar, quoted, None, written="$" + name)
+        seg = self._unescape_word(word, quoted)
+        k = len(name)  # name characters are never escaped: the first k characters are the name
+        if k >= len(seg.text):
+            return value
+        return _concat(value, [[_Seg(seg.text[k:], seg.pos[k:], True, seg.quoted)]])
 
     def parts(self, node: Node, quoted: bool) -> list[_Field]:
         """Fields before splitting: usually one; ``"${A[@]}"`` gives one per element."""
@@ -180,13 +254,17 @@ class _Eval:
                 out[0].append(_Seg("", [], True, True))
             return out
         if t == "concatenation":
-            out = [[]]
-            for c in node.children:
-                out = _concat(out, self.parts(c, quoted))
-            return out
+            return self.join([node], quoted)
         if t == "simple_expansion":
             name_node = node.named_children[0] if node.named_children else None
-            return self._lookup(self.text(name_node) if name_node else "", node, quoted, None)
+            name = self.text(name_node) if name_node else ""
+            if len(name) > 1 and not (name[0].isalpha() or name[0] == "_"):
+                # tree-sitter reads `$1_` or `$@k` as one name; bash's positional and special names are one
+                # character
+                line, col = self.pos(node)
+                rest = _Seg(name[1:], positions(name[1:], line, col + 2), True, quoted)
+                return _concat(self._lookup(name[0], node, quoted, None, written="$" + name[0]), [[rest]])
+            return self._lookup(name, node, quoted, None)
         if t == "expansion":
             return self._expansion(node, quoted)
         if t == "arithmetic_expansion":
@@ -335,31 +413,34 @@ class _Eval:
             i += 1
         return _Seg("".join(text), keep, True, True)
 
-    def _lookup(self, name: str, node: Node, quoted: bool, index: str | None) -> list[_Field]:
-        """``$name`` / ``${name[index]}``: the variable's fields, or the expansion kept as unknown."""
+    def _lookup(
+        self, name: str, node: Node, quoted: bool, index: str | None, written: str | None = None
+    ) -> list[_Field]:
+        """``$name`` / ``${name[index]}``: the variable's fields, or the expansion kept as unknown (as
+        ``written`` when given, otherwise as ``node``'s text)."""
         if name in ("@", "*") or (index is None and name.isdigit()) or name == "#":
             if self.positional is None:
-                return [[self.unknown(node, quoted)]]
+                return [[self.unknown(node, quoted, written)]]
             if name == "#":
                 return [[self.lit(str(len(self.positional)), node, quoted)]]
             if name.isdigit():
                 k = int(name)
                 if k == 0:
-                    return [[self.unknown(node, quoted)]]
+                    return [[self.unknown(node, quoted, written)]]
                 return [self._retag(self.positional[k - 1], quoted)] if k <= len(self.positional) else [[]]
             return self._elements(self.positional, quoted, joined=name == "*" and quoted)
         var = self.vars.get(name)
         if var is None:
-            return [[self.unknown(node, quoted)]]
+            return [[self.unknown(node, quoted, written)]]
         if var.value is None:
-            return [[self.unknown(node, quoted)]]
+            return [[self.unknown(node, quoted, written)]]
         if index in ("@", "*"):
             return self._elements(var.value, quoted, joined=index == "*" and quoted)
         if index is not None and index not in ("0",):
             if var.is_array and index.isdigit():
                 k = int(index)
                 return [self._retag(var.value[k], quoted)] if k < len(var.value) else [[]]
-            return [[self.unknown(node, quoted)]]
+            return [[self.unknown(node, quoted, written)]]
         first = var.value[0] if var.value else []
         return [self._retag(first, quoted)]
 
@@ -442,9 +523,7 @@ class _Eval:
         return value
 
     def _operand(self, operand: list[Node], node: Node, quoted: bool, assign: str | None) -> list[_Field]:
-        out: list[_Field] = [[]]
-        for c in operand:
-            out = _concat(out, self.parts(c, quoted))
+        out: list[_Field] = _concat([[]], self.join(operand, quoted)) if operand else [[]]
         if assign:
             self.vars[assign] = _Var([_strip_split(f) for f in out[:1]], False, self.pos(node)[0])
         return out
@@ -510,19 +589,24 @@ class _Eval:
                 if c.type in ("command", "pipeline", "list", "redirected_statement", "variable_assignment"):
                     self.run(c)
 
-    def assign(self, node: Node, exported: bool, kind: str, cmd_prefix: bool = False) -> tuple[str, _Var] | None:
+    def assign(
+        self, node: Node, exported: bool, kind: str, cmd_prefix: bool = False, more: list[_Piece] | None = None
+    ) -> tuple[str, _Var] | None:
+        """``NAME=value``; ``more`` are nodes written right after it with no gap: the rest of the value (see
+        :meth:`join`)."""
         name_n = node.child_by_field_name("name")
         value_n = node.child_by_field_name("value")
         if name_n is None:
             return None
+        value_nodes: list[_Piece] = [*([value_n] if value_n is not None else []), *(more or [])]
         if name_n.type == "subscript":  # M[key]=x on an associative array is followed; A[3]=x is not
             n = name_n.child_by_field_name("name")
             var0 = self.vars.get(self.text(n)) if n is not None else None
             idx = self._known_text(name_n.child_by_field_name("index"))
             if var0 is not None and var0.keys is not None and var0.value is not None and idx is not None:
                 value0: _Field = []
-                if value_n is not None:
-                    for f in self.parts(value_n, quoted=True):
+                if value_nodes:
+                    for f in self.join(value_nodes, quoted=True):
                         value0.extend(_strip_split(f))
                 if idx in var0.keys:
                     var0.value[var0.keys.index(idx)] = value0
@@ -538,35 +622,33 @@ class _Eval:
         if value_n is not None and value_n.type == "array" and (name in self.assoc or _keyed(self, value_n)):
             keys: list[str] | None = []
             elems: list[_Field] = []
-            for c in value_n.named_children:
-                if c.type == "comment":
-                    continue
-                m = re.fullmatch(r"\[(.*?)\]=(.*)", self._known_text(c) or "", re.S)
+            for g in _words(self.src, [c for c in value_n.named_children if c.type != "comment"]):
+                m = re.fullmatch(r"\[(.*?)\]=(.*)", self._known_text_of(g) or "", re.S)
                 if m is None or keys is None:
                     keys = None
                     continue
                 keys.append(m.group(1))
-                elems.append([self.lit(m.group(2), c, quoted=True)])
+                elems.append([self.lit(m.group(2), g[0], quoted=True)])
             old = self.vars.get(name)
             if append and old is not None and old.keys is not None and keys is not None and old.value is not None:
                 keys, elems = old.keys + keys, list(old.value) + elems
             var = _Var(elems if keys is not None else None, True, line, exported, keys)
         elif value_n is not None and value_n.type == "array":
             elems = []
-            for c in value_n.named_children:
-                if c.type == "comment":
-                    continue
-                elems.extend(self.fields(c))
+            for g in _words(self.src, [c for c in value_n.named_children if c.type != "comment"]):
+                elems.extend(self.word_fields(g))
             old = self.vars.get(name)
             if append and old is not None and old.value is not None:
                 elems = list(old.value) + elems
             var = _Var(elems, True, line, exported or bool(old and old.exported))
         else:
             value: _Field = []
-            if value_n is not None:
-                for i, f in enumerate(self.parts(value_n, quoted=True)):  # no word splitting in an assignment
+            if value_nodes:
+                for i, f in enumerate(self.join(value_nodes, quoted=True)):  # no word splitting in an assignment
                     if i:  # X="${ARR[@]}": the elements joined by spaces
-                        value.append(_Seg(" ", [f[0].pos[0] if f and f[0].pos else self.pos(value_n)], True, True))
+                        value.append(
+                            _Seg(" ", [f[0].pos[0] if f and f[0].pos else self.pos(value_nodes[0])], True, True)
+                        )
                     value.extend(_strip_split(f))
             old = self.vars.get(name)
             if append and old is not None and old.value is not None:
@@ -605,11 +687,14 @@ class _Eval:
                         self.vars[self.text(n)] = _Var([], True, self.pos(c)[0], keys=[])
         if any("n" in o for o in opts) and kw == "export":
             exported = False
-        for c in node.named_children:
-            if c.type == "variable_assignment":
-                self.assign(c, exported=exported, kind="export" if exported else "assign")
-            elif c.type == "variable_name" and exported:
-                name = self.text(c)
+        for group in _words(self.src, list(node.named_children)):
+            item = group[0]
+            if not isinstance(item, Node):
+                continue
+            if item.type == "variable_assignment":
+                self.assign(item, exported=exported, kind="export" if exported else "assign", more=group[1:])
+            elif item.type == "variable_name" and exported:
+                name = self.text(item)
                 var = self.vars.get(name)
                 if var is not None:
                     var.exported = True
@@ -618,23 +703,34 @@ class _Eval:
                 if var is not None and not var.is_array and var.value is not None:
                     value = _field_text(var.value[0]) if var.value else ""
                     has_var = not _field_known(var.value[0]) if var.value else False
-                self.script.exports.append(Export(name, value, *self.pos(c), True, "export", has_var))
+                self.script.exports.append(Export(name, value, *self.pos(item), True, "export", has_var))
 
     def command(self, node: Node, piped_from: int | None) -> None:
         env: dict[str, str] = {}
         words: list[Word] = []
+        nodes: list[Node] = []
         for c in node.children:
-            if c.type == "variable_assignment":
-                got = self.assign(c, exported=True, kind="prefix", cmd_prefix=True)
+            if c.type == "command_name":
+                nodes.extend(c.named_children)
+            elif c.type == "variable_assignment" or (c.is_named and c.type not in _NOT_ARGUMENTS):
+                nodes.append(c)
+            elif c.type in ("==", "=~"):  # tree-sitter's test operators; in a command, text of an argument
+                nodes.append(c)
+        groups = _words(self.src, nodes)
+        # `X=$d/$r/v` alone is read by tree-sitter as an assignment prefixing the command `r/v`; joined
+        # back into one word, no command is left, and bash assigns X in the shell itself.
+        prefix = any(g[0].type != "variable_assignment" for g in groups)
+        for g in groups:
+            head = g[0]
+            if isinstance(head, Node) and head.type == "variable_assignment":
+                if not prefix:
+                    self.assign(head, exported=False, kind="assign", more=g[1:])
+                    continue
+                got = self.assign(head, exported=True, kind="prefix", cmd_prefix=True, more=g[1:])
                 if got:
                     env[got[0]] = _field_text(got[1].value[0]) if got[1].value else ""
-            elif c.type == "command_name":
-                for cc in c.named_children:
-                    words.extend(_word(f) for f in self.fields(cc))
-            elif c.is_named and c.type not in ("file_redirect", "herestring_redirect", "heredoc_redirect", "comment"):
-                if c.type == "subshell" or c.type == "ERROR":
-                    continue
-                words.extend(_word(f) for f in self.fields(c))
+            else:
+                words.extend(_word(f) for f in self.word_fields(g))
         if not words:
             return
         line = self.pos(node)[0]
@@ -751,9 +847,10 @@ class _Eval:
         return None
 
     def _known_text(self, node: Node | None) -> str | None:
-        if node is None:
-            return None
-        fs = self.parts(node, quoted=True)
+        return None if node is None else self._known_text_of([node])
+
+    def _known_text_of(self, nodes: Sequence[_Piece]) -> str | None:
+        fs = self.join(nodes, quoted=True)
         if not all(_field_known(f) for f in fs):
             return None
         return " ".join(_field_text(f) for f in fs)
@@ -861,7 +958,7 @@ class _Eval:
         var = node.child_by_field_name("variable")
         if node.type == "for_statement" and var is not None:
             values = node.children_by_field_name("value")
-            fields = [f for v in values for f in self.fields(v)] if values else None
+            fields = [f for g in _words(self.src, values) for f in self.word_fields(g)] if values else None
             name = self.text(var)
             if fields is not None and all(_field_known(f) for f in fields) and len(fields) <= _MAX_LOOP:
                 sc = self.script
@@ -891,6 +988,88 @@ class _Eval:
                 f"the loop at this line repeats over {why}: it was read once, so what it adds to "
                 f"{', '.join(f'`{k}`' for k in grown[:5])}{'…' if len(grown) > 5 else ''} may be incomplete",
             )
+
+
+_NOT_ARGUMENTS = ("file_redirect", "herestring_redirect", "heredoc_redirect", "comment", "subshell", "ERROR")
+
+
+_ESCAPES_ONLY = re.compile(rb"(?:\\.)*", re.S)
+
+
+@dataclass
+class _Gap:
+    """Escaped characters tree-sitter-bash leaves out of every node (``"$A"\\ $B``): part of a word."""
+
+    start_byte: int
+    end_byte: int
+    type: str = "escaped"
+
+
+_Piece = Node | _Gap
+
+
+def _words(src: bytes, nodes: list[Node]) -> list[list[_Piece]]:
+    """Nodes grouped into the shell words bash sees. Bash separates words only by unquoted whitespace (and
+    operators, which are not among these nodes); tree-sitter-bash sometimes splits one word into several
+    nodes (``k=$d/$r/x`` into ``k=$d/$`` and ``r/x``), which then touch, or leaves escaped characters out
+    of every node (``"$A"\\ $B``, ``a \\ b``): those belong to the word they are written in."""
+    out: list[list[_Piece]] = []
+    for n in nodes:
+        if not out:
+            out.append([n])
+            continue
+        runs = _escape_runs(src, out[-1][-1].end_byte, n.start_byte)
+        if runs is None:  # something else between them (a redirection, a comment): separate words
+            out.append([n])
+            continue
+        a, b = out[-1][-1].end_byte, n.start_byte
+        if runs == [(a, b)]:  # nothing but escapes: one word
+            out[-1].extend([_Gap(a, b), n] if a < b else [n])
+            continue
+        head: list[_Piece] = []
+        for s, e in runs:
+            if s == a:
+                out[-1].append(_Gap(s, e))
+            elif e == b:
+                head = [_Gap(s, e)]
+            else:
+                out.append([_Gap(s, e)])
+        out.append([*head, n])
+    return out
+
+
+def _escape_runs(src: bytes, a: int, b: int) -> list[tuple[int, int]] | None:
+    """Source bytes ``a:b`` between two nodes: the runs of escaped characters in them, whitespace between
+    runs (``\\``-newline is no character: it neither ends nor starts a run); None when anything else is there.
+    ``[(a, b)]`` when there is no whitespace at all (an empty gap included)."""
+    runs: list[tuple[int, int]] = []
+    start: int | None = a  # the run being read; a run at `a` continues the word before
+    has_char = False
+    i = a
+    while i < b:
+        c = src[i]
+        if c == 0x5C and i + 1 < b:  # backslash
+            if src[i + 1] != 0x0A:
+                if start is None:
+                    start = i
+                has_char = True
+            i += 2
+            continue
+        if c in b" \t\n":
+            if start is not None and (has_char or start == a) and i > start:
+                runs.append((start, i))
+            start, has_char = None, False
+            i += 1
+            continue
+        return None
+    if start is not None and (has_char or start == a):
+        runs.append((start, b))
+    return runs
+
+
+def _touch(src: bytes, a: int, b: int) -> bool:
+    """Whether source bytes ``a:b`` between two nodes leave them in one word: only escaped characters."""
+    return a <= b and _ESCAPES_ONLY.fullmatch(src, a, b) is not None
 
 
 def _is_int(s: str) -> bool:
@@ -979,7 +1158,7 @@ def _word_field(w: Word) -> _Field:
 
 def _keyed(ev: _Eval, array: Node) -> bool:
     """Whether an array literal is written ``([key]=value …)`` (an associative array's form)."""
-    kids = [c for c in array.named_children if c.type != "comment"]
+    kids = [g[0] for g in _words(ev.src, [c for c in array.named_children if c.type != "comment"])]
     return bool(kids) and all(ev.text(c).startswith("[") and "]=" in ev.text(c) for c in kids)
 
 
@@ -1013,9 +1192,18 @@ def _tilde_words(ev: _Eval, root: Node) -> dict[int, list[int]]:
         n, in_string = stack.pop()
         t = n.type
         if t == "command":
+            head: Node | None = None  # the first node of the current word, and where that word ends so far
+            end = -1
             for c in n.named_children:
                 arg = c.named_children[0] if c.type == "command_name" and c.named_children else c
                 w = first_word(arg)
+                if head is not None and _touch(ev.src, end, arg.start_byte):
+                    # the rest of the word `head` starts (see `_words`): only an assignment's `:~` expands here
+                    if head.type == "variable_assignment" and w is not None and w.type == "word":
+                        add(w, [i + 1 for i, ch in enumerate(ev.text(w)) if ch == ":"])
+                    end = arg.end_byte
+                    continue
+                head, end = arg, arg.end_byte
                 if w is not None and w.type == "word":
                     m = _TILDE_ARG.match(ev.text(w))
                     add(w, [0] + ([m.end() - 1] if m else []))
