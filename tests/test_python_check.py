@@ -13,6 +13,7 @@ from helpers import fence, findings_for, rules
 
 from verl_cookbook.checks.python_example import prepare_fence, runnable
 from verl_cookbook.markdown import parse_page
+from verl_cookbook.runner import check_paths
 
 REPO = Path(__file__).resolve().parent.parent
 FENCES = Path(__file__).resolve().parent / "data" / "python_fences"
@@ -138,3 +139,62 @@ def test_the_sites_runnable_python_fences_run() -> None:
         return
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(rf"\b{expected} passed\b", proc.stdout), proc.stdout
+
+
+# -- constructors: compared only when verl builds the object with the base's arguments ----------------------------
+TOOL = """from verl.tools.base_tool import BaseTool
+
+
+class Lookup(BaseTool):
+    def __init__(self, config):
+        super().__init__(config, None)
+"""
+WORKER_RST = """\
+Custom workers
+==============
+
+A worker keeps its own settings:
+
+.. code:: python
+
+   from verl.single_controller.base import Worker
+   import ray
+
+   @ray.remote
+   class Scorer(Worker):
+       def __init__(self, config, threshold=0.5):
+           super().__init__()
+           self.config = config
+
+       def score(self, batch):
+           return batch
+"""
+
+
+def test_tool_init_without_the_arguments_verl_builds_it_with_is_reported(write_page, facts) -> None:
+    """verl builds a tool from its config as ``tool_cls(config=..., tool_schema=...)`` (verl/tools/tool_registry.py)."""
+    (f,) = check(write_page, facts, TOOL)
+    assert f.rule == "python/override-signature" and "missing parameter `tool_schema`" in f.message
+    assert f.line == 4 + 4 and "BaseTool.__init__" in f.fact
+
+
+def test_worker_init_of_its_own_is_free_in_an_rst_page(tmp_path: Path, facts) -> None:
+    """A single-controller worker is built with the arguments its caller gives RayClassWithInitArgs, not Worker's."""
+    p = tmp_path / "workers.rst"
+    p.write_text(WORKER_RST, encoding="utf-8")
+    report = check_paths([p], facts, tmp_path, {"lenient": True})
+    assert report.findings == [] and report.checked == 1
+
+
+def test_worker_hook_with_another_signature_is_still_compared(tmp_path: Path, facts) -> None:
+    """Only the constructor is the caller's: a Worker method verl defines is still held to verl's signature."""
+    code = WORKER_RST.replace("def score(self, batch)", "def get_cuda_visible_devices(self, rank)")
+    p = tmp_path / "workers.rst"
+    p.write_text(code, encoding="utf-8")
+    found = check_paths([p], facts, tmp_path, {"lenient": True}).findings
+    assert [(f.rule, f.line) for f in found] == [("python/override-signature", 17)]
+    assert "`Scorer.get_cuda_visible_devices`" in found[0].message
+
+
+def test_a_class_the_example_constructs_itself_may_take_its_own_arguments(write_page, facts) -> None:
+    assert check(write_page, facts, TOOL + '\n\ntool = Lookup({"k": 1})\n') == []

@@ -9,6 +9,10 @@ Everything here is static: the example is compiled, never run, and verl is read 
   with compatible signatures: the base's parameters, by name, in the same order and of the same kind
   (positional or keyword-only), ``*args``/``**kwargs`` where the base has them (verl calls hooks with
   keywords and may pass more in later releases), and no new required parameter verl would not pass.
+  A constructor (``__init__``, ``__new__``) is compared only when verl builds the object itself with the base's
+  arguments (a tool from its config, a reward manager from the registry); whoever builds it picks the arguments, so
+  not when the example constructs the class, nor for a single-controller worker, which verl builds with the
+  arguments its caller stored (``RayClassWithInitArgs(cls, *args, **kwargs)``).
 
 Running examples is a separate concern: pytest-markdown-docs runs the site's Python fences that need
 nothing from verl (``verl_cookbook.markdown_docs_plugin``, which uses :func:`prepare_fence`; CONTRIBUTING.md).
@@ -30,6 +34,13 @@ from verl_cookbook.markdown import CodeBlock, parse_info, read_text, resolve_inc
 from verl_cookbook.verl_source import VerlTree
 
 _MAX_BASE_DEPTH = 5
+_CONSTRUCTORS = ("__init__", "__new__")
+# verl classes whose subclasses verl constructs with the arguments the caller stored, not with the base's: a
+# single-controller worker is built by ClassWithInitArgs, `self.cls(*self.args, **self.kwargs)`
+# (verl/single_controller/base/worker_group.py:97-99 at 1dda039), on Ray `.remote(*self.args, **self.kwargs)`
+# (verl/single_controller/ray/base.py:415). Its one extra, `cuda_visible_devices`, is passed only for a worker created
+# `sharing_with` another (base.py:391-395), which no caller in verl does.
+_BUILT_WITH_CALLERS_ARGS = {("verl/single_controller/base/worker.py", "Worker")}
 
 
 def _verl_imports(mod: ast.Module) -> dict[str, tuple[str, int, int]]:
@@ -145,6 +156,31 @@ def compare_signatures(
     return problems
 
 
+def _constructed_in(mod: ast.Module, cls_name: str) -> bool:
+    """Whether the example builds ``cls_name`` itself: ``Cls(...)``, ``Cls.remote(...)`` (a Ray actor), or
+    ``…ClassWithInitArgs(Cls, ...)`` (verl builds it later with the arguments given here)."""
+    for node in ast.walk(mod):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = dotted_name(node.func) or ""
+        if callee in (cls_name, f"{cls_name}.remote"):
+            return True
+        if callee.rpartition(".")[2].endswith("ClassWithInitArgs"):
+            given = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "cls")]
+            if any(dotted_name(a) == cls_name for a in given):
+                return True
+    return False
+
+
+def _verl_builds_it(name: str, base_cls: str, rel: str, mod: ast.Module, cls: ast.ClassDef) -> bool:
+    """Whether verl calls ``cls.name`` with the base's arguments. A method verl defines on a base is a hook verl
+    calls; a constructor is called by whoever builds the object, and that is not verl when the example builds it or
+    verl builds it with its caller's arguments."""
+    if name not in _CONSTRUCTORS:
+        return True
+    return (rel, base_cls) not in _BUILT_WITH_CALLERS_ARGS and not _constructed_in(mod, cls.name)
+
+
 @block_check("python", attrs=())
 def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
     code = block.code
@@ -190,6 +226,8 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
                 if name not in base_methods:
                     continue
                 base_fn, base_cls, rel = base_methods[name]
+                if not _verl_builds_it(name, base_cls, rel, mod, cls):
+                    continue
                 problems = compare_signatures(fn, base_fn)
                 if not problems:
                     continue
