@@ -3,6 +3,9 @@
 Everything here is static: the example is compiled, never run, and verl is read with ``ast``.
 
 - A syntax error is reported at the page (or snippet) line it is on.
+- A block written as an interactive session (``>>> x = 1``, ``...`` continuations, output lines) is judged as
+  the code its prompts carry, line for line: Sphinx highlights a Python block that starts with ``>>>`` as a
+  session (pycon), and doctest reads it the same way.
 - ``from verl.x import Y`` must name something verl defines (re-exports followed).
 - A class that subclasses a verl class (``class MyCallback(CheckpointCallback)`` after
   ``from verl.trainer.ppo.checkpoint_callback import CheckpointCallback``) must override verl's methods
@@ -41,6 +44,34 @@ _CONSTRUCTORS = ("__init__", "__new__")
 # (verl/single_controller/ray/base.py:415). Its one extra, `cuda_visible_devices`, is passed only for a worker created
 # `sharing_with` another (base.py:391-395), which no caller in verl does.
 _BUILT_WITH_CALLERS_ARGS = {("verl/single_controller/base/worker.py", "Worker")}
+
+
+_SESSION_PROMPT = re.compile(r"^(\s*)(>>>|\.\.\.)(?: |$)")
+
+
+def interactive_session(code: str) -> tuple[str, list[int]] | None:
+    """The code an interactive session carries, or None when ``code`` is not one (its first non-blank line does
+    not start with ``>>>``). Line for line, so line numbers stay the page's: a prompt (``>>>``, or ``...`` right
+    after a prompt line) is cut off, an output line becomes blank. Also returns, per line, how many columns
+    the prompt took."""
+    lines = code.splitlines()
+    first = next((ln for ln in lines if ln.strip()), "")
+    if not first.lstrip().startswith(">>>"):
+        return None
+    out: list[str] = []
+    shift: list[int] = []
+    in_example = False  # doctest: `...` continues the example above it; after output it is output (an ellipsis)
+    for line in lines:
+        m = _SESSION_PROMPT.match(line)
+        if m and (m.group(2) == ">>>" or in_example):
+            out.append(line[m.end() :])
+            shift.append(m.end())
+            in_example = True
+        else:
+            out.append("")
+            shift.append(0)
+            in_example = False
+    return "\n".join(out) + "\n", shift
 
 
 def _verl_imports(mod: ast.Module) -> dict[str, tuple[str, int, int]]:
@@ -183,13 +214,20 @@ def _verl_builds_it(name: str, base_cls: str, rel: str, mod: ast.Module, cls: as
 
 @block_check("python", attrs=())
 def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
-    code = block.code
+    code, shift = block.code, []
+    session = interactive_session(code)
+    if session is not None:
+        code, shift = session
+
+    def col(line: int, offset: int) -> int:  # a column of ``code`` on the page: a session's prompt comes first
+        return offset + (shift[line - 1] if 0 < line <= len(shift) else 0)
+
     try:
         mod = ast.parse(code)
         compile(mod, block.page, "exec", dont_inherit=True)
     except SyntaxError as e:
         file, line = block.where(e.lineno or 1)
-        return [Finding(file, line, (e.offset or 1), "python/syntax", f"invalid Python: {e.msg}")]
+        return [Finding(file, line, col(e.lineno or 1, e.offset or 1), "python/syntax", f"invalid Python: {e.msg}")]
     except ValueError as e:  # e.g. null bytes
         return [Finding(block.page, block.line, block.col, "python/syntax", f"invalid Python: {e}")]
     findings: list[Finding] = []
@@ -197,7 +235,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
     if not imports:
         return findings
     tree = ctx.facts.source_tree(f"{block.page}:{block.line}: a Python block imports verl")
-    for local, (path, line, col) in imports.items():
+    for local, (path, line, column) in imports.items():
         if path == "verl":
             continue
         rel, node, missing, offers = resolve_symbol(tree, path, ctx.session.verl_files)
@@ -209,7 +247,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
                 Finding(
                     file,
                     pline,
-                    col + 1,
+                    col(line, column + 1),
                     "python/verl-import",
                     f"`{path}` does not exist in verl {tree.label}: `{(missing or [local])[0]}` is not defined{where}"
                     + did_you_mean((missing or [local])[0], choices),
@@ -236,7 +274,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
                     Finding(
                         file,
                         pline,
-                        fn.col_offset + 1,
+                        col(fn.lineno, fn.col_offset + 1),
                         "python/override-signature",
                         f"`{cls.name}.{name}` overrides verl's `{base_cls}.{name}` with another signature: "
                         + "; ".join(problems),
@@ -295,6 +333,9 @@ def prepare_fence(info: str, content: str, site_root: Path) -> tuple[str, str]:
                     pass
         lines.append(line)
     content = "\n".join(lines) + "\n"
+    session = interactive_session(content)
+    if session is not None:  # run the code a `>>>` session carries, as the static check reads it
+        content = session[0]
     if attrs.get("check") != "python" or not runnable(content):
         stripped = info.strip()
         info = f"{stripped[:-1].rstrip()} {_NOTEST} }}" if stripped.endswith("}") else f"{stripped} {_NOTEST}"
