@@ -214,7 +214,8 @@ def _verl_builds_it(name: str, base_cls: str, rel: str, mod: ast.Module, cls: as
 
 @block_check("python", attrs=())
 def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
-    code, shift = block.code, []
+    code = block.code
+    shift: list[int] = []  # per line of ``code``, the columns a session's prompt took on the page
     session = interactive_session(code)
     if session is not None:
         code, shift = session
