@@ -2,7 +2,8 @@
 
 The site's own pages declare every check (a guess is never good enough there). verl's README and
 docs declare nothing, so ``--lenient`` guesses from the fence language: ``json`` → ``json``,
-``bash``/``sh``/``shell``/``console`` → ``shell``, ``python``/``py`` → ``python``, and ``yaml``/``yml`` →
+``bash``/``sh``/``shell``/``console`` → ``shell``, ``python``/``py`` → ``python`` (a block written as a ``>>>``
+session is judged as the code its prompts carry, as Sphinx shows it as one), and ``yaml``/``yml`` →
 ``config`` only when the block's top-level keys are keys of verl's config (at the top, or below one
 unique path, which then becomes ``root=``), judged on ``ppo_trainer`` or, when that lacks some of its keys,
 on the primary config beside it that lacks the fewest (``config=ppo_megatron_trainer`` for a Megatron
@@ -19,6 +20,7 @@ from typing import Any
 import yaml
 
 from verl_cookbook.checks import BLOCK_CHECKS, Context
+from verl_cookbook.checks.python_example import interactive_session
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Table
 
@@ -117,6 +119,8 @@ _EXCERPT_ERRORS = (
 
 
 def _python_excerpt(code: str) -> bool:
+    session = interactive_session(code)
+    code = session[0] if session is not None else code  # a `>>>` session is judged as the code it carries
     try:
         compile(code, "<snippet>", "exec", dont_inherit=True)  # compiled to find the error, never run
     except SyntaxError as e:

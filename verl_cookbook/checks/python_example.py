@@ -3,12 +3,19 @@
 Everything here is static: the example is compiled, never run, and verl is read with ``ast``.
 
 - A syntax error is reported at the page (or snippet) line it is on.
+- A block written as an interactive session (``>>> x = 1``, ``...`` continuations, output lines) is judged as
+  the code its prompts carry, line for line: Sphinx highlights a Python block that starts with ``>>>`` as a
+  session (pycon), and doctest reads it the same way.
 - ``from verl.x import Y`` must name something verl defines (re-exports followed).
 - A class that subclasses a verl class (``class MyCallback(CheckpointCallback)`` after
   ``from verl.trainer.ppo.checkpoint_callback import CheckpointCallback``) must override verl's methods
   with compatible signatures: the base's parameters, by name, in the same order and of the same kind
   (positional or keyword-only), ``*args``/``**kwargs`` where the base has them (verl calls hooks with
   keywords and may pass more in later releases), and no new required parameter verl would not pass.
+  A constructor (``__init__``, ``__new__``) is compared only when verl builds the object itself with the base's
+  arguments (a tool from its config, a reward manager from the registry); whoever builds it picks the arguments, so
+  not when the example constructs the class, nor for a single-controller worker, which verl builds with the
+  arguments its caller stored (``RayClassWithInitArgs(cls, *args, **kwargs)``).
 
 Running examples is a separate concern: pytest-markdown-docs runs the site's Python fences that need
 nothing from verl (``verl_cookbook.markdown_docs_plugin``, which uses :func:`prepare_fence`; CONTRIBUTING.md).
@@ -30,6 +37,41 @@ from verl_cookbook.markdown import CodeBlock, parse_info, read_text, resolve_inc
 from verl_cookbook.verl_source import VerlTree
 
 _MAX_BASE_DEPTH = 5
+_CONSTRUCTORS = ("__init__", "__new__")
+# verl classes whose subclasses verl constructs with the arguments the caller stored, not with the base's: a
+# single-controller worker is built by ClassWithInitArgs, `self.cls(*self.args, **self.kwargs)`
+# (verl/single_controller/base/worker_group.py:97-99 at 1dda039), on Ray `.remote(*self.args, **self.kwargs)`
+# (verl/single_controller/ray/base.py:415). Its one extra, `cuda_visible_devices`, is passed only for a worker created
+# `sharing_with` another (base.py:391-395), which no caller in verl does.
+_BUILT_WITH_CALLERS_ARGS = {("verl/single_controller/base/worker.py", "Worker")}
+
+
+_SESSION_PROMPT = re.compile(r"^(\s*)(>>>|\.\.\.)(?: |$)")
+
+
+def interactive_session(code: str) -> tuple[str, list[int]] | None:
+    """The code an interactive session carries, or None when ``code`` is not one (its first non-blank line does
+    not start with ``>>>``). Line for line, so line numbers stay the page's: a prompt (``>>>``, or ``...`` right
+    after a prompt line) is cut off, an output line becomes blank. Also returns, per line, how many columns
+    the prompt took."""
+    lines = code.splitlines()
+    first = next((ln for ln in lines if ln.strip()), "")
+    if not first.lstrip().startswith(">>>"):
+        return None
+    out: list[str] = []
+    shift: list[int] = []
+    in_example = False  # doctest: `...` continues the example above it; after output it is output (an ellipsis)
+    for line in lines:
+        m = _SESSION_PROMPT.match(line)
+        if m and (m.group(2) == ">>>" or in_example):
+            out.append(line[m.end() :])
+            shift.append(m.end())
+            in_example = True
+        else:
+            out.append("")
+            shift.append(0)
+            in_example = False
+    return "\n".join(out) + "\n", shift
 
 
 def _verl_imports(mod: ast.Module) -> dict[str, tuple[str, int, int]]:
@@ -145,15 +187,48 @@ def compare_signatures(
     return problems
 
 
+def _constructed_in(mod: ast.Module, cls_name: str) -> bool:
+    """Whether the example builds ``cls_name`` itself: ``Cls(...)``, ``Cls.remote(...)`` (a Ray actor), or
+    ``…ClassWithInitArgs(Cls, ...)`` (verl builds it later with the arguments given here)."""
+    for node in ast.walk(mod):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = dotted_name(node.func) or ""
+        if callee in (cls_name, f"{cls_name}.remote"):
+            return True
+        if callee.rpartition(".")[2].endswith("ClassWithInitArgs"):
+            given = [*node.args[:1], *(k.value for k in node.keywords if k.arg == "cls")]
+            if any(dotted_name(a) == cls_name for a in given):
+                return True
+    return False
+
+
+def _verl_builds_it(name: str, base_cls: str, rel: str, mod: ast.Module, cls: ast.ClassDef) -> bool:
+    """Whether verl calls ``cls.name`` with the base's arguments. A method verl defines on a base is a hook verl
+    calls; a constructor is called by whoever builds the object, and that is not verl when the example builds it or
+    verl builds it with its caller's arguments."""
+    if name not in _CONSTRUCTORS:
+        return True
+    return (rel, base_cls) not in _BUILT_WITH_CALLERS_ARGS and not _constructed_in(mod, cls.name)
+
+
 @block_check("python", attrs=())
 def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
     code = block.code
+    shift: list[int] = []  # per line of ``code``, the columns a session's prompt took on the page
+    session = interactive_session(code)
+    if session is not None:
+        code, shift = session
+
+    def col(line: int, offset: int) -> int:  # a column of ``code`` on the page: a session's prompt comes first
+        return offset + (shift[line - 1] if 0 < line <= len(shift) else 0)
+
     try:
         mod = ast.parse(code)
         compile(mod, block.page, "exec", dont_inherit=True)
     except SyntaxError as e:
         file, line = block.where(e.lineno or 1)
-        return [Finding(file, line, (e.offset or 1), "python/syntax", f"invalid Python: {e.msg}")]
+        return [Finding(file, line, col(e.lineno or 1, e.offset or 1), "python/syntax", f"invalid Python: {e.msg}")]
     except ValueError as e:  # e.g. null bytes
         return [Finding(block.page, block.line, block.col, "python/syntax", f"invalid Python: {e}")]
     findings: list[Finding] = []
@@ -161,7 +236,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
     if not imports:
         return findings
     tree = ctx.facts.source_tree(f"{block.page}:{block.line}: a Python block imports verl")
-    for local, (path, line, col) in imports.items():
+    for local, (path, line, column) in imports.items():
         if path == "verl":
             continue
         rel, node, missing, offers = resolve_symbol(tree, path, ctx.session.verl_files)
@@ -173,7 +248,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
                 Finding(
                     file,
                     pline,
-                    col + 1,
+                    col(line, column + 1),
                     "python/verl-import",
                     f"`{path}` does not exist in verl {tree.label}: `{(missing or [local])[0]}` is not defined{where}"
                     + did_you_mean((missing or [local])[0], choices),
@@ -190,6 +265,8 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
                 if name not in base_methods:
                     continue
                 base_fn, base_cls, rel = base_methods[name]
+                if not _verl_builds_it(name, base_cls, rel, mod, cls):
+                    continue
                 problems = compare_signatures(fn, base_fn)
                 if not problems:
                     continue
@@ -198,7 +275,7 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
                     Finding(
                         file,
                         pline,
-                        fn.col_offset + 1,
+                        col(fn.lineno, fn.col_offset + 1),
                         "python/override-signature",
                         f"`{cls.name}.{name}` overrides verl's `{base_cls}.{name}` with another signature: "
                         + "; ".join(problems),
@@ -257,6 +334,9 @@ def prepare_fence(info: str, content: str, site_root: Path) -> tuple[str, str]:
                     pass
         lines.append(line)
     content = "\n".join(lines) + "\n"
+    session = interactive_session(content)
+    if session is not None:  # run the code a `>>>` session carries, as the static check reads it
+        content = session[0]
     if attrs.get("check") != "python" or not runnable(content):
         stripped = info.strip()
         info = f"{stripped[:-1].rstrip()} {_NOTEST} }}" if stripped.endswith("}") else f"{stripped} {_NOTEST}"
