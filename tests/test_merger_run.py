@@ -46,7 +46,7 @@ def _env_python() -> str:
 def _run(python: str, script: str, *args: str) -> None:
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     env.setdefault("OMP_NUM_THREADS", "1")
-    r = subprocess.run([python, str(RUN / script), *args], capture_output=True, text=True, env=env, timeout=300)
+    r = subprocess.run([python, str(RUN / script), *args], capture_output=True, text=True, env=env, timeout=900)
     assert r.returncode == 0, f"{script} failed ({r.returncode}):\n{r.stderr[-4000:]}"
 
 
