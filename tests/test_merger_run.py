@@ -29,6 +29,8 @@ VERSION = "0.9.1"
 RUN = Path(__file__).parent / "merger_run"
 PAGES = (REPO / "docs" / "recipes" / "model-merger.md", REPO / "docs" / "recipes" / "model-merger.en.md")
 CASES = ("plain", "no_fsdp_config", "lora", "lora_no_meta", "lora_only", "moe")  # plain first: run_merger.py
+# the `test` subcommand, and command lines argparse refuses: <operation>:<checkpoint>:<reference merged output>
+COMMANDS = ("test:plain:plain", "test:moe:moe", "test:plain:moe", "test:plain:", "merge:plain:plain")
 MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
 
 
@@ -55,7 +57,7 @@ def run(tmp_path_factory) -> dict:
     python = _env_python()
     build = tmp_path_factory.mktemp("merger-run")
     _run(python, "build_checkpoints.py", str(build))
-    _run(python, "run_merger.py", str(build), str(build / "report.json"), *CASES)
+    _run(python, "run_merger.py", str(build), str(build / "report.json"), *CASES, *COMMANDS)
     report = json.loads((build / "report.json").read_text())
     report["_built"] = json.loads((build / "built.json").read_text())
     return report
@@ -183,6 +185,25 @@ def test_fused_moe_experts_come_out_per_expert_and_load_back_unchanged(run):
     for proj in ("gate_proj", "up_proj", "down_proj"):
         assert f"model.layers.0.mlp.experts.0.{proj}.weight" in moe["model"], sorted(moe["model"])
     assert moe["reloaded"]["equals_moe_base"], "transformers does not load the output back to the trained weights"
+
+
+# -- the `test` subcommand ------------------------------------------------------------------------------------
+def test_the_test_subcommand_passes_on_the_merged_output_and_reports_missing_keys_otherwise(run):
+    same, other = run["test:plain:plain"], run["test:plain:moe"]
+    assert same["error"] is None and "FSDP checks passed" in same["stdout"], _raised(same)
+    assert other["error"] and other["error"]["type"] == "AssertionError", _raised(other)
+    assert other["error"]["message"].startswith("Missing keys in collected state dict"), _raised(other)
+
+
+def test_the_test_subcommand_passes_on_a_moe_merge_whose_keys_changed_on_disk(run):
+    moe = run["test:moe:moe"]
+    assert moe["error"] is None and "FSDP checks passed" in moe["stdout"], _raised(moe)
+
+
+def test_test_hf_dir_is_required_by_test_and_refused_by_merge(run):
+    without, merge = run["test:plain:"], run["merge:plain:plain"]
+    assert _raised(without) == "SystemExit: 2" and "required: --test_hf_dir" in without["stderr"]
+    assert _raised(merge) == "SystemExit: 2" and "unrecognized arguments: --test_hf_dir" in merge["stderr"]
 
 
 # -- the page and the tests stay in step ----------------------------------------------------------------------

@@ -12,6 +12,10 @@ with the LoRA update folded in (``reference/`` from the builder), and, where an 
 two the weights match once PEFT loads base and adapter and folds them (``merge_and_unload``). Run ``plain`` first:
 an adapter without a merged base model is loaded onto ``plain``'s output, which holds the same base weights.
 
+A case ``<operation>:<checkpoint>:<reference>`` runs that subcommand on ``<checkpoint>/actor`` with
+``--test_hf_dir <reference>/merged`` (so it comes after the merge of ``<reference>``), or without it when
+``<reference>`` is empty; it reports only what verl printed and raised.
+
 Usage: python run_merger.py BUILD_DIR OUT_JSON CASE [CASE …]
 """
 
@@ -30,8 +34,9 @@ import torch
 from safetensors.torch import load_file
 
 
-def merge(actor: Path, target: Path) -> dict:
-    argv = ["verl.model_merger", "merge", "--backend", "fsdp", "--local_dir", str(actor), "--target_dir", str(target)]
+def cli(*args: str) -> dict:
+    """``python -m verl.model_merger <args>``: verl's ``__main__`` with this ``sys.argv``."""
+    argv = ["verl.model_merger", *args]
     out, err = io.StringIO(), io.StringIO()
     result: dict = {"error": None}
     old_argv = sys.argv
@@ -42,6 +47,8 @@ def merge(actor: Path, target: Path) -> dict:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 try:
                     runpy.run_module("verl.model_merger", run_name="__main__", alter_sys=True)
+                except SystemExit as e:  # argparse refusing the command line
+                    result["error"] = {"type": "SystemExit", "message": str(e.code)}
                 except Exception as e:  # what the user sees is the point: record it
                     result["error"] = {"type": type(e).__name__, "message": str(e)}
                     result["traceback_tail"] = traceback.format_exc().splitlines()[-6:]
@@ -49,6 +56,7 @@ def merge(actor: Path, target: Path) -> dict:
         sys.argv = old_argv
     result["warnings"] = [str(w.message) for w in caught]
     result["stdout"] = out.getvalue()[-4000:]
+    result["stderr"] = err.getvalue()[-2000:]
     return result
 
 
@@ -96,8 +104,17 @@ def main(build: Path, out_json: Path, cases: list[str]) -> None:
     refs = {p.stem: load_file(p) for p in sorted((build / "reference").glob("*.safetensors"))}
     report = {}
     for case in cases:
+        if ":" in case:  # <operation>:<checkpoint case>:<case whose merged output is the reference, or nothing>
+            operation, actor, reference = case.split(":")
+            args = [operation, "--backend", "fsdp", "--local_dir", str(build / actor / "actor")]
+            if reference:
+                args += ["--test_hf_dir", str(build / reference / "merged")]
+            if operation == "merge":
+                args += ["--target_dir", str(build / actor / "merged-again")]
+            report[case] = cli(*args)
+            continue
         target = build / case / "merged"
-        res = merge(build / case / "actor", target)
+        res = cli("merge", "--backend", "fsdp", "--local_dir", str(build / case / "actor"), "--target_dir", str(target))
         res["files"] = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
         adapter = target / "lora_adapter"
         if (adapter / "adapter_config.json").is_file():
