@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,7 +29,7 @@ from verl_cookbook import startup
 VERSION = "0.9.1"
 RUN = Path(__file__).parent / "merger_run"
 PAGES = (REPO / "docs" / "recipes" / "model-merger.md", REPO / "docs" / "recipes" / "model-merger.en.md")
-CASES = ("plain", "no_fsdp_config", "lora", "lora_no_meta", "lora_only", "moe")  # plain first: run_merger.py
+CASES = ("plain", "no_fsdp_config", "fixed", "no_world_size", "lora", "lora_no_meta", "lora_only", "moe")  # plain 1st
 # the `test` subcommand, and command lines argparse refuses: <operation>:<checkpoint>:<reference merged output>
 COMMANDS = ("test:plain:plain", "test:moe:moe", "test:plain:moe", "test:plain:", "merge:plain:plain")
 MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
@@ -52,14 +53,41 @@ def _run(python: str, script: str, *args: str) -> None:
     assert r.returncode == 0, f"{script} failed ({r.returncode}):\n{r.stderr[-4000:]}"
 
 
+FIX_SNIPPET = REPO / "snippets" / "recipes" / "fsdp_config_json_write.sh"
+SNIPPET_ACTOR = "checkpoints/my_project/my_run/global_step_100/actor"
+
+
+def _apply_the_pages_fix(build: Path) -> str:
+    """The page's fix for a checkpoint without fsdp_config.json, run as a user runs it: its own snippet on a copy
+    of that checkpoint, with the path and W (the shard count the snippet's ``ls | wc -l`` prints) filled in."""
+    actor = build / "fixed" / "actor"
+    shutil.copytree(build / "no_fsdp_config" / "actor", actor)
+    shards = len(list(actor.glob("model_world_size_*_rank_*.pt")))
+    text = FIX_SNIPPET.read_text(encoding="utf-8")
+    assert SNIPPET_ACTOR in text and '"world_size": 8' in text, f"{FIX_SNIPPET.name} changed: update this test"
+    text = text.replace(SNIPPET_ACTOR, str(actor)).replace('"world_size": 8', f'"world_size": {shards}')
+    r = subprocess.run(["bash", "-c", text], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def _without_world_size(build: Path) -> None:
+    actor = build / "no_world_size" / "actor"
+    shutil.copytree(build / "plain" / "actor", actor, ignore=shutil.ignore_patterns("merged"))
+    (actor / "fsdp_config.json").write_text(json.dumps({"FSDP_version": 2}))
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> dict:
     python = _env_python()
     build = tmp_path_factory.mktemp("merger-run")
     _run(python, "build_checkpoints.py", str(build))
+    printed = _apply_the_pages_fix(build)
+    _without_world_size(build)
     _run(python, "run_merger.py", str(build), str(build / "report.json"), *CASES, *COMMANDS)
     report = json.loads((build / "report.json").read_text())
     report["_built"] = json.loads((build / "built.json").read_text())
+    report["_fix_printed"] = printed
     return report
 
 
@@ -110,6 +138,18 @@ def test_a_checkpoint_without_fsdp_config_json_fails_with_file_not_found(run):
     _page_says(NO_FSDP_CONFIG)
     assert _as_quoted(NO_FSDP_CONFIG, _raised(case)), _raised(case)
     assert case["files"] == [], "nothing is written before the world size is known"
+
+
+def test_a_checkpoint_without_world_size_in_fsdp_config_json_fails_with_value_error(run):
+    assert _raised(run["no_world_size"]) == "ValueError: World size not found in the config file."
+
+
+def test_the_pages_fix_for_a_missing_fsdp_config_json_makes_the_checkpoint_merge(run):
+    fixed = run["fixed"]
+    assert run["_fix_printed"] == "1", "the snippet's shard count is not the W to write"
+    assert fixed["error"] is None, _raised(fixed)
+    assert "Processing model shards with 1 " in fixed["stdout"], "the log does not show the shard count to confirm"
+    assert all(row["equals_base"] for row in fixed["model"].values())
 
 
 # -- LoRA -----------------------------------------------------------------------------------------------------
