@@ -1,0 +1,149 @@
+"""Run verl's model merger (``python -m verl.model_merger merge --backend fsdp …``) on each checkpoint that
+build_checkpoints.py wrote, and report what happened as JSON for the test to judge.
+
+Runs in the isolated environment. Each case goes through verl's own command-line entry point (the module's
+``__main__``, run with ``runpy`` and that case's ``sys.argv``), so argument parsing, the FSDP merger and the
+output validation are verl's; one process serves every case so verl and torch are imported once.
+
+For each case the report holds: the exception (type and message) if the merge raised, the warnings verl issued,
+the files under the target directory, ``lora_adapter/adapter_config.json`` if written, the adapter's tensor names,
+for every tensor of the output model whether it equals the base weights and whether it equals the weights
+with the LoRA update folded in (``reference/`` from the builder), and, where an adapter was written, which of the
+two the weights match once PEFT loads base and adapter and folds them (``merge_and_unload``). Run ``plain`` first:
+an adapter without a merged base model is loaded onto ``plain``'s output, which holds the same base weights.
+
+A case ``<operation>:<checkpoint>:<reference>`` runs that subcommand on ``<checkpoint>/actor`` with
+``--test_hf_dir <reference>/merged`` (so it comes after the merge of ``<reference>``), or without it when
+``<reference>`` is empty; it reports only what verl printed and raised. A case ``workaround/<checkpoint>`` merges
+with the page's ``snippets/recipes/merge_without_aliasing.py`` instead of ``python -m verl.model_merger``.
+
+Usage: python run_merger.py BUILD_DIR OUT_JSON CASE [CASE …]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import runpy
+import sys
+import traceback
+import warnings
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file
+
+WORKAROUND = Path(__file__).resolve().parents[2] / "snippets" / "recipes" / "merge_without_aliasing.py"
+
+
+def cli(*args: str, script: Path | None = None) -> dict:
+    """``python -m verl.model_merger <args>``: verl's ``__main__`` with this ``sys.argv``; or ``python <script>
+    <args>`` when a script is given (the page's workaround, which takes the same command line)."""
+    argv = [str(script) if script else "verl.model_merger", *args]
+    out, err = io.StringIO(), io.StringIO()
+    result: dict = {"error": None}
+    old_argv = sys.argv
+    sys.argv = argv
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    if script:
+                        runpy.run_path(str(script), run_name="__main__")
+                    else:
+                        runpy.run_module("verl.model_merger", run_name="__main__", alter_sys=True)
+                except SystemExit as e:  # argparse refusing the command line
+                    result["error"] = {"type": "SystemExit", "message": str(e.code)}
+                except Exception as e:  # what the user sees is the point: record it
+                    result["error"] = {"type": type(e).__name__, "message": str(e)}
+                    result["traceback_tail"] = traceback.format_exc().splitlines()[-6:]
+    finally:
+        sys.argv = old_argv
+    result["warnings"] = [str(w.message) for w in caught]
+    result["stdout"] = out.getvalue()[-4000:]
+    result["stderr"] = err.getvalue()[-2000:]
+    return result
+
+
+def compare(model_file: Path, refs: dict[str, dict[str, torch.Tensor]]) -> dict:
+    tensors = load_file(model_file)
+    report = {}
+    for key, value in tensors.items():
+        row = {"dtype": str(value.dtype).removeprefix("torch."), "shape": list(value.shape)}
+        for name, ref in refs.items():
+            row[f"equals_{name}"] = key in ref and ref[key].shape == value.shape and torch.equal(ref[key], value)
+        report[key] = row
+    return report
+
+
+def reload(target: Path, refs: dict[str, dict[str, torch.Tensor]]) -> dict:
+    """Load the output the way a user does (``from_pretrained``) and report which reference it equals."""
+    from transformers import AutoModelForCausalLM
+
+    state = AutoModelForCausalLM.from_pretrained(target, dtype=torch.bfloat16).state_dict()
+    return {
+        f"equals_{name}": set(ref) == set(state) and all(torch.equal(state[k], ref[k]) for k in ref)
+        for name, ref in refs.items()
+    }
+
+
+def peft_fold(base_dir: Path, adapter: Path, refs: dict[str, dict[str, torch.Tensor]]) -> dict:
+    """What a user does next (the page's advice): load the base model and the adapter with PEFT and call
+    ``merge_and_unload()``; report which reference the folded weights match (bf16 tolerance)."""
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(base_dir, dtype=torch.float32)
+    folded = PeftModel.from_pretrained(model, adapter).merge_and_unload().state_dict()
+    report = {}
+    for name, ref in refs.items():
+        if name not in ("base", "lora_folded"):
+            continue
+        report[f"matches_{name}"] = all(
+            torch.allclose(folded[k], ref[k].float(), atol=2e-2, rtol=2e-2) for k in ref if k in folded
+        ) and set(ref) <= set(folded)
+    return report
+
+
+def main(build: Path, out_json: Path, cases: list[str]) -> None:
+    refs = {p.stem: load_file(p) for p in sorted((build / "reference").glob("*.safetensors"))}
+    report = {}
+    for case in cases:
+        if ":" in case:  # <operation>:<checkpoint case>:<case whose merged output is the reference, or nothing>
+            operation, actor, reference = case.split(":")
+            args = [operation, "--backend", "fsdp", "--local_dir", str(build / actor / "actor")]
+            if reference:
+                args += ["--test_hf_dir", str(build / reference / "merged")]
+            if operation == "merge":
+                args += ["--target_dir", str(build / actor / "merged-again")]
+            report[case] = cli(*args)
+            continue
+        script = None
+        if case.startswith("workaround/"):  # the page's merge_without_aliasing.py on a checkpoint case
+            case_dir = build / case.split("/")[1]
+            target, script = case_dir / "merged-workaround", WORKAROUND
+        else:
+            case_dir, target = build / case, build / case / "merged"
+        args = ("merge", "--backend", "fsdp", "--local_dir", str(case_dir / "actor"), "--target_dir", str(target))
+        res = cli(*args, script=script)
+        res["files"] = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+        adapter = target / "lora_adapter"
+        if (adapter / "adapter_config.json").is_file():
+            res["adapter_config"] = json.loads((adapter / "adapter_config.json").read_text())
+        if (adapter / "adapter_model.safetensors").is_file():
+            res["adapter_keys"] = sorted(load_file(adapter / "adapter_model.safetensors"))
+        if (target / "model.safetensors").is_file():
+            res["model"] = compare(target / "model.safetensors", refs)
+            res["reloaded"] = reload(target, refs)
+        if res.get("adapter_keys"):
+            # the merged base model when the merge wrote one, else the base model of the full-model case
+            base_dir = target if (target / "model.safetensors").is_file() else build / "plain" / "merged"
+            res["peft_fold"] = peft_fold(base_dir, adapter, refs)
+        report[case] = res
+    out_json.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:])

@@ -1,0 +1,299 @@
+"""The model-merger recipe (docs/recipes/model-merger.md) held by a real run of verl 0.9.1's merger.
+
+``python -m verl.model_merger merge --backend fsdp`` runs on synthetic world-size-1 FSDP checkpoints of tiny
+random models (a dense Qwen2, the same with a PEFT LoRA adapter, a Qwen3-MoE), laid out as verl 0.9.1's
+FSDPCheckpointManager writes them (tests/merger_run/build_checkpoints.py says how). Everything that imports
+torch, transformers, peft or verl runs in the isolated environment scripts/startup_env.sh builds (step 8 of
+scripts/install.sh), in two subprocesses for the whole module: one builds the checkpoints, one runs the merger
+on each (tests/merger_run/run_merger.py) and reports what happened as JSON. This process reads that JSON only.
+The page's own snippets run too: its fix for a missing fsdp_config.json (bash, here) and its workaround script
+merge_without_aliasing.py (in place of ``python -m verl.model_merger``).
+
+Statements on the page that a test here holds carry ``<!-- run: test_merger_run.py::<test> -->`` beside them
+(CONTRIBUTING.md, "Statements held by a run"); the last tests keep those markers and the tests in step.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from verl_cookbook import startup
+
+VERSION = "0.9.1"
+RUN = Path(__file__).parent / "merger_run"
+PAGES = (REPO / "docs" / "recipes" / "model-merger.md", REPO / "docs" / "recipes" / "model-merger.en.md")
+CASES = ("plain", "no_fsdp_config", "fixed", "no_world_size", "lora", "lora_no_meta", "lora_only", "moe")  # plain 1st
+# the `test` subcommand, and command lines argparse refuses: <operation>:<checkpoint>:<reference merged output>
+COMMANDS = (
+    "workaround/plain",  # the page's merge_without_aliasing.py instead of python -m verl.model_merger
+    "workaround/lora",
+    "test:plain:plain",
+    "test:moe:moe",
+    "test:plain:moe",
+    "test:plain:",
+    "merge:plain:plain",
+)
+MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
+
+
+def _env_python() -> str:
+    """The startup stage's own lookup: ``$VERL_COOKBOOK_STARTUP_PYTHON``, else the environment install.sh built
+    beside this Python (sys.prefix/startup-env/<version>). Not built is a failure, never a skip."""
+    if os.environ.get(startup.PYTHON_ENV):
+        return os.environ[startup.PYTHON_ENV]
+    py = startup.default_env_python(VERSION)
+    if not (py.exists() and (py.parent.parent / ".complete").exists()):
+        pytest.fail(f"the startup environment is not built: run `bash scripts/startup_env.sh {VERSION}` ({py})")
+    return str(py)
+
+
+def _run(python: str, script: str, *args: str) -> None:
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    env.setdefault("OMP_NUM_THREADS", "1")
+    r = subprocess.run([python, str(RUN / script), *args], capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0, f"{script} failed ({r.returncode}):\n{r.stderr[-4000:]}"
+
+
+FIX_SNIPPET = REPO / "snippets" / "recipes" / "fsdp_config_json_write.sh"
+SNIPPET_ACTOR = "checkpoints/my_project/my_run/global_step_100/actor"
+
+
+def _apply_the_pages_fix(build: Path) -> str:
+    """The page's fix for a checkpoint without fsdp_config.json, run as a user runs it: its own snippet on a copy
+    of that checkpoint, with the path and W (the shard count the snippet's ``ls | wc -l`` prints) filled in."""
+    actor = build / "fixed" / "actor"
+    shutil.copytree(build / "no_fsdp_config" / "actor", actor)
+    shards = len(list(actor.glob("model_world_size_*_rank_*.pt")))
+    text = FIX_SNIPPET.read_text(encoding="utf-8")
+    assert SNIPPET_ACTOR in text and '"world_size": 8' in text, f"{FIX_SNIPPET.name} changed: update this test"
+    text = text.replace(SNIPPET_ACTOR, str(actor)).replace('"world_size": 8', f'"world_size": {shards}')
+    r = subprocess.run(["bash", "-c", text], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def _without_world_size(build: Path) -> None:
+    actor = build / "no_world_size" / "actor"
+    shutil.copytree(build / "plain" / "actor", actor, ignore=shutil.ignore_patterns("merged"))
+    (actor / "fsdp_config.json").write_text(json.dumps({"FSDP_version": 2}))
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> dict:
+    python = _env_python()
+    build = tmp_path_factory.mktemp("merger-run")
+    _run(python, "build_checkpoints.py", str(build))
+    printed = _apply_the_pages_fix(build)
+    _without_world_size(build)
+    _run(python, "run_merger.py", str(build), str(build / "report.json"), *CASES, *COMMANDS)
+    report = json.loads((build / "report.json").read_text())
+    report["_built"] = json.loads((build / "built.json").read_text())
+    report["_fix_printed"] = printed
+    return report
+
+
+def _page_says(text: str) -> None:
+    """The page states ``text`` in both languages (a quoted message, a file name): what the run is held to."""
+    for page in PAGES:
+        assert text in page.read_text(encoding="utf-8"), f"{page.name} no longer says {text!r}"
+
+
+def _raised(case: dict) -> str:
+    err = case["error"]
+    return f"{err['type']}: {err['message']}" if err else "nothing raised"
+
+
+# -- the FSDP layout the merger reads, and what it writes -----------------------------------------------------
+def test_a_plain_fsdp_checkpoint_merges_into_config_weights_and_tokenizer(run):
+    plain = run["plain"]
+    assert plain["error"] is None, _raised(plain)
+    for name in ("config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json"):
+        assert name in plain["files"], f"{name} missing from the output: {plain['files']}"
+    assert set(plain["model"]) == set(run["_built"]["plain_keys"]), "keys changed on a dense model"
+    assert all(row["equals_base"] for row in plain["model"].values()), "the merged weights are not the trained ones"
+    assert plain["reloaded"]["equals_base"], "transformers does not load the output back to the trained weights"
+
+
+def test_the_checkpoint_holds_dtensors_on_the_fsdp_mesh_as_verl_writes_them(run):
+    """The input is what the page describes, not a shortcut: DTensor shards on a mesh named ("fsdp",)."""
+    built = run["_built"]
+    assert built["mesh_dim_names"] == ["fsdp"]
+    assert set(built["plain_keys"].values()) == {"DTensor"}
+    assert "mesh_dim_names ('fsdp',)" in run["plain"]["stdout"]
+
+
+def test_the_merged_weights_are_bf16(run):
+    assert {row["dtype"] for row in run["plain"]["model"].values()} == {"bfloat16"}
+
+
+def _as_quoted(quote: str, raised: str) -> bool:
+    """``raised`` is what the page quotes, ``…`` standing for a path."""
+    return re.fullmatch(".*".join(re.escape(part) for part in quote.split("…")), raised) is not None
+
+
+NO_FSDP_CONFIG = "FileNotFoundError: Config file …/actor/fsdp_config.json does not exist."
+
+
+def test_a_checkpoint_without_fsdp_config_json_fails_with_file_not_found(run):
+    case = run["no_fsdp_config"]
+    _page_says(NO_FSDP_CONFIG)
+    assert _as_quoted(NO_FSDP_CONFIG, _raised(case)), _raised(case)
+    assert case["files"] == [], "nothing is written before the world size is known"
+
+
+def test_a_checkpoint_without_world_size_in_fsdp_config_json_fails_with_value_error(run):
+    assert _raised(run["no_world_size"]) == "ValueError: World size not found in the config file."
+
+
+def test_the_pages_fix_for_a_missing_fsdp_config_json_makes_the_checkpoint_merge(run):
+    fixed = run["fixed"]
+    assert run["_fix_printed"] == "1", "the snippet's shard count is not the W to write"
+    assert fixed["error"] is None, _raised(fixed)
+    assert "Processing model shards with 1 " in fixed["stdout"], "the log does not show the shard count to confirm"
+    assert all(row["equals_base"] for row in fixed["model"].values())
+
+
+# -- LoRA -----------------------------------------------------------------------------------------------------
+def test_lora_weights_go_to_lora_adapter_and_the_model_left_is_the_base(run):
+    lora = run["lora"]
+    assert lora["error"] is None, _raised(lora)
+    _page_says("lora_adapter/")
+    assert {"lora_adapter/adapter_config.json", "lora_adapter/adapter_model.safetensors"} <= set(lora["files"])
+    assert lora["adapter_keys"] and all("lora_" in k for k in lora["adapter_keys"])
+    keys = set(lora["model"])
+    assert keys == set(run["_built"]["plain_keys"]), "PEFT prefixes or LoRA keys left in the base model"
+    assert all(row["equals_base"] for row in lora["model"].values()), "the base weights changed"
+    assert not all(row["equals_lora_folded"] for row in lora["model"].values()), "the LoRA update was folded in"
+    assert lora["reloaded"]["equals_base"] and not lora["reloaded"]["equals_lora_folded"]
+
+
+def test_peft_merge_and_unload_of_base_and_adapter_gives_the_trained_weights(run):
+    _page_says("merge_and_unload()")
+    assert run["lora"]["peft_fold"] == {"matches_base": False, "matches_lora_folded": True}
+
+
+def test_lora_rank_and_alpha_come_from_lora_train_meta_json(run):
+    lora, built = run["lora"], run["_built"]
+    _page_says("lora_train_meta.json")
+    assert (lora["adapter_config"]["r"], lora["adapter_config"]["lora_alpha"]) == (
+        built["lora_r"],
+        built["lora_alpha"],
+    )
+    assert not [w for w in lora["warnings"] if "LoRA alpha" in w]
+
+
+ALPHA_WARNING = "LoRA alpha metadata is missing or equals 0; falling back to lora_alpha=0."
+
+
+def test_without_lora_train_meta_json_rank_is_inferred_and_alpha_falls_back_to_zero_with_a_warning(run):
+    case, built = run["lora_no_meta"], run["_built"]
+    assert case["error"] is None, _raised(case)
+    assert case["adapter_config"]["r"] == built["lora_r"], "r is not the rank of the adapter's weights"
+    assert case["adapter_config"]["lora_alpha"] == 0
+    assert [w for w in case["warnings"] if w.startswith(ALPHA_WARNING)], case["warnings"]
+
+
+def test_an_adapter_with_alpha_zero_has_no_effect_once_loaded(run):
+    assert run["lora_no_meta"]["peft_fold"] == {"matches_base": True, "matches_lora_folded": False}
+
+
+LORA_ONLY_ERROR = "RuntimeError: Incomplete Hugging Face model output"
+
+
+def test_save_lora_only_writes_the_adapter_then_fails_on_incomplete_output(run):
+    case = run["lora_only"]
+    _page_says(LORA_ONLY_ERROR)
+    assert _raised(case).startswith(LORA_ONLY_ERROR), _raised(case)
+    assert "no complete model weights" in case["error"]["message"]
+    assert {"lora_adapter/adapter_config.json", "lora_adapter/adapter_model.safetensors"} <= set(case["files"])
+    assert "model.safetensors" not in case["files"]
+    assert "config.json" in case["files"], "the check fails on the weights, not the config"
+
+
+def test_the_adapter_of_a_lora_only_checkpoint_works_with_the_training_base_model(run):
+    assert run["lora_only"]["peft_fold"] == {"matches_base": False, "matches_lora_folded": True}
+
+
+# -- MoE under transformers 5 ---------------------------------------------------------------------------------
+def test_fused_moe_experts_come_out_per_expert_and_load_back_unchanged(run):
+    moe, built = run["moe"], run["_built"]
+    assert moe["error"] is None, _raised(moe)
+    fused = "model.layers.0.mlp.experts.gate_up_proj"
+    assert fused in built["moe_keys"], "the trained model does not hold its experts fused"
+    _page_says("mlp.experts.gate_up_proj")
+    _page_says("mlp.experts.0.gate_proj.weight")
+    assert fused not in moe["model"]
+    for proj in ("gate_proj", "up_proj", "down_proj"):
+        assert f"model.layers.0.mlp.experts.0.{proj}.weight" in moe["model"], sorted(moe["model"])
+    assert moe["reloaded"]["equals_moe_base"], "transformers does not load the output back to the trained weights"
+
+
+# -- the workaround script -------------------------------------------------------------------------------------
+def test_the_workaround_script_takes_the_mergers_command_line_and_writes_the_same_model(run):
+    for case in ("plain", "lora"):
+        ours, verls = run[f"workaround/{case}"], run[case]
+        assert ours["error"] is None, _raised(ours)
+        assert ours["files"] == verls["files"]
+        assert ours["model"] == verls["model"], "the workaround's weights differ from the merger's"
+        assert ours.get("adapter_config") == verls.get("adapter_config")
+
+
+# -- the `test` subcommand ------------------------------------------------------------------------------------
+def test_the_test_subcommand_passes_on_the_merged_output_and_reports_missing_keys_otherwise(run):
+    same, other = run["test:plain:plain"], run["test:plain:moe"]
+    assert same["error"] is None and "FSDP checks passed" in same["stdout"], _raised(same)
+    assert other["error"] and other["error"]["type"] == "AssertionError", _raised(other)
+    assert other["error"]["message"].startswith("Missing keys in collected state dict"), _raised(other)
+
+
+def test_the_test_subcommand_passes_on_a_moe_merge_whose_keys_changed_on_disk(run):
+    moe = run["test:moe:moe"]
+    assert moe["error"] is None and "FSDP checks passed" in moe["stdout"], _raised(moe)
+
+
+def test_test_hf_dir_is_required_by_test_and_refused_by_merge(run):
+    without, merge = run["test:plain:"], run["merge:plain:plain"]
+    assert _raised(without) == "SystemExit: 2" and "required: --test_hf_dir" in without["stderr"]
+    assert _raised(merge) == "SystemExit: 2" and "unrecognized arguments: --test_hf_dir" in merge["stderr"]
+
+
+# -- the page and the tests stay in step ----------------------------------------------------------------------
+def _markers(page: Path) -> list[str]:
+    return [name for _file, name in MARKER.findall(page.read_text(encoding="utf-8"))]
+
+
+def _tests_here() -> set[str]:
+    return {n for n in dir(sys.modules[__name__]) if n.startswith("test_")}
+
+
+NOT_PAGE_STATEMENTS = {  # tests about the input or about the markers, not a statement of the page
+    "test_the_checkpoint_holds_dtensors_on_the_fsdp_mesh_as_verl_writes_them",
+    "test_every_run_marker_on_the_page_names_a_test_here",
+    "test_both_languages_mark_the_same_statements_in_the_same_order",
+    "test_every_test_that_holds_a_statement_is_marked_on_the_page",
+}
+
+
+def test_every_run_marker_on_the_page_names_a_test_here():
+    for page in PAGES:
+        markers = set(_markers(page))
+        assert markers, f"{page.name}: no statement is marked as held by a run"
+        assert markers <= _tests_here() - NOT_PAGE_STATEMENTS, f"{page.name}: no such test: {markers - _tests_here()}"
+
+
+def test_both_languages_mark_the_same_statements_in_the_same_order():
+    assert _markers(PAGES[0]) == _markers(PAGES[1])
+
+
+def test_every_test_that_holds_a_statement_is_marked_on_the_page():
+    unmarked = _tests_here() - NOT_PAGE_STATEMENTS - set(_markers(PAGES[0]))
+    assert not unmarked, f"tests that hold no marked statement: {sorted(unmarked)}"
