@@ -3,9 +3,9 @@
 A pure function of the declarations: ``scripts/gen_rules_page.py`` writes the two files, and
 ``tests/test_rules_page.py`` fails when the committed ones differ from what it renders. Both languages have the
 same structure (headings with the same English anchors, the same fences, the same table rows), so translation
-parity holds by construction. The Chinese page gives each rule's summary in 中文 and keeps what it catches, why,
-the fix and the examples in English: they quote config keys and verl's, Hydra's and the checker's own messages,
-which are English in the terminal too.
+parity holds by construction. The Chinese page gives each rule's summary, what it catches and why in 中文 (the
+last two from ``rules/zh.py``) and keeps the fix and the examples in English: they quote config keys and verl's,
+Hydra's and the checker's own messages, which are English in the terminal too.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from verl_cookbook.rules import Example, Rule, declarations
+from verl_cookbook.rules.zh import ZH
 
 FAMILIES = {
     "ascend": ("昇腾环境变量", "Ascend environment"),
@@ -76,8 +77,8 @@ _TEXT: dict[str, _Text] = {
         "title": "规则列表 { #rules }",
         "intro": (
             "`verl-cookbook check` 与 `verl-cookbook doctor` 报告的每个问题都属于下列某条规则，输出中以规则代码标识"
-            "（如 `config/unknown-key`）。本页由规则声明（`verl_cookbook/rules/`）生成；每条规则的说明、原因、"
-            "修改方法与示例以英文给出，与命令行输出的英文信息一致。"
+            "（如 `config/unknown-key`）。本页由规则声明（`verl_cookbook/rules/`）生成；每条规则的修改方法与示例"
+            "以英文给出，与命令行输出的英文信息一致。"
         ),
         "select_h": "选择与忽略规则 { #select }",
         "select": (
@@ -141,6 +142,14 @@ _REASON = {"zh": "规则示例，由 tests/test_rules.py 运行", "en": "a rule'
 
 def anchor(rule: Rule) -> str:
     return rule.code.replace("/", "-").rstrip("-").lower()
+
+
+def texts(rule: Rule, lang: str) -> tuple[str, str]:
+    """What ``rule`` catches and why it matters, in ``lang``; a rule without 中文 in rules/zh.py keeps its English
+    (tests/test_rules_page.py fails on it, so the page is never published that way)."""
+    if lang == "zh" and rule.code in ZH:
+        return ZH[rule.code]
+    return rule.catches, rule.why
 
 
 def _example(ex: Example, lang: str) -> list[str]:
@@ -213,7 +222,8 @@ def render(lang: str) -> str:
         elif r.code == "json/schema-":
             out += [t["json_code"], ""]
         colon = "：" if zh else ": "  # a 中文 label takes the full-width colon (AutoCorrect, scripts/prose_lint.py)
-        out += [f"- {t['catches']}{colon}{r.catches}", f"- {t['why']}{colon}{r.why}"]
+        catches, why = texts(r, lang)
+        out += [f"- {t['catches']}{colon}{catches}", f"- {t['why']}{colon}{why}"]
         fix = r.fix_text({"case": ""}) if r.fix else None
         if fix:
             out.append(f"- {t['fix']}{colon}{fix}")

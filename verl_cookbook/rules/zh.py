@@ -31,7 +31,7 @@ ZH: dict[str, tuple[str, str]] = {
         "作业在第一次权重同步结束时失败。",
     ),
     "ascend/whitelist-file": (
-        "`HCCL_WHITELIST_FILE` 指向的文件不存在，或其内容不是由 IPv4 地址组成的 `{\"host_ip\": [...]}`。",
+        '`HCCL_WHITELIST_FILE` 指向的文件不存在，或其内容不是由 IPv4 地址组成的 `{"host_ip": [...]}`。',
         "HCCL 从该文件读取主机网卡的 IPv4 地址；`device_ip` 为预留字段，不支持。",
     ),
     "ascend/whitelist-required": (
@@ -113,7 +113,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "config/not-a-field": (
         "以 `+` 新增的配置项，其所在节点由 verl 转换为 dataclass，而该 dataclass 没有此字段。",
-        "Hydra 接受该配置项，但构造 dataclass 时抛出 TypeError（unexpected keyword argument）。",
+        "Hydra 接受该配置项，但构造 dataclass 时抛出 TypeError（`unexpected keyword argument`）。",
     ),
     "config/not-a-mapping": (
         "点分配置项的上级在 verl 配置中不是映射（如 `trainer.total_epochs.x`）。",
@@ -152,7 +152,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     # defaults
     "defaults/mismatch": (
-        "声明为 verl 默认值的 YAML 代码块（`check=\"defaults\"`）中有与 verl 默认配置不同的取值。",
+        '声明为 verl 默认值的 YAML 代码块（`check="defaults"`）中有与 verl 默认配置不同的取值。',
         _DEFAULTS,
     ),
     "defaults/not-a-default": (
@@ -167,12 +167,12 @@ ZH: dict[str, tuple[str, str]] = {
     # diagram
     "diagram/empty": ("没有内容的 mermaid 代码块。", _DIAGRAM),
     "diagram/not-drawn": ("docs/diagrams/ 下对应的 SVG 缺失或已过期。", _DIAGRAM),
-    "diagram/not-mermaid": ("声明 `check=\"diagram\"` 的代码块不是 mermaid。", _DIAGRAM),
+    "diagram/not-mermaid": ('声明 `check="diagram"` 的代码块不是 mermaid。', _DIAGRAM),
     "diagram/unknown-type": ("mermaid 图表的第一个词不是图表类型。", _DIAGRAM),
     # engine
     "engine/injected-kwarg": (
         "`engine_kwargs.<backend>` 下由 verl 自行传给引擎的参数（如 `bucket_size`）。",
-        "构造函数两次收到同一参数，抛出 TypeError（multiple values for keyword argument）。",
+        "构造函数两次收到同一参数，抛出 TypeError（`multiple values for keyword argument`）。",
     ),
     "engine/kwargs-ignored": (
         "`engine_kwargs.<name>` 中的 `<name>` 不是当前生效的后端。",
@@ -187,7 +187,7 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 在该设备上找不到此引擎，随即退出。",
     ),
     "engine/npu-device": (
-        "引擎的构造函数将 `device` 参数与 `\"npu\"` 比较，在昇腾上使用时却未设置 `device: npu`。",
+        '引擎的构造函数将 `device` 参数与 `"npu"` 比较，在昇腾上使用时却未设置 `device: npu`。',
         "未设置时，引擎在 NPU 上执行 CUDA 分支。",
     ),
     "engine/unknown-backend": (
@@ -196,7 +196,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "engine/unknown-kwarg": (
         "`engine_kwargs.<backend>` 下引擎类的 `__init__` 在当前设备上不接受的参数。",
-        "构造引擎时抛出 TypeError（unexpected keyword argument）。",
+        "构造引擎时抛出 TypeError（`unexpected keyword argument`）。",
     ),
     "engine/wrong-type": (
         "`engine_kwargs` 取值的类型与构造函数参数的类型注解或默认值不同。",
@@ -368,14 +368,14 @@ ZH: dict[str, tuple[str, str]] = {
         "（Markdown、MyST）未紧接在代码块上方。",
         "该声明不检查任何内容，本应对应的代码块则在没有声明的情况下被判定。",
     ),
-    "snippet/skip-without-reason": ("声明了 `check=\"skip\"` 但缺少 `reason=\"…\"` 的代码块。", _REASON),
+    "snippet/skip-without-reason": ('声明了 `check="skip"` 但缺少 `reason="…"` 的代码块。', _REASON),
     "snippet/undeclared": (
-        "未声明 `check=\"<kind>\"`（或 `check=\"skip\" reason=\"…\"`）的代码块。",
+        '未声明 `check="<kind>"`（或 `check="skip" reason="…"`）的代码块。',
         "代码块所需的检查须显式声明，不做推测；未声明的代码块不会被检查。",
     ),
     "snippet/unknown-attr": ("所声明的检查不读取的代码块属性。", "拼错的属性（`devcie=`）不起作用，也不报错。"),
     "snippet/unknown-check": (
-        "代码块的 `check=\"…\"` 不是检查工具支持的检查类型。",
+        '代码块的 `check="…"` 不是检查工具支持的检查类型。',
         "否则拼错的类型会使该代码块不被检查。",
     ),
     # startup
@@ -399,20 +399,20 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     # table
     "table/ambiguous-engine": (
-        "后端对应多个引擎，`engine=\"<backend>\"` 表格却未指定 `device=\"npu|gpu\"`。",
+        '后端对应多个引擎，`engine="<backend>"` 表格却未指定 `device="npu|gpu"`。',
         "每个引擎有各自的构造函数，表格须说明描述的是哪一个。",
     ),
     "table/default-mismatch": ("表格行中的默认值与 verl 配置或引擎构造函数中的默认值不同。", _DEFAULTS),
     "table/no-default-column": ("已声明的参数表格没有“默认值”或“Default”列。", "无法与 verl 的默认值比较。"),
     "table/no-key": ("参数表格中第一列没有以 `code` 形式给出配置项名的行。", "该行无法与 verl 配置对应。"),
     "table/orphan-declaration": ("未紧接在表格上方的 `check: …` 注释。", "该声明不检查任何内容。"),
-    "table/skip-without-reason": ("表格上方的 `check: skip` 注释缺少 `reason=\"…\"`。", _REASON),
+    "table/skip-without-reason": ('表格上方的 `check: skip` 注释缺少 `reason="…"`。', _REASON),
     "table/undeclared": (
         "带默认值列、上方却没有 `check: params …` 注释（或 skip）的表格。",
         "未经检查的默认值表格会在无人察觉时与 verl 不再一致。",
     ),
     "table/undeclared-scope": (
-        "参数表格既没有 `scope=\"<config path>\"`，也没有 `engine=\"<backend>\"`。",
+        '参数表格既没有 `scope="<config path>"`，也没有 `engine="<backend>"`。',
         "检查工具无法判断表格各行对应 verl 配置的哪一部分。",
     ),
     "table/unknown-check": ("表格声明中的检查类型不是检查工具支持的类型。", "该表格不会被检查。"),
