@@ -15,7 +15,7 @@ _DIAGRAM = "本站显示预先渲染的 SVG；mermaid 无法绘制的图表不�
 _ENV = "HCCL 与 CANN 在启动时读取这些变量；取值错误时或被忽略而不报错，或在较晚阶段才失败。"
 _UNREADABLE = "无法读取的文件中的内容均不会被检查。"
 _MERGER = "argparse 以用法错误终止模型合并工具，检查点未被合并。"
-_PARITY = "中英文页面内容应一致；结构不同说明译文已与原文脱节。"
+_PARITY = "中英文页面内容应一致；结构不同说明译文已偏离原文。"
 _DEFAULTS = "读者会从页面复制默认值，错误的默认值会误导读者。"
 _REASON = "写明原因，审阅者才能区分有意跳过与遗漏的检查。"
 
@@ -343,7 +343,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     # shell
     "shell/after-pipe": (
-        "写在 `2>&1 | tee log` 之后的覆盖项：它成了 tee 的文件名参数。",
+        "写在 `2>&1 | tee log` 之后的覆盖项：该覆盖项被 tee 当作文件名。",
         "verl 读不到该设置。",
     ),
     "shell/comment-ends-command": (
@@ -366,7 +366,7 @@ ZH: dict[str, tuple[str, str]] = {
     "snippet/orphan-declaration": (
         "`.. verl-cookbook: check=…` 注释（reStructuredText）或 `<!-- verl-cookbook: check=… -->` 注释"
         "（Markdown、MyST）未紧接在代码块上方。",
-        "该声明不检查任何内容，本应对应的代码块则在没有声明的情况下被判定。",
+        "该声明不检查任何内容，其本应作用的代码块则按未声明处理。",
     ),
     "snippet/skip-without-reason": ('声明了 `check="skip"` 但缺少 `reason="…"` 的代码块。', _REASON),
     "snippet/undeclared": (
@@ -409,7 +409,7 @@ ZH: dict[str, tuple[str, str]] = {
     "table/skip-without-reason": ('表格上方的 `check: skip` 注释缺少 `reason="…"`。', _REASON),
     "table/undeclared": (
         "带默认值列、上方却没有 `check: params …` 注释（或 skip）的表格。",
-        "未经检查的默认值表格会在无人察觉时与 verl 不再一致。",
+        "未经检查的默认值表格会与 verl 产生文档漂移而无人察觉。",
     ),
     "table/undeclared-scope": (
         '参数表格既没有 `scope="<config path>"`，也没有 `engine="<backend>"`。',
@@ -420,7 +420,7 @@ ZH: dict[str, tuple[str, str]] = {
     "upgrade/entry-point-moved": (
         "`python -m X` 中的 X 是旧版 verl 的入口，当前版本已替换（`verl.trainer.fsdp_sft_trainer` → "
         "`verl.trainer.sft_trainer`，`recipe.fully_async_policy.…` → `verl.experimental.fully_async_policy.…`）。",
-        "Python 报错 `No module named X` 并退出；用户需要知道应改用哪个模块，命令其余部分按替代模块的配置检查，"
+        "Python 报错 `No module named X` 并退出；需要知道的是应改用哪个模块；命令其余部分按替代模块的配置检查，"
         "其他变更一次全部列出。",
     ),
     "upgrade/key-moved": (
@@ -435,7 +435,7 @@ ZH: dict[str, tuple[str, str]] = {
     # verl
     "verl/config-drift": (
         "verl 的 CheckpointEngineConfig 中某字段的默认值与 YAML 代码块不同（或 YAML 中缺少该字段）。",
-        "本站描述的是两者之一；verl 内部不一致，说明其中之一对部分用户是错的。",
+        "本站只描述其中之一；verl 内部不一致，意味着其中一方对部分用户有误。",
     ),
     # wheel
     "wheel/mismatch": (
