@@ -147,8 +147,10 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 在启动时或构建推理端时查找该名称，并在该处失败。",
     ),
     "config/wrong-type": (
-        "verl 由该部分配置构造的 dataclass 字段不接受该取值。",
-        "verl 构造 dataclass 时由 OmegaConf 转换取值，无法转换即导致作业退出。",
+        "verl 通过 OmegaConf 类型化合并（`dataclass_type=`：model、profiler、蒸馏教师模型、skip 设置）构造的 "
+        "dataclass 字段不接受该取值。",
+        "verl 构造该 dataclass 时由 OmegaConf 转换取值，无法转换即导致作业退出。只由 `_target_` 实例化的节点"
+        "（actor、rollout、优化器）不做类型检查，原样传递。",
     ),
     # defaults
     "defaults/mismatch": (
