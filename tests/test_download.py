@@ -45,11 +45,15 @@ def stalled_index(tmp_path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         s.close()
 
 
+# a release the site does not cover: a covered one (0.8.0, say) runs from what ships and downloads nothing
+UNCOVERED = "0.6.1"
+
+
 def test_a_stalled_index_fails_naming_the_timeout(stalled_index: str, capsys) -> None:
-    assert main(["facts", "--verl", "0.8.0"]) == 2
+    assert main(["facts", "--verl", UNCOVERED]) == 2
     err = capsys.readouterr().err
-    assert "downloading verl 0.8.0" in err
-    assert "cannot obtain verl==0.8.0 from the package index" in err and "timed out" in err.lower()
+    assert f"downloading verl {UNCOVERED}" in err
+    assert f"cannot obtain verl=={UNCOVERED} from the package index" in err and "timed out" in err.lower()
     assert "Traceback" not in err
 
 
@@ -58,10 +62,15 @@ def test_a_download_that_outlasts_the_deadline_is_stopped_and_says_so(
 ) -> None:
     monkeypatch.setenv("PIP_DEFAULT_TIMEOUT", "60")  # pip itself would wait a minute per request
     monkeypatch.setattr(verl_source, "PIP_DEADLINE", 3)
-    assert main(["facts", "--verl", "0.8.0"]) == 2
+    assert main(["facts", "--verl", UNCOVERED]) == 2
     err = capsys.readouterr().err
     assert "stalled: no wheel after 3 s" in err and "timeout" in err
-    assert not (verl_source.cache_dir() / "releases" / "0.8.0").exists()  # nothing half-made is left
+    assert not (verl_source.cache_dir() / "releases" / UNCOVERED).exists()  # nothing half-made is left
+
+
+def test_a_covered_release_downloads_nothing_even_when_the_index_stalls(stalled_index: str, capsys) -> None:
+    assert main(["facts", "--verl", "0.8.0"]) == 0  # its facts and sources ship with the package
+    assert "downloading" not in capsys.readouterr().err
 
 
 def test_a_cached_release_downloads_nothing_and_says_nothing(verl_tree, capsys) -> None:
