@@ -307,6 +307,7 @@ declare(
     "python/override-signature",
     "Override with another signature",
     "重写方法的签名与基类不同",
-    "A subclass method in an example that overrides verl's with a different signature.",
+    "A subclass method in an example that overrides verl's with a different signature (a constructor only where verl "
+    "itself builds the object with the base's arguments, e.g. a tool from its config; not a Worker subclass).",
     "verl calls it with the base class's arguments.",
 )
