@@ -150,14 +150,15 @@ def test_version_matrix_tables_fit_a_desktop_column(browser, site_url, prefix):
 def test_no_page_view_gets_a_404(browser, site_url, prefix):
     pages = sorted({p.relative_to(built_site().path).parent.as_posix() for p in built_site().path.rglob("index.html")})
     pages = [p for p in pages if (p.startswith("en") if prefix else not p.startswith("en"))]
-    errors = []
+    errors: list[str] = []
+    context = browser.new_context(viewport=DESKTOP)  # one browser session, as a reader clicking through the site
+    page = context.new_page()
+    current = {"rel": ""}
+    page.on("response", lambda r: errors.append(f"{current['rel']}: {r.status} {r.url}") if r.status >= 400 else None)
     for rel in pages:
-        url = site_url + ("" if rel == "." else rel + "/")
-        context = browser.new_context(viewport=DESKTOP)
-        page = context.new_page()
-        page.on("response", lambda r, rel=rel: errors.append(f"{rel}: {r.status} {r.url}") if r.status >= 400 else None)
-        page.goto(url, wait_until="networkidle")
-        context.close()
+        current["rel"] = rel
+        page.goto(site_url + ("" if rel == "." else rel + "/"), wait_until="networkidle")
+    context.close()
     assert len(pages) >= 20
     assert not errors, "\n".join(errors[:20])
 
