@@ -131,6 +131,7 @@ def format_json(findings: Sequence[Finding]) -> str:
 
 # -- selection and suppression ----------------------------------------------------------------------------------
 SUPPRESSION = re.compile(r"(?:<!--|#)\s*verl-cookbook:\s*ignore\[([^\]]*)\]")  # in a comment only
+SUPPRESSION_MARK = "verl-cookbook:"  # every suppression comment holds it
 _MAX_SCAN_BYTES = 5 * 1024 * 1024
 
 
@@ -175,7 +176,9 @@ def suppressions(path: str) -> list[Suppression]:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
-    out = []
+    out: list[Suppression] = []
+    if SUPPRESSION_MARK not in text:  # most files have none: skip reading their fences
+        return out
     quoted = _quoted_lines(text) if p.suffix.lower() in (".md", ".markdown") else set()
     for i, line in enumerate(text.splitlines(), 1):
         if i in quoted:

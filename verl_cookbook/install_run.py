@@ -39,7 +39,6 @@ from pathlib import Path
 import yaml
 from packaging.utils import canonicalize_name
 
-from verl_cookbook import resolver
 from verl_cookbook.findings import Finding
 
 MANIFEST = "install-runs.yaml"
@@ -79,8 +78,8 @@ class Outcome:
 # -- the manifest ---------------------------------------------------------------------------------------------
 
 
-class _Lines(yaml.SafeLoader):
-    pass
+class _Lines(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml when PyYAML has it
+    """YAML's safe loader, each mapping given the line it starts on (``__line__``)."""
 
 
 def _mapping_with_line(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
@@ -182,6 +181,8 @@ def fetch_wheels(specs: list[str], wheelhouse: Path, deps: bool = False) -> list
         if m:  # wheels for this Python and machine at that manylinux level or below, whatever this host's glibc is
             tag = m.group(1).replace("{arch}", platform.machine())
             level = re.fullmatch(r"manylinux_(\d+)_(\d+)_(\w+)", tag)
+            from verl_cookbook import resolver  # only a run needs it (packaging.requirements is slow to import)
+
             tags = resolver.platforms((int(level[1]), int(level[2])), level[3]) if level else [tag]
             cmd += [a for t in tags for a in ("--platform", t)]
             cmd += ["--python-version", py, "--implementation", "cp", "--abi", f"cp{py}"]

@@ -17,7 +17,7 @@ def _load() -> dict:
     import yaml  # here, not at the top: a process that only extracts facts need not pay for it before forking
 
     text = RELEASES_FILE.read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when PyYAML has it
 
 
 def default_release() -> str:

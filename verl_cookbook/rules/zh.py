@@ -335,7 +335,8 @@ ZH: dict[str, tuple[str, str]] = {
     "parity/tables": ("参数表格的行与另一语言的对应页面不同。", _PARITY),
     # python
     "python/override-signature": (
-        "示例中的子类方法重写了 verl 的方法，但签名不同（构造函数仅在 verl 自己按基类参数创建对象时检查，如按配置创建的工具；Worker 子类不检查）。",
+        "示例中的子类方法重写了 verl 的方法，但签名不同"
+        "（构造函数仅在 verl 自己按基类参数创建对象时检查，如按配置创建的工具；Worker 子类不检查）。",
         "verl 按基类的参数调用该方法。",
     ),
     "python/syntax": ("无法解析的 Python 示例。", "读者复制后运行即失败。"),
