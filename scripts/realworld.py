@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Real-world evaluation on a verl checkout: printed for a person to judge, asserts nothing.
 
-    python scripts/realworld.py PATH_TO_VERL_CHECKOUT [--only doctor|lenient] [--quiet] [--required]
+    python scripts/realworld.py PATH_TO_VERL_CHECKOUT [--only doctor|lenient] [--quiet] [--no-required]
 
 1. ``doctor`` over every launch script under ``examples/`` (``*.sh``): how many scripts have their verl
    trainer command recognised, findings per rule, notes per kind, and every finding with its fix;
 2. ``check --lenient`` over ``docs/`` and every ``README*.md`` of the checkout (outside ``docs/``):
    places reported per rule, and every finding.
 
-``--required`` adds doctor's static required/enumerated-value checks (``diagnose(required=True)``,
-verl_cookbook/checks/required_values.py) to the doctor pass, so the two passes can be compared run against run.
+The doctor pass runs what the ``doctor`` command runs, static required/enumerated-value checks included
+(verl_cookbook/checks/required_values.py); ``--no-required`` leaves them out, to compare the two passes.
 
 Timings are wall-clock seconds on this machine, measured in this run (the facts are extracted once, first).
 Each finding is one line, ``path:line:col rule message``, so the output can be classified by hand
@@ -141,7 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=("doctor", "lenient"))
     ap.add_argument("--quiet", action="store_true", help="counts only, not every finding")
     ap.add_argument(
-        "--required", action="store_true", help="doctor also checks required and enumerated values statically"
+        "--no-required",
+        dest="required",
+        action="store_false",
+        help="leave out doctor's static required and enumerated-value checks (the doctor command runs them)",
     )
     args = ap.parse_args(argv)
     root: Path = args.verl

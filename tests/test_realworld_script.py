@@ -37,8 +37,8 @@ def _checkout(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize(("flag", "expected"), [([], False), (["--required"], True)])
-def test_required_flag_reaches_diagnose_for_every_script(
+@pytest.mark.parametrize(("flag", "expected"), [([], True), (["--no-required"], False)])
+def test_required_checks_reach_diagnose_for_every_script_unless_left_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], flag: list[str], expected: bool
 ) -> None:
     rw = _load()
