@@ -88,6 +88,12 @@ def test_a_failure_that_reads_a_value_from_the_shell_is_a_note_not_a_finding():
 # -- with verl: one stage run (one worker process) for every script below ----------------------------------------
 NPU_SCRIPT = ROOT / "snippets" / "doctor" / "run_grpo_npu.sh"
 DELTA = ROOT / "snippets" / "recipes" / "delta_sharded_overrides.sh"
+# the backend pages' whole commands: a reader copies them as they are
+BACKEND_COMMANDS = [
+    ROOT / "snippets" / "nccl" / "npu_separate_async.sh",
+    ROOT / "snippets" / "kimi" / "npu_kimi_overrides.sh",
+    ROOT / "snippets" / "mooncake" / "npu_mooncake_overrides.sh",
+]
 FIXTURES = ["plain_ok.sh", "both_set_array.sh", "missing_torchrun.sh", "ray_job_bad_name.sh", "symbolic_mbs.sh"]
 
 
@@ -96,7 +102,7 @@ def staged(facts, startup_python, tmp_path_factory) -> dict:
     planted = tmp_path_factory.mktemp("planted") / "planted.sh"
     text = NPU_SCRIPT.read_text()
     planted.write_text("".join(ln for ln in text.splitlines(True) if "actor.ppo_micro_batch_size_per_gpu" not in ln))
-    paths = [NPU_SCRIPT, planted, DELTA, *(DATA / n for n in FIXTURES)]
+    paths = [NPU_SCRIPT, planted, DELTA, *BACKEND_COMMANDS, *(DATA / n for n in FIXTURES)]
     reports = [diagnose(p, facts) for p in paths]
     jobs = [j for r in reports for j in doctor_stage.jobs_for(r.path, r.units, r.env)]
     summary = doctor_stage.apply(reports, startup_python, VERSION, lambda f: f)
@@ -140,6 +146,15 @@ def test_the_delta_sync_overrides_pass_verl_startup(staged):
     job = [j for j in staged["jobs"] if j.file == str(DELTA)]
     _env, results = startup.run(job, staged["python"])  # every check ran: none stopped for want of a model
     assert [(r.status, r.trainer) for r in results] == [("pass", "PPOTrainerSeparateAsync")]
+
+
+def test_the_backend_pages_commands_pass_verl_startup(staged):
+    for script in BACKEND_COMMANDS:
+        report = staged["reports"][script.name]
+        assert _startup(report) == [] and not any("startup" in n for n in report.notes), (script.name, report.notes)
+    jobs = [j for script in BACKEND_COMMANDS for j in staged["jobs"] if j.file == str(script)]
+    _env, results = startup.run(jobs, staged["python"])  # one verl process for the three
+    assert [(r.status, r.trainer) for r in results] == [("pass", "PPOTrainerSeparateAsync")] * len(BACKEND_COMMANDS)
 
 
 # -- differential: the stage against the real command line ---------------------------------------------------

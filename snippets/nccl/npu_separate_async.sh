@@ -9,6 +9,9 @@ python3 -m verl.trainer.main_ppo \
     data.train_batch_size=64 \
     actor_rollout_ref.model.path=Qwen/Qwen3-8B \
     actor_rollout_ref.actor.ppo_mini_batch_size=16 \
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 \
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \
     actor_rollout_ref.rollout.name=vllm \
     actor_rollout_ref.rollout.n=8 \
     actor_rollout_ref.rollout.nnodes=1 \
