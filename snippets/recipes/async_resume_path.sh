@@ -1,3 +1,4 @@
+# Only the overrides of this recipe: add them to your whole training command (data, model, micro-batch sizes, ...).
 python3 -m verl.trainer.main_ppo \
     trainer.use_v1=true \
     trainer.v1.trainer_mode=separate_async \

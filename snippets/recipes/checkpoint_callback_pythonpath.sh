@@ -1,3 +1,4 @@
+# Only the overrides of this recipe: add them to your whole training command (data, model, micro-batch sizes, ...).
 # the folder that holds my_project/; env_vars is not in verl's default config, so the key needs a leading +
 python3 -m verl.trainer.main_ppo \
     trainer.save_freq=100 \
