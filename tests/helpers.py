@@ -1,7 +1,8 @@
-"""Helpers for tests: run the checker on a page and list the rules it reports."""
+"""Helpers for tests: run the checker on a page and list the rules it reports; doctor on a fixture script."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import sys
@@ -69,3 +70,25 @@ def empty_cache(dest: Path) -> Path:
     for release in (cache_dir() / "releases").iterdir():
         (dest / "releases" / release.name).symlink_to(release)
     return dest
+
+
+def line_of(path: Path, needle: str, *, skip_comments: bool = False) -> int:
+    """1-based line of the first line of ``path`` containing ``needle`` (so fixtures can change freely); with
+    ``skip_comments``, a comment line that mentions it does not count."""
+    for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in text and not (skip_comments and text.lstrip().startswith("#")):
+            return i
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+@functools.cache
+def doctor_report(facts: Facts, path: Path):
+    """doctor's report on a fixture file, computed once per test session (fixtures are only read)."""
+    from verl_cookbook.doctor import diagnose
+
+    return diagnose(path, facts)
+
+
+def rules_and_lines(report) -> list[tuple[str, int]]:
+    """(rule, line) of each finding of a doctor report."""
+    return [(d.finding.rule, d.finding.line) for d in report.findings]

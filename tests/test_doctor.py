@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import helpers
 from verl_cookbook import cli
 from verl_cookbook.doctor import InputError, diagnose
 from verl_cookbook.doctor.guesses import guess_cann, guess_product
@@ -20,12 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 PAGES = ("backends/nccl-hccl/", "backends/mooncake-kimi/", "ascend/hccl-whitelist/", "recipes/delta-sync/")
 
 
-def line_of(path: Path, needle: str) -> int:
-    """1-based line of the first line of ``path`` containing ``needle`` (so fixtures can change freely)."""
-    for i, text in enumerate(path.read_text().splitlines(), 1):
-        if needle in text:
-            return i
-    raise AssertionError(f"{needle!r} not in {path}")
+line_of = helpers.line_of
 
 
 MISTAKES = [

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import helpers
 from verl_cookbook.checks.command_line import overrides_to_assignments
 from verl_cookbook.doctor import diagnose
 from verl_cookbook.shell.evaluate import parse_script
@@ -18,25 +19,12 @@ from verl_cookbook.shell.evaluate import parse_script
 DATA = Path(__file__).resolve().parent / "data" / "launch"
 
 
-def line_of(path: Path, needle: str) -> int:
-    for i, text in enumerate(path.read_text().splitlines(), 1):
-        if needle in text:
-            return i
-    raise AssertionError(f"{needle!r} not in {path}")
-
-
-def found(report) -> list[tuple[str, int]]:
-    return [(d.finding.rule, d.finding.line) for d in report.findings]
-
-
-_REPORTS: dict[str, object] = {}
+line_of = helpers.line_of
+found = helpers.rules_and_lines
 
 
 def report_of(facts, name: str):
-    """doctor's report on a fixture, computed once per test session (the fixtures are only read)."""
-    if name not in _REPORTS:
-        _REPORTS[name] = diagnose(DATA / name, facts)
-    return _REPORTS[name]
+    return helpers.doctor_report(facts, DATA / name)
 
 
 # (fixture, rule, text on the line the finding must point at)

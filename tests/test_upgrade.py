@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import helpers
 from verl_cookbook.checks.upgrade import HAND_MOVES, KEY_MOVES, MOVED_ENTRY_POINTS
 from verl_cookbook.doctor import diagnose
 
@@ -16,23 +17,15 @@ DATA = Path(__file__).resolve().parent / "data" / "upgrade"
 
 
 def line_of(name: str, needle: str) -> int:
-    for i, text in enumerate((DATA / name).read_text().splitlines(), 1):
-        if needle in text and not text.lstrip().startswith("#"):
-            return i
-    raise AssertionError(f"{needle!r} not in {name}")
-
-
-_REPORTS: dict[str, object] = {}
+    return helpers.line_of(DATA / name, needle, skip_comments=True)
 
 
 def report(facts, name: str):
-    if name not in _REPORTS:
-        _REPORTS[name] = diagnose(DATA / name, facts)
-    return _REPORTS[name]
+    return helpers.doctor_report(facts, DATA / name)
 
 
 def found(facts, name: str) -> list[tuple[str, int]]:
-    return [(d.finding.rule, d.finding.line) for d in report(facts, name).findings]
+    return helpers.rules_and_lines(report(facts, name))
 
 
 @pytest.mark.parametrize("name", ["old_sft.sh", "old_recipe.sh"])
