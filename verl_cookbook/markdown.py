@@ -150,17 +150,18 @@ def flatten_containers(lines: list[str]) -> list[str]:
     return out
 
 
-def read_text(path: Path) -> str:
-    """The file's text, or a MarkdownError saying why it cannot be read."""
+def read_text(path: Path, what: str = "Markdown") -> str:
+    """The file's text, or a MarkdownError saying why it cannot be read as ``what`` (too large, no permission,
+    binary, not UTF-8). The one reader of input files: ``doctor`` reads launch scripts and configs with it too."""
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            raise MarkdownError("file/too-large", f"file is {size} bytes; the checker reads Markdown up to {MAX_BYTES}")
+            raise MarkdownError("file/too-large", f"file is {size} bytes; the checker reads {what} up to {MAX_BYTES}")
         data = path.read_bytes()
     except OSError as e:
         raise MarkdownError("file/unreadable", f"cannot read file: {e.strerror or e}") from None
-    if b"\0" in data[:8192]:
-        raise MarkdownError("file/binary", "file is binary (contains NUL bytes), not Markdown")
+    if b"\0" in data:
+        raise MarkdownError("file/binary", f"file is binary (contains NUL bytes), not {what}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

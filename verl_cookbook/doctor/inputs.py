@@ -14,10 +14,10 @@ import yaml
 from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.markdown import MarkdownError, read_text
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SHELL_SUFFIXES = (".sh", ".bash")
-MAX_BYTES = 5 * 1024 * 1024
 DEFAULT_CONFIG = "ppo_trainer"
 EMPTY_NOTE = "empty file: nothing to check"
 
@@ -43,20 +43,9 @@ def read_input(path: Path) -> str:
     if path.is_dir():
         raise InputError("is a folder; give the launch script or config file itself")
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise Unreadable("file/too-large", f"file is {size} bytes: too large for a launch script or config")
-        data = path.read_bytes()
-    except OSError as e:
-        raise Unreadable("file/unreadable", f"cannot read file: {e.strerror or e}") from None
-    if b"\0" in data:
-        raise Unreadable("file/binary", "file is binary (contains NUL bytes), not a launch script or config")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        msg = f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start}): not a launch script or config"
-        raise Unreadable("file/encoding", msg, line) from None
+        return read_text(path, what="a launch script or config")
+    except MarkdownError as e:
+        raise Unreadable(e.rule, str(e), e.line) from None
 
 
 def detect_kind(path: Path, text: str) -> str:
