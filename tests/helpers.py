@@ -8,6 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.runner import _COUNTERS, check_paths
@@ -92,3 +94,16 @@ def doctor_report(facts: Facts, path: Path):
 def rules_and_lines(report) -> list[tuple[str, int]]:
     """(rule, line) of each finding of a doctor report."""
     return [(d.finding.rule, d.finding.line) for d in report.findings]
+
+
+def startup_python(version: str) -> str:
+    """The Python the startup stage's tests run verl in: ``$VERL_COOKBOOK_STARTUP_PYTHON``, else the environment
+    install.sh built beside this Python. Not built is a failure, never a skip."""
+    from verl_cookbook import startup
+
+    if os.environ.get(startup.PYTHON_ENV):
+        return os.environ[startup.PYTHON_ENV]
+    py = startup.built_env_python(version)
+    if py is None:
+        pytest.fail(f"the startup environment is not built: run `bash scripts/startup_env.sh {version}`")
+    return str(py)

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import helpers
 from tests.conftest import REPO
-from verl_cookbook import startup
 
 VERSION = "0.9.1"
 RUN = Path(__file__).parent / "merger_run"
@@ -46,14 +46,7 @@ MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
 
 
 def _env_python() -> str:
-    """The startup stage's own lookup: ``$VERL_COOKBOOK_STARTUP_PYTHON``, else the environment install.sh built
-    beside this Python (sys.prefix/startup-env/<version>). Not built is a failure, never a skip."""
-    if os.environ.get(startup.PYTHON_ENV):
-        return os.environ[startup.PYTHON_ENV]
-    py = startup.default_env_python(VERSION)
-    if not (py.exists() and (py.parent.parent / ".complete").exists()):
-        pytest.fail(f"the startup environment is not built: run `bash scripts/startup_env.sh {VERSION}` ({py})")
-    return str(py)
+    return helpers.startup_python(VERSION)
 
 
 def _run(python: str, script: str, *args: str) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import helpers
 from verl_cookbook import startup
 from verl_cookbook.doctor import diagnose
 from verl_cookbook.startup import doctor_stage
@@ -28,14 +29,7 @@ A = "actor_rollout_ref"
 
 @pytest.fixture(scope="module")
 def startup_python() -> str:
-    import os
-
-    if os.environ.get(startup.PYTHON_ENV):
-        return os.environ[startup.PYTHON_ENV]
-    py = startup.default_env_python(VERSION)
-    if not (py.exists() and (py.parent.parent / ".complete").exists()):
-        pytest.fail(f"the startup environment is not built: run `bash scripts/startup_env.sh {VERSION}` ({py})")
-    return str(py)
+    return helpers.startup_python(VERSION)
 
 
 # -- attribution (no verl) ---------------------------------------------------------------------------------

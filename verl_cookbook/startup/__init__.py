@@ -136,6 +136,13 @@ def default_env_python(version: str) -> Path:
     return Path(sys.prefix) / "startup-env" / version / "bin" / "python"
 
 
+def built_env_python(version: str) -> Path | None:
+    """The Python of the isolated environment scripts/startup_env.sh built for ``version``; None until it is
+    complete (the script writes ``.complete`` last)."""
+    py = default_env_python(version)
+    return py if py.exists() and (py.parent.parent / ".complete").exists() else None
+
+
 def find_python(explicit: str | None = None, version: str | None = None) -> str:
     """A Python that imports verl, without importing it here: ``explicit`` (``--startup-python PYTHON``), then
     ``$VERL_COOKBOOK_STARTUP_PYTHON``, then ``python3``/``python`` on PATH and this interpreter (the user's
@@ -153,8 +160,8 @@ def find_python(explicit: str | None = None, version: str | None = None) -> str:
             if w:
                 candidates.append(w)
         candidates.append(sys.executable)
-    env_py = default_env_python(version) if version else None
-    if env_py and env_py.exists() and (env_py.parent.parent / ".complete").exists():
+    env_py = built_env_python(version) if version else None
+    if env_py is not None:
         candidates.append(str(env_py))
     for c in dict.fromkeys(candidates):
         try:
