@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from verl_cookbook.checks.shell import bash_syntax, fill_placeholders, fragment_lines, transcript_commands
+from verl_cookbook.checks.override_fragments import fragment_lines
+from verl_cookbook.checks.shell_placeholders import fill_placeholders, transcript_commands
+from verl_cookbook.checks.shell_tools import bash_syntax
 from verl_cookbook.runner import check_paths
 
 PAGE = Path(__file__).resolve().parent / "data" / "lenient" / "docs_shell_styles.md"

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from verl_cookbook.checks.shell import SHELLCHECK_EXCLUDE
+from verl_cookbook.checks.shell_tools import SHELLCHECK_EXCLUDE
 from verl_cookbook.shell_batch import shellcheck_many
 
 ARGS = ["-s", "bash", "-f", "json1", "-S", "warning", "-e", ",".join(SHELLCHECK_EXCLUDE), "--norc"]
@@ -77,7 +77,7 @@ GOOD_BLOCKS = ["echo ok\n", 'export HCCL_CONNECT_TIMEOUT=1800\necho "$HOME"\n', 
 def _run(write_page, facts, blocks, monkeypatch, batched: bool, options=None):
     from helpers import fence
 
-    from verl_cookbook.checks import shell
+    from verl_cookbook.checks import shell_tools
     from verl_cookbook.runner import check_paths
 
     calls = []
@@ -93,7 +93,7 @@ def _run(write_page, facts, blocks, monkeypatch, batched: bool, options=None):
             super().__init__(cmd, *a, **k)
 
     if not batched:
-        monkeypatch.setattr(shell, "start_batches", lambda pages, ctx: shell.finish_batches(ctx))
+        monkeypatch.setattr(shell_tools, "start_batches", lambda pages, ctx: shell_tools.finish_batches(ctx))
     monkeypatch.setattr(subprocess, "run", counting)
     monkeypatch.setattr(subprocess, "Popen", CountingPopen)
     text = "# t\n\n" + "\nText.\n\n".join(fence(b, '{ .bash check="shell" }') for b in blocks)
@@ -136,7 +136,7 @@ def test_bash_many_matches_bash_n_on_stdin() -> None:
     from verl_cookbook.shell_batch import bash_many
 
     codes = [*BAD_BLOCKS, *GOOD_BLOCKS, "", "# 中文\necho 'x\n"]
-    alone = []  # as checks/shell.py's bash_syntax calls it (bash names itself by the path it was started by)
+    alone = []  # as checks/shell_tools.py's bash_syntax calls it (bash names itself by the path it was started by)
     for code in codes:
         p = subprocess.run([shutil.which("bash"), "-n"], input=code, capture_output=True, text=True, check=False)
         alone.append((p.returncode, p.stderr))

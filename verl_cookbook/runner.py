@@ -239,7 +239,7 @@ def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator
     """(file, its own report) for each of ``files``, as each is checked; a page that cannot be parsed comes first,
     with its one finding. ``bash -n`` and ShellCheck run once each for every shell block of ``files``, started
     before the first page is checked; the pages with shell blocks are checked last, while the tools run."""
-    from verl_cookbook.checks.shell import finish_batches, has_shell_blocks, start_batches
+    from verl_cookbook.checks.shell_tools import finish_batches, has_shell_blocks, start_batches
     from verl_cookbook.doc_reader import read_page
     from verl_cookbook.markdown import MarkdownError
 

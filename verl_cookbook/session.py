@@ -29,7 +29,7 @@ class Session:
     # verl's delta_sharded run-time guards, read once per run, by tree root (``checks.config.delta``)
     guards: dict[str, list] = field(default_factory=dict)
     # ``bash -n`` and ShellCheck results of the shell blocks of this run, computed in one process per tool
-    # (``checks.shell.start_batches``): key -> result, and what was started but not yet collected
+    # (``checks.shell_tools.start_batches``): key -> result, and what was started but not yet collected
     shell_results: dict[tuple, object] = field(default_factory=dict)
     shell_pending: list[Callable[[], None]] = field(default_factory=list)
     # verl's files cited by the pages, read once per run: path -> its lines, None when it cannot be read

@@ -5,7 +5,7 @@ of the site: the largest part of a cold site check). ``shellcheck_many`` writes 
 private temporary folder and runs one ``shellcheck`` on all of them (in chunks, so the command line
 stays short), then hands each snippet its own comments, as ``shellcheck -f json1 -`` on that snippet
 alone gives them (``file`` dropped). ``bash_many`` does the same for ``bash -n``. ``start_shellcheck`` and
-``start_bash`` only start the processes: ``checks/shell.py`` starts both for all the blocks of a run, checks
+``start_bash`` only start the processes: ``checks/shell_tools.py`` starts both for all the blocks of a run, checks
 the pages without shell blocks meanwhile, and falls back to one process per block when a batch gives None.
 
 ShellCheck looks for a ``.shellcheckrc`` above the file it checks (here: the temporary folder), and

@@ -1,0 +1,132 @@
+"""Environment assignments of a shell script (``export NAME=value``, ``NAME=value cmd``) against the curated
+env catalog (HCCL, Mooncake Ascend, CANN) and the variables verl itself reads: allowed values, probable typos of
+catalogued names, variables whose mere presence switches a feature on, catalogued variables assigned but never
+exported, and variables that conflict with another or need a companion.
+"""
+
+from __future__ import annotations
+
+from verl_cookbook import catalog
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding
+from verl_cookbook.shell.model import Export, Script
+
+
+def verl_env_vars(facts: Facts | None) -> dict[str, list[dict]]:
+    fam = facts.family("env") if facts is not None else None
+    return (fam or {}).get("vars", {}) if isinstance(fam, dict) else {}
+
+
+def check_exports(script: Script, where, facts: Facts | None = None) -> list[Finding]:
+    """Judge every environment assignment in ``script`` against the env catalog (and verl's own reads)."""
+    cat = catalog.env_catalog()
+    verl_vars = verl_env_vars(facts)
+    known = set(cat.vars) | set(cat.other_names) | set(verl_vars)
+    allexport = any(c.argv[0] == "set" and ("-a" in c.argv or "allexport" in c.argv) for c in script.commands)
+    exported_names = {e.name for e in script.exports if e.exported}
+    final: dict[str, Export] = {}
+    out: list[Finding] = []
+    for e in script.exports:
+        file, line = where(e.line)
+        loc = (file, line, e.col)
+        entry = cat.vars.get(e.name)
+        if e.exported:
+            final[e.name] = e
+        if entry is None:
+            prefix = catalog.covered_prefix(e.name)
+            if prefix and e.name not in known:
+                family_names = [n for n in known if n.startswith(prefix)]
+                guess = catalog.probable_typo(e.name, family_names)
+                if guess:
+                    g = cat.vars.get(guess)
+                    out.append(
+                        Finding(
+                            *loc,
+                            "env/unknown-name",
+                            f"`{e.name}` is not a known variable; did you mean `{guess}`? The misspelt name is "
+                            "silently ignored",
+                            fact=(g["meaning"]["en"] if g else None),
+                            fact_source=(g["source"] if g else cat.other_names.get(guess)),
+                        )
+                    )
+            continue
+        if e.kind == "assign" and not allexport and e.name not in exported_names:
+            out.append(
+                Finding(
+                    *loc,
+                    "env/not-exported",
+                    f"`{e.name}={e.value}` is set but never exported, so the processes this script starts do not "
+                    f"see it; write `export {e.name}=…`",
+                    fact_source=entry["source"],
+                )
+            )
+        if e.value is None or e.has_var:
+            continue
+        spec = entry["value"]
+        if spec["type"] == "presence":
+            if e.value.strip().lower() in ("0", "false", "off", "no", ""):
+                out.append(
+                    Finding(
+                        *loc,
+                        "env/presence-enables",
+                        f"`{e.name}={e.value}` turns the feature ON: only whether `{e.name}` is set matters, not "
+                        f"its value; unset it (`unset {e.name}`) to keep it off",
+                        fact=entry["meaning"]["en"],
+                        fact_source=entry.get("presence_source") or entry["source"],
+                    )
+                )
+            continue
+        why = catalog.check_value(spec, e.value)
+        if why:
+            out.append(
+                Finding(
+                    *loc,
+                    "env/invalid-value",
+                    f"`{e.name}`: {why}",
+                    fact=f"{entry['meaning']['en']} Default: {entry.get('default')}",
+                    fact_source=entry["source"],
+                )
+            )
+    out.extend(_cross_checks(final, where, cat))
+    return out
+
+
+def _cross_checks(final: dict[str, Export], where, cat: catalog.EnvCatalog) -> list[Finding]:
+    out = []
+    for name, e in final.items():
+        entry = cat.vars.get(name)
+        if not entry or e.value is None or e.has_var:
+            continue
+        file, line = where(e.line)
+        req = entry.get("requires_when")
+        if req and e.value == req["value"] and req["name"] not in final:
+            out.append(
+                Finding(
+                    file,
+                    line,
+                    e.col,
+                    "env/requires",
+                    f"`{name}={e.value}` needs `{req['name']}` too, and this script does not export it",
+                    fact=cat.vars.get(req["name"], {}).get("meaning", {}).get("en"),
+                    fact_source=entry["source"],
+                )
+            )
+        for c in entry.get("conflicts", []):
+            if "when" in c and e.value != c["when"]:
+                continue
+            if "when_not" in c and e.value == c["when_not"]:
+                continue
+            other = final.get(c["name"])
+            if other is None or ("value" in c and other.value != c["value"]):
+                continue
+            out.append(
+                Finding(
+                    file,
+                    line,
+                    e.col,
+                    "env/conflict",
+                    f"`{name}={e.value}` together with `{c['name']}={other.value}`: {c['why']}",
+                    fact_source=c.get("source") or entry["source"],
+                )
+            )
+    return out

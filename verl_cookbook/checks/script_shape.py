@@ -1,0 +1,113 @@
+"""Findings about a shell script as bash runs it, beyond any single override: comment lines that cut a
+``\\``-continued command short (shell/comment-ends-command), override lines that start a command of their own
+(shell/orphan-overrides), overrides written after ``| tee`` (shell/after-pipe), ``python verl.x`` without ``-m``
+(command/missing-dash-m), and ``python -m verl.…`` modules that this verl does not have or has moved. Shared by
+the shell block check and ``doctor``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from verl_cookbook.checks.config.hydra_apply import entry_point_findings
+from verl_cookbook.facts import Facts
+from verl_cookbook.findings import Finding
+from verl_cookbook.shell.model import Script
+
+
+def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]:
+    """What bash would do with the whole script, beyond single overrides: comment lines that cut a
+    ``\\``-continued command short, overrides written after ``| tee`` (they go to tee, not to verl), and
+    ``python -m verl.…`` modules that do not exist in this verl. Shared with ``doctor``."""
+    out: list[Finding] = []
+    for line, start, nxt, word in script.cut_continuations:
+        file, ln = where(line)
+        out.append(
+            Finding(
+                file,
+                ln,
+                1,
+                "shell/comment-ends-command",
+                f"this comment line ends the command started on line {where(start)[1]}: the `\\` before it joins "
+                f"the comment, so `{word}` on line {where(nxt)[1]} and the lines after it are not arguments of "
+                "that command (bash runs them as a command of their own)",
+            )
+        )
+    cut_lines = {nxt for _line, _start, nxt, _word in script.cut_continuations}
+    assign_lines = [e.line for e in script.exports if e.kind == "assign"]
+    for k, cmd in enumerate(script.commands):
+        if _OVERRIDE_LIKE.match(cmd.argv[0]) and not cmd.words[0].has_var and cmd.line not in cut_lines:
+            prev = script.commands[k - 1] if k else None
+            if (
+                prev is None
+                or _OVERRIDE_LIKE.match(prev.argv[0])
+                or max(prev.arg_lines) >= cmd.line
+                or any(max(prev.arg_lines) < ln < cmd.line for ln in assign_lines)
+            ):
+                continue  # overrides written among settings, not after a command that should take them
+            file, ln = where(cmd.line)
+            out.append(
+                Finding(
+                    file,
+                    ln,
+                    cmd.words[0].col,
+                    "shell/orphan-overrides",
+                    f"`{cmd.argv[0]}` starts a command of its own (bash: 'command not found'): the line before does "
+                    "not end with `\\`, so these overrides reach no command",
+                )
+            )
+            continue
+        py = next(
+            (
+                i
+                for i, a in enumerate(cmd.argv[:-1])
+                if re.fullmatch(r"python(\d+(\.\d+)?)?", os.path.basename(a))
+                and re.fullmatch(r"verl(\.\w+)+", cmd.argv[i + 1])
+            ),
+            None,
+        )
+        if py is not None:
+            prog = os.path.basename(cmd.argv[py])
+            file, ln = where(cmd.words[py + 1].line)
+            out.append(
+                Finding(
+                    file,
+                    ln,
+                    cmd.words[py + 1].col,
+                    "command/missing-dash-m",
+                    f"`{prog} {cmd.argv[py + 1]}` runs a file named `{cmd.argv[py + 1]}`, which does not exist; "
+                    f"a module is run with `{prog} -m {cmd.argv[py + 1]}`",
+                )
+            )
+        if cmd.piped_from is not None and cmd.module == "tee":
+            src = script.commands[cmd.piped_from]
+            if not (src.module or "").startswith("verl."):
+                continue
+            for w in cmd.words[1:]:
+                if _OVERRIDE_LIKE.match(w.text):
+                    file, ln = where(w.line)
+                    out.append(
+                        Finding(
+                            file,
+                            ln,
+                            w.col,
+                            "shell/after-pipe",
+                            f"`{w.text}` comes after `| tee` (line {where(cmd.line)[1]}), so it is a file name for "
+                            f"tee, not an override: `{src.module}` never sees it; move it before `| tee`",
+                        )
+                    )
+                    break
+        if facts is not None and cmd.module:
+            from verl_cookbook.checks import upgrade
+
+            file, ln = where(cmd.module_at[0])
+            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1])
+            if moved:
+                out.extend(moved)
+            elif cmd.module.startswith("verl."):
+                out.extend(entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1]))
+    return out
+
+
+_OVERRIDE_LIKE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w-]*(\.[\w-]+)+=")
