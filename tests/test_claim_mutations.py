@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import REPO
 from verl_cookbook import checks
 from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, Context
-from verl_cookbook.checks.claims import render_message
+from verl_cookbook.checks.raise_sites import render_message
 from verl_cookbook.facts import Facts
 from verl_cookbook.facts import merger as merger_facts
 from verl_cookbook.markdown import CodeBlock, Directive, parse_page

@@ -181,12 +181,12 @@ def h():
 def _nodes_entered(mod, whole: bool, monkeypatch) -> int:
     import ast
 
-    from verl_cookbook.checks.claims import _raises
+    from verl_cookbook.checks.raise_sites import raise_sites
 
     calls: list[object] = []
     real = ast.iter_child_nodes
     monkeypatch.setattr(ast, "iter_child_nodes", lambda node: calls.append(node) or real(node))
-    list(_raises(mod, whole=whole))
+    list(raise_sites(mod, whole=whole))
     monkeypatch.setattr(ast, "iter_child_nodes", real)
     return len(calls)
 
@@ -195,12 +195,13 @@ def test_raise_scan_enters_only_lines_with_the_keyword_and_equals_the_full_walk(
     import ast
     import os
 
-    from verl_cookbook.checks.claims import _Module, _raises
+    from verl_cookbook.checks.raise_sites import raise_sites
+    from verl_cookbook.checks.verl_file import VerlFile
 
-    corners = _Module("x.py", RAISE_CORNERS, ast.parse(RAISE_CORNERS))
-    got = list(_raises(corners))
+    corners = VerlFile("x.py", RAISE_CORNERS, ast.parse(RAISE_CORNERS))
+    got = list(raise_sites(corners))
     assert [(name, line) for name, _msg, line in got] == [("ValueError", 4), ("AssertionError", 9), ("KeyError", 15)]
-    assert got == list(_raises(corners, whole=True))
+    assert got == list(raise_sites(corners, whole=True))
     # the reference does walk every node (else the comparison below would prove nothing)
     assert _nodes_entered(corners, True, monkeypatch) > _nodes_entered(corners, False, monkeypatch)
     files = 0
@@ -208,7 +209,7 @@ def test_raise_scan_enters_only_lines_with_the_keyword_and_equals_the_full_walk(
         for fn in filenames:
             if fn.endswith(".py"):
                 source = open(os.path.join(dirpath, fn), encoding="utf-8", errors="replace").read()
-                mod = _Module(fn, source, ast.parse(source))
-                assert list(_raises(mod)) == list(_raises(mod, whole=True)), fn
+                mod = VerlFile(fn, source, ast.parse(source))
+                assert list(raise_sites(mod)) == list(raise_sites(mod, whole=True)), fn
                 files += 1
     assert files > 300

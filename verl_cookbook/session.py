@@ -24,7 +24,7 @@ class Session:
     whole_trees: dict[str, Any] = field(default_factory=dict)
     # the config groups Hydra sees for a primary config, by (folder, name) (``Facts.config_groups``)
     config_groups: dict[tuple[Any, str], set[str]] = field(default_factory=dict)
-    # verl files read for claims, parsed once per run: (root, rel, mtime, size) -> what ``checks.claims`` derived
+    # verl files read for claims, parsed once per run: (root, rel, mtime, size) -> what ``checks.verl_file`` derived
     verl_files: dict[tuple[str, str, int, int], Any] = field(default_factory=dict)
     # verl's delta_sharded run-time guards, read once per run, by tree root (``checks.config.delta``)
     guards: dict[str, list] = field(default_factory=dict)

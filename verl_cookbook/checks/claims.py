@@ -24,58 +24,21 @@ from __future__ import annotations
 
 import ast
 import difflib
-import io
 import os
 import re
-import tokenize
-from bisect import bisect_left
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from verl_cookbook.checks import Context, claim_check
 from verl_cookbook.checks.config.model import did_you_mean
+from verl_cookbook.checks.raise_sites import raise_sites
+from verl_cookbook.checks.verl_file import VerlFile, code_lines, docstring_lines, read_verl_file
+from verl_cookbook.checks.verl_symbols import definitions, resolve_symbol
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Directive
 from verl_cookbook.releases import default_release
 from verl_cookbook.verl_source import VerlTree
 
 RELEASES_FILE = "verl_cookbook/data/releases.yaml"
-
-
-# -- reading verl files (kept for the run, in its session: several claims read the same file) ----------------
-@dataclass
-class _Module:
-    rel: str
-    source: str
-    tree: ast.Module | None
-    error: str | None = None
-    # derived once per file: many claims read the same few files
-    raises: list[tuple[str, str, int]] | None = None
-    code: list[tuple[str, int]] | None = None
-    docstrings: set[int] | None = None
-    plain: list[str] | None = None  # each line, whitespace collapsed, cut at its first `#`
-
-
-def _module(tree: VerlTree, rel: str, read: dict) -> _Module | None:
-    """``rel`` of ``tree`` parsed, from ``read`` (the run's ``Session.verl_files``) when read before."""
-    path = tree.root / rel
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    if not path.is_file():
-        return None
-    key = (str(tree.root), rel, st.st_mtime_ns, st.st_size)
-    mod = read.get(key)
-    if mod is None:
-        source = tree.read(rel)
-        try:
-            mod = _Module(rel, source, ast.parse(source))
-        except SyntaxError as e:
-            mod = _Module(rel, source, None, f"{e.msg} (line {e.lineno})")
-        read[key] = mod
-    return mod
 
 
 def _why(d: Directive) -> str:
@@ -98,12 +61,12 @@ def _missing_attrs(d: Directive, names: tuple[str, ...]) -> list[Finding]:
     ]
 
 
-def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[_Module | None, list[Finding]]:
+def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[VerlFile | None, list[Finding]]:
     tree = ctx.facts.source_tree(_why(d))
     if not rel.startswith("verl/") or ".." in Path(rel).parts:
         msg = f"file=`{rel}` must be a path inside verl's package (verl/…)"
         return None, [Finding(d.page, d.line, 1, "claim/bad-file", msg)]
-    mod = _module(tree, rel, ctx.session.verl_files)
+    mod = read_verl_file(tree, rel, ctx.session.verl_files)
     if mod is None:
         name = Path(rel).name
         moved = sorted(str(p.relative_to(tree.root)) for p in tree.package.rglob(name))
@@ -127,98 +90,7 @@ def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[_Module | None,
     return mod, []
 
 
-# -- raises ------------------------------------------------------------------------------------------------
-def render_message(node: ast.AST | None, scope: ast.AST | None = None, module: ast.Module | None = None) -> str:
-    """The text of an error message as written in the source (f-string placeholders kept as ``{expr}``).
-
-    A variable is replaced by what ``scope`` (the enclosing function, or the module) assigns to it, else by
-    what ``module`` assigns to it at top level; an expression that is not text is kept as ``{expr}``, so
-    a message is never shown as empty when the source has one.
-    """
-    if node is None:
-        return ""
-    if isinstance(node, ast.Constant):
-        return str(node.value) if isinstance(node.value, str) else repr(node.value)
-    if isinstance(node, ast.JoinedStr):
-        out = []
-        for v in node.values:
-            if isinstance(v, ast.Constant):
-                out.append(str(v.value))
-            elif isinstance(v, ast.FormattedValue):
-                conv = {-1: "", 115: "!s", 114: "!r", 97: "!a"}.get(v.conversion, "")
-                spec = f":{render_message(v.format_spec)}" if v.format_spec is not None else ""
-                out.append("{" + ast.unparse(v.value) + conv + spec + "}")
-        return "".join(out)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod):
-        return render_message(node.left, scope, module) + render_message(node.right, scope, module)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
-        return render_message(node.func.value, scope, module)
-    if isinstance(node, ast.Name):
-        for where in (scope, module):
-            parts = [render_message(value, None, module) for value in _assigned(where, node.id)] if where else []
-            if parts:
-                return "".join(parts)
-    try:
-        return "{" + ast.unparse(node) + "}"
-    except Exception:  # an AST that cannot be unparsed: nothing to show
-        return ""
-
-
-def _assigned(scope: ast.AST, name: str) -> list[ast.expr]:
-    """The values ``scope`` assigns (``=``, ``+=``) to variable ``name``, in order, not looking into the
-    functions and classes it defines (their variables are their own)."""
-    out: list[ast.expr] = []
-    todo = list(ast.iter_child_nodes(scope))
-    while todo:
-        n = todo.pop(0)
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
-            out.append(n.value)
-        elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
-            out.append(n.value)
-        todo[:0] = list(ast.iter_child_nodes(n))
-    return out
-
-
-def _raises(mod: _Module, whole: bool = False) -> Iterator[tuple[str, str, int]]:
-    """(error name, rendered message, line) for every ``raise`` and ``assert … , msg`` in the module, in walk order.
-    Only the nodes whose lines hold ``raise`` or ``assert`` are entered; ``whole=True`` enters every node (the
-    reference the tests hold this to)."""
-    assert mod.tree is not None
-    module = mod.tree
-    # a raise or an assert starts on a line that holds its keyword: a node whose lines hold neither has none inside
-    hits = [n for n, line in enumerate(mod.source.splitlines(), 1) if "raise" in line or "assert" in line]
-
-    def holds_one(node: ast.AST) -> bool:
-        first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
-        if whole or first is None or last is None:
-            return True
-        i = bisect_left(hits, first)
-        return i < len(hits) and hits[i] <= last
-
-    def visit(node: ast.AST, scope: ast.AST) -> Iterator[tuple[str, str, int]]:
-        for child in ast.iter_child_nodes(node):
-            if not holds_one(child):
-                continue
-            inner = child if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else scope
-            if isinstance(child, ast.Raise) and child.exc is not None:
-                exc = child.exc
-                call = exc if isinstance(exc, ast.Call) else None
-                name = ast.unparse(call.func if call else exc).rpartition(".")[2]
-                msg = ""
-                if call is not None:
-                    msg = " ".join(render_message(a, scope, module) for a in call.args[:1]) or " ".join(
-                        render_message(k.value, scope, module) for k in call.keywords if k.arg in ("msg", "message")
-                    )
-                yield name, msg, child.lineno
-            elif isinstance(child, ast.Assert):
-                yield "AssertionError", render_message(child.msg, scope, module), child.lineno
-            yield from visit(child, inner)
-
-    yield from visit(module, module)
-
-
+# -- what verl has close to a failing claim ---------------------------------------------------------------
 def _norm(text: str) -> str:
     return " ".join(text.split())
 
@@ -269,6 +141,7 @@ def _grep_tree(tree: VerlTree, needle: str, skip: str) -> str | None:
     return None
 
 
+# -- raises ------------------------------------------------------------------------------------------------
 @claim_check("raises")
 def check_raises(d: Directive, ctx: Context) -> list[Finding]:
     missing = _missing_attrs(d, ("file", "error", "match"))
@@ -279,7 +152,7 @@ def check_raises(d: Directive, ctx: Context) -> list[Finding]:
     if mod is None:
         return problems
     if mod.raises is None:
-        mod.raises = list(_raises(mod))
+        mod.raises = list(raise_sites(mod))
     raises = mod.raises
     want = _norm(match)
     same_error = [(msg, line) for name, msg, line in raises if name == error]
@@ -338,82 +211,6 @@ def check_raises(d: Directive, ctx: Context) -> list[Finding]:
 
 
 # -- symbol ------------------------------------------------------------------------------------------------
-def _module_file(tree: VerlTree, dotted: list[str]) -> str | None:
-    rel = "/".join(dotted)
-    for cand in (f"{rel}.py", f"{rel}/__init__.py"):
-        if tree.exists(cand):
-            return cand
-    return None
-
-
-def _defs(body: list[ast.stmt]) -> dict[str, ast.AST]:
-    out: dict[str, ast.AST] = {}
-    for stmt in body:
-        if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            out[stmt.name] = stmt
-        elif isinstance(stmt, ast.If | ast.Try):  # definitions under `if TYPE_CHECKING` / try-imports
-            out.update(_defs(stmt.body))
-    return out
-
-
-def _imports(body: list[ast.stmt], rel: str) -> dict[str, tuple[str, str]]:
-    """``name -> (module path, original name)`` for ``from … import`` at module level (re-exports)."""
-    out: dict[str, tuple[str, str]] = {}
-    pkg = rel.removesuffix(".py").split("/")
-    pkg = pkg[:-1]  # the module's package (for __init__.py: the package itself)
-    for stmt in body:
-        stmts = [stmt] + (list(stmt.body) if isinstance(stmt, ast.Try | ast.If) else [])
-        for s in stmts:
-            if not isinstance(s, ast.ImportFrom):
-                continue
-            if s.level:
-                base = pkg[: len(pkg) - (s.level - 1)] if s.level > 1 else pkg
-                mod = ".".join([*base, *(s.module.split(".") if s.module else [])])
-            else:
-                mod = s.module or ""
-            for a in s.names:
-                out[a.asname or a.name] = (mod, a.name)
-    return out
-
-
-def resolve_symbol(
-    tree: VerlTree, name: str, read: dict | None = None, depth: int = 0
-) -> tuple[str, ast.AST | None, list[str], str]:
-    """Find dotted ``name``: (file, node or None, the parts not found, what the last found scope offers). ``read``:
-    the run's parsed verl files (``Session.verl_files``; none: files are parsed afresh)."""
-    read = {} if read is None else read
-    parts = name.split(".")
-    if parts[0] != "verl":
-        return ("", None, parts, "")
-    # the longest prefix that is a module
-    for cut in range(len(parts), 0, -1):
-        rel = _module_file(tree, parts[:cut])
-        if rel:
-            break
-    else:
-        return ("", None, parts, "")
-    mod = _module(tree, rel, read)
-    if mod is None or mod.tree is None:
-        return (rel, None, parts[cut:], "")
-    rest = parts[cut:]
-    if not rest:
-        return (rel, mod.tree, [], "")
-    node: ast.AST = mod.tree
-    for i, part in enumerate(rest):
-        body = node.body if isinstance(node, ast.Module | ast.ClassDef) else []
-        defs = _defs(body)
-        if part in defs:
-            node = defs[part]
-            continue
-        if i == 0 and depth < 3:
-            imported = _imports(mod.tree.body, rel).get(part)
-            if imported:
-                target = ".".join([imported[0], imported[1], *rest[1:]])
-                return resolve_symbol(tree, target, read, depth + 1)
-        return (rel, None, rest[i:], ",".join(sorted(defs)))
-    return (rel, node, [], "")
-
-
 @claim_check("symbol")
 def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
     missing = _missing_attrs(d, ("name",))
@@ -471,7 +268,7 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
         return []
     fn: ast.AST | None = node
     if isinstance(node, ast.ClassDef):
-        fn = _defs(node.body).get("__init__")
+        fn = definitions(node.body).get("__init__")
         if fn is None:
             return [
                 Finding(
@@ -510,62 +307,6 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
 
 
 # -- contains ----------------------------------------------------------------------------------------------
-def _docstring_lines(tree: ast.Module | None) -> set[int]:
-    """Lines that belong to docstrings: prose, not code (a docstring's "defaults to" is no default).
-
-    Walks statements only (module, class and function bodies, and the blocks that hold them), not every
-    expression node: this runs on large trainer files."""
-    out: set[int] = set()
-    if tree is None:
-        return out
-    todo: list[list[ast.stmt]] = [tree.body]
-    while todo:
-        body = todo.pop()
-        if body:
-            first = body[0]
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                out.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
-        for stmt in body:
-            for name in ("body", "orelse", "finalbody"):
-                sub = getattr(stmt, name, None)
-                if isinstance(sub, list) and sub and isinstance(sub[0], ast.stmt):
-                    todo.append(sub)
-            for handler in getattr(stmt, "handlers", None) or []:
-                todo.append(handler.body)
-    return out
-
-
-def code_lines(source: str, tree: ast.Module | None = None) -> list[tuple[str, int]]:
-    """(text, line) of every physical line and every multi-line statement, comments and docstrings removed."""
-    lines = source.splitlines()
-    prose = _docstring_lines(tree)
-    comments: dict[int, int] = {}  # line -> column where a comment starts
-    logical: list[tuple[int, int]] = []
-    try:
-        start = None
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            if tok.type == tokenize.COMMENT:
-                comments[tok.start[0]] = tok.start[1]
-            elif tok.type in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
-                if tok.type == tokenize.NEWLINE and start is not None:
-                    logical.append((start, tok.start[0]))
-                    start = None
-            elif start is None and tok.type != tokenize.ENDMARKER:
-                start = tok.start[0]
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        pass
-    stripped = ["" if n in prose else (ln[: comments[n]] if n in comments else ln) for n, ln in enumerate(lines, 1)]
-    out = [(text, n) for n, text in enumerate(stripped, 1) if text.strip()]
-    for a, b in logical:
-        if b > a:
-            out.append((" ".join(stripped[a - 1 : b]), a))
-    return out
-
-
 @claim_check("contains")
 def check_contains(d: Directive, ctx: Context) -> list[Finding]:
     missing = _missing_attrs(d, ("file", "match"))
@@ -582,7 +323,7 @@ def check_contains(d: Directive, ctx: Context) -> list[Finding]:
     hits = [n for n, text in enumerate(mod.plain, 1) if want in text]
     if hits:
         if mod.docstrings is None:
-            mod.docstrings = _docstring_lines(mod.tree)
+            mod.docstrings = docstring_lines(mod.tree)
         if any(n not in mod.docstrings for n in hits):
             return []
     if mod.code is None:

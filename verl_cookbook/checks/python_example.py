@@ -29,8 +29,8 @@ import re
 from pathlib import Path
 
 from verl_cookbook.checks import Context, block_check
-from verl_cookbook.checks.claims import resolve_symbol
 from verl_cookbook.checks.config.model import did_you_mean
+from verl_cookbook.checks.verl_symbols import resolve_symbol
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, parse_info, read_text, resolve_include
