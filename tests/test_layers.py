@@ -77,7 +77,7 @@ def test_the_shell_reader_imports_no_checks_facts_or_findings() -> None:
 def test_the_package_keeps_its_layers() -> None:
     run = _lint_imports(REPO)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "5 kept, 0 broken" in run.stdout
+    assert "6 kept, 0 broken" in run.stdout
 
 
 @pytest.mark.parametrize(
@@ -98,6 +98,11 @@ def test_the_package_keeps_its_layers() -> None:
             "doctor/inputs.py",
             "def f():\n    from verl_cookbook.doctor import judgement",
             "verl_cookbook.doctor.inputs is not allowed to import verl_cookbook.doctor.judgement",
+        ),
+        (
+            "shell/values.py",
+            "def f():\n    from verl_cookbook.shell import expansion",
+            "verl_cookbook.shell.values is not allowed to import verl_cookbook.shell.expansion",
         ),
         (
             "checks/config/model.py",

@@ -7,8 +7,13 @@ in ``pyproject.toml`` hold them):
   (``--config-name``, ``-m``), config-value overrides (parsed by Hydra, ``hydra_overrides``), group and
   ``hydra.*`` overrides, and what is malformed. Data only: the checks (``checks.command_line``) turn it into
   config assignments and findings.
-- ``evaluate``: tree-sitter-bash's syntax tree walked as bash would execute it (variables, arrays, defaults,
-  functions, ``if``/``case`` on known values) into a ``model.Script``.
+- ``evaluate``: tree-sitter-bash's syntax tree walked as bash would execute it (assignments, declarations,
+  commands, function calls) into a ``model.Script``; ``parse_script``.
+- ``control_flow``: ``if``/``case`` on known values, the branch bash would take; ``for`` over known words.
+- ``expansion``: one word expanded as bash would (variables, arrays, defaults, ``~``, ``$(( … ))``).
+- ``words``: the source as tree-sitter reads it: positions of nodes, nodes grouped into bash's words, where
+  ``~`` expands.
+- ``values``: what a word expands to (segments that remember where each character was written), word splitting.
 - ``commands``: what a command line runs: the Python module behind ``python -m``, ``torchrun``, ``uv run``,
   ``ray job submit --``, ``env``/``nohup`` and the other wrappers.
 - ``model``: the data the reader returns (``Script``, ``Command``, ``Word``, ``Export``), with where each
