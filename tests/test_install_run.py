@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from verl_cookbook import install_run
+from verl_cookbook import install_manifest, install_run
 from verl_cookbook.cli import _install_runs
 
 PY = f"cp{sys.version_info.major}{sys.version_info.minor}"
@@ -170,7 +170,7 @@ def test_a_manifest_entry_that_cannot_check_anything_is_reported(tmp_path, wheel
 
 def test_the_sites_manifest_reads_without_complaint() -> None:
     root = Path(__file__).resolve().parents[1]
-    runs, bad = install_run.load_manifest(root)
+    runs, bad = install_manifest.load_manifest(root)
     assert bad == [] and {r.snippet for r in runs} >= {"snippets/install/kimi_ckpt_engine_npu.sh"}
 
 
@@ -182,15 +182,27 @@ def test_the_default_check_says_which_pages_have_install_runs_it_did_not_run(tmp
     site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: mc-npu\n")
     (site / "docs").mkdir()
     (site / "docs" / "p.md").write_text('# p\n\n```bash\n--8<-- "snippets/s.sh"\n```\n', encoding="utf-8")
-    assert _install_runs(_args(False), [site / "docs"], site) == []
+    assert _install_runs(_args(False), [site / "docs" / "p.md"], site) == []
     assert "p.md: install runs not run (snippets/s.sh; --run-install runs them)" in capsys.readouterr().err
+
+
+def test_the_default_check_reports_a_manifest_entry_it_cannot_run(tmp_path, capsys) -> None:
+    site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: mc-npu\n")
+    with (site / "install-runs.yaml").open("a", encoding="utf-8") as fh:
+        fh.write("  - snippet: snippets/gone.sh\n    expect:\n      - listed: x\n")
+    (site / "docs").mkdir()
+    (site / "docs" / "p.md").write_text('# p\n\n```bash\n--8<-- "snippets/s.sh"\n```\n', encoding="utf-8")
+    (f,) = _install_runs(_args(False), [site / "docs" / "p.md"], site)
+    assert (str(f.rule), f.path, f.line) == ("install/manifest", "install-runs.yaml", 5)
+    assert "`snippets/gone.sh`, which is not a file of the site" in f.message
+    assert "p.md: install runs not run (snippets/s.sh;" in capsys.readouterr().err
 
 
 def test_a_page_without_declared_snippets_gets_no_install_note(tmp_path, capsys) -> None:
     site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: mc-npu\n")
     (site / "docs").mkdir()
     (site / "docs" / "p.md").write_text("# p\n\nno snippets\n", encoding="utf-8")
-    assert _install_runs(_args(False), [site / "docs"], site) == []
+    assert _install_runs(_args(False), [site / "docs" / "p.md"], site) == []
     assert "install runs" not in capsys.readouterr().err
 
 
@@ -200,7 +212,7 @@ def test_a_page_without_declared_snippets_gets_no_install_note(tmp_path, capsys)
 @pytest.fixture(scope="session")
 def real_wheels(tmp_path_factory) -> Path:
     """Every wheel the site's runs use, downloaded once per test session (pip's own cache makes reruns cheap)."""
-    runs, _ = install_run.load_manifest(Path(__file__).resolve().parents[1])
+    runs, _ = install_manifest.load_manifest(Path(__file__).resolve().parents[1])
     house = tmp_path_factory.mktemp("real-wheels")
     assert install_run.fetch_wheels(sorted({w for r in runs if not r.fetch_deps for w in r.wheels}), house) == []
     assert install_run.fetch_wheels(sorted({w for r in runs if r.fetch_deps for w in r.wheels}), house, deps=True) == []
@@ -221,7 +233,7 @@ def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(real_wheels) 
 @pytest.mark.network
 def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path, real_wheels) -> None:
     root = Path(__file__).resolve().parents[1]
-    runs, _ = install_run.load_manifest(root)
+    runs, _ = install_manifest.load_manifest(root)
     run = next(r for r in runs if r.snippet == "snippets/install/kimi_ckpt_engine_npu.sh")
     code = (root / run.snippet).read_text(encoding="utf-8").splitlines()
     uninstall = next(ln for ln in code if "pip uninstall" in ln)
@@ -250,7 +262,7 @@ def test_run_install_runs_the_pages_snippets_and_reports_skips_and_findings(tmp_
     site = _site(tmp_path, snippet, run)
     (site / "docs").mkdir()
     (site / "docs" / "p.md").write_text('# p\n\n```bash\n--8<-- "snippets/s.sh"\n```\n', encoding="utf-8")
-    (f,) = _install_runs(_args(True), [site / "docs"], site)
+    (f,) = _install_runs(_args(True), [site / "docs" / "p.md"], site)
     assert str(f.rule) == "install/expectation" and "pip does not list mc-npu" in f.message
     err = capsys.readouterr().err
     assert "skipped: snippets/s.sh:2: `npu-smi info` skipped, needs an NPU: queries the NPU driver" in err
@@ -263,7 +275,7 @@ def test_real_npu_wheel_a_platform_check_forcing_the_tag_says_yes_on_glibc_2_34_
     tmp_path, real_wheels
 ) -> None:
     root = Path(__file__).resolve().parents[1]
-    runs, _ = install_run.load_manifest(root)
+    runs, _ = install_manifest.load_manifest(root)
     run = next(r for r in runs if r.snippet.endswith("mooncake_npu_wheel_platform.sh") and r.glibc == "2.34")
     code = (root / run.snippet).read_text(encoding="utf-8")
     forced = f"--platform manylinux_2_35_{platform.machine()} --target /tmp/t \\\n    mooncake-transfer-engine-npu"

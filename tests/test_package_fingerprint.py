@@ -3,6 +3,7 @@ under facts/) invalidates cached facts, and what is not code or data (bytecode, 
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -29,6 +30,16 @@ def test_a_change_to_any_module_or_catalog_file_changes_the_fingerprint(package:
     before = fingerprint(package)
     path = package / rel
     path.write_bytes(path.read_bytes() + b"\n# changed\n")
+    assert fingerprint(package) != before
+
+
+def test_an_edit_that_keeps_the_size_changes_the_fingerprint(package: Path) -> None:
+    path = package / "checks" / "shell.py"
+    before = fingerprint(package)
+    text = path.read_bytes()
+    path.write_bytes(text.replace(b"import", b"IMPORT", 1))  # same size, written anew
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # a coarse clock could give the same time
     assert fingerprint(package) != before
 
 

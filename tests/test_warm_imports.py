@@ -1,7 +1,8 @@
 """A warm ``verl-cookbook check`` (facts and page results cached) imports none of the parsers and judges.
 
 It replays cached results, so it needs neither Hydra, OmegaConf, jsonschema, markdown-it, tree-sitter nor the
-fact families; importing them is what made a warm run 10x a bare interpreter start (issue 13).
+fact families; importing them is what made a warm run 10x a bare interpreter start (issue 13). Nor does it start a
+process, compare versions (``packaging``) or run install snippets.
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ HEAVY = (
     "markdown_it",
     "tree_sitter",
     "filelock",
+    "packaging",
+    "subprocess",
     "verl_cookbook.checks",
     "verl_cookbook.markdown",
     "verl_cookbook.shell",
     "verl_cookbook.facts.compose",
     "verl_cookbook.facts.env",
+    "verl_cookbook.install_run",
 )
 
 PAGE = """# A page

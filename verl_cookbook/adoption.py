@@ -75,11 +75,12 @@ def narrow(args: argparse.Namespace, paths: list[Path], root: Path | None) -> li
     return chosen
 
 
-def checked_files(paths: list[Path], includes: set[str]) -> set[str]:
-    """The files a run looked at, named as its findings name them (relative to the working folder)."""
-    from verl_cookbook.runner import collect, shown_path
+def checked_files(pages: list[Path], includes: set[str]) -> set[str]:
+    """The files a run looked at (its ``pages`` and what they include), named as its findings name them
+    (relative to the working folder)."""
+    from verl_cookbook.runner import shown_path
 
-    return {shown_path(f) for f in collect(paths)[0]} | set(includes)
+    return {shown_path(f) for f in pages} | set(includes)
 
 
 def finish(args: argparse.Namespace, findings: list[Finding], checked: set[str]) -> list[Finding]:

@@ -278,7 +278,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, facts: Facts) -> int:
-    from verl_cookbook.runner import check_paths, collect, consistency, find_site_root, orphan_snippets
+    from verl_cookbook.runner import check_paths, consistency, find_site_root, orphan_snippets
 
     site_mode = not args.paths
     if site_mode:
@@ -298,10 +298,10 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         orphans = orphan_snippets(root, report.includes) if args.changed is None else []  # some pages: not known
         findings = sorted(findings + orphans + consistency(facts), key=lambda f: f.sort_key())
     base = root or (find_site_root(paths[0]) if paths else Path.cwd())  # includes are named relative to the site root
-    checked = [*collect(paths)[0], *(base / p for p in report.includes)]  # where suppression comments may be
-    findings = sorted(findings + _install_runs(args, paths, base), key=lambda f: f.sort_key())
+    checked = [*report.files, *(base / p for p in report.includes)]  # where suppression comments may be
+    findings = sorted(findings + _install_runs(args, report.files, base), key=lambda f: f.sort_key())
     findings = apply_rules_options(findings, args.select or (), args.ignore or (), checked)
-    findings = adoption.finish(args, findings, adoption.checked_files(paths, report.includes))
+    findings = adoption.finish(args, findings, adoption.checked_files(report.files, report.includes))
     formats: dict[str, Callable[[list[Finding]], str]] = {
         "text": format_text,
         "json": format_json,
@@ -320,32 +320,31 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
     return EXIT_FINDINGS if findings else EXIT_OK
 
 
-def _install_runs(args: argparse.Namespace, paths: list[Path], root: Path) -> list[Finding]:
-    """The install stage: with --run-install, the declared runs of the snippets the checked pages include (skips
+def _install_runs(args: argparse.Namespace, checked: list[Path], root: Path) -> list[Finding]:
+    """The install stage: with --run-install, the declared runs of the snippets the ``checked`` pages include (skips
     reported on stderr with their reason); without it, a note per page that has such snippets, saying they were
-    not run."""
-    from verl_cookbook import install_run
-    from verl_cookbook.runner import collect, shown_path
+    not run. An entry of the manifest that cannot be run is a finding either way."""
+    from verl_cookbook.install_manifest import load_manifest
+    from verl_cookbook.runner import shown_path
 
-    declared = install_run.declared_snippets(root)
-    if not declared:
-        return []
+    runs, bad = load_manifest(root)
+    declared = {r.snippet for r in runs}
     pages = {}
-    for page in collect(paths)[0]:
+    for page in checked if declared else []:
         text = page.read_text(encoding="utf-8", errors="replace")
         if hit := sorted(s for s in declared if f'"{s}"' in text):
             pages[page] = hit
-    if not pages:
-        return []
-    if not getattr(args, "run_install", False):
+    if not getattr(args, "run_install", False) or not pages:
         for page, snippets in sorted(pages.items()):
             print(
                 f"{shown_path(page)}: install runs not run ({', '.join(snippets)}; --run-install runs them)",
                 file=sys.stderr,
             )
-        return []
+        return bad
+    from verl_cookbook import install_run
+
     found: list[Finding] = []
-    for outcome in install_run.run_all(root, only={s for v in pages.values() for s in v}):
+    for outcome in install_run.run_all(root, only={s for v in pages.values() for s in v}):  # with ``bad``
         for line in outcome.skipped:
             print(f"skipped: {line}", file=sys.stderr)
         found += outcome.findings

@@ -19,7 +19,7 @@ files). ``expect:`` states what must hold afterwards:
 ``os.confstr("CS_GNU_LIBC_VERSION")`` answer that version, so pip's own tag logic (``packaging.tags`` →
 ``_manylinux``) decides which wheels this "host" may install. The answer is pip's, only the platform is fake.
 
-The default ``check`` runs none of this; it says which pages include snippets with declared runs.
+The manifest is read by :mod:`verl_cookbook.install_manifest`; the default ``check`` runs none of this.
 """
 
 from __future__ import annotations
@@ -36,35 +36,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
 from packaging.utils import canonicalize_name
 
 from verl_cookbook.findings import Finding
-
-MANIFEST = "install-runs.yaml"
-NEEDS = {"npu": "needs an NPU", "cluster": "needs a cluster", "download": "needs a download the run does not make"}
-EXPECT_KINDS = ("importable", "listed", "unlisted", "intact", "stdout")
-
-
-@dataclass(frozen=True)
-class Skip:
-    match: str
-    needs: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Run:
-    snippet: str
-    line: int  # of the run in the manifest
-    wheels: tuple[str, ...] = ()
-    setup: tuple[str, ...] = ()
-    no_deps: str | None = None
-    fetch_deps: bool = False
-    glibc: str | None = None
-    skip: tuple[Skip, ...] = ()
-    expect: tuple[tuple[str, str], ...] = ()
-    name: str = ""
+from verl_cookbook.install_manifest import MANIFEST, NEEDS, Run, Skip, load_manifest, manifest_finding
 
 
 @dataclass
@@ -73,94 +48,6 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "snippet:line: command — needs …: reason"
     stdout: str = ""
-
-
-# -- the manifest ---------------------------------------------------------------------------------------------
-
-
-class _Lines(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml when PyYAML has it
-    """YAML's safe loader, each mapping given the line it starts on (``__line__``)."""
-
-
-def _mapping_with_line(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
-    d = loader.construct_mapping(node, deep=True)
-    d["__line__"] = node.start_mark.line + 1
-    return d
-
-
-_Lines.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
-
-
-def _bad(path: str, line: int, msg: str) -> Finding:
-    return Finding(path, line, 1, "install/manifest", msg)
-
-
-def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
-    """The declared runs of a site, and each entry that cannot be read (``install/manifest``)."""
-    path = root / MANIFEST
-    if not path.is_file():
-        return [], []
-    shown = MANIFEST
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Lines) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        return [], [_bad(shown, mark.line + 1 if mark else 1, f"not YAML: {e}")]
-    runs, bad = [], []
-    for entry in data.get("runs") or []:
-        line = entry.get("__line__", 1)
-        snippet = entry.get("snippet")
-        if not snippet or not (root / snippet).is_file():
-            bad.append(_bad(shown, line, f"run names snippet `{snippet}`, which is not a file of the site"))
-            continue
-        skips = []
-        for s in entry.get("skip") or []:
-            if s.get("needs") not in NEEDS or not s.get("match") or not s.get("reason"):
-                bad.append(
-                    _bad(
-                        shown,
-                        s.get("__line__", line),
-                        f"a skip needs match=, reason= and needs= one of {', '.join(NEEDS)} (got {s.get('needs')!r})",
-                    )
-                )
-                continue
-            skips.append(Skip(str(s["match"]), str(s["needs"]), str(s["reason"])))
-        expects = []
-        for ex in entry.get("expect") or []:
-            kinds = [k for k in ex if k != "__line__"]
-            if len(kinds) != 1 or kinds[0] not in EXPECT_KINDS:
-                bad.append(
-                    _bad(
-                        shown,
-                        ex.get("__line__", line),
-                        f"an expectation is one of {', '.join(EXPECT_KINDS)} (got {', '.join(kinds) or 'nothing'})",
-                    )
-                )
-                continue
-            expects.append((kinds[0], str(ex[kinds[0]])))
-        if not expects:
-            bad.append(_bad(shown, line, f"the run of {snippet} states nothing that must hold afterwards (expect:)"))
-            continue
-        runs.append(
-            Run(
-                snippet=str(snippet),
-                line=line,
-                wheels=tuple(str(w) for w in entry.get("wheels") or ()),
-                setup=tuple(str(c) for c in entry.get("setup") or ()),
-                no_deps=entry.get("no_deps"),
-                fetch_deps=bool(entry.get("fetch_deps")),
-                glibc=str(entry["glibc"]) if entry.get("glibc") else None,
-                skip=tuple(skips),
-                expect=tuple(expects),
-                name=str(entry.get("name") or snippet),
-            )
-        )
-    return runs, bad
-
-
-def declared_snippets(root: Path) -> set[str]:
-    runs, _ = load_manifest(root)
-    return {r.snippet for r in runs}
 
 
 # -- the wheelhouse -------------------------------------------------------------------------------------------
@@ -325,7 +212,9 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
     script, out.skipped, unused = script_with_skips(code, run.skip, snippet)
     for s in unused:
         out.findings.append(
-            _bad(MANIFEST, run.line, f"skip `{s.match}` of the run of {snippet} matches no command of the snippet")
+            manifest_finding(
+                MANIFEST, run.line, f"skip `{s.match}` of the run of {snippet} matches no command of the snippet"
+            )
         )
     if run.no_deps:
         out.skipped.append(f"{snippet}: dependencies not installed (pip --no-deps): {run.no_deps}")
@@ -334,7 +223,9 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
             done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env, cwd=env["HOME"])
             if done.returncode:
                 tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
-                out.findings.append(_bad(MANIFEST, run.line, f"setup `{cmd}` failed in the sandbox: {tail[0]}"))
+                out.findings.append(
+                    manifest_finding(MANIFEST, run.line, f"setup `{cmd}` failed in the sandbox: {tail[0]}")
+                )
                 return out
         path = Path(env["HOME"]) / "snippet.sh"
         path.write_text(script, encoding="utf-8")
@@ -393,7 +284,7 @@ def run_all(root: Path, wheelhouse: Path | None = None, only: set[str] | None = 
         errors += fetch_wheels(sorted({w for r in runs if r.fetch_deps for w in r.wheels}), house, deps=True)
         if errors:
             msg = "cannot fetch the wheels the runs use from the package index: " + "; ".join(errors)
-            return [*outcomes, Outcome(Run(MANIFEST, 1), findings=[_bad(MANIFEST, 1, msg)])]
+            return [*outcomes, Outcome(Run(MANIFEST, 1), findings=[manifest_finding(MANIFEST, 1, msg)])]
         for r in runs:
             outcomes.append(run_one(r, root, house))
     return outcomes

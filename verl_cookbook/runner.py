@@ -30,6 +30,7 @@ class Report:
     claims: int = 0
     checked: int = 0  # blocks, tables and claims a validator judged
     includes: set[str] = field(default_factory=set)  # snippet files the pages include
+    files: list[Path] = field(default_factory=list)  # the pages, as ``collect`` found them
 
 
 def find_site_root(start: Path) -> Path:
@@ -216,8 +217,8 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     """Check every Markdown file under ``paths``. ``root``: the site root (default: found from the paths).
 
     Pages whose results are in the page cache are replayed; the checks are imported only for the others."""
-    report = Report()
     files, errors = collect(paths)
+    report = Report(files=files)
     report.findings.extend(errors)
     root = root or find_site_root(paths[0] if paths else Path.cwd())
     options = options or {}

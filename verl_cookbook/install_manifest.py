@@ -1,0 +1,124 @@
+"""The install runs a site declares (``install-runs.yaml``, beside ``mkdocs.yml``): which snippet runs, with which
+wheels, what it skips and what must hold afterwards. Read here, with each entry that cannot be read reported
+(``install/manifest``); run by :mod:`verl_cookbook.install_run` (``check --run-install``). A default ``check`` reads
+only this: it says which pages include snippets with declared runs, and reports a manifest it cannot read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from verl_cookbook.findings import Finding
+
+MANIFEST = "install-runs.yaml"
+NEEDS = {"npu": "needs an NPU", "cluster": "needs a cluster", "download": "needs a download the run does not make"}
+EXPECT_KINDS = ("importable", "listed", "unlisted", "intact", "stdout")
+
+
+@dataclass(frozen=True)
+class Skip:
+    match: str
+    needs: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Run:
+    snippet: str
+    line: int  # of the run in the manifest
+    wheels: tuple[str, ...] = ()
+    setup: tuple[str, ...] = ()
+    no_deps: str | None = None
+    fetch_deps: bool = False
+    glibc: str | None = None
+    skip: tuple[Skip, ...] = ()
+    expect: tuple[tuple[str, str], ...] = ()
+    name: str = ""
+
+
+class _Lines(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml when PyYAML has it
+    """YAML's safe loader, each mapping given the line it starts on (``__line__``)."""
+
+
+def _mapping_with_line(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
+    d = loader.construct_mapping(node, deep=True)
+    d["__line__"] = node.start_mark.line + 1
+    return d
+
+
+_Lines.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+
+
+def manifest_finding(path: str, line: int, msg: str) -> Finding:
+    """An `install/manifest` finding: an entry of the manifest that cannot be run as written."""
+    return Finding(path, line, 1, "install/manifest", msg)
+
+
+def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
+    """The declared runs of a site, and each entry that cannot be read (``install/manifest``)."""
+    path = root / MANIFEST
+    if not path.is_file():
+        return [], []
+    shown = MANIFEST
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Lines) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        return [], [manifest_finding(shown, mark.line + 1 if mark else 1, f"not YAML: {e}")]
+    runs, bad = [], []
+    for entry in data.get("runs") or []:
+        line = entry.get("__line__", 1)
+        snippet = entry.get("snippet")
+        if not snippet or not (root / snippet).is_file():
+            bad.append(manifest_finding(shown, line, f"run names snippet `{snippet}`, which is not a file of the site"))
+            continue
+        skips = []
+        for s in entry.get("skip") or []:
+            if s.get("needs") not in NEEDS or not s.get("match") or not s.get("reason"):
+                bad.append(
+                    manifest_finding(
+                        shown,
+                        s.get("__line__", line),
+                        f"a skip needs match=, reason= and needs= one of {', '.join(NEEDS)} (got {s.get('needs')!r})",
+                    )
+                )
+                continue
+            skips.append(Skip(str(s["match"]), str(s["needs"]), str(s["reason"])))
+        expects = []
+        for ex in entry.get("expect") or []:
+            kinds = [k for k in ex if k != "__line__"]
+            if len(kinds) != 1 or kinds[0] not in EXPECT_KINDS:
+                bad.append(
+                    manifest_finding(
+                        shown,
+                        ex.get("__line__", line),
+                        f"an expectation is one of {', '.join(EXPECT_KINDS)} (got {', '.join(kinds) or 'nothing'})",
+                    )
+                )
+                continue
+            expects.append((kinds[0], str(ex[kinds[0]])))
+        if not expects:
+            bad.append(
+                manifest_finding(
+                    shown, line, f"the run of {snippet} states nothing that must hold afterwards (expect:)"
+                )
+            )
+            continue
+        runs.append(
+            Run(
+                snippet=str(snippet),
+                line=line,
+                wheels=tuple(str(w) for w in entry.get("wheels") or ()),
+                setup=tuple(str(c) for c in entry.get("setup") or ()),
+                no_deps=entry.get("no_deps"),
+                fetch_deps=bool(entry.get("fetch_deps")),
+                glibc=str(entry["glibc"]) if entry.get("glibc") else None,
+                skip=tuple(skips),
+                expect=tuple(expects),
+                name=str(entry.get("name") or snippet),
+            )
+        )
+    return runs, bad
