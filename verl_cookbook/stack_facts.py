@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
+
+from verl_cookbook.yaml_lines import safe_load
 
 SNAPSHOT_DIR = Path(__file__).resolve().parent / "snapshots"
 INDEX_URL = "https://pypi.org/project"
@@ -46,7 +47,7 @@ class StackFact:
 
 @cache
 def _stack_facts(folder: str) -> dict[str, list[StackFact]]:
-    data = yaml.safe_load((Path(folder) / "stack_facts.yaml").read_text(encoding="utf-8"))
+    data = safe_load((Path(folder) / "stack_facts.yaml").read_text(encoding="utf-8"))  # our own file: libyaml
     out: dict[str, list[StackFact]] = {}
     for f in data["facts"]:
         if f.get("repo"):

@@ -64,8 +64,8 @@ def _open_mapping(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBloc
 
 def parse_fragment(block: CodeBlock, base: dict | None) -> tuple[list[Assignment], list[Finding], Any]:
     try:
-        node = yaml.compose(block.code, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(block.code)
+        node = yaml.compose(block.code, Loader=yaml.SafeLoader)  # the pure-Python loader OmegaConf's builds on
+        data = _construct(node) if node is not None else None  # from the same parse: what safe_load gives
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark else 1

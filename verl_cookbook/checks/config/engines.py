@@ -8,6 +8,7 @@ from typing import Any
 
 from verl_cookbook.checks.config.field_types import type_error
 from verl_cookbook.checks.config.model import (
+    CKPT_LEAF,
     Assignment,
     CheckedConfig,
     ckpt_prefixes,
@@ -22,6 +23,8 @@ class EngineRules(CheckedConfig):
 
     def _check_engines(self, assigns: list[Assignment], base: dict) -> list[Finding]:
         findings: list[Finding] = []
+        if not any(CKPT_LEAF in a.path for a in assigns):  # each rule below is about a checkpoint_engine block
+            return findings
         for prefix in ckpt_prefixes(base):
             mine = [a for a in assigns if a.path[: len(prefix)] == prefix and a.op not in ("delete", "group")]
             if not mine:

@@ -4,7 +4,6 @@ command-line override), paths in a config tree, verl's defaults with a YAML frag
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import difflib
 from dataclasses import dataclass
@@ -134,27 +133,30 @@ class CheckedConfig:
 def merged_config(base: dict, assigns: list[Assignment], unknown: set[tuple[str, ...]] | None = None) -> dict:
     """verl's defaults with YAML-fragment assignments merged in (deletions remove the key). Keys in ``unknown``
     (set from a shell variable) get OmegaConf's missing-value marker ``???``, which no rule treats as known.
-    Overrides are applied by Hydra in :meth:`ConfigChecker.check` (the config each check judges)."""
-    cfg = copy.deepcopy(base)
+    Overrides are applied by Hydra in :meth:`ConfigChecker.check` (the config each check judges).
+
+    Neither ``base`` nor the assignments are changed: the mappings along each assigned path are copied, and the
+    rest is shared with ``base`` (as ``hydra_apply._graft`` shares it), so the result is read, never written."""
+    cfg = dict(base)
     for a in assigns:
         if unknown and a.path in unknown and a.op != "delete":
             a = dataclasses.replace(a, value=UNKNOWN)
         node = cfg
         for key in a.path[:-1]:
-            if not isinstance(node.get(key), dict):
-                node[key] = {}
+            child = node.get(key)
+            node[key] = dict(child) if isinstance(child, dict) else {}
             node = node[key]
         if a.op == "delete":
             node.pop(a.path[-1], None)
         elif isinstance(a.value, dict) and isinstance(node.get(a.path[-1]), dict):
             node[a.path[-1]] = _deep_merge(node[a.path[-1]], a.value)
         else:
-            node[a.path[-1]] = copy.deepcopy(a.value)
+            node[a.path[-1]] = a.value
     return cfg
 
 
 def _deep_merge(a: dict, b: dict) -> dict:
-    out = copy.deepcopy(a)
+    out = dict(a)
     for k, v in b.items():
         out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
     return out
