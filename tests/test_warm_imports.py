@@ -45,7 +45,7 @@ echo "$HOME"
 PROBE = """
 import atexit, json, runpy, sys
 {prelude}
-def report():  # the program ends with os._exit once its exit handlers have run: report from one
+def report():  # at exit, after the command has run to its end (it leaves by SystemExit)
     heavy = sorted(m for m in sys.modules if m.split(".")[0] in {tops} or m.startswith({prefixes}))
     print(json.dumps({{"heavy": heavy}}))
 atexit.register(report)
