@@ -110,8 +110,9 @@ for code, summary, zh, catches, why in (
         "install/manifest",
         "install-runs.yaml entry that cannot be run",
         "install-runs.yaml 中的条目无法执行",
-        "An install run naming a missing snippet, stating no expectation, a skip without needs/reason or matching "
-        "no command, or wheels the package index does not have.",
+        "An install run naming a missing snippet, stating no expectation or a skip without needs/reason, or a "
+        "manifest that is not YAML (reported by every check of the site); with `--run-install`, also a skip "
+        "matching no command or wheels the package index does not have.",
         "A run that cannot run, or a skip that skips nothing, would pass without checking anything.",
     ),
     (

@@ -253,8 +253,9 @@ ZH: dict[str, tuple[str, str]] = {
         "pip 显示 `installed`，而 `import mooncake` 失败：读者要到集群上第一次同步时才会发现。",
     ),
     "install/manifest": (
-        "安装运行条目引用了不存在的配置片段、未写预期结果、跳过项缺少 needs/reason 或匹配不到任何命令，"
-        "或引用了包索引上不存在的 wheel。",
+        "安装运行条目引用了不存在的配置片段、未写预期结果或跳过项缺少 needs/reason，或清单不是合法的 YAML"
+        "（每次检查站点时都会报告）；使用 `--run-install` 时，还报告匹配不到任何命令的跳过项，"
+        "以及包索引上不存在的 wheel。",
         "无法运行的条目或未跳过任何命令的跳过项，会在未检查任何内容的情况下通过。",
     ),
     "install/uninstall-shared-files": (
