@@ -82,3 +82,17 @@ def test_doctor_select_and_suppression_on_a_real_script(tmp_path: Path, capsys, 
     assert "config/unknown-key" in out and "plus-on-existing" not in out
     # the fragment sets no micro-batch size either (config/required-missing): ignored here with the rest
     assert main(["doctor", "run.sh", "--ignore", "config/unknown-key,config/required-missing"]) == 0
+
+
+def test_a_relative_path_is_read_in_the_working_folder_of_the_call(tmp_path: Path, monkeypatch) -> None:
+    """Two sites with a script of the same relative name, judged one after the other in one process (the tests, a
+    served site): in the second, a finding named by its absolute path is silenced by the second script's comment,
+    which is named relative to the working folder; the first folder's answer for that relative name is not reused."""
+    for site in ("one", "two"):
+        (tmp_path / site).mkdir()
+        (tmp_path / site / "run.sh").write_text("# verl-cookbook: ignore[shell/syntax]\nfi\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "one")
+    assert apply_rules_options([Finding("run.sh", 2, 1, "shell/syntax", "m")]) == []
+    monkeypatch.chdir(tmp_path / "two")
+    found = [Finding(str(tmp_path / "two" / "run.sh"), 2, 1, "shell/syntax", "m")]
+    assert apply_rules_options(found, files=["run.sh"]) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -149,9 +150,15 @@ class Suppression:
         return f.line in (self.line, self.line + 1) and matches(f.rule, [self.code]) and _same_file(f.path, self.path)
 
 
-@functools.lru_cache(maxsize=4096)
 def _resolved(path: str) -> str:
-    return str(Path(path).resolve())
+    """``path`` made absolute against the working folder as it is now (a memo keyed by the path alone would answer
+    for the folder of an earlier call: the tests, the MkDocs plugin and a served site change it)."""
+    return _resolved_in(path, os.getcwd())
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved_in(path: str, cwd: str) -> str:
+    return str(Path(cwd, path).resolve())
 
 
 def _shown(path: str) -> str:
