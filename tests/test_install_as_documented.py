@@ -28,7 +28,7 @@ INSTALL_FILES = [
     "docs/tools/verl-ci.en.md",
     "snippets/tools/install.sh",
     "snippets/tools/verl_checkout.sh",
-    "examples/verl-ci/verl-docs-drift.yml",
+    "snippets/tools/verl-docs-drift.yml",
 ]
 _PIP_LINE = re.compile(r"pip install[^\n]*verl-cookbook[^\n]*")
 

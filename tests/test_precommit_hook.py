@@ -85,7 +85,7 @@ def _verl_cookbook_commands(workflow: Path) -> list[list[str]]:
     return [argv[1:] for argv in runs if argv and argv[0] == "verl-cookbook"]
 
 
-@pytest.mark.parametrize("workflow", ["examples/verl-ci/verl-docs-drift.yml", ".github/workflows/canary.yml"])
+@pytest.mark.parametrize("workflow", ["snippets/tools/verl-docs-drift.yml", ".github/workflows/canary.yml"])
 def test_workflows_call_the_cli_with_options_it_has(workflow):
     from verl_cookbook.cli import build_parser
 
@@ -98,7 +98,7 @@ def test_workflows_call_the_cli_with_options_it_has(workflow):
 def test_verl_ci_workflow_command_passes_on_its_baseline_and_fails_naming_only_a_new_error(checkout: Path):
     """The workflow as documented on a push to main (``$CHANGED`` empty): with a baseline written at the commit the
     checker is adopted on, it exits 0; a new error planted on another page fails it and is the only one named."""
-    (argv,) = _verl_cookbook_commands(REPO / "examples/verl-ci/verl-docs-drift.yml")
+    (argv,) = _verl_cookbook_commands(REPO / "snippets/tools/verl-docs-drift.yml")
     argv = [a for a in argv if a != "$CHANGED"]
     assert "--baseline" in argv
     write = [("--write-baseline" if a == "--baseline" else a) for a in argv]
