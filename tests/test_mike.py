@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,7 @@ def repo(tmp_path: Path) -> Path:
 
 def deploy(repo: Path, version: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t"}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # this venv's mike, activated or not
     return subprocess.run(["bash", str(DEPLOY), version], cwd=repo, capture_output=True, text=True, env=env)
 
 
