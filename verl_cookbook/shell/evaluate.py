@@ -26,6 +26,7 @@ the ``Script``: commands, exports, notes, unread parts and syntax errors (``pars
 
 from __future__ import annotations
 
+import functools
 import re
 
 import tree_sitter_bash
@@ -41,14 +42,14 @@ _MAX_DEPTH = 20  # function calls inside function calls
 _MAX_NODES = 200_000  # statements evaluated per script (loops are read once, so this is generous)
 
 
-_LANGUAGE: Language | None = None
+@functools.cache
+def _bash_language() -> Language:
+    """tree-sitter's bash grammar, loaded once per process (it is the same grammar every time)."""
+    return Language(tree_sitter_bash.language())
 
 
 def bash_parser() -> Parser:
-    global _LANGUAGE
-    if _LANGUAGE is None:
-        _LANGUAGE = Language(tree_sitter_bash.language())
-    return Parser(_LANGUAGE)
+    return Parser(_bash_language())
 
 
 class _Eval(ControlFlow):
