@@ -45,7 +45,8 @@ def repo(tmp_path: Path) -> Path:
 
 def deploy(repo: Path, version: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_COMMITTER_NAME": "t"}
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # this venv's mike, activated or not
+    # this venv's mike, whether or not the venv is activated
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(["bash", str(DEPLOY), version], cwd=repo, capture_output=True, text=True, env=env)
 
 
