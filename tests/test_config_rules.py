@@ -166,6 +166,33 @@ def test_a_node_verl_instantiates_from_its_target_gets_no_type_judgment(facts, t
     assert judge(facts, text) == []
 
 
+def test_the_typed_merge_fact_names_only_calls_with_dataclass_type_each_with_its_line(tmp_path) -> None:
+    from verl_cookbook.facts.dataclass_types import typed_merges
+    from verl_cookbook.verl_source import VerlTree
+
+    pkg = tmp_path / "verl" / "workers"
+    pkg.mkdir(parents=True)
+    (pkg / "a.py").write_text(
+        "from verl.utils.config import omega_conf_to_dataclass\n"
+        "rollout = omega_conf_to_dataclass(config.rollout)\n"  # instantiated from _target_: no type check
+        "model = omega_conf_to_dataclass(\n    config.model, dataclass_type=HFModelConfig\n)\n",
+        encoding="utf-8",
+    )
+    (pkg / "b.py").write_text("p = omega_conf_to_dataclass(c, dataclass_type=cfg.ProfilerConfig)\n", encoding="utf-8")
+    assert typed_merges(VerlTree(tmp_path, "t", None)) == {
+        "HFModelConfig": "verl/workers/a.py:3",
+        "ProfilerConfig": "verl/workers/b.py:1",
+    }
+
+
+def test_the_typed_merge_facts_of_each_release_name_what_its_source_calls(facts) -> None:
+    typed = facts.data["dataclasses"]["typed"]
+    assert facts.typed_merge("verl.workers.config.model.HFModelConfig") == typed["HFModelConfig"]
+    assert facts.typed_merge("verl.workers.config.rollout.RolloutConfig") is None
+    file, _, line = typed["HFModelConfig"].rpartition(":")
+    assert "dataclass_type" in facts.tree.read(file).splitlines()[int(line) - 1]
+
+
 def test_the_sft_optimizer_takes_betas_as_a_quoted_string_because_verl_instantiates_it(facts) -> None:
     # verl's examples/sft/gsm8k/run_qwen3_5_397b_a17b_megatron.sh:103 passes optim.betas='[0.9,0.95]' inside a
     # string variable, so Hydra receives a string; McoreOptimizerConfig is instantiated from `_target_`

@@ -41,9 +41,6 @@ class Session:
     files_by_name: dict[Path, dict[str, list[str]]] = field(default_factory=dict)
     # each other release a page cites, as far as it is here without the network, by release (``checks.citations``)
     other_releases: dict[str, Any] = field(default_factory=dict)
-    # the classes verl converts with OmegaConf's typed merge (``dataclass_type=``), by tree root
-    # (``checks.config.field_types``)
-    typed_merges: dict[str, frozenset[str]] = field(default_factory=dict)
     # what ``checks.required_values`` read from verl's files: (what, tree root, arguments) -> result
     required_values: dict[tuple, Any] = field(default_factory=dict)
     # (group folder, option) of every config YAML in a verl package, by package folder (``doctor.inputs``)

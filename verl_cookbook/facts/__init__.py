@@ -228,6 +228,11 @@ class Facts:
 
         return dataclass_types.is_converted(self.data["dataclasses"], path)
 
+    def typed_merge(self, cls: str) -> str | None:
+        """Where verl builds the dataclass ``cls`` (qualified or not) with OmegaConf's typed merge (``file:line`` of a
+        ``dataclass_type=`` call), so that a value it cannot convert raises; None when verl only instantiates it."""
+        return (self.data["dataclasses"].get("typed") or {}).get(cls.rpartition(".")[2])
+
     def dataclass_fields(self, target: str) -> tuple[str, dict[str, dict]] | None:
         """(class, fields through its bases) for the dataclass a ``_target_`` names; None if not a known one."""
         from verl_cookbook.facts import dataclass_types

@@ -84,7 +84,7 @@ def extract(tree: VerlTree) -> dict:
             module = _module_name(tree, path)
             todo.extend(_imported_modules(mod, module, path.name == "__init__.py"))
             classes.update(_classes(mod, text, path.relative_to(tree.root).as_posix(), module))
-    return {"classes": classes, "converted": converted(tree)}
+    return {"classes": classes, "converted": converted(tree), "typed": typed_merges(tree)}
 
 
 _CONVERT = re.compile(r"omega_conf_to_dataclass\(\s*([A-Za-z_][\w.]*)")
@@ -111,6 +111,26 @@ def converted(tree: VerlTree) -> dict[str, str]:
                 for suffix in _suffixes(arg):
                     out.setdefault(suffix, f"{rel}:{line}")
     return out
+
+
+_TYPED_CALL = re.compile(r"omega_conf_to_dataclass\([^()]*?\bdataclass_type\s*=\s*([A-Za-z_][\w.]*)")
+
+
+def typed_merges(tree: VerlTree) -> dict[str, str]:
+    """The classes verl builds with OmegaConf's typed merge: ``{class name (last dotted part): file:line}`` of the
+    first ``omega_conf_to_dataclass(…, dataclass_type=Cls)`` call naming each, anywhere in the package. Only these
+    calls take the typed branch, which rejects a value that does not convert; a call with the node alone
+    instantiates its ``_target_`` and checks no type (verl 0.9.1 ``verl/utils/config.py:42-64``)."""
+    out: dict[str, str] = {}
+    for path in sorted(tree.package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "dataclass_type" not in text or "omega_conf_to_dataclass(" not in text:
+            continue
+        rel = path.relative_to(tree.root).as_posix()
+        for m in _TYPED_CALL.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            out.setdefault(m.group(1).rpartition(".")[2], f"{rel}:{line}")
+    return dict(sorted(out.items()))
 
 
 def _suffixes(arg: str) -> list[str]:

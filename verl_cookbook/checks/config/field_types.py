@@ -13,13 +13,12 @@ verl/utils/config.py:52-64), which rejects a value that does not convert. In 0.9
 trtllm_async_server.py:116), ``ProfilerConfig`` (workers/engine_workers.py:487), ``DistillationTeacherModelConfig``
 (workers/config/distillation.py:315) and ``SkipManagerConfig`` (utils/skip/skip_manager.py:40); every other node
 (the actor, its ``optim``, the rollout, the critic …) is instantiated. So the type rule judges a value only below a
-node whose class verl converts with a typed call (:func:`typed_merge_classes`, read from the tree)."""
+node whose class verl converts with a typed call (the ``typed`` facts of ``facts.dataclass_types``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import typing
 from typing import Any
 
@@ -176,32 +175,6 @@ def conversion_error(annotation: str, value: Any) -> str | None:
     return first
 
 
-# The classes verl 0.9.1 (and 0.9.0, verl main 1dda039) passes as ``dataclass_type=`` (module docstring); used when
-# only what ships of a release is at hand, so the call sites cannot be read. 0.7.1 has the first two, 0.8.0 adds
-# DistillationTeacherModelConfig: a class a release lacks never names a node of its config, so one set serves all.
-TYPED_MERGE_FALLBACK = frozenset(
-    {"HFModelConfig", "ProfilerConfig", "DistillationTeacherModelConfig", "SkipManagerConfig"}
-)
-_TYPED_CALL = re.compile(r"omega_conf_to_dataclass\([^()]*?\bdataclass_type\s*=\s*([A-Za-z_][\w.]*)")
-
-
-def typed_merge_classes(tree: Any) -> frozenset[str]:
-    """The class names (last dotted part) verl converts with OmegaConf's typed merge: every
-    ``omega_conf_to_dataclass(…, dataclass_type=Cls)`` call in the package. :data:`TYPED_MERGE_FALLBACK` when the
-    tree is only what ships of a release (the call sites are not all there)."""
-    if tree is None or not getattr(tree, "whole", False):
-        return TYPED_MERGE_FALLBACK
-    found: set[str] = set()
-    for path in sorted(tree.package.rglob("*.py")):
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if "dataclass_type" in text and "omega_conf_to_dataclass(" in text:
-            found.update(m.group(1).rpartition(".")[2] for m in _TYPED_CALL.finditer(text))
-    return frozenset(found)
-
-
 class FieldTypes(CheckedConfig):
     """The type rules of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
 
@@ -221,11 +194,7 @@ class FieldTypes(CheckedConfig):
     def _typed_merged(self, cls: str) -> bool:
         """Whether verl builds the dataclass ``cls`` (qualified name) with OmegaConf's typed merge somewhere, so a
         value it cannot convert raises; nodes verl only instantiates from ``_target_`` get no type judgment."""
-        memo = self.facts.session.typed_merges
-        key = str(getattr(self.facts.tree, "root", ""))
-        if key not in memo:
-            memo[key] = typed_merge_classes(self.facts.tree)
-        return cls.rpartition(".")[2] in memo[key]
+        return self.facts.typed_merge(cls) is not None
 
     def _in_dict_field(self, cfg: dict, path: tuple[str, ...]) -> bool:
         return self.dict_field(path, cfg) is not None
