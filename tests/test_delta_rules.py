@@ -3,6 +3,7 @@ so a page cannot show a delta setup verl would reject."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from helpers import fence, findings_for
@@ -133,3 +134,29 @@ def test_doctor_reports_the_separate_async_assert_in_a_users_script_and_passes_t
         )
     )
     assert not diagnose(fixed, facts).findings
+
+
+def test_guards_read_back_from_the_facts_are_the_guards_read_from_verls_source(facts) -> None:
+    """The guards ship as source text; parsed back, each has the same conditions, locals, message and verdicts as
+    the guard read from verl's files with ``ast``."""
+    from verl_cookbook.doctor_rules.delta_guards import evaluate
+    from verl_cookbook.facts.delta_guards import extract_guards, from_facts
+
+    live, shipped = extract_guards(facts.tree), from_facts(facts.data["delta_guards"])
+    assert len(live) == len(shipped) >= 10
+    rollout = {"name": "vllm", "data_parallel_size": 2, "checkpoint_engine": {"backend": "delta_sharded"}}
+    configs = [
+        {"actor_rollout_ref": {"rollout": rollout}},
+        {"actor_rollout_ref": {"rollout": {**rollout, "name": "hf", "data_parallel_size": 1}}},
+    ]
+    for a, b in zip(live, shipped, strict=True):
+        assert (a.source, a.error, a.message, a.condition_text, a.spec) == (
+            b.source,
+            b.error,
+            b.message,
+            b.condition_text,
+            b.spec,
+        )
+        assert {k: ast.dump(v) for k, v in a.locals.items()} == {k: ast.dump(v) for k, v in b.locals.items()}
+        assert [evaluate(a, c).fires for c in configs] == [evaluate(b, c).fires for c in configs]
+    assert any(evaluate(g, c).fires is True for g in shipped for c in configs)  # the configs reach some guard

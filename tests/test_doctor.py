@@ -13,7 +13,7 @@ from tests import helpers
 from verl_cookbook import cli
 from verl_cookbook.doctor import InputError, diagnose
 from verl_cookbook.doctor.guesses import guess_cann, guess_product
-from verl_cookbook.doctor_rules import SITE_URL, ascend_env, delta_guards, site_url
+from verl_cookbook.doctor_rules import SITE_URL, ascend_env, site_url
 from verl_cookbook.facts import load_facts
 
 DATA = Path(__file__).resolve().parent / "data" / "doctor"
@@ -78,7 +78,7 @@ def test_a_delta_rule_disappears_when_verl_lifts_the_constraint(verl_copy):
 
 
 def test_guards_whose_condition_cannot_be_known_statically_are_left_out(facts):
-    guards = delta_guards.extract_guards(facts.tree)
+    guards = facts.delta_guards()
     moe = [g for g in guards if "is_moe_model" in g.condition_text]
     assert moe, "expected verl's MoE guards (is_moe_model) in the vLLM server"
     report = diagnose(DATA / "delta_vllm_dp2.sh", facts)

@@ -18,8 +18,8 @@ from helpers import findings_for, rules
 
 from verl_cookbook.checks import required_values
 from verl_cookbook.cli import main
-from verl_cookbook.doctor_rules import ascend_env, delta_guards
-from verl_cookbook.facts import load_facts
+from verl_cookbook.doctor_rules import ascend_env
+from verl_cookbook.facts import delta_guards, load_facts
 from verl_cookbook.releases import covered_releases, default_release
 from verl_cookbook.verl_source import (
     CACHE_ENV,

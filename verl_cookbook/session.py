@@ -26,7 +26,7 @@ class Session:
     config_groups: dict[tuple[Any, str], set[str]] = field(default_factory=dict)
     # verl files read for claims, parsed once per run: (root, rel, mtime, size) -> what ``checks.verl_file`` derived
     verl_files: dict[tuple[str, str, int, int], Any] = field(default_factory=dict)
-    # verl's delta_sharded run-time guards, read once per run, by tree root (``checks.config.delta``)
+    # verl's delta_sharded run-time guards, parsed from the facts once per run, by tree root (``Facts.delta_guards``)
     guards: dict[str, list] = field(default_factory=dict)
     # ``bash -n`` and ShellCheck results of the shell blocks of this run, computed in one process per tool
     # (``checks.shell_tools.start_batches``): key -> result, and what was started but not yet collected

@@ -40,6 +40,7 @@ FAMILY_MODULES: dict[str, str] = {
     "trainer": "trainer",
     "merger": "merger",
     "env": "env",
+    "delta_guards": "delta_guards",
 }
 
 
@@ -227,6 +228,15 @@ class Facts:
         from verl_cookbook.facts import dataclass_types
 
         return dataclass_types.is_converted(self.data["dataclasses"], path)
+
+    def delta_guards(self) -> list:
+        """verl's ``delta_sharded`` guards (``facts.delta_guards.Guard``), their code parsed once per run."""
+        from verl_cookbook.facts import delta_guards
+
+        key = str(self.tree.root)
+        if key not in self.session.guards:
+            self.session.guards[key] = delta_guards.from_facts(self.data.get("delta_guards") or [])
+        return self.session.guards[key]
 
     def typed_merge(self, cls: str) -> str | None:
         """Where verl builds the dataclass ``cls`` (qualified or not) with OmegaConf's typed merge (``file:line`` of a

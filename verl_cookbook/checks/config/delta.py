@@ -20,19 +20,16 @@ class DeltaRules(CheckedConfig):
     def _check_delta(self, assigns: list[Assignment], cfg: dict, base: dict) -> list[Finding]:
         """A ``delta_sharded`` setup that one of verl's ``raise`` statements rejects at run time."""
         from verl_cookbook.doctor_rules import delta_guards
+        from verl_cookbook.facts.delta_guards import DELTA
 
         out: list[Finding] = []
         for prefix in ckpt_prefixes(base):
             block = lookup_path(cfg, prefix)[2]
-            if not isinstance(block, dict) or block.get("backend") != delta_guards.DELTA:
+            if not isinstance(block, dict) or block.get("backend") != DELTA:
                 continue
             mine = [a for a in assigns if a.path[: len(prefix)] == prefix] or assigns
             anchor = next((a for a in mine if a.path[len(prefix) :] == ("backend",)), mine[0])
-            key = str(self.facts.tree.root)
-            guards = self.facts.session.guards  # read once per run
-            if key not in guards:
-                guards[key] = delta_guards.extract_guards(self.facts.tree)
-            for guard in guards[key]:
+            for guard in self.facts.delta_guards():
                 verdict = delta_guards.evaluate(guard, cfg)
                 if verdict.fires is not True:
                     continue
