@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import re
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -161,12 +162,13 @@ def _resolved_in(path: str, cwd: str) -> str:
     return str(Path(cwd, path).resolve())
 
 
-def _shown(path: str) -> str:
-    """``path`` as findings show it: relative to the working folder when it is under it."""
-    try:
-        return str(Path(_resolved(path)).relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return path
+def _shown(path: str, cwd: str) -> str:
+    """``path`` as findings show it: relative to the working folder ``cwd`` (resolved) when it is under it."""
+    resolved = _resolved_in(path, cwd)
+    if resolved == cwd:
+        return "."
+    under = cwd.rstrip(os.sep) + os.sep
+    return resolved[len(under) :] if resolved.startswith(under) else path
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -177,20 +179,23 @@ def _same_file(a: str, b: str) -> bool:
 def suppressions(path: str) -> list[Suppression]:
     """The suppression comments in the file ``path`` (none when it cannot be read as text)."""
     try:
-        p = Path(path)
-        if not p.is_file() or p.stat().st_size > _MAX_SCAN_BYTES:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_SCAN_BYTES:
             return []
-        text = p.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
     except (OSError, UnicodeDecodeError):
         return []
     out: list[Suppression] = []
     if SUPPRESSION_MARK not in text:  # most files have none: skip reading their fences
         return out
-    quoted = _quoted_lines(text) if p.suffix.lower() in (".md", ".markdown") else set()
-    for i, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    marked = [i for i, line in enumerate(lines, 1) if SUPPRESSION_MARK in line]
+    quoted = _quoted_lines(text) if path.lower().endswith((".md", ".markdown")) else set()
+    for i in marked:
         if i in quoted:
             continue
-        for m in SUPPRESSION.finditer(line):
+        for m in SUPPRESSION.finditer(lines[i - 1]):
             for code in m.group(1).split(","):
                 if code.strip():
                     out.append(Suppression(path, i, m.start() + 1, code.strip()))
@@ -233,7 +238,8 @@ def apply_rules_options(
     from verl_cookbook.rules import known_pattern
 
     found = list(findings)
-    paths = dict.fromkeys(_shown(p) for p in [*(f.path for f in found), *map(str, files)])
+    cwd = os.path.realpath(os.getcwd())
+    paths = dict.fromkeys(_shown(p, cwd) for p in [*(f.path for f in found), *map(str, files)])
     marks = [s for p in paths for s in suppressions(p)]
     kept = [f for f in found if not any(s.covers(f) for s in marks)]
     for s in marks:
