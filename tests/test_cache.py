@@ -56,6 +56,15 @@ def test_over_the_limit_the_least_recently_used_results_go_first_and_releases_st
     assert (tmp_path / "releases/0.9.1/verl/big.py").stat().st_size == 5000  # releases are not derived results
 
 
+def test_a_folder_the_checker_does_not_write_is_never_evicted_from(tmp_path: Path) -> None:
+    """Only the checker's own results are evicted: an environment or another tool's cache in the folder is left
+    whole (half of a virtualenv deleted by age would be broken), however old its files are."""
+    venv = {f"startup-env/0.9.1/lib/m{i}.py": 400 for i in range(3)}
+    _fill(tmp_path, {**venv, "jieba/jieba.cache": 400, "pages/a.json": 400}, {p: 10_000 for p in venv})
+    cache.prune(tmp_path, limit=1000)  # 2,000 bytes in the cache, 400 of them the checker's own
+    assert all((tmp_path / p).exists() for p in [*venv, "jieba/jieba.cache", "pages/a.json"])
+
+
 def test_a_file_read_recently_counts_as_used_though_written_long_ago(tmp_path: Path) -> None:
     _fill(tmp_path, {"pages/a.json": 600, "pages/b.json": 600})
     os.utime(tmp_path / "pages/a.json", (1_900_000_000, 1_000_000_000))  # written long ago, read just now

@@ -6,7 +6,7 @@ holds two sorts of thing:
 
 - ``releases/``: verl release trees, unpacked from their wheels. A handful, each the size of a verl wheel's
   sources (about 6 MB); they are never evicted, only removed by ``cache clean --all``.
-- everything else (``facts/``, ``compose/``, ``pages/``, ...): results derived from a release and this package,
+- ``facts/``, ``compose/``, ``pages/`` (:data:`DERIVED`): results derived from a release and this package,
   each file under a key that changes with the package's code, the libraries that judge and the inputs. Old keys
   are never read again, so without a bound the folder grows with every upgrade and every edited page.
   :func:`prune` keeps these below :data:`LIMIT_BYTES`, evicting the least recently used files first.
@@ -26,6 +26,9 @@ from pathlib import Path
 from verl_cookbook.verl_source import cache_dir
 
 RELEASES = "releases"
+# The folders the checker writes its derived results to, the only ones the size cap evicts from: another folder in
+# the cache (the site build's jieba dictionary, an environment someone put there) is never walked, nor partly deleted.
+DERIVED = ("facts", "compose", "pages")
 LIMIT_BYTES = 64_000_000  # derived results, all folders together; a site check writes about 4 MB of them
 KEEP_FRACTION = 0.75  # an eviction goes down to this share of the limit, so the next runs do not evict again
 STAMP = ".pruned"  # touched after each size check; a folder changed since is what makes the next check happen
@@ -119,7 +122,7 @@ def prune(root: Path | None = None, limit: int | None = None) -> int:
     Returns the number of files deleted. Checks sizes only when a derived folder changed since the last check."""
     root = root or cache_dir()
     limit = LIMIT_BYTES if limit is None else limit
-    derived = [p for p in _folders(root) if p.name != RELEASES]
+    derived = [p for p in _folders(root) if p.name in DERIVED]
     if not derived or not _changed_since_last_check(root, derived):
         return 0
     files = [f for folder in derived for f in _files(folder)]
