@@ -80,7 +80,8 @@ def checked_files(pages: list[Path], includes: set[str]) -> set[str]:
     (relative to the working folder)."""
     from verl_cookbook.runner import shown_path
 
-    return {shown_path(f) for f in pages} | set(includes)
+    cwd = Path.cwd().resolve()
+    return {shown_path(f, cwd) for f in pages} | set(includes)
 
 
 def finish(args: argparse.Namespace, findings: list[Finding], checked: set[str]) -> list[Finding]:

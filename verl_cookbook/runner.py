@@ -331,9 +331,11 @@ class PageCache:
             pass  # a read-only cache only costs speed
 
 
-def shown_path(p: Path) -> str:
+def shown_path(p: Path, cwd: Path | None = None) -> str:
+    """``p`` relative to the working folder when it is under it (``cwd``: that folder resolved, for a caller that
+    names many files), else as given."""
     try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
+        return str(p.resolve().relative_to(cwd or Path.cwd().resolve()))
     except ValueError:
         return str(p)
 
@@ -344,8 +346,9 @@ def orphan_snippets(site_root: Path, included: set[str]) -> list[Finding]:
     out = []
     snippets = site_root / "snippets"
     if snippets.is_dir():
+        cwd = Path.cwd().resolve()
         for f in sorted(p for p in snippets.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-            shown = shown_path(f)
+            shown = shown_path(f, cwd)
             if shown not in included:
                 out.append(
                     Finding(shown, 1, 1, "snippet/orphan", "no page includes this snippet, so nothing checks it")
