@@ -156,16 +156,20 @@ def find_citations(text: str, package: Path, memo: Memo | None = None) -> list[C
     taken = [(m.start(), m.end()) for m in spans]
     for m in spans:
         body = m.group(1).strip()
+        f = _FILE.match(body)
+        is_path = f is not None and (body.startswith("verl/") or bool(f.group("first")))
+        if prev is None and not is_path:  # most code spans: no citation, and none before it to continue
+            subject = None
+            continue
         before = masked[prev.end : m.start()] if prev else ""
         same_paragraph = prev is not None and not re.search(r"\n[ \t]*\n", before)
         same_list = same_paragraph and bool(_BETWEEN.match(before))
         lead = _RELEASE_BEFORE.search(masked[max(0, m.start() - 12) : m.start()])
         release = lead.group(1) if lead else None
-        f = _FILE.match(body)
         more = _MORE_LINES.match(body)
         if not same_paragraph or re.search(r"\n[ \t]*\|", before):
             subject = None  # a new paragraph or a new table row starts afresh
-        if f and (body.startswith("verl/") or f.group("first")):
+        if f and is_path:
             claim = _claim_before(text, m.start())
             near = (claim or {}).get("file") or (prev.path if prev else None)
             path, in_wheel, problem = _resolve(f.group("path"), package, near, memo)
