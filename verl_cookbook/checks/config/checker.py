@@ -24,6 +24,7 @@ from verl_cookbook.checks.config.model import (
     CKPT_LEAF,
     UNKNOWN,
     Assignment,
+    ckpt_prefixes,
     did_you_mean,
     lookup_path,
     merged_config,
@@ -84,9 +85,13 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
         if mode == "config":
             findings.extend(self._check_types(values, cfg, unknown))
             findings.extend(self._check_legacy([a for a in values if lookup_path(base, a.path)[0] != "unknown"]))
-            findings.extend(self._check_engines(values, base))
+            # the checkpoint_engine blocks, walked for once: the engine rules judge assignments into them, the delta
+            # rule a block whose backend is delta_sharded
+            touched = any(CKPT_LEAF in a.path for a in values)
+            blocks = ckpt_prefixes(base) if touched or delta else []
+            findings.extend(self._check_engines(values, base, blocks))
             if delta:
-                findings.extend(self._check_delta(values, cfg, base))
+                findings.extend(self._check_delta(values, cfg, blocks))
             if whole_command and overrides:
                 findings.extend(self._check_missing(cfg, unknown, overrides[0]))
         return findings

@@ -8,7 +8,6 @@ from typing import Any
 from verl_cookbook.checks.config.model import (
     Assignment,
     CheckedConfig,
-    ckpt_prefixes,
     lookup_path,
 )
 from verl_cookbook.findings import Finding
@@ -17,13 +16,14 @@ from verl_cookbook.findings import Finding
 class DeltaRules(CheckedConfig):
     """The ``delta_sharded`` rule of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
 
-    def _check_delta(self, assigns: list[Assignment], cfg: dict, base: dict) -> list[Finding]:
-        """A ``delta_sharded`` setup that one of verl's ``raise`` statements rejects at run time."""
+    def _check_delta(self, assigns: list[Assignment], cfg: dict, blocks: list[tuple[str, ...]]) -> list[Finding]:
+        """A ``delta_sharded`` setup that one of verl's ``raise`` statements rejects at run time. ``blocks``: where
+        verl's config holds a checkpoint_engine block (``model.ckpt_prefixes``)."""
         from verl_cookbook.doctor_rules import delta_guards
         from verl_cookbook.facts.delta_guards import DELTA
 
         out: list[Finding] = []
-        for prefix in ckpt_prefixes(base):
+        for prefix in blocks:
             block = lookup_path(cfg, prefix)[2]
             if not isinstance(block, dict) or block.get("backend") != DELTA:
                 continue

@@ -8,10 +8,8 @@ from typing import Any
 
 from verl_cookbook.checks.config.field_types import type_error
 from verl_cookbook.checks.config.model import (
-    CKPT_LEAF,
     Assignment,
     CheckedConfig,
-    ckpt_prefixes,
     did_you_mean,
     lookup_path,
 )
@@ -21,11 +19,10 @@ from verl_cookbook.findings import Finding
 class EngineRules(CheckedConfig):
     """The engine rules of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
 
-    def _check_engines(self, assigns: list[Assignment], base: dict) -> list[Finding]:
+    def _check_engines(self, assigns: list[Assignment], base: dict, blocks: list[tuple[str, ...]]) -> list[Finding]:
+        """``blocks``: where ``base`` holds a checkpoint_engine block (``model.ckpt_prefixes``)."""
         findings: list[Finding] = []
-        if not any(CKPT_LEAF in a.path for a in assigns):  # each rule below is about a checkpoint_engine block
-            return findings
-        for prefix in ckpt_prefixes(base):
+        for prefix in blocks:
             mine = [a for a in assigns if a.path[: len(prefix)] == prefix and a.op not in ("delete", "group")]
             if not mine:
                 continue
