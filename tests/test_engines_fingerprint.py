@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import verl_cookbook.facts as facts_mod
-from verl_cookbook.verl_source import ENGINES, PACKAGE_DIR, engines_fingerprint
+from verl_cookbook.fingerprints import ENGINES, engines_fingerprint
+from verl_cookbook.verl_source import PACKAGE_DIR
 
 REPO = PACKAGE_DIR.parent
 
@@ -20,7 +21,7 @@ REPO = PACKAGE_DIR.parent
 def fingerprint(first_on_path: Path | None = None) -> str:
     """The fingerprint a fresh process computes, with ``first_on_path`` first on ``PYTHONPATH`` (as a user would
     put another copy of a library there). In a fresh process: this one has imported some of the libraries."""
-    code = "from verl_cookbook.verl_source import engines_fingerprint; print(engines_fingerprint())"
+    code = "from verl_cookbook.fingerprints import engines_fingerprint; print(engines_fingerprint())"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(first_on_path or ""), str(REPO)]))}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     return out.stdout.strip()
@@ -53,7 +54,7 @@ def test_the_same_libraries_give_the_same_fingerprint(tmp_path: Path) -> None:
 
 def test_computing_it_imports_none_of_the_libraries() -> None:
     code = (
-        "import sys; from verl_cookbook.verl_source import ENGINES, engines_fingerprint; engines_fingerprint();"
+        "import sys; from verl_cookbook.fingerprints import ENGINES, engines_fingerprint; engines_fingerprint();"
         " print(','.join(m for m in ENGINES if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 import verl_cookbook.facts as facts_mod
-from verl_cookbook.verl_source import PACKAGE_DIR, package_fingerprint
+from verl_cookbook.fingerprints import package_fingerprint, tree_fingerprint
+from verl_cookbook.verl_source import PACKAGE_DIR
 
 fingerprint = package_fingerprint.__wrapped__  # uncached: the copies below change between calls
 
@@ -77,7 +78,7 @@ def _walk_fingerprint(tree) -> str:
 def test_the_tree_fingerprint_equals_an_os_walk_of_the_tree(verl_tree, tmp_path: Path) -> None:
     from verl_cookbook.verl_source import VerlTree
 
-    assert facts_mod._tree_fingerprint(verl_tree) == _walk_fingerprint(verl_tree)
+    assert tree_fingerprint(verl_tree) == _walk_fingerprint(verl_tree)
     # the corners: folders whose sorted order differs from their listing, a link to a folder (listed, not entered),
     # a link to a file, names that differ only by suffix
     root = tmp_path / "tree"
@@ -87,7 +88,7 @@ def test_the_tree_fingerprint_equals_an_os_walk_of_the_tree(verl_tree, tmp_path:
     (root / "verl" / "linked").symlink_to(root / "verl" / "b", target_is_directory=True)
     (root / "verl" / "file_link.py").symlink_to(root / "verl" / "a.py")
     tree = VerlTree(root, str(root), None)
-    assert facts_mod._tree_fingerprint(tree) == _walk_fingerprint(tree)
-    before = facts_mod._tree_fingerprint(tree)
+    assert tree_fingerprint(tree) == _walk_fingerprint(tree)
+    before = tree_fingerprint(tree)
     (root / "verl" / "a" / "deep" / "er" / "w.yml").write_text("changed size", encoding="utf-8")
-    assert facts_mod._tree_fingerprint(tree) != before
+    assert tree_fingerprint(tree) != before

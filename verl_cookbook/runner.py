@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from verl_cookbook.findings import Finding
+from verl_cookbook.fingerprints import tool_fingerprint
 from verl_cookbook.releases import version_key
-from verl_cookbook.verl_source import cache_dir, tool_fingerprint, write_atomic
+from verl_cookbook.verl_source import cache_dir, write_atomic
 
 if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a page is not in the page cache
     from verl_cookbook.checks import Context
@@ -279,7 +280,7 @@ def _counters(report: Report) -> dict[str, int]:
 class PageCache:
     """Findings per page, keyed by the page's path and bytes (two pages with the same bytes are two entries: each
     finding names its page), the bytes of what it includes, the facts key (which holds
-    this package's code, ``verl_source.package_fingerprint``), the options and the external tools the checks
+    this package's code, ``fingerprints.package_fingerprint``), the options and the external tools the checks
     use. A warm run only hashes files."""
 
     def __init__(self, facts: Facts, root: Path, options: dict) -> None:

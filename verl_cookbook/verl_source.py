@@ -10,10 +10,8 @@ import hashlib
 import json
 import os
 import re
-import stat
 import sys
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -71,77 +69,6 @@ def cache_dir() -> Path:
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg) if xdg else Path.home() / ".cache"
     return base / "verl-cookbook"
-
-
-@cache
-def package_fingerprint(package: Path = PACKAGE_DIR) -> str:
-    """This package's code and data (every .py, .yaml and .json outside ``__pycache__``): each file's path, size
-    and modification time, once per process. An edit, a checkout or an install writes a file anew, so its time
-    changes; sizes and times are what the verl tree's fingerprint and ``engines_fingerprint`` rest on too (reading
-    and hashing the 4 MB instead took 12-23 ms of every warm run).
-
-    Part of the facts key, so of every cache key built on it (compositions, page results): a change to an
-    extractor, to a module it uses, to a check or to the catalog invalidates what was cached before it."""
-    h = hashlib.sha256()
-    sources = package / "data" / "sources"  # verl's own files, shipped: a tree's fingerprint covers them
-    for p in sorted(package.rglob("*")):
-        if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts and p.parent != sources:
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            h.update(f"{p.relative_to(package).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
-
-
-# The libraries whose behaviour a finding rests on: Hydra (with its override grammar's runtime, antlr4) and OmegaConf
-# compose and type verl's configs, PyYAML reads YAML, markdown-it-py reads the pages, jsonschema judges JSON files,
-# tree-sitter reads launch scripts. Python itself reads verl's code (``ast``, ``tokenize``).
-ENGINES = ("hydra", "omegaconf", "antlr4", "yaml", "markdown_it", "jsonschema", "tree_sitter", "tree_sitter_bash")
-
-
-@cache
-def engines_fingerprint() -> str:
-    """Which copy of each library in ``ENGINES`` this process would import, and which Python runs it, without
-    importing any: each module's file, with its size and modification time (an install or an upgrade writes it
-    anew), found the way ``import`` finds it.
-
-    Part of the facts key, so of every cache key built on it: results cached under one Hydra, OmegaConf or
-    markdown-it are not replayed under another (about a millisecond; a warm check imports none of them)."""
-    from importlib.util import find_spec
-
-    h = hashlib.sha256(f"{sys.version}\0{sys.implementation.cache_tag}".encode())
-    for name in ENGINES:
-        try:
-            spec = find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
-        where = spec.origin if spec is not None and spec.origin else ""
-        try:
-            st = os.stat(where) if where else None
-        except OSError:
-            st = None
-        h.update(f"\0{name}\0{where}\0{st.st_size if st else -1}\0{st.st_mtime_ns if st else -1}".encode())
-    return h.hexdigest()
-
-
-def tool_fingerprint(name: str) -> str:
-    """Which copy of the program ``name`` runs (``PATH``), with the size and modification time of the file it
-    resolves to, or "" when there is none. An upgrade (``apt``, a new release unpacked) writes the file anew, so a
-    result cached under one ShellCheck is not replayed under another; no process is started to ask its version."""
-    import shutil
-
-    where = shutil.which(name)
-    if not where:
-        return ""
-    try:
-        real = os.path.realpath(where)
-        st = os.stat(real)
-    except OSError:
-        return where
-    return f"{real}\0{st.st_size}\0{st.st_mtime_ns}"
 
 
 def _read_version(root: Path) -> str | None:
