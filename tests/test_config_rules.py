@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from verl_cookbook.checks.config.checker import ConfigChecker
-from verl_cookbook.checks.config.field_types import conversion_error
+from verl_cookbook.checks.config.field_types import conversion_error, type_error
 from verl_cookbook.checks.config.hydra_apply import assignment_from_override, entry_point_findings, resolve_config
 from verl_cookbook.checks.config.model import Assignment, override_value
 
@@ -464,3 +464,21 @@ def test_a_delta_setup_on_a_rollout_without_a_consumer_is_still_rejected_in_one_
     checker = ConfigChecker(facts, "ppo_trainer", "gpu")
     found = checker.check(_fragment((f"{ROLLOUT}.name", "trtllm"), (f"{CKPT}.backend", "delta_sharded")), delta=True)
     assert [f.rule for f in found] == ["delta/rejected"]
+
+
+@pytest.mark.parametrize(
+    ("default", "value", "annotation", "error"),
+    [
+        (8, "abc", None, "expected int, got str 'abc'"),
+        (8, True, None, "expected int, got bool True"),  # a bool is no int here, though Python says it is
+        (True, 1, None, "expected bool, got int 1"),
+        (1.0, 2, None, None),  # an int stands where a float is expected
+        ("nccl", 3, None, None),  # a number stands where a string is expected (Hydra passes it on as text)
+        ({}, [1], None, "expected dict, got list [1]"),
+        (None, "x", "Optional[int]", "expected int, got str 'x'"),
+        (None, "x", "Any", None),  # no type to judge by
+        (8, "${oc.env:N}", None, None),  # an interpolation is resolved at run time
+    ],
+)
+def test_an_engine_keyword_argument_is_judged_by_the_type_of_its_python_default(default, value, annotation, error):
+    assert type_error(default, value, annotation) == error

@@ -38,24 +38,12 @@ def type_error(default: Any, value: Any, annotation: str | None = None) -> str |
         return None  # an interpolation: resolved by OmegaConf at run time
     if value is None:
         return None
-    expected = None
+    kinds = (bool, int, float, str, dict, list)  # bool before int: True is an int too
     if default is None:
         ann = (annotation or "").replace("Optional[", "").rstrip("]")
-        expected = {"str": str, "int": int, "bool": bool, "float": float, "dict": dict, "list": list}.get(ann)
-        if expected is None:
-            return None
-    elif isinstance(default, bool):
-        expected = bool
-    elif isinstance(default, int):
-        expected = int
-    elif isinstance(default, float):
-        expected = float
-    elif isinstance(default, str):
-        expected = str
-    elif isinstance(default, dict):
-        expected = dict
-    elif isinstance(default, list):
-        expected = list
+        expected = next((k for k in kinds if k.__name__ == ann), None)
+    else:
+        expected = next((k for k in kinds if isinstance(default, k)), None)
     if expected is None:
         return None
     ok = {
