@@ -22,15 +22,30 @@ FAMILIES = {r.code.split("/")[0] for r in DECLARED}
 CODE = re.compile(r"[a-z]+/[A-Za-z][A-Za-z0-9-]*")
 
 
+def _rule_constants() -> dict[str, str]:
+    """The module-level rule constants of the declaring modules (``CONFIG_UNKNOWN_KEY``), each with its code."""
+    import importlib
+
+    out = {}
+    for path in sorted((PACKAGE / "rules").glob("*.py")):
+        module = importlib.import_module(f"verl_cookbook.rules.{path.stem}".removesuffix(".__init__"))
+        out.update({name: str(v) for name, v in vars(module).items() if isinstance(v, Rule) and name.isupper()})
+    return out
+
+
 def _code_literals() -> dict[str, list[str]]:
-    """String constants shaped like a rule code of a declared family, outside the declarations, with where each is;
-    the constant parts of f-strings (``f"shellcheck/SC{n}"``) count as prefixes."""
+    """String constants shaped like a rule code of a declared family, and rule constants (``CONFIG_UNKNOWN_KEY``),
+    outside the declarations, with where each is; the constant parts of f-strings (``f"shellcheck/SC{n}"``) count
+    as prefixes."""
+    constants = _rule_constants()
     out: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         if path.parent.name == "rules":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.JoinedStr):
+            if isinstance(node, ast.Name) and node.id in constants:
+                out.setdefault(constants[node.id], []).append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.JoinedStr):
                 first = node.values[0] if node.values else None
                 if isinstance(first, ast.Constant) and re.fullmatch(r"[a-z]+/[A-Za-z-]*", str(first.value)):
                     out.setdefault(str(first.value), []).append(f"{path.name}:{node.lineno}")

@@ -8,62 +8,14 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from verl_cookbook.rules import Rule, lookup, matches
+from verl_cookbook.rules import Finding, matches
 
 # The exit-code contract of every verl-cookbook command: 3 is a bug in verl-cookbook itself, never the input's fault.
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One disagreement between a page (or file) and verl's source.
-
-    ``rule`` is the declared :class:`~verl_cookbook.rules.Rule` (a code given as a string is looked up; a code no
-    rule declares raises). ``fact`` says what verl actually has; ``fact_source`` where (``verl/...py:LINE``).
-    ``data`` is what the check knew, as values (the key, the backend named, …): fixes and advice are rendered from
-    it, never from the message.
-    """
-
-    path: str
-    line: int
-    col: int
-    rule: Rule  # a declared code given as a string is looked up in __post_init__
-    message: str
-    fact: str | None = None
-    fact_source: str | None = None
-    data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
-
-    if TYPE_CHECKING:  # what the generated __init__ accepts: the rule as a Rule or as its code
-
-        def __init__(
-            self,
-            path: str,
-            line: int,
-            col: int,
-            rule: Rule | str,
-            message: str,
-            fact: str | None = None,
-            fact_source: str | None = None,
-            data: Mapping[str, Any] = ...,
-        ) -> None: ...
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.rule, Rule):
-            object.__setattr__(self, "rule", lookup(self.rule))
-
-    def sort_key(self) -> tuple:
-        return (self.path, self.line, self.col, self.rule, self.message)
-
-    def as_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["rule"] = str(self.rule)
-        d["data"] = dict(self.data)
-        return d
 
 
 def plural(n: int, noun: str) -> str:
@@ -236,6 +188,7 @@ def apply_rules_options(
     (``suppression/unknown-code``). Those two are findings like any other: selectable, ignorable, suppressible by
     neither (a comment cannot vouch for itself). ``select`` empty means every rule; ``ignore`` wins over it."""
     from verl_cookbook.rules import known_pattern
+    from verl_cookbook.rules.pages import SUPPRESSION_UNKNOWN_CODE, SUPPRESSION_UNUSED
 
     found = list(findings)
     cwd = os.path.realpath(os.getcwd())
@@ -244,27 +197,8 @@ def apply_rules_options(
     kept = [f for f in found if not any(s.covers(f) for s in marks)]
     for s in marks:
         if not known_pattern(s.code):
-            kept.append(
-                Finding(
-                    s.path,
-                    s.line,
-                    s.col,
-                    "suppression/unknown-code",
-                    f"`verl-cookbook: ignore[{s.code}]` names no rule: the comment silences nothing",
-                    data={"code": s.code},
-                )
-            )
+            kept.append(SUPPRESSION_UNKNOWN_CODE.at(s.path, s.line, s.col, code=s.code))
         elif not any(s.covers(f) for f in found):
-            kept.append(
-                Finding(
-                    s.path,
-                    s.line,
-                    s.col,
-                    "suppression/unused",
-                    f"`verl-cookbook: ignore[{s.code}]` silences nothing: no `{s.code}` finding here or on the next "
-                    "line",
-                    data={"code": s.code},
-                )
-            )
+            kept.append(SUPPRESSION_UNUSED.at(s.path, s.line, s.col, code=s.code))
     out = [f for f in kept if (not select or matches(f.rule, select)) and not matches(f.rule, ignore)]
     return sorted(out, key=lambda f: f.sort_key())

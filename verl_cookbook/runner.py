@@ -5,13 +5,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.fingerprints import tool_fingerprint
 from verl_cookbook.releases import version_key
+from verl_cookbook.rules import replay
 from verl_cookbook.verl_source import cache_dir, write_atomic
 
 if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a page is not in the page cache
@@ -308,7 +309,7 @@ class PageCache:
             for rel, digest in entry["includes"].items():
                 if hashlib.sha256(Path(rel).read_bytes()).hexdigest() != digest:
                     return False
-            findings = [Finding(**d) for d in entry["findings"]]
+            findings = [replay(d) for d in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError):
             return False
         for k in _COUNTERS:
@@ -325,7 +326,7 @@ class PageCache:
             entry = {
                 "includes": {rel: hashlib.sha256(Path(rel).read_bytes()).hexdigest() for rel in includes},
                 "counters": {k: getattr(report, k) - before[k] for k in _COUNTERS},
-                "findings": [asdict(x) for x in report.findings[start:]],
+                "findings": [x.as_dict() for x in report.findings[start:]],
             }
             write_atomic(self.dir / f"{key}.json", json.dumps(entry, ensure_ascii=False))
         except OSError:

@@ -8,16 +8,24 @@ and an example of bad input that fires it beside a correct one that does not. Th
 these declarations; ``tests/test_rules.py`` proves that every code the package uses is declared, that every
 declared rule is used, and that each example does what it says.
 
+A rule also owns its message: an English and a 中文 template (:mod:`.template`) naming the data a finding carries.
+A finding is made by the rule, from data, never from text: ``CONFIG_UNKNOWN_KEY.at(path, line, col, key=…)``. The
+rules are module-level constants of the declaring modules (``verl_cookbook.rules.config.CONFIG_UNKNOWN_KEY``), so a
+misspelt rule is an import error, and a finding missing a field its template needs is refused where it is made.
+
 A rule is a ``str`` (its code), so ``finding.rule == "config/unknown-key"`` and JSON output keep working.
 Families whose codes come from another tool (ShellCheck's ``SC2086``, jsonschema's validator names) are declared
-once with ``family=True``; :func:`lookup` gives each concrete code the family's declaration.
+once with ``family=True``; :func:`lookup` gives each concrete code the family's declaration, and the tool's own
+message travels as data.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from verl_cookbook.rules.template import Message, TemplateError, fields_of
 
 ERROR = "error"
 WARNING = "warning"
@@ -51,6 +59,8 @@ class Rule(str):
     bad: Example | None
     good: Example | None
     parent: Rule | None
+    message: Message | None  # None only while a check still writes its own text (the compat path)
+    data_names: frozenset[str]  # the data a finding may carry: its templates' fields, the fix's, and ``extra``
 
     def __new__(cls, code: str, **declaration: Any) -> Rule:
         obj = super().__new__(cls, code)
@@ -68,6 +78,53 @@ class Rule(str):
     def declared(self) -> Rule:
         """The declaration this code belongs to (the family's, for a code such as ``shellcheck/SC2086``)."""
         return self.parent or self
+
+    def at(
+        self,
+        path: str,
+        line: int,
+        col: int = 1,
+        /,
+        *,
+        fact: str | None = None,
+        fact_source: str | None = None,
+        **data: Any,
+    ) -> Finding:
+        """A finding of this rule at ``path:line:col``, carrying ``data``: every field the template of its case
+        (``data["case"]``, default ``""``) reads, and nothing the rule does not declare. The message is rendered
+        from the template; ``fact`` says what verl (or the source named by ``fact_source``) actually has."""
+        message = self.declared.message
+        if message is None:
+            raise TemplateError(f"rule {self}: declares no message template")
+        case = str(data.get("case") or "")
+        cases = message.cases
+        if case not in cases and not ("" in cases and case in self.declared.extra_cases):
+            raise TypeError(f"rule {self}: no case {case!r} (declared: {', '.join(map(repr, cases))})")
+        missing = message.fields(case if case in cases else "") - data.keys()
+        unknown = data.keys() - self.declared.data_names - {"case"}
+        if missing or unknown:
+            raise TypeError(
+                f"rule {self}: "
+                + "; ".join(
+                    part
+                    for part in (
+                        f"missing data {', '.join(sorted(missing))}" if missing else "",
+                        f"undeclared data {', '.join(sorted(unknown))}" if unknown else "",
+                    )
+                    if part
+                )
+            )
+        return Finding(path, line, col, self, message.render(data), fact, fact_source, data)
+
+    def render(self, data: Mapping[str, Any], lang: str = "en") -> str:
+        """This rule's message for ``data`` in ``lang`` (``en`` or ``zh``)."""
+        message = self.declared.message
+        return message.render(data, lang) if message is not None else ""
+
+    @property
+    def extra_cases(self) -> frozenset[str]:
+        """Cases the fix or the page tells apart while the message has one wording."""
+        return frozenset(k for m in (self.fix, self.page) if isinstance(m, Mapping) for k in m if isinstance(k, str))
 
     def fix_text(self, data: Mapping[str, Any]) -> str | None:
         """The fix, filled from a finding's data (and context such as ``backend``); ``data["case"]`` picks one of
@@ -97,6 +154,74 @@ class _Defaulting(dict):
         return "<" + key + ">"
 
 
+@dataclass(frozen=True)
+class Finding:
+    """One disagreement between a page (or file) and verl's source, made by its rule (:meth:`Rule.at`).
+
+    ``message`` is the rule's English template filled from ``data`` (:meth:`text` renders it in 中文); ``fact``
+    says what verl actually has, ``fact_source`` where (``verl/...py:LINE``). ``data`` is what the check knew, as
+    values (the key, the backend named, …): messages, fixes and advice are rendered from it, never from the text.
+    """
+
+    path: str
+    line: int
+    col: int
+    rule: Rule  # a declared code given as a string is looked up in __post_init__ (the compat path)
+    message: str
+    fact: str | None = None
+    fact_source: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    if TYPE_CHECKING:  # what the generated __init__ accepts: the rule as a Rule or as its code
+
+        def __init__(
+            self,
+            path: str,
+            line: int,
+            col: int,
+            rule: Rule | str,
+            message: str,
+            fact: str | None = None,
+            fact_source: str | None = None,
+            data: Mapping[str, Any] = ...,
+        ) -> None: ...
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rule, Rule):
+            object.__setattr__(self, "rule", lookup(self.rule))
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (``en`` or ``zh``), rendered from the rule's template."""
+        if lang == "en" or self.rule.declared.message is None:
+            return self.message
+        return self.rule.render(self.data, lang)
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.col, self.rule, self.message)
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        """The finding as JSON-ready values, its message in ``lang``."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "col": self.col,
+            "rule": str(self.rule),
+            "message": self.text(lang),
+            "fact": self.fact,
+            "fact_source": self.fact_source,
+            "data": dict(self.data),
+        }
+
+
+def replay(d: Mapping[str, Any]) -> Finding:
+    """A finding again from its :meth:`Finding.as_dict` (English) form, e.g. out of the page cache."""
+    rule = lookup(d["rule"])
+    data = dict(d.get("data") or {})
+    if rule.declared.message is None:  # the compat path: the text was written by the check
+        return Finding(d["path"], d["line"], d["col"], rule, d["message"], d.get("fact"), d.get("fact_source"), data)
+    return rule.at(d["path"], d["line"], d["col"], fact=d.get("fact"), fact_source=d.get("fact_source"), **data)
+
+
 class UndeclaredRule(KeyError):
     """A code no rule declares: a bug in the checker, caught by the tests."""
 
@@ -118,12 +243,25 @@ def declare(
     bad: Example | None = None,
     good: Example | None = None,
     family: bool = False,
+    message: str | Mapping[str, str] | None = None,
+    message_zh: str | Mapping[str, str] | None = None,
+    extra: Sequence[str] = (),
 ) -> Rule:
-    """Declare one rule (once: a second declaration of the same code is a bug)."""
+    """Declare one rule (once: a second declaration of the same code is a bug).
+
+    ``message`` and ``message_zh`` are the finding's text in English and 中文 (one template, or one per case);
+    ``extra`` names the data a finding carries beyond the templates' fields (what its fix, page or advice read)."""
     if code in _RULES or code in _FAMILIES:
         raise ValueError(f"rule {code} declared twice")
     if severity not in (ERROR, WARNING):
         raise ValueError(f"rule {code}: severity {severity!r}")
+    if (message is None) != (message_zh is None):
+        raise TemplateError(f"rule {code}: a message needs both its English and its 中文 template")
+    msg = Message.declare(code, message, message_zh) if message is not None and message_zh is not None else None
+    fix_fields = _fix_fields(fix)
+    names = (msg.all_fields() if msg else frozenset()) | fix_fields | frozenset(extra)
+    if {"fact", "fact_source"} & names:
+        raise TemplateError(f"rule {code}: `fact` and `fact_source` are a finding's own fields, not data")
     rule = Rule(
         code,
         family=family,
@@ -137,9 +275,17 @@ def declare(
         bad=bad,
         good=good,
         parent=None,
+        message=msg,
+        data_names=names,
     )
     (_FAMILIES if family else _RULES)[code] = rule
     return rule
+
+
+def _fix_fields(fix: str | Mapping[str, str] | None) -> frozenset[str]:
+    """The data a fix template reads (``backend`` is the doctor's context, not a finding's data)."""
+    texts = [fix] if isinstance(fix, str) else list(fix.values()) if fix else []
+    return frozenset().union(*(fields_of(t) for t in texts)) - {"backend"}
 
 
 def lookup(code: str) -> Rule:

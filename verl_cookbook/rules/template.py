@@ -1,0 +1,99 @@
+"""A rule's message: one template in English and one in 中文 per case, rendered from a finding's data.
+
+A template is Python's ``str.format`` syntax with named fields only (``"unknown key `{key}`"``). A rule with several
+wordings declares a mapping from a case to its template (``{"": …, "suggested": …}``); a finding picks one with
+``data["case"]`` (the same key picks the rule's fix and page). Both languages of a case name the same fields: what
+the finding must carry is checked when the rule is declared, not when the message is printed.
+
+Beyond ``!r`` and ``!s``, two conversions render a list in the message's own language: ``{names!l}`` joins the items
+(``a, b`` / ``a、b``) and ``{names!c}`` shows each as a code span (```a`, `b``` / ```a`、`b```). Data holds values
+(strings, numbers, lists), never text written for one language.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+LANGS = ("en", "zh")
+_SEPARATOR = {"en": ", ", "zh": "、"}
+_CONVERSIONS = {None, "r", "s", "l", "c"}
+
+
+class TemplateError(ValueError):
+    """A template that cannot be a message (a positional field, an unknown conversion, the two languages of a case
+    asking for different data): raised when the rule is declared."""
+
+
+def fields_of(template: str) -> frozenset[str]:
+    """The names a template's fields read (``{key}``, ``{key!r}``, ``{choices!c}``), checked for what
+    :func:`render` can fill: named fields only, no attribute or index lookups, known conversions."""
+    names = set()
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:
+        raise TemplateError(f"{template!r}: {e}") from None
+    for _text, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise TemplateError(f"{template!r}: field {{{name}}} must be a name (no position, attribute or index)")
+        if conversion not in _CONVERSIONS:
+            raise TemplateError(f"{template!r}: field {{{name}!{conversion}}}: conversions are !r !s !l !c")
+        if spec and "{" in spec:
+            raise TemplateError(f"{template!r}: field {{{name}}} has a nested field in its format spec")
+        names.add(name)
+    return frozenset(names)
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion in ("l", "c"):
+            items = [value] if isinstance(value, str) or not isinstance(value, Iterable) else list(value)
+            shown = [f"`{x}`" if conversion == "c" else str(x) for x in items]
+            return _SEPARATOR[self.lang].join(shown)
+        return super().convert_field(value, conversion)
+
+
+@dataclass(frozen=True)
+class Message:
+    """A rule's message: per case (``""`` when there is one wording), its English and its 中文 template."""
+
+    en: Mapping[str, str]
+    zh: Mapping[str, str]
+
+    @classmethod
+    def declare(cls, code: str, en: str | Mapping[str, str], zh: str | Mapping[str, str]) -> Message:
+        """The message of rule ``code``, checked: the same cases in both languages, each case's two templates
+        asking for the same fields."""
+        en_cases = {"": en} if isinstance(en, str) else dict(en)
+        zh_cases = {"": zh} if isinstance(zh, str) else dict(zh)
+        if set(en_cases) != set(zh_cases):
+            raise TemplateError(f"rule {code}: cases {sorted(en_cases)} in English, {sorted(zh_cases)} in 中文")
+        for case in en_cases:
+            a, b = fields_of(en_cases[case]), fields_of(zh_cases[case])
+            if a != b:
+                raise TemplateError(f"rule {code}, case {case!r}: fields {sorted(a)} in English, {sorted(b)} in 中文")
+        return cls(en_cases, zh_cases)
+
+    @property
+    def cases(self) -> tuple[str, ...]:
+        return tuple(self.en)
+
+    def fields(self, case: str) -> frozenset[str]:
+        """The fields the template of ``case`` reads (the same in both languages)."""
+        return fields_of(self.en[case])
+
+    def all_fields(self) -> frozenset[str]:
+        return frozenset().union(*(self.fields(c) for c in self.en))
+
+    def render(self, data: Mapping[str, Any], lang: str = "en") -> str:
+        """The message in ``lang`` (``en`` or ``zh``) for a finding carrying ``data``."""
+        templates = self.zh if lang == "zh" else self.en
+        case = str(data.get("case") or "")
+        return _Formatter(lang).vformat(templates[case if case in templates else ""], (), data)
