@@ -11,9 +11,12 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
+
+from verl_cookbook.rules import Rule
+from verl_cookbook.rules.pages import FILE_BINARY, FILE_ENCODING, FILE_TOO_LARGE, FILE_UNREADABLE
 
 MAX_BYTES = 5 * 1024 * 1024
 _CONTAINER = re.compile(r"^( *)(?:!!!|\?\?\?\+?|===\+?)\s")
@@ -24,12 +27,12 @@ _ATTR = re.compile(r"""([A-Za-z_][\w-]*)=("[^"]*"|'[^']*'|[^\s}]+)""")
 
 
 class MarkdownError(Exception):
-    """The file cannot be read as Markdown (binary, not UTF-8, too large)."""
+    """The file cannot be read as Markdown (binary, not UTF-8, too large): the rule that says so, the line, and the
+    data its message reads. The runner (or doctor) makes it a finding on the file."""
 
-    def __init__(self, rule: str, message: str, line: int = 1) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.line = line
+    def __init__(self, rule: Rule, line: int = 1, **data: Any) -> None:
+        super().__init__(rule.render(data))
+        self.rule, self.line, self.data = rule, line, data
 
 
 @dataclass
@@ -81,8 +84,8 @@ class Problem(NamedTuple):
     path: str
     line: int
     col: int
-    rule: str
-    message: str
+    rule: Rule
+    data: dict[str, Any]
 
 
 @dataclass
@@ -150,24 +153,23 @@ def flatten_containers(lines: list[str]) -> list[str]:
     return out
 
 
-def read_text(path: Path, what: str = "Markdown") -> str:
-    """The file's text, or a MarkdownError saying why it cannot be read as ``what`` (too large, no permission,
+def read_text(path: Path) -> str:
+    """The file's text, or a MarkdownError saying why it cannot be read as text (too large, no permission,
     binary, not UTF-8). The one reader of input files: ``doctor`` reads launch scripts and configs with it too."""
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            raise MarkdownError("file/too-large", f"file is {size} bytes; the checker reads {what} up to {MAX_BYTES}")
+            raise MarkdownError(FILE_TOO_LARGE, size=size, limit=MAX_BYTES)
         data = path.read_bytes()
     except OSError as e:
-        raise MarkdownError("file/unreadable", f"cannot read file: {e.strerror or e}") from None
+        raise MarkdownError(FILE_UNREADABLE, error=str(e.strerror or e)) from None
     if b"\0" in data:
-        raise MarkdownError("file/binary", f"file is binary (contains NUL bytes), not {what}")
+        raise MarkdownError(FILE_BINARY)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        msg = f"not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})"
-        raise MarkdownError("file/encoding", msg, line) from None
+        raise MarkdownError(FILE_ENCODING, line, byte=f"{data[e.start]:02x}", offset=e.start) from None
 
 
 def resolve_include(target: str, page: Path, bases: list[Path]) -> Path | None:

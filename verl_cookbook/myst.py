@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from verl_cookbook.markdown import CodeBlock, Page, Problem, parse_attrs, parse_page
+from verl_cookbook.rules.pages import SNIPPET_ORPHAN_DECLARATION
 
 _MYST = re.compile(r"^\{([A-Za-z][\w:.+-]*)\}\s*(.*)$")
 _CODE = ("code-block", "code", "sourcecode")
@@ -130,15 +131,7 @@ def _declare(page: Page, inside: set[int]) -> list[Problem]:
             n += 1
         target = by_line.get(n)
         if target is None:
-            out.append(
-                Problem(
-                    page.path,
-                    start,
-                    1,
-                    "snippet/orphan-declaration",
-                    "<!-- verl-cookbook: check=... --> declares no code block: put it right above a fence",
-                )
-            )
+            out.append(Problem(page.path, start, 1, SNIPPET_ORPHAN_DECLARATION, {}))
             continue
         target.attrs = {**target.attrs, **attrs}
     return out

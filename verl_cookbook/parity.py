@@ -261,7 +261,7 @@ def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
         try:
             out += compare(structure(page, root), structure(twin, root))
         except MarkdownError as e:
-            out.append(Finding(shown, e.line, 1, e.rule, str(e)))
+            out.append(e.rule.at(shown, e.line, 1, **e.data))
     return sorted(out, key=Finding.sort_key)
 
 

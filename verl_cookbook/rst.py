@@ -31,6 +31,7 @@ from docutils import frontend, nodes, utils
 from docutils.parsers.rst import Directive, Parser, directives
 
 from verl_cookbook.markdown import CodeBlock, Page, Problem, parse_attrs, read_text
+from verl_cookbook.rules.pages import SNIPPET_ORPHAN_DECLARATION
 
 DECLARATION = "verl-cookbook:"
 _DIRECTIVE_NAME = re.compile(r"^\s*\.\.\s+([A-Za-z][\w:.+-]*)::", re.M)
@@ -307,16 +308,7 @@ def _declare(document: nodes.document, found_at: dict[int, CodeBlock], lines: li
         attrs = parse_attrs(comment.astext().strip()[len(DECLARATION) :])
         target = _declared_block(comment, found_at)
         if target is None:
-            out.append(
-                Problem(
-                    shown,
-                    line,
-                    1,
-                    "snippet/orphan-declaration",
-                    f"`.. {DECLARATION}` declares no code block: put it right above a code-block, "
-                    "literalinclude or the paragraph that ends in `::`",
-                )
-            )
+            out.append(Problem(shown, line, 1, SNIPPET_ORPHAN_DECLARATION, {"case": "rst"}))
             continue
         target.attrs = {**target.attrs, **attrs}
     return out

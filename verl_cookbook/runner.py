@@ -13,6 +13,7 @@ from verl_cookbook.findings import Finding
 from verl_cookbook.fingerprints import tool_fingerprint
 from verl_cookbook.releases import version_key
 from verl_cookbook.rules import replay
+from verl_cookbook.rules.pages import FILE_MISSING
 from verl_cookbook.verl_source import cache_dir, write_atomic
 
 if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a page is not in the page cache
@@ -53,7 +54,7 @@ def collect(paths: list[Path]) -> tuple[list[Path], list[Finding]]:
         elif p.is_file():
             files.append(p)
         else:
-            errors.append(Finding(str(p), 1, 1, "file/missing", "no such file or folder"))
+            errors.append(FILE_MISSING.at(str(p), 1, 1))
     seen: set[Path] = set()
     unique = []
     for f in files:  # a page named twice (a folder and a file in it) is checked, and reported, once
@@ -87,7 +88,9 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
     out = report.findings
     report.pages += 1
     out.extend(check_citations(page, ctx))
-    out.extend(Finding(*p) for p in page.problems)  # what reading it found (a declaration above no block)
+    out.extend(
+        p.rule.at(p.path, p.line, p.col, **p.data) for p in page.problems
+    )  # what reading it found (a declaration above no block)
     for block in page.blocks:
         report.blocks += 1
         report.includes.update(block.includes)
@@ -251,7 +254,7 @@ def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator
         try:
             pages.append((f, read_page(f, Path.cwd(), bases=[ctx.root])))
         except MarkdownError as e:
-            yield f, Report(findings=[Finding(shown_path(f), e.line, 1, e.rule, str(e))])
+            yield f, Report(findings=[e.rule.at(shown_path(f), e.line, 1, **e.data)])
     start_batches([page for _, page in pages], ctx)
     pages.sort(key=lambda fp: has_shell_blocks(fp[1], ctx))  # the report is sorted: the order is not seen
     try:

@@ -30,9 +30,9 @@ class Unreadable(Exception):  # noqa: N818 - named for what the file is
     """A file that cannot be read as text (binary, not UTF-8, too large, no permission): a finding on the file
     (``file/…``, the rules ``check`` reports on such a page), not an error of the command."""
 
-    def __init__(self, rule: str, message: str, line: int = 1) -> None:
-        super().__init__(message)
-        self.rule, self.line = rule, line
+    def __init__(self, e: MarkdownError) -> None:
+        super().__init__(str(e))
+        self.rule, self.line, self.data = e.rule, e.line, e.data
 
 
 def read_input(path: Path) -> str:
@@ -43,9 +43,9 @@ def read_input(path: Path) -> str:
     if path.is_dir():
         raise InputError("is a folder; give the launch script or config file itself")
     try:
-        return read_text(path, what="a launch script or config")
+        return read_text(path)
     except MarkdownError as e:
-        raise Unreadable(e.rule, str(e), e.line) from None
+        raise Unreadable(e) from None
 
 
 def detect_kind(path: Path, text: str) -> str:

@@ -154,7 +154,7 @@ def diagnose(
         text = read_input(path)
     except Unreadable as e:
         report = _bare_report(file, "unreadable", device, cann, product)
-        report.findings.append(advise(Finding(file, e.line, 1, e.rule, str(e)), None))
+        report.findings.append(advise(e.rule.at(file, e.line, 1, **e.data), None))
         return report
     kind = detect_kind(path, text)
     if not text.strip():

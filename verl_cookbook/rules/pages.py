@@ -9,34 +9,52 @@ from verl_cookbook.rules import WARNING, Example, declare
 _OK = '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'
 
 # -- file/, markdown/, include/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "file/missing",
-        "Path does not exist",
-        "路径不存在",
-        "A page or folder named on the command line that does not exist.",
-    ),
-    (
-        "file/unreadable",
-        "File cannot be read",
-        "文件无法读取",
-        "A page, or a file given to doctor, that cannot be read (no permission).",
-    ),
-    (
-        "file/binary",
-        "Binary file",
-        "二进制文件",
-        "A page, or a file given to doctor, that holds NUL bytes, so it is not text.",
-    ),
-    ("file/encoding", "Not UTF-8", "非 UTF-8 编码", "A page, or a file given to doctor, that is not UTF-8 text."),
-    (
-        "file/too-large",
-        "File too large",
-        "文件过大",
-        "A page, or a file given to doctor, larger than the checker reads.",
-    ),
-):
-    declare(code, summary, zh, catches, "Nothing in a file that cannot be read is checked.")
+_UNREAD = "Nothing in a file that cannot be read is checked."
+FILE_MISSING = declare(
+    "file/missing",
+    "Path does not exist",
+    "路径不存在",
+    "A page or folder named on the command line that does not exist.",
+    _UNREAD,
+    message="no such file or folder",
+    message_zh="文件或目录不存在",
+)
+FILE_UNREADABLE = declare(
+    "file/unreadable",
+    "File cannot be read",
+    "文件无法读取",
+    "A page, or a file given to doctor, that cannot be read (no permission).",
+    _UNREAD,
+    message="cannot read the file: {error}",
+    message_zh="无法读取文件：{error}",
+)
+FILE_BINARY = declare(
+    "file/binary",
+    "Binary file",
+    "二进制文件",
+    "A page, or a file given to doctor, that holds NUL bytes, so it is not text.",
+    _UNREAD,
+    message="the file is binary (it holds NUL bytes), not text",
+    message_zh="文件为二进制文件（含 NUL 字节），不是文本",
+)
+FILE_ENCODING = declare(
+    "file/encoding",
+    "Not UTF-8",
+    "非 UTF-8 编码",
+    "A page, or a file given to doctor, that is not UTF-8 text.",
+    _UNREAD,
+    message="not UTF-8: byte 0x{byte} at offset {offset}",
+    message_zh="不是 UTF-8 编码：偏移 {offset} 处的字节为 0x{byte}",
+)
+FILE_TOO_LARGE = declare(
+    "file/too-large",
+    "File too large",
+    "文件过大",
+    "A page, or a file given to doctor, larger than the checker reads.",
+    _UNREAD,
+    message="the file is {size} bytes; the checker reads files up to {limit} bytes",
+    message_zh="文件大小为 {size} 字节，超过检查工具可读取的上限（{limit} 字节）",
+)
 declare(
     "markdown/unterminated-fence",
     "Code fence never closed",
@@ -107,13 +125,23 @@ declare(
     "A file under snippets/ that no page includes.",
     "Nothing checks it, and readers never see it.",
 )
-declare(
+SNIPPET_ORPHAN_DECLARATION = declare(
     "snippet/orphan-declaration",
     "Check declaration above no code block",
     "检查声明下方没有代码块",
     "A `.. verl-cookbook: check=…` comment (reStructuredText) or `<!-- verl-cookbook: check=… -->` (Markdown, MyST) "
     "that is not right above a code block.",
     "The declaration checks nothing, and the block it was meant for is judged without it.",
+    message={
+        "": "`<!-- verl-cookbook: check=… -->` declares no code block: put it right above a fence",
+        "rst": "`.. verl-cookbook: check=…` declares no code block: put it right above a code-block, a "
+        "literalinclude or the paragraph that ends in `::`",
+    },
+    message_zh={
+        "": "`<!-- verl-cookbook: check=… -->` 下方没有代码块：请将其紧贴在代码块上方",
+        "rst": "`.. verl-cookbook: check=…` 下方没有代码块：请将其紧贴在 code-block、literalinclude "
+        "或以 `::` 结尾的段落上方",
+    },
 )
 
 # -- table/ ------------------------------------------------------------------
