@@ -29,6 +29,11 @@ def pytest_configure(config: pytest.Config) -> None:
     inherit the environment, so the whole run shares one folder; a worker finds it set and keeps it."""
     if hasattr(config, "workerinput") and os.environ.get(TEST_CACHE_MARK):
         return
+    # Findings print in 中文 under a Chinese locale (``--lang``'s default): the tests that read English messages run
+    # the same on a developer's zh_CN machine; the tests of the 中文 output ask for it.
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(name, "").lower().startswith("zh"):
+            os.environ[name] = "C.UTF-8"
     folder = tempfile.mkdtemp(prefix="verl-cookbook-test-cache-")
     os.environ[CACHE_ENV] = folder
     os.environ[TEST_CACHE_MARK] = folder

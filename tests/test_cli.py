@@ -48,7 +48,7 @@ def test_json_format_is_a_list_of_findings_with_every_field(write_page, capsys) 
     code, out, _err = run(["check", str(page), "--format", "json"], capsys)
     assert code == 1
     (finding,) = json.loads(out)
-    assert set(finding) == {"path", "line", "col", "rule", "message", "fact", "fact_source", "data"}
+    assert set(finding) == {"path", "line", "col", "rule", "severity", "message", "fact", "fact_source", "data"}
     assert (finding["line"], finding["rule"]) == (7, "config/unknown-key")
 
 

@@ -5,10 +5,15 @@ checked when the rule is declared."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from verl_cookbook import github_output
+from verl_cookbook.cli import main
+from verl_cookbook.findings import default_lang
 from verl_cookbook.rules import Finding, Rule, declarations, replay
-from verl_cookbook.rules.pages import SUPPRESSION_UNUSED
+from verl_cookbook.rules.pages import FILE_MISSING, SUPPRESSION_UNUSED
 from verl_cookbook.rules.template import Message, TemplateError, fields_of
 
 
@@ -80,3 +85,73 @@ def test_every_declared_message_renders_with_placeholder_data_in_both_languages(
             for lang in ("en", "zh"):
                 assert r.render(data, lang).strip(), (r.code, case, lang)
         assert isinstance(r, Rule)
+
+
+# -- the language of the output, and what severity decides ---------------------------------------------------------
+UNUSED_AND_UNDECLARED = (
+    "# p\n\n<!-- verl-cookbook: ignore[snippet/undeclared] -->\n"
+    '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n\n'
+    "```text\nconsole output\n```\n"
+)
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(argv)
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "zh_CN.UTF-8", "LC_ALL": "C.UTF-8"}, "en"),
+        ({"LANG": "zh_CN.UTF-8", "LC_ALL": ""}, "zh"),  # an empty variable is not set
+        ({}, "en"),
+    ],
+)
+def test_the_default_language_follows_the_posix_locale_order(env: dict[str, str], lang: str) -> None:
+    assert default_lang(env) == lang
+
+
+def test_check_lang_zh_prints_the_chinese_templates_and_marks_warnings(write_page, capsys) -> None:
+    page = write_page(UNUSED_AND_UNDECLARED)
+    code, out = _run(["check", str(page), "--lang", "zh"], capsys)
+    assert code == 1  # a warning alone would set it too: every reported finding counts
+    unused = next(line for line in out.splitlines() if "suppression/unused" in line)
+    assert "suppression/unused (warning) " in unused and "未生效" in unused
+    code, out = _run(["check", str(page), "--lang", "en"], capsys)
+    assert "silences nothing" in out and "未生效" not in out
+
+
+def test_a_warning_alone_sets_exit_code_1(write_page, capsys) -> None:
+    page = write_page(UNUSED_AND_UNDECLARED.split("\n\n```text")[0] + "\n")
+    code, out = _run(["check", str(page)], capsys)
+    assert code == 1 and out.count("\n") == 1 and "suppression/unused (warning)" in out
+
+
+def test_the_locale_picks_the_language_when_lang_is_not_given(write_page, capsys, monkeypatch) -> None:
+    page = write_page(UNUSED_AND_UNDECLARED)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    _code, out = _run(["check", str(page), "--format", "json"], capsys)
+    assert any("未生效" in f["message"] for f in json.loads(out))
+
+
+def test_github_output_prints_warning_for_a_warning_and_error_for_an_error(write_page, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    page = write_page(UNUSED_AND_UNDECLARED)
+    _code, out = _run(["check", str(page), "--format", "github"], capsys)
+    levels = {line.split(" ", 1)[0]: line for line in out.splitlines()}
+    assert "title=suppression/unused::" in levels["::warning"]
+    assert "title=snippet/undeclared::" in levels["::error"]
+
+
+def test_github_annotates_ten_of_each_level_and_counts_the_rest(monkeypatch) -> None:
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    warnings = [SUPPRESSION_UNUSED.at(f"p{k}.md", 1, 1, code="x") for k in range(12)]
+    errors = [FILE_MISSING.at(f"q{k}.md", 1, 1) for k in range(13)]
+    out = github_output.emit(warnings + errors)
+    assert out.count("::warning ") == 10 and out.count("::error ") == 10
+    assert "5 more finding(s)" in out

@@ -26,10 +26,12 @@ from verl_cookbook.findings import (
     EXIT_OK,
     Finding,
     apply_rules_options,
+    default_lang,
     format_json,
     format_text,
     plural,
 )
+from verl_cookbook.rules.template import LANGS
 from verl_cookbook.verl_source import VerlSourceError, resolve_source
 
 DEBUG_ENV = "VERL_COOKBOOK_DEBUG"  # set to 1: an internal error prints its traceback
@@ -93,6 +95,11 @@ def _rule_patterns(value: str) -> list[str]:
     return patterns
 
 
+def _add_lang_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=LANGS, help="the language of the findings: zh (中文) or en (default: zh when the "
+                   "locale's LC_ALL, LC_MESSAGES or LANG starts with zh, else en)")  # fmt: skip
+
+
 def _add_rule_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--select", type=_rule_patterns, action="extend", metavar="CODES", help="report only these rules "
                    "(codes or prefixes, comma-separated: config,engine/unknown-backend)")  # fmt: skip
@@ -118,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="*", type=Path, help="Markdown files or folders (default: the site's docs/)")
     _add_source_args(c)
     c.add_argument("--format", choices=("text", "json", "github"), default="text")
+    _add_lang_arg(c)
     _add_rule_args(c)
     c.add_argument("--root", type=Path, help="the site root that includes resolve against (default: found)")
     c.add_argument(
@@ -181,6 +189,7 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     _add_source_args(p)
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the findings (no guesses, notes or summary)")
+    _add_lang_arg(p)
     _add_rule_args(p)
     p.set_defaults(func=cmd_doctor)
 
@@ -302,10 +311,11 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
     findings = sorted(findings + _install_runs(args, report.files, base), key=lambda f: f.sort_key())
     findings = apply_rules_options(findings, args.select or (), args.ignore or (), checked)
     findings = adoption.finish(args, findings, adoption.checked_files(report.files, report.includes))
+    lang = args.lang or default_lang()
     formats: dict[str, Callable[[list[Finding]], str]] = {
-        "text": format_text,
-        "json": format_json,
-        "github": github_output.emit,
+        "text": lambda fs: format_text(fs, lang=lang),
+        "json": lambda fs: format_json(fs, lang),
+        "github": lambda fs: github_output.emit(fs, lang=lang),
     }
     out = formats[args.format](findings)
     if out:

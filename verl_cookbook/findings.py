@@ -1,5 +1,9 @@
-"""Findings: what a check reports, the three output formats (text, json, github), and the one place where
-``--select/--ignore`` and suppression comments are applied to a run's findings."""
+"""Findings: what a check reports, the three output formats (text, json, github) in English or 中文, and the one
+place where ``--select/--ignore`` and suppression comments are applied to a run's findings.
+
+A rule's severity decides how a finding is shown (GitHub's ``::warning`` or ``::error``, ``(warning)`` after the code
+in text), not whether it counts: as with ShellCheck and ruff, every finding that is reported sets exit code 1, and a
+rule one does not want to fail on is left out with ``--ignore`` (or a suppression comment)."""
 
 from __future__ import annotations
 
@@ -8,11 +12,11 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from verl_cookbook.rules import Finding, matches
+from verl_cookbook.rules import WARNING, Finding, matches
 
 # The exit-code contract of every verl-cookbook command: 3 is a bug in verl-cookbook itself, never the input's fault.
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
@@ -37,14 +41,28 @@ def source_label(fact_source: str | None) -> str:
     return ", ".join(labels)
 
 
+def default_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the messages when ``--lang`` is not given: ``zh`` when the locale's messages are Chinese
+    (the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set, as POSIX orders them, starts with ``zh``),
+    else ``en``."""
+    env = os.environ if environ is None else environ
+    locale = next((env[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(k)), "")
+    return "zh" if locale.lower().startswith("zh") else "en"
+
+
 # Lines a formatter adds under a finding (doctor's fix and link): (label, text) pairs, one list per finding.
 Extra = Sequence[tuple[str, str | None]]
 
 
-def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = None) -> str:
+def is_warning(f: Finding) -> bool:
+    return f.rule.declared.severity == WARNING
+
+
+def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = None, lang: str = "en") -> str:
     lines = []
     for i, f in enumerate(findings):
-        lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule} {f.message}")
+        level = " (warning)" if is_warning(f) else ""
+        lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule}{level} {f.text(lang)}")
         if f.fact or f.fact_source:
             detail = f.fact or ""
             if f.fact_source:
@@ -63,24 +81,25 @@ def _gh_escape(value: str, prop: bool = False) -> str:
     return value
 
 
-def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = None) -> str:
+def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = None, lang: str = "en") -> str:
+    """GitHub workflow commands: ``::warning`` for a rule whose severity is warning, ``::error`` for the others."""
     out = []
     for i, f in enumerate(findings):
-        msg = f.message
+        msg = f.text(lang)
         if f.fact or f.fact_source:
             msg += f" — {source_label(f.fact_source)}: {f.fact or ''} ({f.fact_source or ''})"
         for label, text in extra[i] if extra else ():
             if text:
                 msg += f"\n{label.capitalize()}: {text}"
         out.append(
-            f"::error file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
+            f"::{'warning' if is_warning(f) else 'error'} file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
             f"title={_gh_escape(f.rule, True)}::{_gh_escape(msg)}"
         )
     return "\n".join(out)
 
 
-def format_json(findings: Sequence[Finding]) -> str:
-    return json.dumps([f.as_dict() for f in findings], ensure_ascii=False, indent=2)
+def format_json(findings: Sequence[Finding], lang: str = "en") -> str:
+    return json.dumps([f.as_dict(lang) for f in findings], ensure_ascii=False, indent=2)
 
 
 # -- selection and suppression ----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """``--format github`` within GitHub's limits.
 
-GitHub shows 10 error annotations per step (and 50 per job); the rest of a step's ``::error`` lines are dropped
-without a word (actions/toolkit, docs/problem-matchers.md, "Limitations"). So the first ``ANNOTATIONS`` findings
+GitHub shows 10 error and 10 warning annotations per step (and 50 per job); the rest of a step's ``::error`` and
+``::warning`` lines are dropped without a word (actions/toolkit, docs/problem-matchers.md, "Limitations"). So the first
+``ANNOTATIONS`` findings of each level (a rule's severity: ``::warning`` for a warning, ``::error`` for an error)
 become annotations, a notice says how many more there are, and every finding goes into the job summary
 (``$GITHUB_STEP_SUMMARY``) as a Markdown table, cut at GitHub's 1 MiB per step with a line saying so.
 """
@@ -9,11 +10,12 @@ become annotations, a notice says how many more there are, and every finding goe
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
-from verl_cookbook.findings import Finding, format_github, plural
+from verl_cookbook.findings import Extra, Finding, format_github, is_warning, plural
 
-ANNOTATIONS = 10
+ANNOTATIONS = 10  # of each level, per step
 SUMMARY_BYTES = 1024 * 1024 - 4096  # GitHub's cap per step summary, less room for the closing line
 
 
@@ -21,7 +23,7 @@ def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>")
 
 
-def summary_table(findings: list[Finding], title: str = "verl-cookbook") -> str:
+def summary_table(findings: list[Finding], title: str = "verl-cookbook", lang: str = "en") -> str:
     """Every finding as a Markdown table (file:line, rule, message, what verl has), at most ``SUMMARY_BYTES``."""
     head = [f"### {title}: {plural(len(findings), 'finding')}", ""]
     if not findings:
@@ -30,7 +32,7 @@ def summary_table(findings: list[Finding], title: str = "verl-cookbook") -> str:
     out = "\n".join(head) + "\n"
     for k, f in enumerate(findings):
         fact = " ".join(x for x in (f.fact or "", f"({f.fact_source})" if f.fact_source else "") if x)
-        row = f"| `{_cell(f.path)}:{f.line}` | `{f.rule}` | {_cell(f.message)} | {_cell(fact)} |\n"
+        row = f"| `{_cell(f.path)}:{f.line}` | `{f.rule}` | {_cell(f.text(lang))} | {_cell(fact)} |\n"
         if len((out + row).encode("utf-8")) > SUMMARY_BYTES:
             out += f"\n{len(findings) - k} more finding(s) not shown: the job summary is full (1 MiB)\n"
             break
@@ -38,22 +40,32 @@ def summary_table(findings: list[Finding], title: str = "verl-cookbook") -> str:
     return out
 
 
-def emit(findings: list[Finding], title: str = "verl-cookbook") -> str:
-    """The lines to print: at most ``ANNOTATIONS`` annotations and a notice for the rest. The summary table is
-    appended to ``$GITHUB_STEP_SUMMARY`` when GitHub set it."""
+def emit(
+    findings: list[Finding], title: str = "verl-cookbook", lang: str = "en", extra: Sequence[Extra] | None = None
+) -> str:
+    """The lines to print: at most ``ANNOTATIONS`` annotations of each level and a notice for the rest. The summary
+    table is appended to ``$GITHUB_STEP_SUMMARY`` when GitHub set it. ``extra``: lines added under each finding
+    (doctor's fix and link)."""
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         try:
             with Path(summary).open("a", encoding="utf-8") as fh:
-                fh.write(summary_table(findings, title))
+                fh.write(summary_table(findings, title, lang))
         except OSError:
             summary = None
-    lines = [format_github(findings[:ANNOTATIONS])] if findings else []
-    rest = len(findings) - ANNOTATIONS
+    shown: list[int] = []
+    per_level = {True: 0, False: 0}
+    for k, f in enumerate(findings):
+        if per_level[is_warning(f)] < ANNOTATIONS:
+            per_level[is_warning(f)] += 1
+            shown.append(k)
+    chosen = [findings[k] for k in shown]
+    lines = [format_github(chosen, [extra[k] for k in shown] if extra else None, lang)] if findings else []
+    rest = len(findings) - len(shown)
     if rest > 0:
         where = "the job summary" if summary else "the text output (run with --format text)"
         lines.append(
             f"::notice title=verl-cookbook::{rest} more finding(s) are not annotated (GitHub shows "
-            f"{ANNOTATIONS} error annotations per step): all {len(findings)} are in {where}"
+            f"{ANNOTATIONS} error and {ANNOTATIONS} warning annotations per step): all {len(findings)} are in {where}"
         )
     return "\n".join(lines)

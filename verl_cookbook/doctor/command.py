@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from dataclasses import asdict
 
+from verl_cookbook import github_output
 from verl_cookbook.doctor.inputs import InputError
 from verl_cookbook.doctor.judgement import FileReport, dedupe, diagnose
 from verl_cookbook.doctor_rules import DoctorFinding, advise, ascend_env
@@ -19,10 +20,8 @@ from verl_cookbook.findings import (
     EXIT_FINDINGS,
     EXIT_OK,
     apply_rules_options,
+    default_lang,
     plural,
-)
-from verl_cookbook.findings import (
-    format_github as format_findings_github,
 )
 from verl_cookbook.findings import (
     format_text as format_findings_text,
@@ -56,7 +55,8 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     for r in reports:
         r.findings = select_findings(r, getattr(args, "select", None), getattr(args, "ignore", None))
     findings = [f for r in reports for f in r.findings]
-    out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts)
+    lang = getattr(args, "lang", None) or default_lang()
+    out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts, lang)
     if out:
         print(out)
     for err in errors:
@@ -137,16 +137,20 @@ def _context(r: FileReport) -> list[str]:
     return parts
 
 
-# -- output -----------------------------------------------------------------------------------------
-def _extra(reports: list[FileReport]) -> list[list[tuple[str, str | None]]]:
-    return [[("fix", df.fix), ("see", df.link)] for r in reports for df in r.findings]
+# -- output ----------------------------------------------------------------------------------------
+_LABELS = {"en": ("fix", "see"), "zh": ("修改方法", "参见")}
 
 
-def format_text(reports: list[FileReport], facts: Facts) -> str:
-    return format_findings_text([df.finding for r in reports for df in r.findings], _extra(reports))
+def _extra(reports: list[FileReport], lang: str) -> list[list[tuple[str, str | None]]]:
+    fix, see = _LABELS[lang]
+    return [[(fix, df.fix), (see, df.link)] for r in reports for df in r.findings]
 
 
-def format_json(reports: list[FileReport], facts: Facts) -> str:
+def format_text(reports: list[FileReport], facts: Facts, lang: str = "en") -> str:
+    return format_findings_text([df.finding for r in reports for df in r.findings], _extra(reports, lang), lang)
+
+
+def format_json(reports: list[FileReport], facts: Facts, lang: str = "en") -> str:
     out = {
         "verl": facts.tree.label,
         "files": [
@@ -161,10 +165,14 @@ def format_json(reports: list[FileReport], facts: Facts) -> str:
             }
             for r in reports
         ],
-        "findings": [{**df.finding.as_dict(), "fix": df.fix, "link": df.link} for r in reports for df in r.findings],
+        "findings": [
+            {**df.finding.as_dict(lang), "fix": df.fix, "link": df.link} for r in reports for df in r.findings
+        ],
     }
     return json.dumps(out, ensure_ascii=False, indent=2)
 
 
-def format_github(reports: list[FileReport], facts: Facts) -> str:
-    return format_findings_github([df.finding for r in reports for df in r.findings], _extra(reports))
+def format_github(reports: list[FileReport], facts: Facts, lang: str = "en") -> str:
+    """Annotations within GitHub's limits, every finding in the job summary (:mod:`verl_cookbook.github_output`)."""
+    findings = [df.finding for r in reports for df in r.findings]
+    return github_output.emit(findings, "verl-cookbook doctor", lang, _extra(reports, lang))

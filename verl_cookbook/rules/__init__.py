@@ -206,6 +206,7 @@ class Finding:
             "line": self.line,
             "col": self.col,
             "rule": str(self.rule),
+            "severity": self.rule.declared.severity,
             "message": self.text(lang),
             "fact": self.fact,
             "fact_source": self.fact_source,
