@@ -1,11 +1,17 @@
-"""scripts/hooks/checked_count.py: the count under each title is what the page declares, skips excluded."""
+"""scripts/hooks/checked_count.py: the line under each title is the page's claim coverage, generated from the figures
+of ``verl-cookbook coverage``, so no page's line says more than its figures."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import REPO
+from verl_cookbook import coverage_report
+from verl_cookbook.checks.coverage import Figures
 
 _spec = importlib.util.spec_from_file_location("checked_count", REPO / "scripts" / "hooks" / "checked_count.py")
 hook = importlib.util.module_from_spec(_spec)
@@ -13,38 +19,59 @@ _spec.loader.exec_module(hook)
 
 PAGE = """# Title { #t }
 
-``` { .yaml check="config" }
-a: 1
-```
-
-``` { .bash check="skip" reason="output" }
-x
-```
-
-<!-- check: params scope="trainer" -->
-| Key | Default | Meaning |
-|---|---|---|
-| `save_freq` | `-1` | x |
-
-A claim. <!-- check: contains file="verl/a.py" match="x" -->
-A report.<sup class="unchecked" title="from a user report, not checked">※</sup>
+The engine registers as `nccl`. <!-- check: contains file="verl/a.py" match="x" -->
+The merger writes `config.json`.
+<!-- run: test_merger_run.py::test_a_plain_fsdp_checkpoint_merges_into_config_weights_and_tokenizer -->
+`register` writes into a dict (`verl/checkpoint_engine/base.py:67-69`).
+A user saw it hang on 16 nodes.<sup class="unchecked" title="from a user report, not checked">※</sup>
+The default is `2048`.
+See the next section.
 """
 
 
-def test_counts_checked_blocks_tables_and_claims_but_not_skips(tmp_path: Path) -> None:
+def test_the_figures_count_each_kind_of_binding_and_what_is_left_unbound(tmp_path: Path) -> None:
     page = tmp_path / "p.md"
     page.write_text(PAGE, encoding="utf-8")
-    assert hook.count_checks(PAGE, page, tmp_path) == (1, 1, 1)
+    f, generated = hook.page_figures(PAGE, page, tmp_path)
+    assert generated is None
+    assert (f.statements, f.factual, f.check, f.run, f.cited, f.mark, f.unbound) == (6, 5, 1, 1, 1, 1, 1)
 
 
-def test_a_page_without_checks_counts_zero(tmp_path: Path) -> None:
-    text = "# Plain\n\nNo checks here.\n"
-    assert hook.count_checks(text, tmp_path / "p.md", tmp_path) == (0, 0, 0)
+def test_the_line_goes_below_the_title_in_the_pages_language_and_shows_the_marks_even_when_none() -> None:
+    f = Figures(statements=9, factual=7, check=2, run=1, cited=1, mark=0, unbound=3)
+    en = hook.with_count(PAGE, hook.count_line(f, None, english=True)).splitlines()
+    assert en[0].startswith("# Title") and "Factual statements on this page: 7" in en[2]
+    assert "marked ※ (a report or our reading, not checked): 0" in en[2] and "not bound yet: 3" in en[2]
+    zh = hook.count_line(f, None, english=False)
+    assert "本页事实陈述 7 条" in zh and "标 ※（依据报告或阅读，未经检查）0 条" in zh and "尚未绑定 3 条" in zh
 
 
-def test_the_line_goes_below_the_title_in_the_pages_language() -> None:
-    en = hook.with_count(PAGE, hook.count_line(1, 1, 1, 1, english=True))
-    lines = en.splitlines()
-    assert lines[0].startswith("# Title") and "3 statements" in lines[2] and "1 marked ※" in lines[2]
-    zh = hook.count_line(2, 0, 5, 0, english=False)
-    assert "7 条" in zh and "※" not in zh
+def test_a_generated_page_says_who_writes_it_and_judges_none_of_its_statements() -> None:
+    f = Figures(generated=40, mark=0)
+    line = hook.count_line(f, "test_rules_page.py::test_the_committed_rules_page_is_current", english=True)
+    assert "written by the tool" in line and "tests/test_rules_page.py" in line and "40 statements" in line
+    assert "checked" not in re.sub(r"<[^>]+>", "", line)
+
+
+def _numbers(line: str) -> list[int]:
+    return [int(n) for n in re.findall(r"(?<![\w.-])\d+(?!\w|\.\d)", re.sub(r"<code>.*?</code>", "", line))]
+
+
+SITE = sorted((REPO / "docs").rglob("*.md"))
+
+
+@pytest.mark.parametrize("path", SITE, ids=lambda p: str(p.relative_to(REPO / "docs")))
+def test_no_pages_line_says_more_than_its_figures(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    (result,) = coverage_report.measure([path], REPO)
+    f = result.figures
+    text = path.read_text(encoding="utf-8")
+    figures, generated = hook.page_figures(text, path, REPO)
+    assert figures == f, "the hook and `verl-cookbook coverage` count differently"
+    line = hook.count_line(figures, generated, english=path.name.endswith(".en.md"))
+    if generated is None:
+        assert _numbers(line) == [f.factual, f.check, f.run, f.cited, f.mark, f.unbound]
+        assert f.check + f.run + f.cited + f.mark + f.unbound == f.factual
+    else:
+        assert _numbers(line) == [f.generated, f.mark]
+    assert not re.search(r"\bevery\b|每一?条|所有|全部", line), line

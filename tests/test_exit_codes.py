@@ -39,7 +39,7 @@ def test_the_contract_is_0_1_2_3() -> None:
 
 
 def test_every_command_is_covered_here() -> None:
-    assert set(COMMANDS) == {"check", "facts", "doctor", "cache"}
+    assert set(COMMANDS) == {"check", "facts", "doctor", "coverage", "cache"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -75,6 +75,10 @@ def test_a_missing_path_is_named_in_help_as_exit_2(command: str, capsys) -> None
         (["facts", "--format", "json"], {}, 0),
         (["facts", "--verl-src", "{d}/nowhere"], {}, 2),
         (["facts", "--bogus"], {}, 2),
+        (["coverage", "{d}/page.md"], {"page.md": GOOD_PAGE}, 0),
+        (["coverage", "{d}/page.md", "--fail-under", "100"], {"page.md": "# p\n\nThe default is `2`.\n"}, 1),
+        (["coverage", "{d}/missing.md"], {}, 2),
+        (["coverage", "--fail-under", "x"], {}, 2),
         (["cache", "info"], {}, 0),
         (["cache"], {}, 2),
         (["cache", "clean", "--bogus"], {}, 2),

@@ -101,12 +101,12 @@ def test_read_text_refuses_binary_and_bad_utf8(tmp_path: Path) -> None:
 
 
 def _pages_with(parser_factory, pages: list[Path]) -> list[str]:
-    original = md_mod._block_parser
-    md_mod._block_parser = parser_factory
+    original = md_mod.block_parser
+    md_mod.block_parser = parser_factory
     try:
         return [repr(md_mod.parse_page(p, REPO_ROOT)) for p in pages]
     finally:
-        md_mod._block_parser = original
+        md_mod.block_parser = original
 
 
 def test_block_level_parse_reads_every_page_as_the_full_parse_does() -> None:
@@ -114,6 +114,6 @@ def test_block_level_parse_reads_every_page_as_the_full_parse_does() -> None:
 
     pages = sorted((REPO_ROOT / "docs").rglob("*.md")) + sorted((REPO_ROOT / "tests" / "data").rglob("*.md"))
     full = _pages_with(lambda: MarkdownIt("commonmark").enable("table"), pages)
-    assert _pages_with(md_mod._block_parser, pages) == full
+    assert _pages_with(md_mod.block_parser, pages) == full
     # the comparison sees a parser that reads differently (no tables)
     assert _pages_with(lambda: MarkdownIt("commonmark"), pages) != full

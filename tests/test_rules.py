@@ -143,6 +143,7 @@ WITHOUT_EXAMPLE = {
     "json/schema-": "test_json_check",
     "yaml/empty": "test_yaml_config",
     "python/override-signature": "test_python_check",
+    "coverage/debt-invalid": "test_coverage",
     **{r.code: "test_claims / test_claim_mutations" for r in DECLARED if r.code.startswith(("claim/", "cite/"))},
     **{r.code: "test_parity" for r in DECLARED if r.code.startswith("parity/")},
     **{r.code: "test_param_table" for r in DECLARED if r.code.startswith("table/")},

@@ -150,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_source_args(f)
     f.add_argument("--format", choices=("text", "json"), default="text")
     _add_doctor(sub)
+    _add_coverage(sub)
     _add_cache(sub)
     return parser
 
@@ -192,6 +193,63 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     _add_lang_arg(p)
     _add_rule_args(p)
     p.set_defaults(func=cmd_doctor)
+
+
+def _add_coverage(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "coverage",
+        help="how many factual statements of each page are held by a check, a run, a citation or ※",
+        description="Claim coverage, per page and for the site: statements, factual ones, and how each factual one "
+        "is held (a check, a run of the real code, a verified citation, a ※ mark) or unbound, and how many of the "
+        "unbound ones the site's coverage-debt.json records. `check` reports the unbound statements it does not "
+        "record (coverage/unbound).",
+        epilog=exit_codes_help(
+            "the total is below --fail-under", "a bad option, a PATH that does not exist, no docs/ folder"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("paths", nargs="*", type=Path, help="Markdown files or folders (default: the site's docs/)")
+    p.add_argument("--root", type=Path, help="the site root (where coverage-debt.json is; default: found)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--show-unbound", action="store_true", help="list each unbound statement: page:line and its words")
+    p.add_argument("--fail-under", type=float, metavar="PERCENT", help="exit 1 when less of the site is bound")
+    p.add_argument(
+        "--write-debt",
+        action="store_true",
+        help="rewrite the site's coverage-debt.json from the pages as they are (every statement `check` reports as "
+        "unbound, history-unbound or blanket-checked) and exit 0",
+    )
+    p.set_defaults(func=cmd_coverage)
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from verl_cookbook import coverage_report
+    from verl_cookbook.runner import find_site_root
+
+    missing = [p for p in args.paths if not p.exists()]
+    for p in missing:
+        print(f"verl-cookbook: error: {p}: no such file or folder", file=sys.stderr)
+    if missing:
+        return EXIT_ERROR
+    root = args.root or find_site_root(args.paths[0] if args.paths else Path.cwd())
+    paths = args.paths or [root / "docs"]
+    if not args.paths and not paths[0].is_dir():
+        print(f"verl-cookbook: error: no PATH given and no docs/ folder at {root}", file=sys.stderr)
+        return EXIT_ERROR
+    results = coverage_report.measure(paths, root)
+    if args.write_debt:
+        n = coverage_report.write_debt(results, root)
+        print(f"coverage: wrote {n} entries to {root / 'coverage-debt.json'}", file=sys.stderr)
+        return EXIT_OK
+    if args.format == "json":
+        print(coverage_report.as_json(results))
+    else:
+        print(coverage_report.format_text(results, args.show_unbound))
+    total = coverage_report.total(results)
+    if args.fail_under is not None and total.percent < args.fail_under:
+        print(f"coverage: {total.percent:.1f}% bound, under --fail-under {args.fail_under:g}", file=sys.stderr)
+        return EXIT_FINDINGS
+    return EXIT_OK
 
 
 def _add_cache(sub: argparse._SubParsersAction) -> None:
@@ -287,6 +345,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace, facts: Facts) -> int:
+    from verl_cookbook import coverage_debt
     from verl_cookbook.runner import check_paths, consistency, find_site_root, orphan_snippets
 
     site_mode = not args.paths
@@ -305,7 +364,8 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
     findings = report.findings
     if site_mode:
         orphans = orphan_snippets(root, report.includes) if args.changed is None else []  # some pages: not known
-        findings = sorted(findings + orphans + consistency(facts), key=lambda f: f.sort_key())
+        debt = coverage_debt.problems(root) if not args.lenient else []
+        findings = sorted(findings + orphans + debt + consistency(facts), key=lambda f: f.sort_key())
     base = root or (find_site_root(paths[0]) if paths else Path.cwd())  # includes are named relative to the site root
     checked = [*report.files, *(base / p for p in report.includes)]  # where suppression comments may be
     findings = sorted(findings + _install_runs(args, report.files, base), key=lambda f: f.sort_key())

@@ -188,7 +188,7 @@ def display(path: Path, root: Path) -> str:
 
 
 @cache
-def _block_parser() -> MarkdownIt:
+def block_parser() -> MarkdownIt:
     """CommonMark with tables, block level only: the checks read an inline token's ``content`` (its raw text),
     never its children, so the inline rules (half of the parse time) are not run."""
     md = MarkdownIt("commonmark").enable("table")
@@ -204,7 +204,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
         text = read_text(path)
     lines = text.splitlines()
     flat = flatten_containers(lines)
-    tokens = _block_parser().parse("\n".join(flat) + "\n")
+    tokens = block_parser().parse("\n".join(flat) + "\n")
     blocks: list[CodeBlock] = []
     tables: list[Table] = []
     directives: list[Directive] = []

@@ -2,8 +2,9 @@
 
 Only prose is translated. Both pages must have the same headings (level and explicit ``{ #anchor }``),
 the same code blocks in the same order (language, check attributes, included snippet files), the same
-keys in their parameter tables, the same admonition kinds in the same order and the same check
-declarations. Every function here is pure over Markdown text, so each rule is tested on small fixtures.
+keys in their parameter tables, the same admonition kinds in the same order, the same check
+declarations, and the same run markers and ※ marks in the same order (so both bind the same statements the same
+way). Every function here is pure over Markdown text, so each rule is tested on small fixtures.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from markdown_it import MarkdownIt
 from verl_cookbook.checks.param_table import default_column
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import MarkdownError, Table, code_spans, flatten_containers, parse_page, read_text
+from verl_cookbook.statements import MARK, RUN
 
 EN_SUFFIX = ".en.md"
 # Attributes that carry prose (translated) rather than a check: they may differ between the languages.
@@ -96,6 +98,20 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """A ``<!-- run: FILE::TEST -->`` marker (``name`` is its test) or a ※ mark (``name`` is ``※``)."""
+
+    line: int
+    name: str
+
+    def sig(self) -> str:
+        return self.name
+
+    def show(self) -> str:
+        return "※ mark" if self.name == "※" else f"<!-- run: {self.name} -->"
+
+
+@dataclass(frozen=True)
 class Structure:
     """What must be identical between a page and its twin, each item with its line on its own page."""
 
@@ -105,6 +121,7 @@ class Structure:
     tables: tuple[ParamTable, ...]
     admonitions: tuple[Admonition, ...]
     claims: tuple[Claim, ...]
+    marks: tuple[Mark, ...] = ()
 
 
 def twin_path(page: Path) -> Path:
@@ -148,6 +165,24 @@ def admonitions(text: str) -> list[Admonition]:
     return out
 
 
+def marks(text: str) -> list[Mark]:
+    """Run markers and ※ marks outside code blocks, in order: both languages bind the same statements the same way."""
+    out = []
+    fence: tuple[str, int] | None = None
+    for n, line in enumerate(text.splitlines(), 1):
+        fm = _FENCE.match(line)
+        if fence is not None:
+            if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= fence[1] and not fm.group(2).strip():
+                fence = None
+            continue
+        if fm:
+            fence = (fm.group(1)[0], len(fm.group(1)))
+            continue
+        found = [(m.start(), m.group(1)) for m in RUN.finditer(line)] + [(m.start(), "※") for m in MARK.finditer(line)]
+        out += [Mark(n, name) for _, name in sorted(found)]
+    return out
+
+
 def _table_keys(table: Table) -> tuple[str, ...]:
     keys = []
     for _, cells in table.rows:
@@ -183,7 +218,9 @@ def structure(path: Path, root: Path, text: str | None = None) -> Structure:
         Claim(d.line, d.kind, tuple(sorted((k, v) for k, v in d.attrs.items() if k not in PROSE_ATTRS)))
         for d in page.directives
     )
-    return Structure(page.path, tuple(headings(text)), blocks, tables, tuple(admonitions(text)), claims)
+    return Structure(
+        page.path, tuple(headings(text)), blocks, tables, tuple(admonitions(text)), claims, tuple(marks(text))
+    )
 
 
 def _compare_seq(
@@ -238,6 +275,7 @@ def compare(zh: Structure, en: Structure) -> list[Finding]:
     out += _compare_seq("parity/tables", "parameter table", zh, en, zh.tables, en.tables)
     out += _compare_seq("parity/admonitions", "admonition", zh, en, zh.admonitions, en.admonitions)
     out += _compare_seq("parity/claims", "check declaration", zh, en, zh.claims, en.claims)
+    out += _compare_seq("parity/marks", "run marker or ※ mark", zh, en, zh.marks, en.marks)
     return out
 
 

@@ -83,11 +83,13 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
     from verl_cookbook import lenient
     from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS
     from verl_cookbook.checks.citations import check_citations
+    from verl_cookbook.checks.coverage import check_coverage
     from verl_cookbook.checks.param_table import default_column
 
     out = report.findings
     report.pages += 1
     out.extend(check_citations(page, ctx))
+    out.extend(check_coverage(page, ctx))
     out.extend(
         p.rule.at(p.path, p.line, p.col, **p.data) for p in page.problems
     )  # what reading it found (a declaration above no block)
@@ -284,8 +286,8 @@ def _counters(report: Report) -> dict[str, int]:
 class PageCache:
     """Findings per page, keyed by the page's path and bytes (two pages with the same bytes are two entries: each
     finding names its page), the bytes of what it includes, the facts key (which holds
-    this package's code, ``fingerprints.package_fingerprint``), the options and the external tools the checks
-    use. A warm run only hashes files."""
+    this package's code, ``fingerprints.package_fingerprint``), the options, the external tools the checks
+    use and the site's coverage debt list. A warm run only hashes files."""
 
     def __init__(self, facts: Facts, root: Path, options: dict) -> None:
         self.enabled = bool(facts.key) and options.get("use_cache", True)
@@ -293,7 +295,7 @@ class PageCache:
         if self.enabled:
             env = json.dumps(
                 [facts.key, str(root.resolve()), str(Path.cwd().resolve()),
-                 sorted((k, str(v)) for k, v in options.items()), tool_fingerprint("shellcheck")]
+                 sorted((k, str(v)) for k, v in options.items()), tool_fingerprint("shellcheck"), _debt_digest(root)]
             )  # fmt: skip
             self.salt = hashlib.sha256(env.encode()).hexdigest()
 
@@ -334,6 +336,14 @@ class PageCache:
             write_atomic(self.dir / f"{key}.json", json.dumps(entry, ensure_ascii=False))
         except OSError:
             pass  # a read-only cache only costs speed
+
+
+def _debt_digest(root: Path) -> str:
+    """What the site's coverage debt list holds (its bytes' digest; empty when there is none)."""
+    try:
+        return hashlib.sha256((root / "coverage-debt.json").read_bytes()).hexdigest()
+    except OSError:
+        return ""
 
 
 def shown_path(p: Path, cwd: Path | None = None) -> str:

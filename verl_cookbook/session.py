@@ -45,3 +45,7 @@ class Session:
     required_values: dict[tuple, Any] = field(default_factory=dict)
     # (group folder, option) of every config YAML in a verl package, by package folder (``doctor.inputs``)
     config_options: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    # claim coverage (``checks.coverage``): the site's debt list by site root, read once; verl's package folder that
+    # citations resolve in, by release
+    coverage_debt: dict[str, Any] = field(default_factory=dict)
+    coverage_packages: dict[str, Path] = field(default_factory=dict)

@@ -1,9 +1,10 @@
-"""mkdocs hook: under each page's title, how many of its statements `verl-cookbook check` judges.
+"""mkdocs hook: under each page's title, the page's claim coverage, generated from the figures of
+``verl-cookbook coverage`` (``verl_cookbook.checks.coverage``).
 
-One concern: count what the page declares (code blocks with a ``check=`` other than ``skip``, tables and
-claims declared with ``<!-- check: … -->`` other than ``skip``) with the checker's own Markdown reader, and
-render the count as one line below the H1. Statements that rest on reports or reading carry the marker
-defined in CONTRIBUTING.md (``<sup class="unchecked" …>※</sup>``); the line says how many there are.
+One concern: judge the page's statements with the checker's own reader and render its figures as one line below
+the H1 — how many factual statements it has, how many a check, a run or a verified citation holds, how many are
+marked ※ (shown on every page, 0 included) and how many are not bound yet. The line says nothing the figures do not:
+a page the tool writes says so and how many statements it holds, without judging them.
 """
 
 from __future__ import annotations
@@ -15,37 +16,46 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-UNCHECKED = re.compile(r'<sup class="unchecked"')
 _H1 = re.compile(r"^# .*$", re.M)
 
 
-def count_checks(markdown: str, path: Path, root: Path) -> tuple[int, int, int]:
-    """(code blocks, tables, claims) the page declares a check for; ``skip`` is not a check."""
+def page_figures(markdown: str, path: Path, root: Path):  # -> tuple[Figures, str | None]
+    """The page's coverage figures, and the test that holds a generated page (None for a page written by hand)."""
+    from verl_cookbook.checks.coverage import GENERATED, assess
     from verl_cookbook.markdown import parse_page
 
-    page = parse_page(path, root, text=markdown)
-    blocks = sum(1 for b in page.blocks if b.attrs.get("check") not in (None, "skip"))
-    tables = sum(1 for t in page.tables if t.directive is not None and t.directive.kind != "skip")
-    claims = sum(1 for d in page.directives if d.kind not in ("skip", "params"))
-    return blocks, tables, claims
+    page = parse_page(path, Path.cwd(), bases=[root], text=markdown)  # named as a check run names it
+    found = GENERATED.search(markdown)
+    return assess(page, root).figures, (found.group(1) if found else None)
 
 
-def count_line(blocks: int, tables: int, claims: int, unchecked: int, english: bool) -> str:
-    total = blocks + tables + claims
+def count_line(f, generated: str | None, english: bool) -> str:
+    """The line for figures ``f`` (a :class:`~verl_cookbook.checks.coverage.Figures`) in the page's language."""
+    if generated is not None:
+        test = f"<code>tests/{generated.split('::')[0]}</code>"
+        if english:
+            text = (
+                f"This page is written by the tool; {test} holds it to what the tool generates. Its {f.generated} "
+                f"statements are not judged one by one; {f.mark} are marked ※."
+            )
+        else:
+            text = (
+                f"本页由工具生成，{test} 核对其与生成结果一致；"
+                f"其中 {f.generated} 条陈述不逐条判断，标 ※ 的 {f.mark} 条。"
+            )
+        return f'<p class="checked-count">{text}</p>'
     if english:
         text = (
-            f"Checked on this page by <code>verl-cookbook check</code>: {total} statements "
-            f"({blocks} code blocks, {tables} tables, {claims} claims)."
+            f"Factual statements on this page: {f.factual}. Held by a check: {f.check}; by a run of the code: {f.run}; "
+            f"by a verified citation of verl's source: {f.cited}; marked ※ (a report or our reading, not checked): "
+            f"{f.mark}; not bound yet: {f.unbound} (<code>verl-cookbook coverage</code>)."
         )
-        if unchecked:
-            text += f" {unchecked} marked ※ rest on reports or reading and are not checked."
     else:
         text = (
-            f"本页由 <code>verl-cookbook check</code> 检查的陈述：{total} 条"
-            f"（代码块 {blocks}、参数表 {tables}、声明 {claims}）。"
+            f"本页事实陈述 {f.factual} 条：由检查声明核对 {f.check} 条，由运行核对 {f.run} 条，"
+            f"由已核对的源码引用支撑 {f.cited} 条，标 ※（依据报告或阅读，未经检查）{f.mark} 条，尚未绑定 {f.unbound} 条"
+            "（<code>verl-cookbook coverage</code>）。"
         )
-        if unchecked:
-            text += f"标 ※ 的 {unchecked} 处依据报告或阅读，未经检查。"
     return f'<p class="checked-count">{text}</p>'
 
 
@@ -61,6 +71,6 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     root = Path(config.config_file_path).parent
     src = page.file.abs_src_path
     path = Path(src) if src else root / config.docs_dir / page.file.src_uri
-    blocks, tables, claims = count_checks(markdown, path, root)
+    figures, generated = page_figures(markdown, path, root)
     english = page.file.src_uri.endswith(".en.md")
-    return with_count(markdown, count_line(blocks, tables, claims, len(UNCHECKED.findall(markdown)), english))
+    return with_count(markdown, count_line(figures, generated, english))

@@ -337,6 +337,7 @@ PAGE_BY_BACKEND = {
 
 # The declarations, one module per family of rules.
 from verl_cookbook.rules import config as _config  # noqa: E402,F401
+from verl_cookbook.rules import coverage as _coverage  # noqa: E402,F401
 from verl_cookbook.rules import pages as _pages  # noqa: E402,F401
 from verl_cookbook.rules import scripts as _scripts  # noqa: E402,F401
 from verl_cookbook.rules import stack as _stack  # noqa: E402,F401

@@ -361,6 +361,12 @@ for code, summary, zh, catches in (
     ),
     ("parity/admonitions", "Admonitions differ", "提示框不一致", "Admonitions whose kinds differ from the twin's."),
     ("parity/claims", "Check declarations differ", "检查声明不一致", "Check declarations that differ from the twin's."),
+    (
+        "parity/marks",
+        "Run markers or ※ marks differ",
+        "运行标记或 ※ 标记不一致",
+        "`run:` markers or ※ marks that differ, in number or order, from the twin's.",
+    ),
 ):
     declare(
         code,

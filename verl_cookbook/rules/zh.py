@@ -18,6 +18,7 @@ _MERGER = "argparse 以用法错误终止模型合并工具，检查点未被合
 _PARITY = "中英文页面内容应一致；结构不同说明译文已偏离原文。"
 _DEFAULTS = "读者会从页面复制默认值，错误的默认值会误导读者。"
 _REASON = "写明原因，审阅者才能区分有意跳过与遗漏的检查。"
+_COVERAGE = "没有任何检查支撑的事实陈述会悄然失效，读者无法把它与经过检查的陈述区分开。"
 
 ZH: dict[str, tuple[str, str]] = {
     # ascend
@@ -44,6 +45,35 @@ ZH: dict[str, tuple[str, str]] = {
     "cite/line-out-of-range": ("引用的行号超出文件末尾。", _STALE),
     "cite/missing-file": ("引用的 verl 文件在所引版本中不存在。", _STALE),
     "cite/unknown-release": ("引用的 verl 版本不在本站覆盖范围内。", _STALE),
+    # coverage
+    "coverage/unbound": (
+        "陈述数值、版本、默认值、数量、文件、命令、行为或原因的句子（或未声明表格中的一行）——含代码片段、数字或表示行为、"
+        "原因的词——句内或句后既没有 `check:` 声明、`run:` 标记、经检查的 verl 源码引用，"
+        "也没有 ※ 标记。",
+        _COVERAGE,
+    ),
+    "coverage/history-unbound": (
+        "说明某个 verl 版本起止的句子（“自 0.9.0 起”“0.7.1 及更早”“since 0.8.0”“0.9.0 中默认”），没有带相应 "
+        "`since=`/`until=`（或适用于该版本）的声明，或提到的版本不在本站覆盖范围内。",
+        "只有版本矩阵能判断版本沿革是否属实：它在每个覆盖的版本上检查带版本界限的声明；不带界限的声明只在锁定版本上检查。",
+    ),
+    "coverage/blanket-checked": (
+        "声称本页（或本站）每一条陈述、片段、声明都已核对的句子，例如“本页每一条说法都已核对”。",
+        "每页标题下的说明由实际绑定的陈述生成；手写的“全部已核对”说法超出实际数字，一旦出现未绑定的句子即失实。",
+    ),
+    "coverage/mark-without-title": (
+        '※ 标记（`sup class="unchecked"`）缺少说明依据的 `title="…"`。',
+        "title 是读者悬停时看到的内容：依据用户报告、上游讨论、源码阅读，或未运行。",
+    ),
+    "coverage/debt-fixed": (
+        "站点 `coverage-debt.json` 中的条目已不对应其页面上任何未绑定的陈述："
+        "该句已绑定、改写或删除（或页面已不存在）。",
+        "欠账列表只减不增：失效的条目会让同一句话在未绑定的状态下重新出现而不报告。",
+    ),
+    "coverage/debt-invalid": (
+        "站点根目录下的 `coverage-debt.json` 不是 JSON，或不是覆盖率欠账列表。",
+        "其中记录的内容均不会被读取，所列的每条陈述都会被报告。",
+    ),
     # claim
     "claim/bad-attr": (
         "声明的属性值无法解析（如 `requires=` 的值不是合法的依赖版本说明）。",
@@ -330,6 +360,7 @@ ZH: dict[str, tuple[str, str]] = {
     "parity/admonitions": ("提示框的类型与另一语言的对应页面不同。", _PARITY),
     "parity/blocks": ("代码块（语言、check、行数）与另一语言的对应页面不同。", _PARITY),
     "parity/claims": ("检查声明与另一语言的对应页面不同。", _PARITY),
+    "parity/marks": ("`run:` 运行标记或 ※ 标记的数量或顺序与另一语言的对应页面不同。", _PARITY),
     "parity/heading-anchor": ("标题缺少 `{ #anchor }`，两种语言生成的 slug 会不同。", _PARITY),
     "parity/headings": ("标题（级别与锚点）与另一语言的对应页面不同。", _PARITY),
     "parity/missing-twin": ("页面没有另一语言的对应页面。", _PARITY),
