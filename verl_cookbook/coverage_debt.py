@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.coverage import COVERAGE_DEBT_FIXED, COVERAGE_DEBT_INVALID
 
 FILE = "coverage-debt.json"
 FORMAT = 1
@@ -56,15 +57,10 @@ class PageDebt:
                 if n <= 0:
                     continue
                 line = next((ln for t, ln in self.debt.entries[(rule, self.page)] if t == text), 1)
+                words = text if len(text) <= 60 else text[:59].rstrip() + "…"
                 out.append(
-                    Finding(
-                        self.debt.shown,
-                        line,
-                        1,
-                        "coverage/debt-fixed",
-                        f"{self.page} no longer has this {rule} statement: “{text[:60]}”; remove the entry "
-                        f"(`verl-cookbook coverage --write-debt` rewrites the list)",
-                        data={"page": self.page, "rule": rule, "text": text},
+                    COVERAGE_DEBT_FIXED.at(
+                        self.debt.shown, line, 1, page=self.page, listed=rule, words=words, text=text
                     )
                 )
         return out
@@ -80,7 +76,7 @@ def load(root: Path) -> Debt:
     except FileNotFoundError:
         return debt
     except OSError as e:
-        debt.problem = f"cannot read it: {e.strerror or e}"
+        debt.problem = f"cannot read it: {e.strerror or e}"  # (an OS error's text travels as data)
         return debt
     try:
         doc = json.loads(raw)
@@ -107,7 +103,7 @@ def load(root: Path) -> Debt:
                 debt.entries[(rule, page)] = items
     except (ValueError, AttributeError, TypeError) as e:
         debt.entries = {}
-        debt.problem = f"not a coverage debt list ({e})"
+        debt.problem = str(e)
     return debt
 
 
@@ -149,20 +145,11 @@ def problems(root: Path) -> list[Finding]:
     """The list's own problems: it cannot be read, or it names a page the site does not have."""
     debt = load(root)
     if debt.problem:
-        return [Finding(debt.shown, 1, 1, "coverage/debt-invalid", f"{FILE}: {debt.problem}")]
+        return [COVERAGE_DEBT_INVALID.at(debt.shown, 1, 1, file=FILE, error=debt.problem)]
     out = []
     for (rule, page), items in sorted(debt.entries.items()):
         if not (root / page).is_file() and items:
-            out.append(
-                Finding(
-                    debt.shown,
-                    items[0][1],
-                    1,
-                    "coverage/debt-fixed",
-                    f"{page} does not exist: remove its {rule} entries",
-                    data={"page": page, "rule": rule},
-                )
-            )
+            out.append(COVERAGE_DEBT_FIXED.at(debt.shown, items[0][1], 1, case="gone", page=page, listed=rule))
     return out
 
 

@@ -35,7 +35,6 @@ under each page's title is generated from these figures.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +44,12 @@ from verl_cookbook.checks.citations import find_citations
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Page
 from verl_cookbook.releases import covered_releases, default_release, version_key
+from verl_cookbook.rules.coverage import (
+    COVERAGE_BLANKET_CHECKED,
+    COVERAGE_HISTORY_UNBOUND,
+    COVERAGE_MARK_WITHOUT_TITLE,
+    COVERAGE_UNBOUND,
+)
 from verl_cookbook.session import Session
 from verl_cookbook.statements import Statement, read_statements
 from verl_cookbook.verl_source import release_tree
@@ -367,63 +372,41 @@ def assess(page: Page, root: Path, memo: Session | None = None) -> Assessment:
     debt = coverage_debt.for_page(root, page.path, memo)
     for j in cov.judged:
         st = j.statement
-
-        def finding(rule: str, message: str, **data: str) -> Finding:
-            return Finding(page.path, st.line, st.col, rule, message, data={"text": st.text, **data})  # noqa: B023
-
+        at = (page.path, st.line, st.col)
+        said = {"words": first_words(st.text), "text": st.text}
         if j.untitled_mark:
-            out.findings.append(
-                finding("coverage/mark-without-title", '※ without title="…": say what the statement rests on')
-            )
-        if j.blanket and debt.take("coverage/blanket-checked", st.text):
-            out.recorded.append(("coverage/blanket-checked", j))
+            out.findings.append(COVERAGE_MARK_WITHOUT_TITLE.at(*at, **said))
+        if j.blanket and debt.take(COVERAGE_BLANKET_CHECKED, st.text):
+            out.recorded.append((COVERAGE_BLANKET_CHECKED, j))
         elif j.blanket:
-            out.findings.append(
-                finding(
-                    "coverage/blanket-checked",
-                    f"“{first_words(st.text)}” says everything here was checked; the line under the title is "
-                    "generated from what is",
-                )
-            )
+            out.findings.append(COVERAGE_BLANKET_CHECKED.at(*at, **said))
         if not j.factual or j.bound == "mark":
             continue
         if j.history is not None:
-            if debt.take("coverage/history-unbound", st.text):
-                out.recorded.append(("coverage/history-unbound", j))
+            if debt.take(COVERAGE_HISTORY_UNBOUND, st.text):
+                out.recorded.append((COVERAGE_HISTORY_UNBOUND, j))
             else:
-                out.findings.append(_history_finding(j, finding))
+                out.findings.append(_history_finding(j, at, said))
             continue
         if j.bound is None:
-            if debt.take("coverage/unbound", st.text):
-                out.recorded.append(("coverage/unbound", j))
+            if debt.take(COVERAGE_UNBOUND, st.text):
+                out.recorded.append((COVERAGE_UNBOUND, j))
                 continue
-            out.findings.append(
-                finding(
-                    "coverage/unbound",
-                    f"“{first_words(st.text)}” states a fact ({j.signal}) that nothing holds: add a <!-- check: … --> "
-                    "claim or a <!-- run: FILE::TEST --> marker beside it, cite verl's source, or mark it ※",
-                    signal=j.signal or "",
-                )
-            )
+            out.findings.append(COVERAGE_UNBOUND.at(*at, signal=j.signal or "", **said))
     out.findings.extend(debt.stale())
     return out
 
 
-def _history_finding(j: Judged, finding: Callable[..., Finding]) -> Finding:
+def _history_finding(j: Judged, at: tuple[str, int, int], said: dict[str, str]) -> Finding:
     h = j.history
     assert h is not None
-    text = first_words(j.statement.text)
     if h.value is None:
-        msg = (
-            f"“{text}” names verl {h.version} ({h.words!r}), which no covered release can check (covered: "
-            f"{', '.join(covered_releases())}): cover that release or mark the sentence ※"
+        return COVERAGE_HISTORY_UNBOUND.at(
+            *at, case="uncovered", version=h.version, said=h.words, covered=covered_releases(), **said
         )
-    else:
-        need = f'a claim carrying {h.bound}="{h.value}"'
-        if h.bound == "at":
-            need = f"a claim that applies to verl {h.value}"
-        msg = f"“{text}” says {h.words!r}: bind it with {need} (the release matrix checks it on every covered release)"
-    return finding("coverage/history-unbound", msg, version=h.version, bound=h.bound, value=h.value or "")
+    case = "at" if h.bound == "at" else ""
+    bound = {} if case else {"bound": h.bound}
+    return COVERAGE_HISTORY_UNBOUND.at(*at, case=case, said=h.words, value=h.value, **bound, **said)
 
 
 def check_coverage(page: Page, ctx: Context) -> list[Finding]:

@@ -1,5 +1,6 @@
-"""Rules of claim coverage (``coverage/unbound`` and its kin): every factual statement of a page is bound to what fails
-when it is wrong, or marked ※ (``verl_cookbook.checks.coverage``)."""
+"""Rules of claim coverage (``coverage/``): every factual statement of a page is bound to what fails when it is wrong,
+or marked ※ (``verl_cookbook.checks.coverage``); the site's debt list of statements not bound yet only shrinks
+(``verl_cookbook.coverage_debt``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ _DEBT = (
 )
 _WHY = "A factual sentence that nothing checks goes stale silently; the reader cannot tell it from a checked one."
 
-declare(
+COVERAGE_UNBOUND = declare(
     "coverage/unbound",
     "Factual statement that nothing holds",
     "事实陈述未绑定检查",
@@ -22,12 +23,15 @@ declare(
     "behaviour or cause — it has a code span, a number, a file name or a word of behaviour or cause — with no `check:` "
     "claim, `run:` marker, verified citation of verl's source or ※ mark in it or right after it.",
     _WHY,
+    message="“{words}” states a fact that nothing holds",
+    message_zh="“{words}”陈述了事实，但没有任何检查、运行或源码引用支撑，也未标 ※",
+    extra=("text", "signal"),
     fix="bind the sentence: a `check:` claim or a `run:` marker right after it, a citation of the verl lines it rests "
     "on, or a ※ mark whose title says what it rests on",
     bad=Example("md", "On Ascend, the HCCL engine registers under the name `nccl`.\n"),
     good=Example("md", f"On Ascend, the HCCL engine registers under the name `nccl`.{_REGISTER}\n"),
 )
-declare(
+COVERAGE_HISTORY_UNBOUND = declare(
     "coverage/history-unbound",
     "Release history without a since/until claim",
     "版本沿革陈述缺少 since/until 声明",
@@ -36,6 +40,21 @@ declare(
     "(or applying to that release), or naming a release the site does not cover.",
     "Only the release matrix, which checks a bounded claim on every covered release, can tell whether the history "
     "is right; a claim without the bound is checked on the pinned release alone.",
+    message={
+        "": '“{words}” says “{said}”: bind it with a claim carrying {bound}="{value}" (the release matrix checks it '
+        "on every covered release)",
+        "at": "“{words}” says “{said}”: bind it with a claim that applies to verl {value} (the release matrix checks "
+        "it on every covered release)",
+        "uncovered": "“{words}” names verl {version} (“{said}”), which no covered release can check (covered: "
+        "{covered!l}): cover that release or mark the sentence ※",
+    },
+    message_zh={
+        "": '“{words}”写明“{said}”：请用带 {bound}="{value}" 的声明支撑（版本矩阵会在每个覆盖的版本上检查）',
+        "at": "“{words}”写明“{said}”：请用适用于 verl {value} 的声明支撑（版本矩阵会在每个覆盖的版本上检查）",
+        "uncovered": "“{words}”提到的 verl {version}（“{said}”）不在覆盖范围内（覆盖的版本：{covered!l}），无法检查："
+        "请覆盖该版本，或为该句标 ※",
+    },
+    extra=("text",),
     fix='add since="X" (or until="Y") to the claim that holds the sentence, or mark it ※ when no covered release '
     "can check it",
     bad=Example(
@@ -48,7 +67,7 @@ declare(
         f'{_ADAPTER} since="0.8.0" -->\n',
     ),
 )
-declare(
+COVERAGE_BLANKET_CHECKED = declare(
     "coverage/blanket-checked",
     "Hand-written claim that everything was checked",
     "手写的“全部已核对”说法",
@@ -56,6 +75,9 @@ declare(
     '"Every statement on this page was checked against verl 0.9.1" or "本页每一条说法都已核对".',
     "The line under each page's title is generated from what is actually bound; a hand-written blanket claim says "
     "more than the figures and goes stale with the first unbound sentence.",
+    message="“{words}” says everything here was checked; the line under the title says what is",
+    message_zh="“{words}”声称全部内容均已核对；标题下的说明按实际数字生成",
+    extra=("text",),
     fix="delete the sentence; keep the release the page is checked against with its verl-version claim",
     bad=Example(
         "md",
@@ -68,12 +90,15 @@ declare(
         '    <!-- check: verl-version version="0.9.1" -->\n',
     ),
 )
-declare(
+COVERAGE_MARK_WITHOUT_TITLE = declare(
     "coverage/mark-without-title",
     "※ mark without a title",
     "※ 标记缺少 title",
     'A ※ mark (`sup class="unchecked"`) without a `title="…"` saying what the statement rests on.',
     "The title is what the reader sees on hover: a report, an upstream thread, reading the source, not run.",
+    message='※ without title="…": say what “{words}” rests on',
+    message_zh='※ 标记缺少 title="…"：请写明“{words}”的依据',
+    extra=("text",),
     fix='add title="…" (for example "from a user report, not checked"), and link the report in the sentence',
     bad=Example("md", 'A user reports that the sync hangs on 16 nodes.<sup class="unchecked">※</sup>\n'),
     good=Example(
@@ -82,22 +107,33 @@ declare(
         '<sup class="unchecked" title="from a user report, not checked">※</sup>\n',
     ),
 )
-declare(
+COVERAGE_DEBT_FIXED = declare(
     "coverage/debt-fixed",
     "Coverage debt entry that no longer applies",
     "覆盖率欠账中的条目已失效",
     "An entry of the site's `coverage-debt.json` that no unbound statement of its page matches any more: the "
     "sentence was bound, reworded or deleted (or the page is gone).",
     "The list only shrinks: a stale entry would let the same sentence come back unbound without a finding.",
+    message={
+        "": "{page} no longer has this {listed} statement: “{words}”; remove the entry",
+        "gone": "{page} does not exist: remove its {listed} entries",
+    },
+    message_zh={
+        "": "{page} 中已没有这条 {listed} 陈述：“{words}”，请删除该条目",
+        "gone": "{page} 不存在：请删除它的 {listed} 条目",
+    },
+    extra=("text",),
     fix="remove the entry (`verl-cookbook coverage --write-debt` rewrites the list from the pages)",
     bad=Example("md", "Nothing here.\n", files={"coverage-debt.json": _DEBT}),
     good=Example("md", "The HCCL engine registers as `nccl`.\n", files={"coverage-debt.json": _DEBT}),
 )
-declare(
+COVERAGE_DEBT_INVALID = declare(
     "coverage/debt-invalid",
     "Coverage debt list cannot be read",
     "覆盖率欠账文件无法读取",
-    "A `coverage-debt.json` at the site root that is not JSON, or not a coverage debt list.",
+    "A `coverage-debt.json` at the site root that cannot be read, is not JSON, or is not a coverage debt list.",
     "Nothing it records is read, so every statement it lists is reported.",
+    message="{file} is not a coverage debt list ({error})",
+    message_zh="{file} 不是覆盖率欠账列表（{error}）",
     fix="rewrite it with `verl-cookbook coverage --write-debt`",
 )
