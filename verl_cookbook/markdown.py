@@ -96,6 +96,8 @@ class Page:
     directives: list[Directive]
     text: str = ""
     problems: list[Problem] = field(default_factory=list)  # what reading the page found (a misplaced declaration)
+    # markdown-it's block tokens of the flattened page, kept for the statement reader (``statements.py``)
+    tokens: list = field(default_factory=list, repr=False, compare=False)
 
 
 def parse_attrs(text: str) -> dict[str, str]:
@@ -278,7 +280,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
             tables.append(table)
             continue
         i += 1
-    return Page(shown, blocks, tables, directives, text)
+    return Page(shown, blocks, tables, directives, text, tokens=tokens)
 
 
 def _read_table(tokens: list, i: int, shown: str) -> tuple[Table, int]:

@@ -39,6 +39,8 @@ class Session:
     # (``checks.citations``: a citation by short path or bare file name)
     package_files: dict[Path, frozenset[str]] = field(default_factory=dict)
     files_by_name: dict[Path, dict[str, list[str]]] = field(default_factory=dict)
+    # each page's citations, by (package folder, page text): the citation check and claim coverage both read them
+    page_citations: dict[tuple[Path, str], list[Any]] = field(default_factory=dict)
     # each other release a page cites, as far as it is here without the network, by release (``checks.citations``)
     other_releases: dict[str, Any] = field(default_factory=dict)
     # what ``checks.required_values`` read from verl's files: (what, tree root, arguments) -> result

@@ -22,6 +22,8 @@ Pure over the page's text and its parsed code blocks; it returns data and judges
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +41,7 @@ _LINK_DEST = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _BACKTICKS = re.compile(r"`+")
 _CJK_END = "。！？；"
+_STOP = re.compile("[。！？；.!?;]")
 _ASCII_END = ".!?;"
 _CLOSERS = "\"'”’」』)）]*_"
 # words after which a "." ends no sentence (lowercase compared)
@@ -74,18 +77,25 @@ class Statement:
     introduces: CodeBlock | None = None  # the code block this sentence introduces (it ends in a colon)
 
 
-def code_spans(s: str) -> list[tuple[int, int]]:
+@functools.cache
+def _closing(n: int) -> re.Pattern[str]:
+    """The run of exactly ``n`` backticks that closes a code span opened by one."""
+    return re.compile(r"(?<!`)" + "`" * n + r"(?!`)")
+
+
+@functools.lru_cache(maxsize=8192)
+def code_spans(s: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of each code span of ``s``: a run of backticks up to the next run of the same length."""
     out = []
     pos = 0
     while (m := _BACKTICKS.search(s, pos)) is not None:
-        close = re.compile(r"(?<!`)" + m.group(0) + r"(?!`)").search(s, m.end())
+        close = _closing(len(m.group(0))).search(s, m.end())
         if close is None:
             pos = m.end()
             continue
         out.append((m.start(), close.end()))
         pos = close.end()
-    return out
+    return tuple(out)
 
 
 def _mask(s: str) -> str:
@@ -133,26 +143,25 @@ def split_sentences(s: str) -> list[tuple[int, int]]:
     masked = _mask(s)
     spans: list[tuple[int, int]] = []
     start = 0
-    i = 0
     n = len(s)
-    while i < n:
-        if masked[i] != "\0" and _ends_sentence(s, masked, i):
-            j = i + 1
-            while j < n and s[j] in _CLOSERS:
-                j += 1
-            while (m := _TRAILER.match(s, j)) is not None:
-                j = m.end()
-            spans.append((start, j))
-            start = i = j
+    for stop in _STOP.finditer(masked):
+        i = stop.start()
+        if i < start or not _ends_sentence(s, masked, i):
             continue
-        i += 1
+        j = i + 1
+        while j < n and s[j] in _CLOSERS:
+            j += 1
+        while (m := _TRAILER.match(s, j)) is not None:
+            j = m.end()
+        spans.append((start, j))
+        start = j
     if start < n:
         spans.append((start, n))
     out = []
     for a, b in spans:
         while a < b and s[a].isspace():
             a += 1
-        if a < b and not _MARKUP_ONLY.match(_plain(s[a:b])):
+        if a < b and not _MARKUP_ONLY.match(_TAG.sub("", _COMMENT.sub("", MARK.sub("", s[a:b])))):
             out.append((a, b))
     return out
 
@@ -160,7 +169,7 @@ def split_sentences(s: str) -> list[tuple[int, int]]:
 def _outside_code(s: str, fn: Callable[[str], str]) -> str:
     """``s`` with ``fn`` applied to the text between its code spans (a code span shows markup, it holds none)."""
     pieces, pos = [], 0
-    for a, b in code_spans(s) if "`" in s else []:
+    for a, b in code_spans(s) if "`" in s else ():
         pieces += [fn(s[pos:a]), s[a:b]]
         pos = b
     return "".join([*pieces, fn(s[pos:])])
@@ -187,7 +196,7 @@ def markers_in(s: str, line_of: Callable[[int], int]) -> list[Marker]:
         t = _TITLE.search(m.group(1))
         title = (t.group(1) or t.group(2) or "").strip() if t else ""
         found.append((m.start(), Marker("mark", line_of(m.start()), title)))
-    spans = code_spans(s) if "`" in s else []
+    spans = code_spans(s) if "`" in s else ()
     return [mk for at, mk in sorted(found, key=lambda x: x[0]) if not any(a <= at < b for a, b in spans)]
 
 
@@ -223,23 +232,29 @@ class _Lines:
         return self.starts[line - 1] + max(k, 0) if 0 < line <= len(self.lines) else len(self.text)
 
 
-def _content_offsets(lines: _Lines, first_line: int, content: str) -> list[int]:
-    """For each character of an inline token's ``content`` (its lines starting at page line ``first_line``), its
-    offset in the page."""
-    out: list[int] = []
-    for k, cl in enumerate(content.split("\n")):
-        base = lines.offset(first_line + k, cl)
-        out.extend(base + j for j in range(len(cl)))
-        out.append(base + len(cl))  # the line break
-    return out
+class _Offsets:
+    """Where the characters of an inline token's ``content`` (its lines starting at page line ``first_line``) are in
+    the page: ``where[i]`` is the page offset of ``content[i]``."""
+
+    def __init__(self, lines: _Lines, first_line: int, content: str) -> None:
+        self.starts: list[int] = []  # offset in content of each of its lines
+        self.bases: list[int] = []  # offset in the page of the same
+        pos = 0
+        for k, cl in enumerate(content.split("\n")):
+            self.starts.append(pos)
+            self.bases.append(lines.offset(first_line + k, cl))
+            pos += len(cl) + 1
+
+    def __getitem__(self, i: int) -> int:
+        k = bisect.bisect_right(self.starts, i) - 1
+        return self.bases[k] + i - self.starts[k]
 
 
 def read_statements(page: Page) -> list[Statement]:
     """Every statement of ``page``, in order, with its markers and the code block it introduces."""
     text = page.text
     lines = _Lines(text)
-    flat = flatten_containers(text.splitlines())
-    tokens = block_parser().parse("\n".join(flat) + "\n")
+    tokens = page.tokens or block_parser().parse("\n".join(flatten_containers(text.splitlines())) + "\n")
     declared = {t.line for t in page.tables if t.directive is not None and t.directive.kind == "params"}
     blocks = {b.line: b for b in page.blocks}
     out: list[Statement] = []
@@ -258,7 +273,7 @@ def read_statements(page: Page) -> list[Statement]:
             if content.lstrip().startswith(":::"):
                 last = None
                 continue  # mkdocstrings' ::: block
-            where = _content_offsets(lines, tok.map[0] + 1, content)
+            where = _Offsets(lines, tok.map[0] + 1, content)
             for a, b in split_sentences(content):
                 start, end = where[a], where[b - 1] + 1
                 chunk = content[a:b]
@@ -313,7 +328,7 @@ def read_statements(page: Page) -> list[Statement]:
     return out
 
 
-def _at(lines: _Lines, where: list[int] | None, base: int) -> Callable[[int], int]:
+def _at(lines: _Lines, where: _Offsets | None, base: int) -> Callable[[int], int]:
     """The page line of an offset into a piece of text that starts at ``base`` (in ``where``, the page offsets of an
     inline token's characters, when given; else in the page)."""
 

@@ -146,8 +146,18 @@ def find_citations(text: str, package: Path, memo: Memo | None = None) -> list[C
     """Every citation of verl's source in a page's Markdown ``text`` (fenced code included), in order.
 
     ``package`` is verl's package folder (``<tree>/verl``), used to resolve short paths and bare names; ``memo`` (the
-    run's :class:`~verl_cookbook.session.Session`) keeps the package's file list between calls.
+    run's :class:`~verl_cookbook.session.Session`) keeps the package's file list and each page's citations between
+    calls (the check of citations and claim coverage both read them).
     """
+    if memo is not None:
+        key = (package, text)
+        if key not in memo.page_citations:
+            memo.page_citations[key] = _find_citations(text, package, memo)
+        return memo.page_citations[key]
+    return _find_citations(text, package, memo)
+
+
+def _find_citations(text: str, package: Path, memo: Memo | None) -> list[Citation]:
     masked = _mask(text)
     out: list[Citation] = []
     prev: Citation | None = None

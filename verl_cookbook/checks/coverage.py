@@ -118,6 +118,7 @@ _HISTORY = (
     ("at", re.compile(rf"\bdefaults?\s+(?:in|of|for)\s+(?:verl\s+)?{_V}", re.I)),
     ("at", re.compile(rf"(?:verl\s*)?{_V}\s*(?:版本)?\s*(?:中|里)?\s*(?:的)?\s*默认")),
 )
+_ANY_VERSION = re.compile(r"(?<![\d.])v?0\.\d")
 _NEWEST_MINOR = max(int(r.split(".")[1]) for r in covered_releases())
 _RANGE_END = re.compile(r"\s*(?:to|through|until|-|–|到|至)\s*v?\d")
 # a version right after one of these names is that product's, not verl's
@@ -157,6 +158,8 @@ def _release(written: str) -> str:
 def history_of(st: Statement) -> History | None:
     """The first statement about where a verl release starts or ends that ``st`` makes, if any."""
     plain = st.plain.replace("`", "")
+    if not _ANY_VERSION.search(plain):
+        return None
     for kind, rx in _HISTORY:
         for m in rx.finditer(plain):
             verl = "verl" in m.group(0).lower()
@@ -412,6 +415,6 @@ def _history_finding(j: Judged, at: tuple[str, int, int], said: dict[str, str]) 
 def check_coverage(page: Page, ctx: Context) -> list[Finding]:
     """The coverage findings of one page of a check run (none for another project's docs read ``--lenient``, nor
     for reStructuredText)."""
-    if ctx.options.get("lenient") or not page.path.endswith((".md", ".markdown")):
-        return []
+    if ctx.options.get("lenient") or not page.path.endswith((".md", ".markdown")) or GENERATED.search(page.text):
+        return []  # a generated page's statements are not judged one by one
     return assess(page, ctx.root, ctx.session).findings
