@@ -32,8 +32,14 @@ class Debt:
 
     path: Path
     shown: str
-    entries: dict[tuple[str, str], list[tuple[str, int]]] = field(default_factory=dict)
+    entries: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     problem: str = ""  # why the file cannot be read (then it records nothing)
+    lines: list[str] = field(default_factory=list)
+
+    def line_of(self, value: str) -> int:
+        """The line of the file where ``value`` (a page or an entry) is written, as JSON writes it (1 if nowhere)."""
+        needle = json.dumps(value, ensure_ascii=False)
+        return next((n for n, line in enumerate(self.lines, 1) if needle in line), 1)
 
 
 @dataclass
@@ -56,7 +62,7 @@ class PageDebt:
             for text, n in counter.items():
                 if n <= 0:
                     continue
-                line = next((ln for t, ln in self.debt.entries[(rule, self.page)] if t == text), 1)
+                line = self.debt.line_of(text)
                 words = text if len(text) <= 60 else text[:59].rstrip() + "…"
                 out.append(
                     COVERAGE_DEBT_FIXED.at(
@@ -82,25 +88,16 @@ def load(root: Path) -> Debt:
         doc = json.loads(raw)
         if not isinstance(doc, dict) or doc.get("verl-cookbook-coverage-debt") != FORMAT:
             raise ValueError("not a coverage debt list")
-        lines = raw.splitlines()
-        k = 0
+        debt.lines = raw.splitlines()
         for rule, pages in doc.items():
             if rule == "verl-cookbook-coverage-debt":
                 continue
             if rule not in RULES or not isinstance(pages, dict):
                 raise ValueError(f"{rule!r} is not one of {', '.join(RULES)}")
             for page, texts in pages.items():
-                items = []
-                for text in texts:
-                    if not isinstance(text, str):
-                        raise ValueError(f"{page}: an entry is not a string")
-                    enc = json.dumps(text, ensure_ascii=False)
-                    while k < len(lines) and enc not in lines[k]:
-                        k += 1
-                    line = k + 1 if k < len(lines) else 1
-                    k = k + 1 if k < len(lines) else 0
-                    items.append((text, line))
-                debt.entries[(rule, page)] = items
+                if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                    raise ValueError(f"{page}: the entries are not a list of strings")
+                debt.entries[(rule, page)] = texts
     except (ValueError, AttributeError, TypeError) as e:
         debt.entries = {}
         debt.problem = str(e)
@@ -137,7 +134,7 @@ def for_page(root: Path, page_path: str, memo: Any = None) -> PageDebt:
         if store is not None:
             store[key] = debt
     page = site_relative(page_path, root)
-    left = {rule: Counter(t for t, _ in items) for (rule, p), items in debt.entries.items() if p == page}
+    left = {rule: Counter(texts) for (rule, p), texts in debt.entries.items() if p == page}
     return PageDebt(debt, page, left)
 
 
@@ -149,7 +146,7 @@ def problems(root: Path) -> list[Finding]:
     out = []
     for (rule, page), items in sorted(debt.entries.items()):
         if not (root / page).is_file() and items:
-            out.append(COVERAGE_DEBT_FIXED.at(debt.shown, items[0][1], 1, case="gone", page=page, listed=rule))
+            out.append(COVERAGE_DEBT_FIXED.at(debt.shown, debt.line_of(page), 1, case="gone", page=page, listed=rule))
     return out
 
 
