@@ -422,18 +422,27 @@ class _ReaderGone:
 
 
 @contextlib.contextmanager
-def _stdout_outlives_its_reader() -> Iterator[None]:
-    stream = sys.stdout
-    if not hasattr(stream, "fileno"):
-        yield
-        return
-    guarded = _ReaderGone(stream)
-    sys.stdout = guarded  # type: ignore[assignment]
+def _outputs_outlive_their_readers() -> Iterator[None]:
+    """Standard output and error as :class:`_ReaderGone` while the command runs, so that neither a reader that left
+    (``| head``, ``2>&1 | head``) nor a stream closed from the start (``2>&-``: Python then has ``None`` there, and
+    ``print(file=None)`` would write to standard output instead) changes the exit code or what the other stream
+    carries."""
+    saved = sys.stdout, sys.stderr
+    guarded = []
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the command
+        if hasattr(stream, "fileno"):
+            stream = _ReaderGone(stream)
+            guarded.append(stream)
+        setattr(sys, name, stream)
     try:
         yield
     finally:
-        guarded.flush()  # a reader that left after the last write: caught here, not at interpreter exit
-        sys.stdout = stream
+        for stream in guarded:
+            stream.flush()  # a reader that left after the last write: caught here, not at interpreter exit
+        sys.stdout, sys.stderr = saved
 
 
 def internal_error(e: BaseException) -> int:
@@ -452,13 +461,18 @@ def internal_error(e: BaseException) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    with _outputs_outlive_their_readers():  # a usage error too: its message may have no reader
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # an option the command does not have: that command's usage, not the top level's
         commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        with _stdout_outlives_its_reader(), gcpause.paused():  # one command is a short run: see gcpause
+        with gcpause.paused():  # one command is a short run: see gcpause
             if args.command == "check":
                 code = cmd_check(args)
             elif args.command == "facts":

@@ -217,10 +217,21 @@ class Facts:
 
 
 def extract_all(tree: VerlTree) -> dict:
-    """Every family's facts, in FAMILY_MODULES order, under ``{"verl": {"label", "version"}}``."""
+    """Every family's facts, in FAMILY_MODULES order, under ``{"verl": {"label", "version"}}``.
+
+    A file a family reads that Python cannot parse raises :class:`VerlSourceError` (exit code 2) naming the file, its
+    line and the family: facts without it would be missing, not true."""
+    from verl_cookbook.facts.pyast import Unparsable
+
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
     for name, extract in families().items():
-        data[name] = extract(tree)
+        try:
+            data[name] = extract(tree)
+        except Unparsable as e:
+            raise VerlSourceError(
+                f"{tree.root / e.rel}:{e.line}:{e.col}: Python cannot parse this verl file ({e.why}); the facts about "
+                f"{name.replace('_', ' ')} are read from it, so none are extracted from verl {tree.label}"
+            ) from None
     return data
 
 

@@ -77,13 +77,11 @@ def extract(tree: VerlTree) -> dict:
             if path in done:
                 continue
             done.add(path)
-            try:
-                text, mod = parse_file(path)
-            except (SyntaxError, ValueError):
-                continue
+            rel = path.relative_to(tree.root).as_posix()
+            text, mod = parse_file(tree.root, rel)
             module = _module_name(tree, path)
             todo.extend(_imported_modules(mod, module, path.name == "__init__.py"))
-            classes.update(_classes(mod, text, path.relative_to(tree.root).as_posix(), module))
+            classes.update(_classes(mod, text, rel, module))
     return {"classes": classes, "converted": converted(tree), "typed": typed_merges(tree)}
 
 

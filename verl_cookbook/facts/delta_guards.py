@@ -134,10 +134,7 @@ def extract_guards(tree: VerlTree) -> list[Guard]:
     for spec in GUARD_FILES:
         if not tree.exists(spec.rel):
             continue
-        try:
-            _, mod = parse_file(tree.root / spec.rel)
-        except (SyntaxError, ValueError):
-            continue
+        _, mod = parse_file(tree.root, spec.rel)
         if spec.function:
             fn = _function(mod, spec.function)
             if fn is not None:

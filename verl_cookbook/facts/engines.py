@@ -12,7 +12,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file
+from verl_cookbook.facts.pyast import dotted_name, function_params, parse, parse_file
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/checkpoint_engine"
@@ -28,9 +28,9 @@ def _module_name(rel: str) -> str:
 
 
 class _ModuleInfo:
-    def __init__(self, rel: str, path: Path) -> None:
+    def __init__(self, rel: str, root: Path) -> None:
         self.rel = rel
-        self.source, self.tree = parse_file(path)
+        self.source, self.tree = parse_file(root, rel)
         self.classes = {n.name: n for n in self.tree.body if isinstance(n, ast.ClassDef)}
         self.imports = self._module_imports()
         self.guard = self._guard()
@@ -92,7 +92,7 @@ def _init_import_order(tree: VerlTree, modules: dict[str, _ModuleInfo]) -> list[
     if init is None:
         if not tree.exists(INIT):
             return []
-        init = _ModuleInfo(INIT, tree.root / INIT)  # raises SyntaxError as ast.parse would
+        init = _ModuleInfo(INIT, tree.root)
     order = []
     lines = {}
     for node in ast.walk(init.tree):
@@ -194,7 +194,7 @@ def _caller(tree: VerlTree, rel: str, word: str) -> tuple[str, Iterator[ast.AST]
     source = tree.read(rel)
     if word not in source:
         return None
-    return source, ast.walk(ast.parse(source))
+    return source, ast.walk(parse(source, rel))
 
 
 def injected_kwargs(tree: VerlTree) -> list[dict]:
@@ -233,11 +233,8 @@ def extract(tree: VerlTree) -> dict:
     """``{"registrations": [...], "import_order": [...], "resolution": {backend: {device: class}}}``."""
     modules: dict[str, _ModuleInfo] = {}
     for path in sorted((tree.root / PKG).rglob("*.py")):
-        rel = str(path.relative_to(tree.root))
-        try:
-            modules[rel] = _ModuleInfo(rel, path)
-        except SyntaxError:
-            continue
+        rel = path.relative_to(tree.root).as_posix()
+        modules[rel] = _ModuleInfo(rel, tree.root)
     order = _init_import_order(tree, modules)
     registrations = []
     for rel, mod in modules.items():

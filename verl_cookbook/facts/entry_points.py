@@ -20,7 +20,7 @@ import re
 from collections import deque
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name
+from verl_cookbook.facts.pyast import dotted_name, parse
 from verl_cookbook.verl_source import VerlTree
 
 SCANNED = ("trainer", "experimental")  # where verl keeps its entry points and the migrations they call
@@ -103,10 +103,7 @@ def extract(tree: VerlTree) -> dict:
             continue
         text = data.decode("utf-8", errors="replace")
         rel = path.relative_to(tree.root).as_posix()
-        try:
-            mod = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
+        mod = parse(text, rel)
         if has_del:
             migrations.update(_migrations(mod, text, rel))
         if not has_main:

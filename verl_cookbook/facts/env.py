@@ -11,7 +11,7 @@ import ast
 import os
 from typing import Any
 
-from verl_cookbook.facts.pyast import NO_DEFAULT, dotted_name, literal_or_source
+from verl_cookbook.facts.pyast import NO_DEFAULT, dotted_name, literal_or_source, parse
 from verl_cookbook.verl_source import VerlTree
 
 _GETTERS = {
@@ -115,11 +115,7 @@ def scan_source(text: str, rel: str) -> list[tuple[str, dict]]:
     """(name, record) for every environment read in one file's source, parsing the whole file."""
     if "environ" not in text and "getenv" not in text:
         return []
-    try:
-        module = ast.parse(text)
-    except (SyntaxError, ValueError):  # ValueError: a null byte
-        return []
-    return _reads(module, text, rel)
+    return _reads(parse(text, rel), text, rel)
 
 
 def extract(tree: VerlTree) -> dict:

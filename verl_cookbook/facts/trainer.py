@@ -111,10 +111,7 @@ def _config(tree: VerlTree) -> dict:
 def _parse(tree: VerlTree, rel: str) -> tuple[str, ast.Module] | None:
     if not tree.exists(rel):
         return None
-    try:
-        return parse_file(tree.root / rel)
-    except (SyntaxError, ValueError):
-        return None
+    return parse_file(tree.root, rel)
 
 
 class _Trainer:
@@ -125,7 +122,7 @@ class _Trainer:
         self._nodes: list[ast.AST] | None = None
 
     def nodes(self) -> list[ast.AST]:
-        """Empty when the file is absent or does not parse."""
+        """Empty when the file is absent."""
         if self._nodes is None:
             parsed = _parse(self.tree, self.rel)
             self._nodes = [] if parsed is None else list(ast.walk(parsed[1]))
