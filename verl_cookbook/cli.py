@@ -54,7 +54,7 @@ def exit_codes_help(findings: str, errors: str) -> str:
     return "\n".join(lines)
 
 
-_SOURCE_ERRORS = "verl's source out of reach or not a whole verl tree"
+_SOURCE_ERRORS = "verl's source out of reach, not a whole verl tree, or holding a file Python cannot parse"
 CHECK_EXIT_HELP = exit_codes_help(
     "at least one (a page that cannot be read as text, binary or not UTF-8, is a finding on that page; an empty "
     "page has none)",
@@ -165,9 +165,8 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
         description="Check a user's launch script or verl config before it burns cluster hours.",
         epilog=exit_codes_help(
             "at least one",
-            "a bad option, a FILE that does not exist or is a folder, verl's source out of reach or not a whole "
-            "verl tree (a file that cannot be read as text, binary or not UTF-8, is a finding on that file; an "
-            "empty file has none)",
+            f"a bad option, a FILE that does not exist or is a folder, {_SOURCE_ERRORS} (a FILE that cannot be read "
+            "as text, binary or not UTF-8, is a finding on that file; an empty file has none)",
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
