@@ -41,6 +41,7 @@ CACHE_ENV = "VERL_COOKBOOK_CACHE"
 TARGET_COLD = 0.7  # cold site check / griffe load, at most
 TARGET_WARM = 5.0  # warm site check / bare interpreter, at most
 TARGET_DOCTOR_S = 0.15  # doctor, seconds per script, at most
+TIMEOUT_S = 900  # one measured process (a cold --startup builds nothing; this is far above any run's time)
 
 
 class Bench:
@@ -75,7 +76,7 @@ class Bench:
         """Wall seconds of one process; its CPU seconds (with the processes it waited for) go to ``self.cpu``."""
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run(args, cwd=self.repo, env=self.env(), capture_output=True, check=False)
+        subprocess.run(args, cwd=self.repo, env=self.env(), capture_output=True, check=False, timeout=TIMEOUT_S)
         wall = time.perf_counter() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
