@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
-from verl_cookbook import adoption, gcpause, github_output
+from verl_cookbook import baseline_and_changed, gcpause, github_output
 from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import (
     EXIT_ERROR,
@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also run the install snippets declared in install-runs.yaml, each in a throwaway virtualenv with the "
         "real wheels from the package index (needs the index; see verl_cookbook/install_run.py)",
     )
-    adoption.add_arguments(c)
+    baseline_and_changed.add_arguments(c)
     f = sub.add_parser(
         "facts",
         help="print the facts extracted from verl's source",
@@ -269,7 +269,7 @@ def _facts(args: argparse.Namespace, installed_default: bool = True) -> Facts:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    adoption.take_path_back(args)  # `--changed docs/`: docs/ is a PATH, not a revision
+    baseline_and_changed.take_path_back(args)  # `--changed docs/`: docs/ is a PATH, not a revision
     missing = [p for p in args.paths if not p.exists()]
     if missing:  # before verl is fetched: a usage error, not a finding
         for p in missing:
@@ -299,7 +299,7 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         paths = args.paths
         root = args.root
     options = {"lenient": args.lenient, "use_cache": not args.no_cache}
-    paths = adoption.narrow(args, paths, root)  # --changed: the pages the change can affect
+    paths = baseline_and_changed.narrow(args, paths, root)  # --changed: the pages the change can affect
     report = check_paths(paths, facts, root, options)
     findings = report.findings
     if site_mode:
@@ -309,7 +309,9 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
     checked = [*report.files, *(base / p for p in report.includes)]  # where suppression comments may be
     findings = sorted(findings + _install_runs(args, report.files, base), key=lambda f: f.sort_key())
     findings = apply_rules_options(findings, args.select or (), args.ignore or (), checked)
-    findings = adoption.finish(args, findings, adoption.checked_files(report.files, report.includes))
+    findings = baseline_and_changed.finish(
+        args, findings, baseline_and_changed.checked_files(report.files, report.includes)
+    )
     lang = args.lang or default_lang()
     formats: dict[str, Callable[[list[Finding]], str]] = {
         "text": lambda fs: format_text(fs, lang=lang),
@@ -481,7 +483,7 @@ def _main(argv: list[str] | None) -> int:
         if args.command != "cache":
             _bound_the_cache()
         return code
-    except (VerlSourceError, adoption.AdoptionError) as e:
+    except (VerlSourceError, baseline_and_changed.BaselineOrChangedError) as e:
         print(f"verl-cookbook: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
