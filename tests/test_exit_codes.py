@@ -199,19 +199,21 @@ def test_a_clean_run_keeps_exit_0_when_the_reader_closes_the_pipe_early(tmp_path
     assert out.stderr == ""
 
 
-def _break(tree: VerlTree, rel: str) -> int:
-    """Append a line Python cannot parse to ``rel`` of ``tree``; its line number."""
+def _break(tree: VerlTree, rel: str, after: str) -> int:
+    """Put a line Python cannot parse into ``rel`` of ``tree``, in the body that begins on the first line holding
+    ``after`` (a part of the file the facts read); its line number."""
     path = tree.root / rel
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text + "def broken(:\n", encoding="utf-8")
-    return text.count("\n") + 1
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines, 1) if after in line)
+    path.write_text("".join([*lines[:at], "    broken = (]\n", *lines[at:]]), encoding="utf-8")
+    return at + 1
 
 
 @pytest.mark.parametrize("command", ["facts", "check"])
 def test_a_verl_tree_with_a_file_python_cannot_parse_is_exit_2_naming_the_file_and_line(
     verl_copy: VerlTree, tmp_path: Path, capsys, command: str
 ) -> None:
-    line = _break(verl_copy, "verl/checkpoint_engine/base.py")
+    line = _break(verl_copy, "verl/checkpoint_engine/base.py", "class CheckpointEngineRegistry")
     page = tmp_path / "page.md"
     page.write_text(GOOD_PAGE, encoding="utf-8")
     argv = [command, "--verl-src", str(verl_copy.root)] + ([str(page)] if command == "check" else [])
@@ -224,7 +226,7 @@ def test_a_verl_tree_with_a_file_python_cannot_parse_is_exit_2_naming_the_file_a
 def test_doctor_on_a_tree_whose_entry_point_does_not_parse_says_so_and_exits_2(
     verl_copy: VerlTree, tmp_path: Path, capsys
 ) -> None:
-    line = _break(verl_copy, "verl/trainer/main_ppo.py")
+    line = _break(verl_copy, "verl/trainer/main_ppo.py", "def main(")
     script = tmp_path / "run.sh"
     script.write_text(GOOD_SCRIPT, encoding="utf-8")
     assert main(["doctor", str(script), "--verl-src", str(verl_copy.root)]) == 2

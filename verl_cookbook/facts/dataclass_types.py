@@ -13,7 +13,8 @@ import ast
 import re
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, parse_file
+from verl_cookbook.facts.parts import parse_near
+from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
 
 
@@ -78,7 +79,8 @@ def extract(tree: VerlTree) -> dict:
                 continue
             done.add(path)
             rel = path.relative_to(tree.root).as_posix()
-            text, mod = parse_file(tree.root, rel)
+            text = path.read_text(encoding="utf-8", errors="replace")
+            mod = parse_near(text, rel, ("class", "import"))  # the classes' fields and bases, the imports
             module = _module_name(tree, path)
             todo.extend(_imported_modules(mod, module, path.name == "__init__.py"))
             classes.update(_classes(mod, text, rel, module))

@@ -1,7 +1,8 @@
 """Small helpers for reading verl's Python source with ``ast`` (never importing it).
 
-A family first filters files by their bytes (a word the nodes it looks for must contain), then parses each file
-it keeps whole with ``ast.parse``: every node has the line and columns it has in the file."""
+A family first filters files by their bytes (a word the nodes it looks for must contain), then parses what it needs
+of each file it keeps (:mod:`verl_cookbook.facts.parts`), or the whole file: every node has the line and columns it
+has in the file."""
 
 from __future__ import annotations
 
