@@ -4,17 +4,20 @@
 Asserts nothing (timings on a shared machine drift); each figure is printed next to its target. Each ratio is the
 median over ``--repeat`` pairs of processes run back to back (reference, then ours), so a drifting load hits both.
 
-1. cold site check on the pinned (covered) release, in one process, against a process loading the same release with
+1. live fact extraction, what verl's CI runs on every pull request (``facts --verl-src TREE --format json``, no facts
+   cached), against a process loading the same tree with griffe; target: at least 4 times faster (a ratio of at most
+   0.25). TREE is ``--verl-src`` (a verl checkout), by default the pinned release's unpacked source.
+2. cold site check on the pinned (covered) release, in one process, against a process loading the same release with
    griffe (``griffe.load('verl', allow_inspection=False)``); target: at most 0.7. "Cold": a cache holding only the
    unpacked release (no facts, compositions or page results), as on a CI runner after ``scripts/install.sh``. Wall
    time and CPU time (with every process the check waited for: ShellCheck, bash) are both given.
-2. warm site check (everything cached) against a bare ``python -c pass``; target: at most 5.
-3. ``doctor`` per launch script: one process over the scripts given (``--scripts``, default the doctor test data),
+3. warm site check (everything cached) against a bare ``python -c pass``; target: at most 5.
+4. ``doctor`` per launch script: one process over the scripts given (``--scripts``, default the doctor test data),
    facts and compositions cached, divided by their number; target: at most 0.15 s.
-4. ``doctor --startup`` on one launch script (verl's own startup checks, in a separate process under a Python that has
+5. ``doctor --startup`` on one launch script (verl's own startup checks, in a separate process under a Python that has
    verl: ``--startup-python``, default the environment ``scripts/startup_env.sh`` builds) against static ``doctor`` on
    the same script; no target (issue 29 asks for the figure). Skipped, saying so, when no such Python exists.
-5. lines of Python in the package and in the tests.
+6. lines of Python in the package and in the tests.
 
 ``--repo DIR`` measures another checkout of this project (e.g. ``git worktree add /tmp/before main``) with this script,
 against the same verl release, for before/after figures. ``--env NAME=VALUE`` adds to the measured processes'
@@ -38,9 +41,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 REPEAT = 5
 CACHE_ENV = "VERL_COOKBOOK_CACHE"
+TARGET_LIVE = 0.25  # live facts / griffe load, at most (4 times faster)
 TARGET_COLD = 0.7  # cold site check / griffe load, at most
 TARGET_WARM = 5.0  # warm site check / bare interpreter, at most
 TARGET_DOCTOR_S = 0.15  # doctor, seconds per script, at most
+TIMEOUT_S = 900  # one measured process (a cold --startup builds nothing; this is far above any run's time)
 
 
 class Bench:
@@ -75,7 +80,7 @@ class Bench:
         """Wall seconds of one process; its CPU seconds (with the processes it waited for) go to ``self.cpu``."""
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run(args, cwd=self.repo, env=self.env(), capture_output=True, check=False)
+        subprocess.run(args, cwd=self.repo, env=self.env(), capture_output=True, check=False, timeout=TIMEOUT_S)
         wall = time.perf_counter() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         self.cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -104,18 +109,40 @@ def check_args() -> list[str]:
     return [sys.executable, "-m", "verl_cookbook", "check"]
 
 
-def cold_vs_griffe(bench: Bench, repeat: int) -> dict | None:
+def griffe_args(tree: Path) -> list[str] | None:
+    """A process loading verl's package from ``tree`` with griffe, statically; None when griffe is not installed."""
     try:
         import griffe  # noqa: F401
     except ImportError:
         return None
     code = "import griffe, sys; griffe.load('verl', search_paths=[sys.argv[1]], allow_inspection=False)"
-    griffe_args = [sys.executable, "-c", code, str(bench.release)]
-    bench.run(griffe_args)  # bytecode of griffe and of this package written before any pair
+    return [sys.executable, "-c", code, str(tree)]
+
+
+def live_vs_griffe(bench: Bench, tree: Path, repeat: int) -> dict | None:
+    reference = griffe_args(tree)
+    if reference is None:
+        return None
+    facts = [sys.executable, "-m", "verl_cookbook", "facts", "--verl-src", str(tree), "--format", "json"]
+    bench.run(reference)
+    bench.run(facts)  # bytecode written before any pair
+
+    def live() -> float:
+        bench.empty_cache()
+        return bench.run(facts)
+
+    return paired(bench, lambda: bench.run(reference), live, repeat)
+
+
+def cold_vs_griffe(bench: Bench, repeat: int) -> dict | None:
+    griffe_args_ = griffe_args(bench.release)
+    if griffe_args_ is None:
+        return None
+    bench.run(griffe_args_)  # bytecode of griffe and of this package written before any pair
     bench.run(check_args())
 
     def griffe_load() -> float:
-        return bench.run(griffe_args)
+        return bench.run(griffe_args_)
 
     def cold() -> float:
         bench.empty_cache()
@@ -160,43 +187,55 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo", type=Path, default=REPO, help="the checkout of this project to measure")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="for the measured processes")
     parser.add_argument("--scripts", type=Path, nargs="+", help="launch scripts for doctor (default: test data)")
-    parser.add_argument("--startup-python", help="a Python with verl for figure 4 (default: startup_env.sh's)")
+    parser.add_argument("--startup-python", help="a Python with verl for figure 5 (default: startup_env.sh's)")
+    parser.add_argument("--verl-src", type=Path, help="the verl tree of figure 1 (default: the pinned release)")
     args = parser.parse_args(argv)
     extra = dict(item.split("=", 1) for item in args.env)
     bench = Bench(args.repo.resolve(), extra)
     scripts = args.scripts or sorted((REPO / "tests" / "data" / "doctor").glob("*.sh"))
     try:
         print(f"checkout {bench.repo}, verl {bench.version}, {args.repeat} pairs, env {extra or '-'}")
+        tree = (args.verl_src or bench.release).resolve()
+        live = live_vs_griffe(bench, tree, args.repeat)
+        if live is None:
+            print("1. live facts / griffe load: griffe is not installed")
+        else:
+            met = "met" if live["wall"] <= TARGET_LIVE else "NOT met"
+            print(
+                f"1. live facts / griffe load of {tree}: {live['wall']:.2f}x wall ({1 / live['wall']:.1f} times "
+                f"faster; range {live['range'][0]:.2f}-{live['range'][1]:.2f}), {live['cpu']:.2f}x CPU; facts "
+                f"{live['seconds']:.2f} s  [target <= {TARGET_LIVE}: {met}]"
+            )
         cold = cold_vs_griffe(bench, args.repeat)
         if cold is None:
-            print("1. cold site check / griffe load: griffe is not installed")
+            print("2. cold site check / griffe load: griffe is not installed")
         else:
             met = "met" if cold["wall"] <= TARGET_COLD else "NOT met"
             print(
-                f"1. cold site check / griffe load: {cold['wall']:.2f}x wall (range {cold['range'][0]:.2f}-"
+                f"2. cold site check / griffe load: {cold['wall']:.2f}x wall (range {cold['range'][0]:.2f}-"
                 f"{cold['range'][1]:.2f}), {cold['cpu']:.2f}x CPU; check {cold['seconds']:.2f} s"
                 f"  [target <= {TARGET_COLD}: {met}]"
             )
         warm = warm_vs_bare(bench, args.repeat)
         met = "met" if warm["wall"] <= TARGET_WARM else "NOT met"
         print(
-            f"2. warm site check / python -c pass: {warm['wall']:.2f}x (range {warm['range'][0]:.2f}-"
+            f"3. warm site check / python -c pass: {warm['wall']:.2f}x (range {warm['range'][0]:.2f}-"
             f"{warm['range'][1]:.2f}); check {warm['seconds'] * 1000:.0f} ms  [target <= {TARGET_WARM}: {met}]"
         )
         per = doctor_per_script(bench, scripts, args.repeat)
         met = "met" if per <= TARGET_DOCTOR_S else "NOT met"
-        print(f"3. doctor: {per * 1000:.0f} ms per script over {len(scripts)}  [target <= {TARGET_DOCTOR_S} s: {met}]")
+        print(f"4. doctor: {per * 1000:.0f} ms per script over {len(scripts)}  [target <= {TARGET_DOCTOR_S} s: {met}]")
         python = args.startup_python or _startup_python(bench.version)
         if python is None:
-            print("4. doctor --startup / static doctor: not measured (no Python with verl; run scripts/startup_env.sh)")
+            print("5. doctor --startup / static doctor: not measured (no Python with verl; run scripts/startup_env.sh)")
         else:
             script = REPO / "snippets" / "doctor" / "run_grpo_npu.sh"
             staged = startup_vs_static(bench, script, python, max(1, args.repeat // 2))
             print(
-                f"4. doctor --startup / static doctor, {script.name}: {staged['wall']:.1f}x (range "
+                f"5. doctor --startup / static doctor, {script.name}: {staged['wall']:.1f}x (range "
                 f"{staged['range'][0]:.1f}-{staged['range'][1]:.1f}); --startup {staged['seconds']:.1f} s"
             )
-        print(f"5. lines of Python: package {lines(bench.repo / 'verl_cookbook')}, tests {lines(bench.repo / 'tests')}")
+        print(f"6. lines of Python: package {lines(bench.repo / 'verl_cookbook')}, tests {lines(bench.repo / 'tests')}")
     finally:
         shutil.rmtree(bench.tmp, ignore_errors=True)
     return 0

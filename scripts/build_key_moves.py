@@ -42,14 +42,15 @@ def paths(node: object, prefix: tuple[str, ...] = ()) -> set[str]:
 
 def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
     """release -> (key paths of its generated trainer configs, where they were read)."""
-    tags = subprocess.run(["git", "-C", str(mirror), "tag"], capture_output=True, text=True, check=True).stdout.split()
+    git = ["git", "-C", str(mirror)]
+    tags = subprocess.run([*git, "tag"], capture_output=True, text=True, check=True, timeout=120).stdout.split()
     out: dict[str, tuple[set[str], str]] = {}
     for tag in tags:
         if not tag.startswith("v") or not tag[1:2].isdigit() or "rc" in tag or "post" in tag:
             continue
         keys: set[str] = set()
         for f in FILES:
-            r = subprocess.run(["git", "-C", str(mirror), "show", f"{tag}:{f}"], capture_output=True, text=True)
+            r = subprocess.run([*git, "show", f"{tag}:{f}"], capture_output=True, text=True, timeout=120)
             if r.returncode == 0:
                 keys |= paths(yaml.safe_load(r.stdout))
         if keys:

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from verl_cookbook import resolver  # noqa: E402
+from verl_cookbook.processes import Overdue  # noqa: E402
 
 OUT = ROOT / "verl_cookbook" / "snapshots" / "resolver.json"
 CLAIM = re.compile(r'check: combo pins="([^"]+)"')
@@ -57,7 +58,11 @@ def main() -> int:
     ap.add_argument("--only", action="append", help="resolve just this combination (repeatable)")
     args = ap.parse_args()
     combos = args.only or page_combinations()
-    fresh = {resolver.key(pins_of(c)): entry(c) for c in combos}
+    try:
+        fresh = {resolver.key(pins_of(c)): entry(c) for c in combos}
+    except (RuntimeError, Overdue) as e:  # pip gave no answer, or none in its time: nothing to compare or write
+        print(f"refresh_resolver: {e}", file=sys.stderr)
+        return 2
     if args.check:
         old = json.loads(OUT.read_text(encoding="utf-8"))["combinations"]
         moved = []

@@ -26,7 +26,8 @@ SNAPSHOT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" /
 
 
 def git(repo_dir: str, *args: str) -> str:
-    return subprocess.run(["git", "-C", repo_dir, *args], capture_output=True, text=True, check=True).stdout
+    cmd = ["git", "-C", repo_dir, *args]
+    return subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=300).stdout
 
 
 def locate(source: str, pattern: str, near: int | None) -> tuple[int, str, str] | None:

@@ -86,7 +86,7 @@ def needed_libraries(path: Path, record: list[str]) -> dict[str, list[str]]:
             if not name.endswith(".so") or ".so." in name:
                 continue
             target = Path(z.extract(name, tmp))
-            r = subprocess.run(["readelf", "-d", str(target)], capture_output=True, text=True, check=False)
+            r = subprocess.run(["readelf", "-d", str(target)], capture_output=True, text=True, check=False, timeout=60)
             libs = [line.split("[", 1)[1].rstrip("]") for line in r.stdout.splitlines() if "(NEEDED)" in line]
             libs = [x for x in libs if x not in bundled and not x.startswith(system)]
             if libs:

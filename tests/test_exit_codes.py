@@ -201,3 +201,72 @@ def test_a_clean_run_keeps_exit_0_when_the_reader_closes_the_pipe_early(tmp_path
     assert len(out.stdout) == 10
     assert out.returncode == 0, out.stderr
     assert out.stderr == ""
+
+
+def _break(tree: VerlTree, rel: str, after: str) -> int:
+    """Put a line Python cannot parse into ``rel`` of ``tree``, in the body that begins on the first line holding
+    ``after`` (a part of the file the facts read); its line number."""
+    path = tree.root / rel
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines, 1) if after in line)
+    path.write_text("".join([*lines[:at], "    broken = (]\n", *lines[at:]]), encoding="utf-8")
+    return at + 1
+
+
+@pytest.mark.parametrize("command", ["facts", "check"])
+def test_a_verl_tree_with_a_file_python_cannot_parse_is_exit_2_naming_the_file_and_line(
+    verl_copy: VerlTree, tmp_path: Path, capsys, command: str
+) -> None:
+    line = _break(verl_copy, "verl/checkpoint_engine/base.py", "class CheckpointEngineRegistry")
+    page = tmp_path / "page.md"
+    page.write_text(GOOD_PAGE, encoding="utf-8")
+    argv = [command, "--verl-src", str(verl_copy.root)] + ([str(page)] if command == "check" else [])
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{verl_copy.root / 'verl/checkpoint_engine/base.py'}:{line}:" in err
+    assert "Python cannot parse" in err and "internal error" not in err
+
+
+def test_doctor_on_a_tree_whose_entry_point_does_not_parse_says_so_and_exits_2(
+    verl_copy: VerlTree, tmp_path: Path, capsys
+) -> None:
+    line = _break(verl_copy, "verl/trainer/main_ppo.py", "def main(")
+    script = tmp_path / "run.sh"
+    script.write_text(GOOD_SCRIPT, encoding="utf-8")
+    assert main(["doctor", str(script), "--verl-src", str(verl_copy.root)]) == 2
+    err = capsys.readouterr().err
+    assert f"verl/trainer/main_ppo.py:{line}:" in err and "entry points" in err
+    assert "no verl trainer command" not in err
+
+
+def test_a_tree_whose_files_all_parse_is_not_refused(verl_copy: VerlTree, capsys) -> None:
+    assert main(["facts", "--verl-src", str(verl_copy.root), "--format", "json"]) == 0
+    assert "Python cannot parse" not in capsys.readouterr().err
+
+
+def _with_stderr(kind: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``verl-cookbook ARGS`` with standard error closed from the start (``2>&-``) or a pipe whose reader has gone."""
+    cmd = [sys.executable, "-m", "verl_cookbook", *args]
+    if kind == "closed":
+        return subprocess.run(cmd, capture_output=False, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True, check=False, preexec_fn=lambda: os.close(2))  # fmt: skip
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=write, text=True, check=False)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("kind", ["closed", "reader gone"])
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(("check", "--bogus"), 2), (("check", "/no/such/page.md"), 2), (("doctor", "/no/such/run.sh"), 2), ((), 2)],
+    ids=lambda v: " ".join(v) if isinstance(v, tuple) else None,
+)
+def test_standard_error_without_a_reader_keeps_the_exit_code_and_standard_output_clean(
+    kind: str, args: tuple[str, ...], code: int
+) -> None:
+    done = _with_stderr(kind, *args)
+    assert done.returncode == code
+    assert done.stdout == ""  # the message meant for standard error does not land on standard output

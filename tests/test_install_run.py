@@ -283,3 +283,17 @@ def test_real_npu_wheel_a_platform_check_forcing_the_tag_says_yes_on_glibc_2_34_
     (tmp_path / run.snippet).write_text(code.replace("\\\n    mooncake-transfer-engine-npu", forced), "utf-8")
     (f,) = install_run.run_one(run, tmp_path, real_wheels).findings
     assert str(f.rule) == "install/expectation" and "available for this host" in f.message
+
+
+def test_a_snippet_past_its_deadline_is_red_saying_it_did_not_finish(tmp_path, wheelhouse, monkeypatch) -> None:
+    monkeypatch.setattr(install_run, "SNIPPET_S", 1.0)
+    site = _site(tmp_path, "pip install mc-npu\nsleep 300\n", "    expect:\n      - listed: mc-npu\n")
+    (finding,) = _run(site, wheelhouse).findings
+    assert finding.rule == "install/command-failed"
+    assert "the snippet snippets/s.sh did not finish within 1 s (stopped)" in finding.message
+
+
+def test_a_wheel_download_past_its_deadline_is_named_with_the_time(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(install_run, "DOWNLOAD_S", 0.01)  # pip cannot even start in that time: no index is asked
+    (error,) = install_run.fetch_wheels(["mc-npu==1.0"], tmp_path)
+    assert error == "mc-npu==1.0: pip download mc-npu==1.0 did not finish within 0.01 s (stopped)"

@@ -71,3 +71,11 @@ def test_the_snapshot_is_what_pip_answers_now_for_verl_with_old_numpy() -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr[-2000:]
     assert json.loads((ROOT / "verl_cookbook" / "snapshots" / "resolver.json").read_text("utf-8"))["combinations"]
+
+
+def test_a_resolution_past_its_deadline_says_so(monkeypatch) -> None:
+    from verl_cookbook.processes import Overdue
+
+    monkeypatch.setattr(resolver, "RESOLVE_S", 0.01)  # pip cannot even start in that time: no index is asked
+    with pytest.raises(Overdue, match=r"pip's resolution of verl==0\.9\.1 did not finish within 0\.01 s"):
+        resolver.resolve(["verl==0.9.1"])

@@ -118,3 +118,12 @@ def test_config_name_on_the_command_line_selects_the_config(write_page, facts) -
 def test_shellcheck_warnings_become_findings(write_page, facts) -> None:
     page = write_page("# t\n\n" + fence('for f in $(ls *.sh); do echo "$f"; done', '{ .bash check="shell" }'))
     assert any(r.startswith("shellcheck/SC") for r in rules(findings_for(page, facts)))
+
+
+def test_shellcheck_past_its_deadline_is_a_timeout_finding_not_silence(monkeypatch) -> None:
+    from verl_cookbook.checks import shell_tools
+
+    monkeypatch.setattr(shell_tools, "TIMEOUT_S", 0.001)  # ShellCheck cannot start in that time
+    (f,) = shell_tools.shellcheck('for f in $(ls *.sh); do echo "$f"; done\n', lambda ln: ("run.sh", ln))
+    assert (f.rule, f.path, f.line) == ("shell/timeout", "run.sh", 1)
+    assert f.message == "ShellCheck did not finish within 0.001 s"

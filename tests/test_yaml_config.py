@@ -84,3 +84,16 @@ def test_a_fragment_adding_an_entry_to_a_dict_typed_field_passes_the_omegaconf_c
     assert check(write_page, facts, teachers, '{ .yaml check="config" }') == []
     typo = teachers.replace("teacher_models", "teacher_modles")
     assert rules(check(write_page, facts, typo, '{ .yaml check="config" }')) == ["config/unknown-key"]
+
+
+def test_a_number_written_as_1e_6_is_read_as_omegaconf_reads_it_so_verls_default_matches(write_page, facts) -> None:
+    lr = "actor_rollout_ref:\n  actor:\n    optim:\n      lr: {}\n"
+    assert facts.default_config()["actor_rollout_ref"]["actor"]["optim"]["lr"] == 1e-6
+    assert check(write_page, facts, lr.format("1e-6"), '{ .yaml check="defaults" }') == []
+    assert rules(check(write_page, facts, lr.format("1e-5"), '{ .yaml check="defaults" }')) == ["defaults/mismatch"]
+
+
+def test_a_key_written_twice_is_refused_as_omegaconf_refuses_it(write_page, facts) -> None:
+    found = check(write_page, facts, "actor_rollout_ref:\n  actor:\n    optim:\n      lr: 1e-5\n      lr: 2e-5\n")
+    assert [(f.rule, f.line) for f in found] == [("yaml/syntax", 8)]
+    assert "duplicate key lr" in found[0].message

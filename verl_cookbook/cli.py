@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
-from verl_cookbook import adoption, gcpause, github_output
+from verl_cookbook import baseline_and_changed, gcpause, github_output
 from verl_cookbook.facts import Facts, load_facts
 from verl_cookbook.findings import (
     EXIT_ERROR,
@@ -54,7 +54,7 @@ def exit_codes_help(findings: str, errors: str) -> str:
     return "\n".join(lines)
 
 
-_SOURCE_ERRORS = "verl's source out of reach or not a whole verl tree"
+_SOURCE_ERRORS = "verl's source out of reach, not a whole verl tree, or holding a file Python cannot parse"
 CHECK_EXIT_HELP = exit_codes_help(
     "at least one (a page that cannot be read as text, binary or not UTF-8, is a finding on that page; an empty "
     "page has none)",
@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also run the install snippets declared in install-runs.yaml, each in a throwaway virtualenv with the "
         "real wheels from the package index (needs the index; see verl_cookbook/install_run.py)",
     )
-    adoption.add_arguments(c)
+    baseline_and_changed.add_arguments(c)
     f = sub.add_parser(
         "facts",
         help="print the facts extracted from verl's source",
@@ -166,9 +166,8 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
         description="Check a user's launch script or verl config before it burns cluster hours.",
         epilog=exit_codes_help(
             "at least one",
-            "a bad option, a FILE that does not exist or is a folder, verl's source out of reach or not a whole "
-            "verl tree (a file that cannot be read as text, binary or not UTF-8, is a finding on that file; an "
-            "empty file has none)",
+            f"a bad option, a FILE that does not exist or is a folder, {_SOURCE_ERRORS} (a FILE that cannot be read "
+            "as text, binary or not UTF-8, is a finding on that file; an empty file has none)",
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -328,7 +327,7 @@ def _facts(args: argparse.Namespace, installed_default: bool = True) -> Facts:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    adoption.take_path_back(args)  # `--changed docs/`: docs/ is a PATH, not a revision
+    baseline_and_changed.take_path_back(args)  # `--changed docs/`: docs/ is a PATH, not a revision
     missing = [p for p in args.paths if not p.exists()]
     if missing:  # before verl is fetched: a usage error, not a finding
         for p in missing:
@@ -359,7 +358,7 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         paths = args.paths
         root = args.root
     options = {"lenient": args.lenient, "use_cache": not args.no_cache}
-    paths = adoption.narrow(args, paths, root)  # --changed: the pages the change can affect
+    paths = baseline_and_changed.narrow(args, paths, root)  # --changed: the pages the change can affect
     report = check_paths(paths, facts, root, options)
     findings = report.findings
     if site_mode:
@@ -370,7 +369,9 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
     checked = [*report.files, *(base / p for p in report.includes)]  # where suppression comments may be
     findings = sorted(findings + _install_runs(args, report.files, base), key=lambda f: f.sort_key())
     findings = apply_rules_options(findings, args.select or (), args.ignore or (), checked)
-    findings = adoption.finish(args, findings, adoption.checked_files(report.files, report.includes))
+    findings = baseline_and_changed.finish(
+        args, findings, baseline_and_changed.checked_files(report.files, report.includes)
+    )
     lang = args.lang or default_lang()
     formats: dict[str, Callable[[list[Finding]], str]] = {
         "text": lambda fs: format_text(fs, lang=lang),
@@ -482,18 +483,27 @@ class _ReaderGone:
 
 
 @contextlib.contextmanager
-def _stdout_outlives_its_reader() -> Iterator[None]:
-    stream = sys.stdout
-    if not hasattr(stream, "fileno"):
-        yield
-        return
-    guarded = _ReaderGone(stream)
-    sys.stdout = guarded  # type: ignore[assignment]
+def _outputs_outlive_their_readers() -> Iterator[None]:
+    """Standard output and error as :class:`_ReaderGone` while the command runs, so that neither a reader that left
+    (``| head``, ``2>&1 | head``) nor a stream closed from the start (``2>&-``: Python then has ``None`` there, and
+    ``print(file=None)`` would write to standard output instead) changes the exit code or what the other stream
+    carries."""
+    saved = sys.stdout, sys.stderr
+    guarded = []
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None:
+            stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the command
+        if hasattr(stream, "fileno"):
+            stream = _ReaderGone(stream)
+            guarded.append(stream)
+        setattr(sys, name, stream)
     try:
         yield
     finally:
-        guarded.flush()  # a reader that left after the last write: caught here, not at interpreter exit
-        sys.stdout = stream
+        for stream in guarded:
+            stream.flush()  # a reader that left after the last write: caught here, not at interpreter exit
+        sys.stdout, sys.stderr = saved
 
 
 def internal_error(e: BaseException) -> int:
@@ -512,13 +522,18 @@ def internal_error(e: BaseException) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    with _outputs_outlive_their_readers():  # a usage error too: its message may have no reader
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # an option the command does not have: that command's usage, not the top level's
         commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        with _stdout_outlives_its_reader(), gcpause.paused():  # one command is a short run: see gcpause
+        with gcpause.paused():  # one command is a short run: see gcpause
             if args.command == "check":
                 code = cmd_check(args)
             elif args.command == "facts":
@@ -528,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command != "cache":
             _bound_the_cache()
         return code
-    except (VerlSourceError, adoption.AdoptionError) as e:
+    except (VerlSourceError, baseline_and_changed.BaselineOrChangedError) as e:
         print(f"verl-cookbook: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -40,6 +40,15 @@ from packaging.utils import canonicalize_name
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.install_manifest import MANIFEST, NEEDS, Run, Skip, load_manifest, manifest_finding
+from verl_cookbook.processes import Overdue
+from verl_cookbook.processes import run as run_program
+
+# How long each program of a run may take before it is stopped and reported (a wheel of a gigabyte downloads in
+# minutes; a snippet installs from the local wheelhouse).
+DOWNLOAD_S = 1200.0  # one `pip download`
+VENV_S = 120.0  # the sandbox's virtualenv
+SNIPPET_S = 900.0  # a setup command, or the snippet itself
+PROBE_S = 120.0  # `pip list`, an import probe
 
 
 @dataclass
@@ -73,7 +82,11 @@ def fetch_wheels(specs: list[str], wheelhouse: Path, deps: bool = False) -> list
             tags = resolver.platforms((int(level[1]), int(level[2])), level[3]) if level else [tag]
             cmd += [a for t in tags for a in ("--platform", t)]
             cmd += ["--python-version", py, "--implementation", "cp", "--abi", f"cp{py}"]
-        done = subprocess.run([*cmd, req], capture_output=True, text=True)
+        try:
+            done = run_program([*cmd, req], timeout=DOWNLOAD_S, what=f"pip download {req}")
+        except Overdue as e:
+            errors.append(f"{spec}: {e}")
+            continue
         if done.returncode:
             errors.append(f"{spec}: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else 'failed'}")
     return errors
@@ -116,7 +129,9 @@ def sandbox(run: Run, wheelhouse: Path) -> Iterator[tuple[Path, dict[str, str]]]
     with tempfile.TemporaryDirectory(prefix="verl-cookbook-install-") as tmp:
         base = Path(tmp)
         venv = base / "venv"
-        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, capture_output=True)
+        made = run_program([sys.executable, "-m", "venv", "--without-pip", str(venv)], timeout=VENV_S, what="venv")
+        if made.returncode:
+            raise SandboxError(f"`python -m venv` failed: {_last_line(made)}")
         site = next(venv.glob("lib/python*/site-packages"))
         (site / "_verl_cookbook_pip.pth").write_text(str(_pip_only_dir(base)) + "\n", encoding="utf-8")
         if run.glibc:
@@ -177,9 +192,8 @@ def script_with_skips(code: str, skips: tuple[Skip, ...], snippet: str) -> tuple
 
 
 def _listed(venv: Path, env: dict[str, str]) -> dict[str, str]:
-    done = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "list", "--format=json"], capture_output=True, text=True, env=env
-    )
+    cmd = [str(venv / "bin" / "python"), "-m", "pip", "list", "--format=json"]
+    done = run_program(cmd, timeout=PROBE_S, what="`pip list` in the sandbox", env=env)
     try:
         return {canonicalize_name(d["name"]): d["version"] for d in json.loads(done.stdout or "[]")}
     except json.JSONDecodeError:
@@ -218,18 +232,39 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
         )
     if run.no_deps:
         out.skipped.append(f"{snippet}: dependencies not installed (pip --no-deps): {run.no_deps}")
+    try:
+        _run_in_sandbox(run, wheelhouse, script, out)
+    except Overdue as e:  # the run stops there: what it would check afterwards is not there to check
+        out.findings.append(Finding(snippet, 1, 1, "install/command-failed", f"the run stops in the sandbox: {e}"))
+    except SandboxError as e:
+        out.findings.append(manifest_finding(MANIFEST, run.line, f"the sandbox of the run cannot be made: {e}"))
+    return out
+
+
+class SandboxError(Exception):
+    """The throwaway virtualenv could not be made (not the snippet's fault)."""
+
+
+def _last_line(done: subprocess.CompletedProcess[str]) -> str:
+    return ((done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"])[0]
+
+
+def _run_in_sandbox(run: Run, wheelhouse: Path, script: str, out: Outcome) -> None:
+    """The run's setup commands, its snippet and its expectations, in a sandbox; findings go to ``out``."""
+    snippet = run.snippet
     with sandbox(run, wheelhouse) as (venv, env):
         for cmd in run.setup:
-            done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env, cwd=env["HOME"])
+            done = run_program(["bash", "-c", cmd], timeout=SNIPPET_S, what=f"setup `{cmd}`", env=env, cwd=env["HOME"])
             if done.returncode:
-                tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
                 out.findings.append(
-                    manifest_finding(MANIFEST, run.line, f"setup `{cmd}` failed in the sandbox: {tail[0]}")
+                    manifest_finding(MANIFEST, run.line, f"setup `{cmd}` failed in the sandbox: {_last_line(done)}")
                 )
-                return out
+                return
         path = Path(env["HOME"]) / "snippet.sh"
         path.write_text(script, encoding="utf-8")
-        done = subprocess.run(["bash", "-e", str(path)], capture_output=True, text=True, env=env, cwd=env["HOME"])
+        done = run_program(
+            ["bash", "-e", str(path)], timeout=SNIPPET_S, what=f"the snippet {snippet}", env=env, cwd=env["HOME"]
+        )
         out.stdout = done.stdout
         if done.returncode:
             err = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
@@ -247,7 +282,7 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
                     f"import {value} as m; assert getattr(m, '__file__', None), "
                     "'only a namespace package is left, its __init__.py is gone'"
                 )
-                imp = subprocess.run([python, "-c", probe], capture_output=True, text=True, env=env)
+                imp = run_program([python, "-c", probe], timeout=PROBE_S, what=f"`import {value}`", env=env)
                 if imp.returncode:
                     last = (imp.stderr.strip().splitlines() or ["?"])[-1]
                     msg = f"`import {value}` fails after the snippet: {last}"
@@ -270,7 +305,6 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
                 out.findings.append(
                     Finding(snippet, 1, 1, "install/expectation", msg + where, fact=f"{MANIFEST}:{run.line}")
                 )
-    return out
 
 
 def run_all(root: Path, wheelhouse: Path | None = None, only: set[str] | None = None) -> list[Outcome]:

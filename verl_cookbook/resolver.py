@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -27,6 +26,11 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+
+from verl_cookbook.processes import run
+
+RESOLVE_S = 600.0  # one resolution (2-65 s seen); the expiry is processes.Overdue, with what did not finish
+VERSION_S = 60.0
 
 
 def snapshot_dir() -> Path:  # as stack_facts.snapshot_dir (a sibling module: the layers forbid importing it)
@@ -92,7 +96,8 @@ def resolve(pins: list[str]) -> Resolution:
     """Ask pip (this Python's) whether the pins install together on the target platform."""
     with tempfile.TemporaryDirectory(prefix="verl-cookbook-resolve-") as tmp:
         report = Path(tmp) / "report.json"
-        done = subprocess.run(command(pins, str(Path(tmp) / "target"), str(report)), capture_output=True, text=True)
+        cmd = command(pins, str(Path(tmp) / "target"), str(report))
+        done = run(cmd, timeout=RESOLVE_S, what=f"pip's resolution of {'; '.join(pins)}")
         data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else None
         return interpret(done.returncode, done.stdout + "\n" + done.stderr, data)  # pip logs the cause on stdout
 
@@ -124,6 +129,6 @@ def target_label() -> str:
 
 
 def pip_version() -> str:
-    done = subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True, text=True)
+    done = run([sys.executable, "-m", "pip", "--version"], timeout=VERSION_S, what="pip --version")
     m = re.match(r"pip (\S+)", done.stdout)
     return m.group(1) if m else "?"

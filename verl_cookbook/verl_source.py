@@ -30,8 +30,7 @@ class VerlSourceError(Exception):
 
 
 class VerlTree(NamedTuple):
-    """A verl source tree: ``root/verl/`` is the package. (A NamedTuple, not a dataclass: importing
-    ``dataclasses`` would cost every fact-extracting process ~15 ms before it forks.)
+    """A verl source tree: ``root/verl/`` is the package (immutable, compared and hashed by its fields).
 
     A *shipped* tree (``listing`` set) holds only what this package ships of a covered release (its config YAML
     and the few files ``doctor`` reads, see :data:`SHIPPED_SOURCES`); ``listing`` names every file of the release,

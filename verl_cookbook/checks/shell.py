@@ -42,7 +42,8 @@ from verl_cookbook.shell.evaluate import parse_script
 def check_script(
     code: str, where, facts: Facts | None, device: str | None = None, config: str | None = None, block=None, ctx=None
 ) -> list[Finding]:
-    """Everything but syntax: env exports, trainer overrides and known commands. Shared with ``doctor``."""
+    """Everything but syntax: env exports, trainer overrides and known commands (a shell block's, strict or lenient;
+    ``doctor`` reads a launch script through ``doctor.inputs.script_units`` instead)."""
     script = parse_script(code)
     out = check_exports(script, where, facts)
     out.extend(script_findings(script, where, facts))

@@ -83,7 +83,10 @@ def shellcheck(code: str, where, severity: str = "warning", session: Session | N
         try:
             proc = subprocess.run(cmd, input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
             comments = json.loads(proc.stdout or "{}").get("comments", [])
-        except (subprocess.TimeoutExpired, json.JSONDecodeError, OSError):
+        except subprocess.TimeoutExpired:
+            file, line = where(1)
+            return [Finding(file, line, 1, "shell/timeout", f"ShellCheck did not finish within {TIMEOUT_S} s")]
+        except (json.JSONDecodeError, OSError):
             return []
     out = []
     for c in comments:

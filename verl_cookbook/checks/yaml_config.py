@@ -7,10 +7,12 @@ Attributes: ``root="actor_rollout_ref.rollout"`` when the fragment starts below 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import yaml
 from omegaconf import OmegaConf
+from omegaconf._utils import get_yaml_loader
 from omegaconf.errors import OmegaConfBaseException
 
 from verl_cookbook.checks import Context, block_check
@@ -22,10 +24,19 @@ from verl_cookbook.markdown import CodeBlock
 _MISSING = object()
 
 
+@cache
+def omegaconf_loader() -> type:
+    """The YAML loader OmegaConf reads a config file with, so Hydra reads verl's and the user's: PyYAML's
+    SafeLoader that reads ``1e-5`` as a number, a date as a string, and refuses a key written twice in a mapping.
+    (OmegaConf builds the class anew on each call; one is enough.)"""
+    return get_yaml_loader()
+
+
 def _construct(node: yaml.Node) -> Any:
-    """The Python value of a composed YAML node (``key:`` with nothing after it is None; re-serialising the
-    node instead fails on that one in PyYAML 6.0.3+)."""
-    return yaml.SafeLoader("").construct_document(node)
+    """The Python value of a composed YAML node as OmegaConf's loader gives it (``key:`` with nothing after it is
+    None; re-serialising the node instead fails on that one in PyYAML 6.0.3+). Raises ``yaml.YAMLError`` on a key
+    written twice."""
+    return omegaconf_loader()("").construct_document(node)
 
 
 def _flatten(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBlock, out: list[Assignment], base: Any) -> None:
@@ -64,8 +75,8 @@ def _open_mapping(node: yaml.MappingNode, path: tuple[str, ...], block: CodeBloc
 
 def parse_fragment(block: CodeBlock, base: dict | None) -> tuple[list[Assignment], list[Finding], Any]:
     try:
-        node = yaml.compose(block.code, Loader=yaml.SafeLoader)  # the pure-Python loader OmegaConf's builds on
-        data = _construct(node) if node is not None else None  # from the same parse: what safe_load gives
+        node = yaml.compose(block.code, Loader=omegaconf_loader())
+        data = _construct(node) if node is not None else None  # from the same parse: what OmegaConf.load gives
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark else 1

@@ -7,9 +7,9 @@ under the backend in effect, constructor kwargs, ``device: npu``) plus doctor's 
 Ascend, ``delta_sharded`` constraints read from verl's ``raise`` statements). Each finding says how to
 fix it and links to the page that explains it. The files are only read, never modified.
 
-Exit codes (the contract of every verl-cookbook command, see ``verl-cookbook doctor --help``): 0 no
-findings, 1 findings, 2 usage or environment error (an input missing or not a script or config, verl's
-source out of reach).
+Exit codes: the one contract of every verl-cookbook command, stated in :mod:`verl_cookbook.cli` and printed by
+``verl-cookbook doctor --help`` (a file that cannot be read as text is a finding on it, exit 1; a file that is
+missing or a folder is exit 2).
 
 The command is split by concern: :mod:`.inputs` (reading a file, its kind, the units in it), :mod:`.guesses`
 (device, CANN, product), :mod:`.judgement` (:func:`diagnose`), :mod:`.command` (:func:`run`, the formats).

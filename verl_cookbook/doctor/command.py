@@ -13,7 +13,7 @@ from dataclasses import asdict
 from verl_cookbook import github_output
 from verl_cookbook.doctor.inputs import InputError
 from verl_cookbook.doctor.judgement import FileReport, dedupe, diagnose
-from verl_cookbook.doctor_rules import DoctorFinding, advise, ascend_env
+from verl_cookbook.doctor_rules import DoctorFinding, ascend_env, with_fix
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import (
     EXIT_ERROR,
@@ -112,7 +112,7 @@ def select_findings(r: FileReport, select: list[str] | None, ignore: list[str] |
     :func:`verl_cookbook.findings.apply_rules_options`)."""
     by_finding = {df.finding: df for df in r.findings}
     kept = apply_rules_options(by_finding, select or (), ignore or (), files=[r.path])
-    return [by_finding.get(f) or advise(f, None) for f in kept]
+    return [by_finding.get(f) or with_fix(f, None) for f in kept]
 
 
 def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Facts) -> str | None:
@@ -123,7 +123,7 @@ def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Fa
     python = getattr(args, "startup_python", None)
     if not getattr(args, "startup", False) and not python:
         return None
-    stage = doctor_stage.apply(reports, python, facts.tree.version, lambda f: advise(f, None))
+    stage = doctor_stage.apply(reports, python, facts.tree.version, lambda f: with_fix(f, None))
     for r in reports:
         r.findings = dedupe(r.findings)
     return stage

@@ -89,7 +89,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
     verl does not have), the parsed script, and notes on what could not be known statically."""
     from verl_cookbook.checks import upgrade
     from verl_cookbook.checks.command_line import overrides_to_assignments
-    from verl_cookbook.checks.plugins import external_modules_note
+    from verl_cookbook.checks.external_modules import external_modules_note
     from verl_cookbook.checks.script_shape import script_findings
     from verl_cookbook.checks.shell_tools import bash_syntax
     from verl_cookbook.shell.evaluate import parse_script

@@ -21,7 +21,7 @@ from verl_cookbook.doctor.inputs import (
     script_units,
     yaml_unit,
 )
-from verl_cookbook.doctor_rules import DoctorFinding, Target, advise, ascend_env
+from verl_cookbook.doctor_rules import DoctorFinding, Target, ascend_env, with_fix
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 
@@ -84,7 +84,7 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
         or f.rule not in ("config/unknown-key", "override/needs-plus", "override/group", "config/not-a-field")
     ]
     for f in upgrade.rewrite(kept, checker.facts, checker.base, unit.config):  # stale keys read as an upgrade
-        out.append(advise(f, target))
+        out.append(with_fix(f, target))
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
     out += ascend_env.check_rebuild_group(target)
@@ -154,7 +154,7 @@ def diagnose(
         text = read_input(path)
     except Unreadable as e:
         report = _bare_report(file, "unreadable", device, cann, product)
-        report.findings.append(advise(e.rule.at(file, e.line, 1, **e.data), None))
+        report.findings.append(with_fix(e.rule.at(file, e.line, 1, **e.data), None))
         return report
     kind = detect_kind(path, text)
     if not text.strip():
@@ -180,7 +180,7 @@ def diagnose(
     )
     report.commands = len(units)
     report.units, report.env = units, env
-    report.findings += [advise(f, None) for f in pre]
+    report.findings += [with_fix(f, None) for f in pre]
     report.notes += script_notes
     if kind == "shell" and not units:
         report.notes.append(
@@ -218,7 +218,7 @@ def diagnose(
         )
         report.findings += judge(unit, target, checker, strict)
         if required and unit.module:  # a command: verl's required and enumerated values (checks/required_values.py)
-            report.findings += [advise(f, target) for f in required_values(unit, target, facts)]
+            report.findings += [with_fix(f, target) for f in required_values(unit, target, facts)]
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
     elif dev.value == "npu":

@@ -3,7 +3,7 @@
 Each rule has an id, a message that says how to fix the problem, and a link to the site page that
 explains it. The checks the site's own snippets go through (unknown keys, backend names, ``engine_kwargs``
 keyed by the backend in effect, constructor kwargs, ``device: npu``) come from
-:class:`verl_cookbook.checks.config.checker.ConfigChecker`; :func:`advice` adds the fix and the link to
+:class:`verl_cookbook.checks.config.checker.ConfigChecker`; :func:`with_fix` adds the fix and the link to
 their findings. Doctor-only rules live in the modules beside this one:
 
 - ``ascend_env``: what the Ascend backends need (HCCL whitelist on Ascend 950PR/950DT, intra-node RoCE,
@@ -58,14 +58,6 @@ def link(page: str) -> str:
 
 
 @dataclass
-class Advice:
-    """What doctor adds to a finding: how to fix it, and the page that explains it."""
-
-    fix: str | None = None
-    page: str | None = None
-
-
-@dataclass
 class DoctorFinding:
     finding: Finding
     fix: str | None = None
@@ -111,7 +103,7 @@ class Target:
         return best
 
 
-# Rules whose fix holds for the script as a whole, before any command is judged (``advice`` with no target).
+# Rules whose fix holds for the script as a whole, before any command is judged (``with_fix`` with no target).
 _SCRIPT_LEVEL = (
     "shell/comment-ends-command",
     "shell/after-pipe",
@@ -122,16 +114,12 @@ _SCRIPT_LEVEL = (
 )
 
 
-def advice(f: Finding, target: Target | None) -> Advice:
-    """The fix and the page for a finding, rendered from its rule's declaration with the finding's data and the
-    backend in effect (``target`` None: a finding about the script as a whole, before any command is judged)."""
+def with_fix(f: Finding, target: Target | None) -> DoctorFinding:
+    """``f`` with the fix and the page its rule declares, rendered with the finding's data and the backend in effect
+    (``target`` None: a finding about the script as a whole, before any command is judged: only the fix of a rule
+    that holds for the whole script, no page)."""
     if target is None:
-        return Advice(f.rule.fix_text(f.data)) if f.rule in _SCRIPT_LEVEL else Advice()
+        return DoctorFinding(f, f.rule.fix_text(f.data) if f.rule in _SCRIPT_LEVEL else None)
     context = {**f.data, "backend": target.backend}
-    return Advice(f.rule.fix_text(context), f.rule.page_for(context))
-
-
-def advise(f: Finding, target: Target | None) -> DoctorFinding:
-    """``f`` with the fix and the link its rule declares."""
-    adv = advice(f, target)
-    return DoctorFinding(f, adv.fix, link(adv.page) if adv.page else None)
+    page = f.rule.page_for(context)
+    return DoctorFinding(f, f.rule.fix_text(context), link(page) if page else None)

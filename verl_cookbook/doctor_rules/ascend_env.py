@@ -25,7 +25,7 @@ import json
 import re
 from pathlib import Path
 
-from verl_cookbook.doctor_rules import DoctorFinding, Target, advise
+from verl_cookbook.doctor_rules import DoctorFinding, Target, with_fix
 from verl_cookbook.findings import Finding
 
 KIMI = "kimi_ckpt_engine"
@@ -74,7 +74,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
     if missing:
         where = disable[1] if disable and disable[0] != "0" else line
         out.append(
-            advise(
+            with_fix(
                 Finding(
                     t.file,
                     where,
@@ -181,7 +181,7 @@ def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFindin
     if not problems:
         return []
     return [
-        advise(
+        with_fix(
             Finding(
                 t.file,
                 line,
@@ -209,7 +209,7 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
     line, col = (given[1], 1) if given else _anchor(t)
     product = {"A2": "Atlas A2", "A3": "Atlas A3"}.get(t.product or "", "Ascend (product unknown)")
     return [
-        advise(
+        with_fix(
             Finding(
                 t.file,
                 line,
@@ -255,7 +255,7 @@ def check_rebuild_group(t: Target) -> list[DoctorFinding]:
         return []
     line, col = t.line_of((*t.ckpt_prefix, *path)) or _anchor(t)
     return [
-        advise(
+        with_fix(
             Finding(
                 t.file,
                 line,

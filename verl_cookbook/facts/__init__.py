@@ -4,8 +4,9 @@ The facts of every release the site covers (``data/releases.yaml``) ship with th
 ``scripts/build_facts.py`` and proven current by ``tests/test_shipped_facts.py`` (re-extracted from the release and
 compared byte for byte): such a release needs no extraction, and its facts load without verl's source or the
 network (:func:`shipped_facts`). Any other tree (``--verl-src``, a release not covered, ``--no-cache``) is
-extracted in this process: every fact family (one module each) filters verl's files by their bytes and parses those
-it keeps whole with ``ast``. The result is cached as JSON, keyed by the tree's file listing (path, size, mtime),
+extracted in this process: every fact family (one module each) filters verl's files by their bytes and parses, of
+each file it keeps, the definitions that name what it looks for (``facts/parts.py``), or the whole file when it needs
+it all. The result is cached as JSON, keyed by the tree's file listing (path, size, mtime),
 this package's own source and the libraries that judge, so a warm run only reads the cache.
 """
 
@@ -217,10 +218,22 @@ class Facts:
 
 
 def extract_all(tree: VerlTree) -> dict:
-    """Every family's facts, in FAMILY_MODULES order, under ``{"verl": {"label", "version"}}``."""
+    """Every family's facts, in FAMILY_MODULES order, under ``{"verl": {"label", "version"}}``.
+
+    A file a family reads that Python cannot parse (in the definitions the family reads of it) raises
+    :class:`VerlSourceError` (exit code 2) naming the file, its line and the family: facts without it would be
+    missing, not true."""
+    from verl_cookbook.facts.pyast import Unparsable
+
     data: dict[str, Any] = {"verl": {"label": tree.label, "version": tree.version}}
     for name, extract in families().items():
-        data[name] = extract(tree)
+        try:
+            data[name] = extract(tree)
+        except Unparsable as e:
+            raise VerlSourceError(
+                f"{tree.root / e.rel}:{e.line}:{e.col}: Python cannot parse this verl file ({e.why}); the facts about "
+                f"{name.replace('_', ' ')} are read from it, so none are extracted from verl {tree.label}"
+            ) from None
     return data
 
 

@@ -13,7 +13,8 @@ import ast
 import re
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, parse_file
+from verl_cookbook.facts.parts import parse_near
+from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
 
 
@@ -77,13 +78,12 @@ def extract(tree: VerlTree) -> dict:
             if path in done:
                 continue
             done.add(path)
-            try:
-                text, mod = parse_file(path)
-            except (SyntaxError, ValueError):
-                continue
+            rel = path.relative_to(tree.root).as_posix()
+            text = path.read_text(encoding="utf-8", errors="replace")
+            mod = parse_near(text, rel, ("class", "import"))  # the classes' fields and bases, the imports
             module = _module_name(tree, path)
             todo.extend(_imported_modules(mod, module, path.name == "__init__.py"))
-            classes.update(_classes(mod, text, path.relative_to(tree.root).as_posix(), module))
+            classes.update(_classes(mod, text, rel, module))
     return {"classes": classes, "converted": converted(tree), "typed": typed_merges(tree)}
 
 

@@ -18,7 +18,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
-from verl_cookbook.facts.pyast import parse_file
+from verl_cookbook.facts.parts import parse_near
 from verl_cookbook.verl_source import VerlTree
 
 ROLLOUT = ("actor_rollout_ref", "rollout")
@@ -128,16 +128,15 @@ def _collect(body: list[ast.stmt], conds: list[ast.expr], local: dict[str, ast.e
 
 
 def extract_guards(tree: VerlTree) -> list[Guard]:
-    """Every conditional ``raise`` in a function of :data:`GUARD_FILES` that mentions ``delta_sharded`` (each file
-    parsed whole; ``_collect`` does not enter nested functions)."""
+    """Every conditional ``raise`` in a function of :data:`GUARD_FILES` that mentions ``delta_sharded`` (of each file,
+    only the definitions that name it, or the one function named, are parsed; ``_collect`` does not enter nested
+    functions)."""
     guards: list[Guard] = []
     for spec in GUARD_FILES:
         if not tree.exists(spec.rel):
             continue
-        try:
-            _, mod = parse_file(tree.root / spec.rel)
-        except (SyntaxError, ValueError):
-            continue
+        words = tuple(spec.function.split(".")) if spec.function else (DELTA,)  # what the functions it reads name
+        mod = parse_near(tree.read(spec.rel), spec.rel, words)
         if spec.function:
             fn = _function(mod, spec.function)
             if fn is not None:

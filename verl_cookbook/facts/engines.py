@@ -9,10 +9,10 @@ CUDA and by the HCCL engine on Ascend; the last module imported wins).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from pathlib import Path
 
-from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file
+from verl_cookbook.facts.parts import nodes_near, parse_near, walk_lines
+from verl_cookbook.facts.pyast import dotted_name, function_params
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/checkpoint_engine"
@@ -27,10 +27,16 @@ def _module_name(rel: str) -> str:
     return rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
+# What the parts of an engine module this family reads name: its imports and import guard, its classes (their
+# registration, bases and constructor) and the device comparisons; other methods are left out.
+_MODULE_WORDS = ("import", "ImportError", "class", "__init__", "device")
+
+
 class _ModuleInfo:
-    def __init__(self, rel: str, path: Path) -> None:
+    def __init__(self, rel: str, root: Path) -> None:
         self.rel = rel
-        self.source, self.tree = parse_file(path)
+        self.source = (root / rel).read_text(encoding="utf-8", errors="replace")
+        self.tree = parse_near(self.source, rel, _MODULE_WORDS)
         self.classes = {n.name: n for n in self.tree.body if isinstance(n, ast.ClassDef)}
         self.imports = self._module_imports()
         self.guard = self._guard()
@@ -92,7 +98,7 @@ def _init_import_order(tree: VerlTree, modules: dict[str, _ModuleInfo]) -> list[
     if init is None:
         if not tree.exists(INIT):
             return []
-        init = _ModuleInfo(INIT, tree.root / INIT)  # raises SyntaxError as ast.parse would
+        init = _ModuleInfo(INIT, tree.root)
     order = []
     lines = {}
     for node in ast.walk(init.tree):
@@ -179,7 +185,8 @@ def _constructor(cls: ast.ClassDef, mod: _ModuleInfo, modules: dict[str, _Module
 def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
     """``self.device == "npu"``-style comparisons: the device values an engine treats specially."""
     out = []
-    for node in ast.walk(mod.tree):
+    lines = [i for i, line in enumerate(mod.source.splitlines(), 1) if "device" in line]  # where such a node lies
+    for node in walk_lines(mod.tree, lines)[0] if lines else ():
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq | ast.NotEq):
             left, right = node.left, node.comparators[0]
             if (dotted_name(left) or "") == "self.device" and isinstance(right, ast.Constant):
@@ -187,24 +194,19 @@ def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
     return out
 
 
-def _caller(tree: VerlTree, rel: str, word: str) -> tuple[str, Iterator[ast.AST]] | None:
-    """(source, the nodes of ``rel`` in ``ast.walk`` order); None if ``rel`` is absent or does not name ``word``."""
+def _caller(tree: VerlTree, rel: str, word: str) -> list[ast.AST]:
+    """The nodes of ``rel`` on the lines that name ``word``, in ``ast.walk`` order; none if ``rel`` is absent."""
     if not tree.exists(rel):
-        return None
+        return []
     source = tree.read(rel)
-    if word not in source:
-        return None
-    return source, ast.walk(ast.parse(source))
+    return nodes_near(source, rel, (word,))[0] if word in source else []
 
 
 def injected_kwargs(tree: VerlTree) -> list[dict]:
     """Keyword arguments verl itself passes to ``CheckpointEngineRegistry.new`` (a user may not repeat them)."""
     out = []
     for rel in INJECTING_CALLERS:
-        found = _caller(tree, rel, "CheckpointEngineRegistry")
-        if found is None:
-            continue
-        for node in found[1]:
+        for node in _caller(tree, rel, "CheckpointEngineRegistry"):
             if isinstance(node, ast.Call) and (dotted_name(node.func) or "").endswith("CheckpointEngineRegistry.new"):
                 names = [kw.arg for kw in node.keywords if kw.arg]
                 out.append({"kwargs": names, "source": f"{rel}:{node.lineno}"})
@@ -215,10 +217,7 @@ def kwargs_lookups(tree: VerlTree) -> list[dict]:
     """Where verl picks ``engine_kwargs[<backend>]`` (so kwargs under any other key are ignored)."""
     out = []
     for rel in INJECTING_CALLERS:
-        found = _caller(tree, rel, "engine_kwargs")
-        if found is None:
-            continue
-        for node in found[1]:
+        for node in _caller(tree, rel, "engine_kwargs"):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -233,11 +232,8 @@ def extract(tree: VerlTree) -> dict:
     """``{"registrations": [...], "import_order": [...], "resolution": {backend: {device: class}}}``."""
     modules: dict[str, _ModuleInfo] = {}
     for path in sorted((tree.root / PKG).rglob("*.py")):
-        rel = str(path.relative_to(tree.root))
-        try:
-            modules[rel] = _ModuleInfo(rel, path)
-        except SyntaxError:
-            continue
+        rel = path.relative_to(tree.root).as_posix()
+        modules[rel] = _ModuleInfo(rel, tree.root)
     order = _init_import_order(tree, modules)
     registrations = []
     for rel, mod in modules.items():

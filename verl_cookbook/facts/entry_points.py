@@ -20,6 +20,7 @@ import re
 from collections import deque
 from pathlib import Path
 
+from verl_cookbook.facts.parts import parse_near
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
 
@@ -32,6 +33,9 @@ def _module_name(tree: VerlTree, path: Path) -> str:
 
 
 _DEL_WORD = re.compile(r"\bdel\b")
+# What the definitions this family reads name: ``@hydra.main``, and a ``del`` statement (the keyword and the character
+# Python allows after it).
+_WORDS = ("hydra.main", "del ", "del\t", "del(", "del[", "del\\")
 
 
 def _hydra_main(fn: ast.FunctionDef) -> ast.Call | None:
@@ -103,10 +107,7 @@ def extract(tree: VerlTree) -> dict:
             continue
         text = data.decode("utf-8", errors="replace")
         rel = path.relative_to(tree.root).as_posix()
-        try:
-            mod = ast.parse(text)
-        except (SyntaxError, ValueError):
-            continue
+        mod = parse_near(text, rel, _WORDS)
         if has_del:
             migrations.update(_migrations(mod, text, rel))
         if not has_main:

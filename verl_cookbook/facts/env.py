@@ -11,6 +11,7 @@ import ast
 import os
 from typing import Any
 
+from verl_cookbook.facts.parts import nodes_near
 from verl_cookbook.facts.pyast import NO_DEFAULT, dotted_name, literal_or_source
 from verl_cookbook.verl_source import VerlTree
 
@@ -68,12 +69,17 @@ def _compared_with(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> list[Any]:
     return []
 
 
-def _reads(module: ast.AST, text: str, rel: str) -> list[tuple[str, dict]]:
-    """(name, record) for every environment read under ``module``, in ``ast.walk`` order; ``text``
-    is the source ``module`` was parsed from."""
-    parents: dict[ast.AST, ast.AST] = {}  # built on first need: most files read no variable by constant name
+_WORDS = ("environ", "getenv")  # every read this family records names one of them, on a line of the read
+
+
+def scan_source(text: str, rel: str) -> list[tuple[str, dict]]:
+    """(name, record) for every environment read in one file's source, in ``ast.walk`` order. Only the nodes on a
+    line that names ``environ`` or ``getenv`` (and those around them) are read (:func:`pyast.nodes_near`)."""
+    if "environ" not in text and "getenv" not in text:
+        return []
+    nodes, parents = nodes_near(text, rel, _WORDS)
     found: list[tuple[str, dict]] = []
-    for node in ast.walk(module):
+    for node in nodes:
         name = None
         kind = None
         default: Any = NO_DEFAULT
@@ -100,10 +106,6 @@ def _reads(module: ast.AST, text: str, rel: str) -> list[tuple[str, dict]]:
         if default is not NO_DEFAULT:
             rec["default"] = default
         if kind != "in":
-            if not parents:
-                for parent in ast.walk(module):
-                    for child in ast.iter_child_nodes(parent):
-                        parents[child] = parent
             compared = _compared_with(node, parents)
             if compared:
                 rec["compared_with"] = compared
@@ -111,20 +113,10 @@ def _reads(module: ast.AST, text: str, rel: str) -> list[tuple[str, dict]]:
     return found
 
 
-def scan_source(text: str, rel: str) -> list[tuple[str, dict]]:
-    """(name, record) for every environment read in one file's source, parsing the whole file."""
-    if "environ" not in text and "getenv" not in text:
-        return []
-    try:
-        module = ast.parse(text)
-    except (SyntaxError, ValueError):  # ValueError: a null byte
-        return []
-    return _reads(module, text, rel)
-
-
 def extract(tree: VerlTree) -> dict:
     """``{"vars": {NAME: [record, ...]}, "files": n}``: files in walk order (a folder's files before its
-    subfolders), a file's reads in ``ast.walk`` order. Only a file that names ``environ`` or ``getenv`` is parsed."""
+    subfolders), a file's reads in ``ast.walk`` order. Only a file that names ``environ`` or ``getenv`` is parsed,
+    and of it only the parts that name them."""
     out: dict[str, list[dict]] = {}
     files = 0
     root = tree.root

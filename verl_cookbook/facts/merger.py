@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from verl_cookbook.facts.pyast import literal_or_source
+from verl_cookbook.facts.pyast import literal_or_source, parse
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/model_merger"
@@ -139,10 +139,7 @@ def extract(tree: VerlTree) -> dict:
         source = path.read_text(encoding="utf-8", errors="replace")
         if "add_argument" not in source:
             continue
-        try:
-            mod = ast.parse(source)
-        except SyntaxError:
-            continue
+        mod = parse(source, rel)
         for fn in [n for n in ast.walk(mod) if isinstance(n, ast.FunctionDef)]:
             v = _Parsers(source, rel)
             v.visit(fn)

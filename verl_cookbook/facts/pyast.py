@@ -1,7 +1,8 @@
 """Small helpers for reading verl's Python source with ``ast`` (never importing it).
 
-A family first filters files by their bytes (a word the nodes it looks for must contain), then parses each file
-it keeps whole with ``ast.parse``: every node has the line and columns it has in the file."""
+A family first filters files by their bytes (a word the nodes it looks for must contain), then parses what it needs
+of each file it keeps (:mod:`verl_cookbook.facts.parts`), or the whole file: every node has the line and columns it
+has in the file."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from verl_cookbook.verl_source import VerlSourceError
 
 NO_DEFAULT = object()
 
@@ -100,7 +103,27 @@ def function_params(fn: ast.FunctionDef | ast.AsyncFunctionDef, source: str) -> 
     }
 
 
-def parse_file(path: Path) -> tuple[str, ast.Module]:
-    """(text, module) of a whole Python file. Raises ``SyntaxError``/``ValueError`` like ``ast.parse``."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return text, ast.parse(text)
+class Unparsable(VerlSourceError):
+    """A verl file a fact family reads that Python cannot parse (exit code 2, naming the file and line): the facts
+    read from it would be missing, not true, so none are extracted from the tree."""
+
+    def __init__(self, rel: str, line: int, col: int, why: str) -> None:
+        super().__init__(f"{rel}:{line}:{col}: Python cannot parse this verl file ({why})")
+        self.rel, self.line, self.col, self.why = rel, line, col, why
+
+
+def parse(text: str, rel: str) -> ast.Module:
+    """``ast.parse(text)`` of verl's file ``rel``; :class:`Unparsable` (with the file, line and column) when Python
+    cannot parse it."""
+    try:
+        return ast.parse(text, filename=rel)
+    except SyntaxError as e:
+        raise Unparsable(rel, e.lineno or 1, e.offset or 1, f"{type(e).__name__}: {e.msg}") from None
+    except ValueError as e:  # a null byte
+        raise Unparsable(rel, 1, 1, str(e)) from None
+
+
+def parse_file(root: Path, rel: str) -> tuple[str, ast.Module]:
+    """(text, module) of verl's file ``rel`` under ``root``, parsed whole; :class:`Unparsable` as :func:`parse`."""
+    text = (root / rel).read_text(encoding="utf-8", errors="replace")
+    return text, parse(text, rel)

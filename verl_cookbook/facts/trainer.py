@@ -19,6 +19,7 @@ import re
 
 import yaml
 
+from verl_cookbook.facts.parts import nodes_near
 from verl_cookbook.facts.pyast import dotted_name, function_params, parse_file
 from verl_cookbook.verl_source import VerlTree
 from verl_cookbook.yaml_lines import key_lines, values_at
@@ -111,24 +112,22 @@ def _config(tree: VerlTree) -> dict:
 def _parse(tree: VerlTree, rel: str) -> tuple[str, ast.Module] | None:
     if not tree.exists(rel):
         return None
-    try:
-        return parse_file(tree.root / rel)
-    except (SyntaxError, ValueError):
-        return None
+    return parse_file(tree.root, rel)
 
 
 class _Trainer:
-    """One trainer file, parsed whole once (when it is first asked for): its nodes in ``ast.walk`` order."""
+    """One trainer file, read once (when it is first asked for): its nodes on the lines that name one of ``words``
+    (the resume mode, the callback), in ``ast.walk`` order (:func:`pyast.nodes_near`)."""
 
-    def __init__(self, tree: VerlTree, rel: str) -> None:
-        self.tree, self.rel = tree, rel
+    def __init__(self, tree: VerlTree, rel: str, words: tuple[str, ...]) -> None:
+        self.tree, self.rel, self.words = tree, rel, words
         self._nodes: list[ast.AST] | None = None
 
     def nodes(self) -> list[ast.AST]:
-        """Empty when the file is absent or does not parse."""
+        """Empty when the file is absent."""
         if self._nodes is None:
-            parsed = _parse(self.tree, self.rel)
-            self._nodes = [] if parsed is None else list(ast.walk(parsed[1]))
+            found = self.tree.exists(self.rel)
+            self._nodes = nodes_near(self.tree.read(self.rel), self.rel, self.words)[0] if found else []
         return self._nodes
 
 
@@ -228,7 +227,9 @@ def _call_sites(files: dict[str, _Trainer], callback: dict | None) -> list[dict]
 def extract(tree: VerlTree) -> dict:
     """``{"config": {...}, "resume_modes": [...], "callback": {...} | None, "call_sites": [...]}``."""
     callback = _callback(tree)
-    files = {rel: _Trainer(tree, rel) for rel in TRAINER_FILES}
+    builder = ((callback or {}).get("builder") or {}).get("name")
+    words = ("resume_mode", "callback", *([builder] if builder else []))  # on a line of each node the facts need
+    files = {rel: _Trainer(tree, rel, words) for rel in TRAINER_FILES}
     return {
         "config": _config(tree),
         "resume_modes": _resume_modes(files),

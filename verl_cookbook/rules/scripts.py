@@ -22,10 +22,10 @@ declare(
 )
 declare(
     "shell/timeout",
-    "`bash -n` did not finish",
-    "`bash -n` 未在时限内完成",
-    "A script whose syntax check did not finish within the time limit.",
-    "Its syntax could not be judged.",
+    "A shell check did not finish",
+    "shell 检查未在时限内完成",
+    "A script whose syntax check (`bash -n`) or ShellCheck did not finish within the time limit.",
+    "What that tool would have said about it is missing.",
 )
 declare(
     "shell/comment-ends-command",

@@ -390,7 +390,10 @@ ZH: dict[str, tuple[str, str]] = {
         "bash 将其作为独立命令运行（`command not found`），verl 读不到这些设置。",
     ),
     "shell/syntax": ("被 `bash -n` 拒绝的脚本或 shell 代码块。", "bash 在出错处停止，之后的内容均不运行。"),
-    "shell/timeout": ("语法检查未在时限内完成的脚本。", "无法判断其语法是否正确。"),
+    "shell/timeout": (
+        "语法检查（`bash -n`）或 ShellCheck 未在时限内完成的脚本。",
+        "缺少该工具对脚本的判断。",
+    ),
     "shellcheck/SC": (
         "ShellCheck 对 shell 代码块报告的问题；规则代码沿用 ShellCheck 的编号（`shellcheck/SC2086`）。",
         "问题信息附有 ShellCheck wiki 页面的链接，其中说明每一项。",

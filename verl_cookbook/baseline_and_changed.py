@@ -1,6 +1,6 @@
-"""``check``'s options for adopting the checker in a repository that already has findings: ``--baseline``,
-``--write-baseline`` and ``--changed`` (see :mod:`verl_cookbook.baseline` and :mod:`verl_cookbook.changed`). The
-command line calls the three functions here; each does nothing unless its option was given."""
+"""``check``'s options for adopting the checker in a repository that already has findings: ``--baseline`` and
+``--write-baseline`` (:mod:`verl_cookbook.baseline`), ``--changed`` (:mod:`verl_cookbook.changed`). The command line
+calls the functions here; each does nothing unless its option was given."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from verl_cookbook import baseline
 from verl_cookbook.findings import Finding
 
 
-class AdoptionError(Exception):
+class BaselineOrChangedError(Exception):
     """A usage or environment error of these options (exit 2)."""
 
 
@@ -64,7 +64,7 @@ def narrow(args: argparse.Namespace, paths: list[Path], root: Path | None) -> li
     try:
         changed = changed_files(args.changed, Path.cwd())
     except ChangedError as e:
-        raise AdoptionError(str(e)) from None
+        raise BaselineOrChangedError(str(e)) from None
     files, _missing = collect(paths)
     site = root or find_site_root(paths[0] if paths else Path.cwd())
     chosen = select(files, changed, site)
@@ -100,7 +100,7 @@ def finish(args: argparse.Namespace, findings: list[Finding], checked: set[str])
     try:
         entries = baseline.read(args.baseline)
     except baseline.BaselineError as e:
-        raise AdoptionError(str(e)) from None
+        raise BaselineOrChangedError(str(e)) from None
     applied = baseline.apply(entries, findings, checked)  # a file this run did not look at is not "fixed"
     for line in baseline.summary(applied, args.baseline):
         print(line, file=sys.stderr)
