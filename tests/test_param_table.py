@@ -14,7 +14,9 @@ def table(directive: str, rows: list[tuple[str, str]], header: str = "| 参数 |
 
 
 def run(write_page, facts, text: str) -> list:
-    return findings_for(write_page(text), facts)
+    """The table rules' findings (an undeclared table's rows are statements too: their claim coverage is
+    tests/test_coverage.py's)."""
+    return [f for f in findings_for(write_page(text), facts) if not f.rule.startswith("coverage/")]
 
 
 def test_config_scope_table_with_verls_defaults_passes(write_page, facts) -> None:

@@ -136,3 +136,8 @@ def test_headings_code_mkdocstrings_blocks_and_markers_shown_in_code_spans_are_n
         "Write `<!-- run: t.py::u -->` beside it.\n",
     )
     assert [(s.text, s.markers) for s in st] == [("Write `<!-- run: t.py::u -->` beside it.", [])]
+
+
+def test_a_carriage_return_ends_a_line_as_the_parser_counts_lines(tmp_path: Path):
+    st = _statements(tmp_path, "# a\n\n| Key | B |\n|---|---|\n| `x` | \r0 |\n\nNext `y`.\r\nLast `z`.")
+    assert [(s.text, s.line) for s in st][-2:] == [("Next `y`.", 8), ("Last `z`.", 9)]

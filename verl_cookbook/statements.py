@@ -209,10 +209,11 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.split("\n")
+        kept = text.splitlines(keepends=True)  # the lines the parser numbers (``\r`` ends one too)
+        self.lines = [line.rstrip("\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029") for line in kept] or [""]
         self.starts = [0]
-        for line in self.lines:
-            self.starts.append(self.starts[-1] + len(line) + 1)
+        for line in kept:
+            self.starts.append(self.starts[-1] + len(line))
 
     def line_of(self, offset: int) -> int:
         lo, hi = 0, len(self.starts) - 1
