@@ -278,8 +278,8 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "install/expectation": (
         "沙箱运行（`check --run-install`）后，install-runs.yaml 中的某条 `expect:` 不成立：模块无法导入、"
-        "pip 列出（或未列出）某发行包、已列出的发行包其 RECORD 中的文件已不存在、在模拟的 glibc "
-        "上平台检查给出相反结果。",
+        "pip 列出（或未列出）某发行包、已列出的发行包其 RECORD 中的文件已不存在、site-packages 中缺少某个模块文件、"
+        "在模拟的 glibc 上平台检查给出相反结果；声明了 `start:` 时，从其中任一初始状态运行均须成立。",
         "pip 显示 `installed`，而 `import mooncake` 失败：读者要到集群上第一次同步时才会发现。",
     ),
     "install/manifest": (
