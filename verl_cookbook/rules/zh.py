@@ -365,6 +365,7 @@ ZH: dict[str, tuple[str, str]] = {
     "parity/headings": ("标题（级别与锚点）与另一语言的对应页面不同。", _PARITY),
     "parity/missing-twin": ("页面没有另一语言的对应页面。", _PARITY),
     "parity/tables": ("参数表格的行与另一语言的对应页面不同。", _PARITY),
+    "parity/snippet-variant": ("中文页面引用的 `x.zh.sh` 在去掉注释后与 `x.sh` 的代码不同。", _PARITY),
     # python
     "python/override-signature": (
         "示例中的子类方法重写了 verl 的方法，但签名不同"
