@@ -97,6 +97,54 @@ def test_uninstalling_the_other_build_first_leaves_the_package_whole(tmp_path, w
     assert _run(_site(tmp_path, snippet, MC_EXPECT), wheelhouse).findings == []
 
 
+START_STATES = """    start:
+      the CUDA build only:
+        - pip install -q mc-cuda
+      both builds:
+        - pip install -q mc-cuda
+        - pip install -q mc-npu
+    expect:
+      - listed: mc-npu
+      - unlisted: mc-cuda
+      - file: mc/build.py
+"""
+
+
+def test_a_run_with_start_states_runs_once_from_each_and_names_the_state_a_finding_comes_from(
+    tmp_path, wheelhouse
+) -> None:
+    # the NPU install says "already satisfied" over both builds, after the uninstall deleted the shared files
+    snippet = "pip uninstall -y mc-cuda\npip install mc-npu\n"
+    outcomes = install_run.run_all(_site(tmp_path, snippet, START_STATES), wheelhouse)
+    assert [o.run.start for o in outcomes] == ["the CUDA build only", "both builds"]
+    assert outcomes[1].run.name == "snippets/s.sh, starting from both builds"
+    assert [_rules(o) for o in outcomes] == [[], ["install/expectation"]]
+    (f,) = outcomes[1].findings
+    assert f.message.startswith("`mc/build.py` is not on disk after the snippet (mc/ holds npu_only.py)")
+    assert f.message.endswith("(starting from both builds)")
+
+
+def test_removing_both_builds_before_installing_leaves_the_file_on_disk_from_every_start_state(
+    tmp_path, wheelhouse
+) -> None:
+    snippet = "pip uninstall -y mc-cuda mc-npu\npip install mc-npu\n"
+    outcomes = install_run.run_all(_site(tmp_path, snippet, START_STATES), wheelhouse)
+    assert len(outcomes) == 2 and [o.findings for o in outcomes] == [[], []]
+
+
+@pytest.mark.parametrize(
+    ("start", "said"),
+    [
+        ("    start: [pip install mc-cuda]\n", "start: is a mapping of a state's name to the commands"),
+        ("    start:\n      one: pip install mc-cuda\n", "start state 'one' is not a list of commands"),
+        ("    start: {}\n", "start: names no state"),
+    ],
+)
+def test_start_states_that_cannot_be_read_are_reported(tmp_path, wheelhouse, start, said) -> None:
+    runs, bad = install_manifest.load_manifest(_site(tmp_path, "pip install mc-npu\n", start + MC_EXPECT))
+    assert runs == [] and [str(f.rule) for f in bad] == ["install/manifest"] and said in bad[0].message
+
+
 PLATFORM_CHECK = """if python3 -m pip install --dry-run --no-deps --only-binary=:all: --quiet \\
     {extra}mc-npu-bin==1.0; then
   echo "available for this host"
@@ -229,19 +277,60 @@ def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(real_wheels) 
     assert any("needs an NPU" in s for s in skipped)
 
 
+def _kimi_runs(root: Path) -> dict[str, install_manifest.Run]:
+    runs, _ = install_manifest.load_manifest(root)
+    return {r.start: r for r in runs if r.snippet == "snippets/install/kimi_ckpt_engine_npu.sh"}
+
+
+def _with_commands(tmp_path: Path, run: install_manifest.Run, pip_lines: list[str]) -> Path:
+    """A copy of the site's kimi snippet whose pip commands are ``pip_lines`` (its checks kept)."""
+    root = Path(__file__).resolve().parents[1]
+    code = (root / run.snippet).read_text(encoding="utf-8").splitlines()
+    kept = [ln for ln in code if " -m pip " not in ln]
+    (tmp_path / "snippets" / "install").mkdir(parents=True)
+    (tmp_path / run.snippet).write_text("\n".join(pip_lines + kept) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_the_kimi_run_starts_from_every_state_the_pages_left_readers_in() -> None:
+    assert set(_kimi_runs(Path(__file__).resolve().parents[1])) == {
+        "nothing installed",
+        "the CUDA wheel only",
+        "both wheels",
+        "the NPU wheel with its shared files deleted",
+    }
+
+
+def _pip_commands(snippet: str) -> list[str]:
+    root = Path(__file__).resolve().parents[1]
+    lines = (root / snippet).read_text(encoding="utf-8").splitlines()
+    commands = [ln.split("  #")[0].strip() for ln in lines if not ln.lstrip().startswith("#")]
+    return [c.replace("python3 -m pip ", "pip ") for c in commands if "pip " in c]
+
+
+def test_the_backend_pages_kimi_install_runs_the_overviews_pip_commands() -> None:
+    """snippets/kimi/install_npu.sh runs from one start state only: it holds because its pip commands are the ones
+    the overview's snippet runs from every state."""
+    overview = _pip_commands("snippets/install/kimi_ckpt_engine_npu.sh")
+    assert overview[0] == "pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu"
+    assert _pip_commands("snippets/kimi/install_npu.sh") == overview
+
+
 @pytest.mark.install_run
 @pytest.mark.network
 def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path, real_wheels) -> None:
-    root = Path(__file__).resolve().parents[1]
-    runs, _ = install_manifest.load_manifest(root)
-    run = next(r for r in runs if r.snippet == "snippets/install/kimi_ckpt_engine_npu.sh")
-    code = (root / run.snippet).read_text(encoding="utf-8").splitlines()
-    uninstall = next(ln for ln in code if "pip uninstall" in ln)
-    code.remove(uninstall)
-    code.insert(next(i for i, ln in enumerate(code) if "install mooncake-transfer-engine-npu" in ln) + 1, uninstall)
-    (tmp_path / "snippets" / "install").mkdir(parents=True)
-    (tmp_path / run.snippet).write_text("\n".join(code) + "\n", encoding="utf-8")
-    outcome = install_run.run_one(run, tmp_path, real_wheels)
+    """The first page's order (install the NPU wheel, then remove the CUDA one) from the CUDA wheel alone."""
+    run = _kimi_runs(Path(__file__).resolve().parents[1])["the CUDA wheel only"]
+    site = _with_commands(
+        tmp_path,
+        run,
+        [
+            "python3 -m pip install 'checkpoint-engine>=0.4.0'",
+            "python3 -m pip install mooncake-transfer-engine-npu",
+            "python3 -m pip uninstall -y mooncake-transfer-engine",
+        ],
+    )
+    outcome = install_run.run_one(run, site, real_wheels)
     messages = " ".join(f.message for f in outcome.findings)
     from verl_cookbook.stack_facts import shared_paths, wheel
 
@@ -251,6 +340,26 @@ def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path, real_whee
     # as many files gone as the two wheels' RECORDs share (the index's metadata, wheel_facts.json)
     assert f"pip lists mooncake-transfer-engine-npu 0.3.13.post1 but {len(shared)} of the files" in messages
     assert "`import mooncake` fails after the snippet: AssertionError: only a namespace package is left" in messages
+
+
+@pytest.mark.install_run
+@pytest.mark.network
+def test_real_kimi_snippet_without_reinstalling_the_npu_wheel_is_red_from_both_wheels(tmp_path, real_wheels) -> None:
+    """The previous snippet (remove the CUDA wheel first, then install) passes from the CUDA wheel alone but, from
+    both wheels, deletes the shared files and leaves pip saying "Requirement already satisfied"."""
+    runs = _kimi_runs(Path(__file__).resolve().parents[1])
+    previous = [
+        "python3 -m pip uninstall -y mooncake-transfer-engine",
+        "python3 -m pip install 'checkpoint-engine>=0.4.0'",
+        "python3 -m pip install mooncake-transfer-engine-npu",
+    ]
+    site = _with_commands(tmp_path, runs["both wheels"], previous)
+    assert install_run.run_one(runs["the CUDA wheel only"], site, real_wheels).findings == []
+    outcome = install_run.run_one(runs["both wheels"], site, real_wheels)
+    assert "Requirement already satisfied: mooncake-transfer-engine-npu" in outcome.stdout
+    messages = [f.message for f in outcome.findings]
+    assert any(m.startswith("the snippet stops in the sandbox, starting from both wheels:") for m in messages)
+    assert any(m.startswith("`mooncake/engine.so` is not on disk after the snippet") for m in messages)
 
 
 def test_run_install_runs_the_pages_snippets_and_reports_skips_and_findings(tmp_path, capsys) -> None:

@@ -235,3 +235,41 @@ def test_a_real_param_table_row_dropped_in_english_fails_parity(site_copy):
             assert "parity/tables" in rules_for(site_copy)
             return
     pytest.fail("no page pair of the site has a parameter table with two rows or more")
+
+
+# -- 中文 variants of a snippet (x.zh.sh beside x.sh) ---------------------------------------------------------
+SH = "# Install the wheel first\npip install mc-npu  # the NPU build\npython3 -c 'import mc'\n"
+VARIANT_ZH = ZH + '\n``` { .bash check="shell" }\n--8<-- "snippets/s.zh.sh"\n```\n'
+VARIANT_EN = EN + '\n``` { .bash check="shell" }\n--8<-- "snippets/s.sh"\n```\n'
+
+
+def _variant_site(tmp_path: Path, zh_snippet: str) -> Path:
+    docs = site(tmp_path, zh=VARIANT_ZH, en=VARIANT_EN)
+    (tmp_path / "snippets" / "s.sh").write_text(SH)
+    (tmp_path / "snippets" / "s.zh.sh").write_text(zh_snippet)
+    return docs
+
+
+def test_a_chinese_variant_with_translated_comments_pairs_with_its_snippet(tmp_path):
+    zh = "# 先安装 wheel\npip install mc-npu    # NPU 版\n\npython3 -c 'import mc'\n"
+    assert rules_for(_variant_site(tmp_path, zh)) == []
+
+
+@pytest.mark.parametrize(
+    ("zh", "said"),
+    [
+        ("# 先安装 wheel\npip install mc-cuda  # NPU 版\npython3 -c 'import mc'\n", "runs `pip install mc-cuda` where"),
+        ("# 先安装 wheel\npip install mc-npu  # NPU 版\n", "runs `(nothing)` where `snippets/s.sh` runs `python3"),
+    ],
+)
+def test_a_chinese_variant_that_runs_other_code_is_reported(tmp_path, zh, said):
+    found = check_docs(_variant_site(tmp_path, zh), tmp_path)
+    assert [f.rule for f in found] == ["parity/snippet-variant"] and said in found[0].message, found
+    assert found[0].path == "docs/page.md"
+
+
+def test_a_chinese_variant_of_a_snippet_that_does_not_exist_is_reported(tmp_path):
+    docs = _variant_site(tmp_path, SH)
+    (tmp_path / "snippets" / "s.sh").unlink()
+    found = [f for f in check_docs(docs, tmp_path) if f.rule == "parity/snippet-variant"]
+    assert len(found) == 1 and "`snippets/s.sh`, which does not exist" in found[0].message

@@ -1,7 +1,11 @@
 """The install runs a site declares (``install-runs.yaml``, beside ``mkdocs.yml``): which snippet runs, with which
-wheels, what it skips and what must hold afterwards. Read here, with each entry that cannot be read reported
-(``install/manifest``); run by :mod:`verl_cookbook.install_run` (``check --run-install``). A default ``check`` reads
-only this: it says which pages include snippets with declared runs, and reports a manifest it cannot read.
+wheels, from which starting states, what it skips and what must hold afterwards. Read here, with each entry that
+cannot be read reported (``install/manifest``); run by :mod:`verl_cookbook.install_run` (``check --run-install``). A
+default ``check`` reads only this: it says which pages include snippets with declared runs, and reports a manifest
+it cannot read.
+
+``start:`` names the states a reader may be in before the snippet (a mapping of a state's name to the commands that
+make it, ``[]`` for a fresh environment): the entry becomes one run per state, each named after its state.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from verl_cookbook.findings import Finding
 
 MANIFEST = "install-runs.yaml"
 NEEDS = {"npu": "needs an NPU", "cluster": "needs a cluster", "download": "needs a download the run does not make"}
-EXPECT_KINDS = ("importable", "listed", "unlisted", "intact", "stdout")
+EXPECT_KINDS = ("importable", "listed", "unlisted", "intact", "file", "stdout")
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class Run:
     skip: tuple[Skip, ...] = ()
     expect: tuple[tuple[str, str], ...] = ()
     name: str = ""
+    start: str = ""  # the state the run starts from (``start:``), "" when the entry names none
 
 
 class _Lines(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml when PyYAML has it
@@ -107,18 +112,47 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
                 )
             )
             continue
-        runs.append(
-            Run(
-                snippet=str(snippet),
-                line=line,
-                wheels=tuple(str(w) for w in entry.get("wheels") or ()),
-                setup=tuple(str(c) for c in entry.get("setup") or ()),
-                no_deps=entry.get("no_deps"),
-                fetch_deps=bool(entry.get("fetch_deps")),
-                glibc=str(entry["glibc"]) if entry.get("glibc") else None,
-                skip=tuple(skips),
-                expect=tuple(expects),
-                name=str(entry.get("name") or snippet),
+        states, problem = _start_states(entry.get("start"))
+        if problem:
+            bad.append(manifest_finding(shown, line, f"the run of {snippet}: {problem}"))
+            continue
+        setup = tuple(str(c) for c in entry.get("setup") or ())
+        name = str(entry.get("name") or snippet)
+        for state, commands in states:
+            runs.append(
+                Run(
+                    snippet=str(snippet),
+                    line=line,
+                    wheels=tuple(str(w) for w in entry.get("wheels") or ()),
+                    setup=setup + commands,
+                    no_deps=entry.get("no_deps"),
+                    fetch_deps=bool(entry.get("fetch_deps")),
+                    glibc=str(entry["glibc"]) if entry.get("glibc") else None,
+                    skip=tuple(skips),
+                    expect=tuple(expects),
+                    name=f"{name}, starting from {state}" if state else name,
+                    start=state,
+                )
             )
-        )
     return runs, bad
+
+
+def _start_states(start: object) -> tuple[list[tuple[str, tuple[str, ...]]], str | None]:
+    """The (name, commands) of each starting state an entry's ``start:`` declares, or why it cannot be read. An
+    entry without ``start:`` runs once, from a fresh environment (its state named "")."""
+    if start is None:
+        return [("", ())], None
+    if not isinstance(start, dict):
+        return [], "start: is a mapping of a state's name to the commands that make it"
+    states = []
+    for name, commands in start.items():
+        if name == "__line__":
+            continue
+        if commands is None:
+            commands = []
+        if not isinstance(commands, list) or not all(isinstance(c, str) for c in commands):
+            return [], f"start state {name!r} is not a list of commands"
+        states.append((str(name), tuple(commands)))
+    if not states:
+        return [], "start: names no state"
+    return states, None

@@ -13,7 +13,12 @@ files). ``expect:`` states what must hold afterwards:
 - ``listed: DIST`` / ``unlisted: DIST``: ``pip list`` shows it, or not;
 - ``intact: true``: every distribution pip lists still has every file its RECORD names (an uninstall of a wheel
   that shared the files leaves pip listing a package whose files are gone);
+- ``file: PATH``: that path, relative to the sandbox's site-packages, is on disk (``mooncake/engine.so``: the
+  module itself, not only a package that imports);
 - ``stdout: TEXT``: the snippet printed it.
+
+``start:`` runs the snippet once from each state a reader may be in (nothing installed, one wheel, both), each made
+by its own commands before the snippet; a finding names the state it comes from.
 
 ``glibc: "2.34"`` runs the snippet on a faked C library: a ``.pth`` hook in the sandbox makes
 ``os.confstr("CS_GNU_LIBC_VERSION")`` answer that version, so pip's own tag logic (``packaging.tags`` →
@@ -256,9 +261,9 @@ def _run_in_sandbox(run: Run, wheelhouse: Path, script: str, out: Outcome) -> No
         for cmd in run.setup:
             done = run_program(["bash", "-c", cmd], timeout=SNIPPET_S, what=f"setup `{cmd}`", env=env, cwd=env["HOME"])
             if done.returncode:
-                out.findings.append(
-                    manifest_finding(MANIFEST, run.line, f"setup `{cmd}` failed in the sandbox: {_last_line(done)}")
-                )
+                state = f" (making the start state {run.start!r})" if run.start else ""
+                said = f"setup `{cmd}`{state} failed in the sandbox: {_last_line(done)}"
+                out.findings.append(manifest_finding(MANIFEST, run.line, said))
                 return
         path = Path(env["HOME"]) / "snippet.sh"
         path.write_text(script, encoding="utf-8")
@@ -269,11 +274,13 @@ def _run_in_sandbox(run: Run, wheelhouse: Path, script: str, out: Outcome) -> No
         if done.returncode:
             err = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
             said = err[-1] if err else f"exit status {done.returncode}"
+            where = f", starting from {run.start}" if run.start else ""
             out.findings.append(
-                Finding(snippet, 1, 1, "install/command-failed", f"the snippet stops in the sandbox: {said}")
+                Finding(snippet, 1, 1, "install/command-failed", f"the snippet stops in the sandbox{where}: {said}")
             )
         listed = _listed(venv, env)
         gone = _missing_files(venv)
+        site = next(venv.glob("lib/python*/site-packages"))
         python = str(venv / "bin" / "python")
         for kind, value in run.expect:
             msg: str | None = None
@@ -298,10 +305,16 @@ def _run_in_sandbox(run: Run, wheelhouse: Path, script: str, out: Outcome) -> No
                             f"({', '.join(files[:2])} …)"
                         )
                         break
+            elif kind == "file" and not (site / value).exists():
+                folder = (site / value).parent
+                held = sorted(p.name for p in folder.iterdir() if p.name != "__pycache__") if folder.is_dir() else []
+                there = ", ".join(held[:4])
+                msg = f"`{value}` is not on disk after the snippet ({folder.name}/ holds {there or 'nothing'})"
             elif kind == "stdout" and value not in done.stdout:
                 msg = f"the snippet did not print `{value}` (it printed: {done.stdout.strip()[:160]!r})"
             if msg:
-                where = f" (glibc faked as {run.glibc})" if run.glibc else ""
+                where = f" (starting from {run.start})" if run.start else ""
+                where += f" (glibc faked as {run.glibc})" if run.glibc else ""
                 out.findings.append(
                     Finding(snippet, 1, 1, "install/expectation", msg + where, fact=f"{MANIFEST}:{run.line}")
                 )

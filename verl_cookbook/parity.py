@@ -254,6 +254,53 @@ def _compare_seq(
     return []
 
 
+_ZH_VARIANT = re.compile(r"\.zh(\.[A-Za-z0-9]+)$")
+
+
+def base_of(include: str) -> str:
+    """The snippet a 中文 variant stands for: ``x.zh.sh`` → ``x.sh`` (its comments translated, its code the same)."""
+    return _ZH_VARIANT.sub(r"\1", include)
+
+
+def _block_sig(b: Block) -> tuple:
+    return (b.lang, b.attrs, tuple(base_of(i) for i in b.includes))
+
+
+def code_lines(text: str) -> list[str]:
+    """What a ``#``-comment snippet runs: its lines without comments (whole or trailing after two spaces) or blanks."""
+    out = []
+    for line in text.splitlines():
+        code = line.split("  #")[0].rstrip()
+        if code.strip() and not code.lstrip().startswith("#"):
+            out.append(code)
+    return out
+
+
+def variant_findings(zh: Structure, root: Path) -> list[Finding]:
+    """A 中文 variant (``x.zh.sh``) must run exactly what its snippet runs: only the comments may differ, so whatever
+    holds the snippet (its checks, its install run, the tests that run it) holds the variant too."""
+    out = []
+    for b in zh.blocks:
+        for inc in b.includes:
+            base = base_of(inc)
+            if base == inc:
+                continue
+            if not (root / base).is_file():
+                msg = f"`{inc}` is a 中文 variant of `{base}`, which does not exist"
+                out.append(Finding(zh.path, b.line, 1, "parity/snippet-variant", msg))
+                continue
+            mine = code_lines((root / inc).read_text(encoding="utf-8"))
+            theirs = code_lines((root / base).read_text(encoding="utf-8"))
+            if mine != theirs:
+                at = next((i for i, (x, y) in enumerate(zip(mine, theirs, strict=False)) if x != y), None)
+                at = min(len(mine), len(theirs)) if at is None else at
+                said = mine[at] if at < len(mine) else "(nothing)"
+                wanted = theirs[at] if at < len(theirs) else "(nothing)"
+                msg = f"`{inc}` runs `{said}` where `{base}` runs `{wanted}`: a 中文 variant differs only in comments"
+                out.append(Finding(zh.path, b.line, 1, "parity/snippet-variant", msg))
+    return out
+
+
 def compare(zh: Structure, en: Structure) -> list[Finding]:
     """Every way the English twin's structure differs from the 中文 page's (one finding per rule at most)."""
     out: list[Finding] = []
@@ -271,7 +318,7 @@ def compare(zh: Structure, en: Structure) -> list[Finding]:
                     )
                 )
     out += _compare_seq("parity/headings", "heading", zh, en, zh.headings, en.headings)
-    out += _compare_seq("parity/blocks", "code block", zh, en, zh.blocks, en.blocks)
+    out += _compare_seq("parity/blocks", "code block", zh, en, zh.blocks, en.blocks, sig=_block_sig)
     out += _compare_seq("parity/tables", "parameter table", zh, en, zh.tables, en.tables)
     out += _compare_seq("parity/admonitions", "admonition", zh, en, zh.admonitions, en.admonitions)
     out += _compare_seq("parity/claims", "check declaration", zh, en, zh.claims, en.claims)
@@ -297,7 +344,8 @@ def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
         if page.name.endswith(EN_SUFFIX):
             continue  # compared from its 中文 side
         try:
-            out += compare(structure(page, root), structure(twin, root))
+            zh = structure(page, root)
+            out += compare(zh, structure(twin, root)) + variant_findings(zh, root)
         except MarkdownError as e:
             out.append(e.rule.at(shown, e.line, 1, **e.data))
     return sorted(out, key=Finding.sort_key)

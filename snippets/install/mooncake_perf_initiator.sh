@@ -1,5 +1,5 @@
-# Node B (initiator). --segment_id is the target's IP and the port from its log.
-cd Mooncake/build/mooncake-transfer-engine/example
+# Node B (initiator), from Mooncake/build. --segment_id is the target's IP and the port from its log.
+cd mooncake-transfer-engine/example
 ./transfer_engine_ascend_direct_perf --metadata_server=P2PHANDSHAKE \
   --local_server_name=192.168.1.11:12346 --operation=write --device_logicid=0 \
   --mode=initiator --block_size=16384 --batch_size=32 --block_iteration=10 \

@@ -18,6 +18,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("engine_kwargs", "en/backends/nccl-hccl/"),
     ("update_weights_bucket_megabytes", "en/backends/choosing/"),
     ("Checkpoint engine nccl not registered", "en/backends/nccl-hccl/"),
+    ("Checkpoint engine nccl not registered", "en/install/"),  # the install page answers it too (issue 33)
     ("kwargs", "en/backends/nccl-hccl/"),
     ("bucket_megabytes", "en/backends/choosing/"),
     ("whitelist", "en/ascend/hccl-whitelist/"),
@@ -103,6 +104,7 @@ CHINESE: list[tuple[str, str]] = [
     ("engine_kwargs", "backends/nccl-hccl/"),
     ("update_weights_bucket_megabytes", "backends/choosing/"),
     ("Checkpoint engine nccl not registered", "backends/nccl-hccl/"),
+    ("Checkpoint engine nccl not registered", "install/"),
     ("nccl 就是 HCCL", "backends/nccl-hccl/"),
     ("kimi_ckpt_engine", "backends/mooncake-kimi/"),
     ("Mooncake 传输引擎", "install/mooncake-ascend-direct/"),

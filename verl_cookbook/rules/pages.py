@@ -362,6 +362,12 @@ for code, summary, zh, catches in (
     ("parity/admonitions", "Admonitions differ", "提示框不一致", "Admonitions whose kinds differ from the twin's."),
     ("parity/claims", "Check declarations differ", "检查声明不一致", "Check declarations that differ from the twin's."),
     (
+        "parity/snippet-variant",
+        "中文 variant of a snippet that runs other code",
+        "配置片段的中文版本与原片段的代码不同",
+        "A `x.zh.sh` snippet on a 中文 page whose lines, comments left out, differ from `x.sh`'s.",
+    ),
+    (
         "parity/marks",
         "Run markers or ※ marks differ",
         "运行标记或 ※ 标记不一致",

@@ -103,7 +103,8 @@ for code, summary, zh, catches, why in (
         "安装片段执行后的状态与预期不符",
         "After a sandboxed run (`check --run-install`), an `expect:` of install-runs.yaml that does not hold: a "
         "module that does not import, a distribution pip lists (or not), a listed distribution whose RECORD files "
-        "are gone, a platform check that prints the other answer on a faked glibc.",
+        "are gone, a module file missing from site-packages, a platform check that prints the other answer on a "
+        "faked glibc; with `start:`, from any of the states the run starts from.",
         "pip says `installed` while `import mooncake` fails: the reader finds out on the cluster, at the first sync.",
     ),
     (

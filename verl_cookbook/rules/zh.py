@@ -278,8 +278,8 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "install/expectation": (
         "沙箱运行（`check --run-install`）后，install-runs.yaml 中的某条 `expect:` 不成立：模块无法导入、"
-        "pip 列出（或未列出）某发行包、已列出的发行包其 RECORD 中的文件已不存在、在模拟的 glibc "
-        "上平台检查给出相反结果。",
+        "pip 列出（或未列出）某发行包、已列出的发行包其 RECORD 中的文件已不存在、site-packages 中缺少某个模块文件、"
+        "在模拟的 glibc 上平台检查给出相反结果；声明了 `start:` 时，从其中任一初始状态运行均须成立。",
         "pip 显示 `installed`，而 `import mooncake` 失败：读者要到集群上第一次同步时才会发现。",
     ),
     "install/manifest": (
@@ -365,6 +365,7 @@ ZH: dict[str, tuple[str, str]] = {
     "parity/headings": ("标题（级别与锚点）与另一语言的对应页面不同。", _PARITY),
     "parity/missing-twin": ("页面没有另一语言的对应页面。", _PARITY),
     "parity/tables": ("参数表格的行与另一语言的对应页面不同。", _PARITY),
+    "parity/snippet-variant": ("中文页面引用的 `x.zh.sh` 在去掉注释后与 `x.sh` 的代码不同。", _PARITY),
     # python
     "python/override-signature": (
         "示例中的子类方法重写了 verl 的方法，但签名不同"
