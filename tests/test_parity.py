@@ -235,3 +235,29 @@ def test_a_real_param_table_row_dropped_in_english_fails_parity(site_copy):
             assert "parity/tables" in rules_for(site_copy)
             return
     pytest.fail("no page pair of the site has a parameter table with two rows or more")
+
+
+# -- 中文 variants of a snippet (x.zh.sh beside x.sh) -----------------------------------------------------------
+def _variant_site(tmp_path: Path, variant: str) -> Path:
+    docs = site(tmp_path, zh=ZH.replace("snippets/a.yaml", "snippets/a.zh.yaml"))
+    (tmp_path / "snippets" / "a.yaml").write_text("# the default\na: 1 # one\n")
+    (tmp_path / "snippets" / "a.zh.yaml").write_text(variant)
+    return docs
+
+
+def test_a_zh_variant_that_differs_only_in_comments_stands_for_its_snippet(tmp_path):
+    docs = _variant_site(tmp_path, "# 默认值\na: 1 # 一\n")
+    assert check_docs(docs, tmp_path) == []
+
+
+def test_a_zh_variant_whose_code_differs_fails_parity(tmp_path):
+    docs = _variant_site(tmp_path, "# 默认值\na: 2 # 二\n")
+    found = [f for f in check_docs(docs, tmp_path) if f.rule == "parity/blocks"]
+    assert len(found) == 1 and "snippets/a.zh.yaml differs from snippets/a.yaml" in found[0].message
+
+
+def test_a_zh_variant_of_a_snippet_that_does_not_exist_fails_parity(tmp_path):
+    docs = site(tmp_path, zh=ZH.replace("snippets/a.yaml", "snippets/c.zh.yaml"))
+    (tmp_path / "snippets" / "c.zh.yaml").write_text("c: 1\n")
+    rules = [f.rule for f in check_docs(docs, tmp_path)]
+    assert "parity/blocks" in rules

@@ -5,6 +5,10 @@ the same code blocks in the same order (language, check attributes, included sni
 keys in their parameter tables, the same admonition kinds in the same order, the same check
 declarations, and the same run markers and ※ marks in the same order (so both bind the same statements the same
 way). Every function here is pure over Markdown text, so each rule is tested on small fixtures.
+
+A 中文 page may include a 中文 variant of a snippet, ``x.zh.sh`` beside ``x.sh``, whose comments are in 中文: it
+stands for ``x.sh`` in the comparison, and its code with the comments left out must be that of ``x.sh``
+(``parity/blocks``), so the two languages never show different commands.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ PROSE_ATTRS = frozenset({"title", "reason"})
 _ANCHOR = re.compile(r"\{[^}]*#([A-Za-z0-9_.:-]+)[^}]*\}\s*$")
 _ADMONITION = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+([A-Za-z][\w-]*)")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+_ZH_VARIANT = re.compile(r"^(?P<stem>.+)\.zh(?P<ext>\.[A-Za-z0-9]+)$")
+_COMMENT = re.compile(r"(?:^|\s+)#(?![^\"']*[\"'][^\"']*$).*$")  # a `# …` comment, not a `#` inside quotes
 
 
 @dataclass(frozen=True)
@@ -132,6 +138,41 @@ def twin_path(page: Path) -> Path:
     return page.with_name(name[: -len(".md")] + EN_SUFFIX)
 
 
+def paired_include(include: str) -> str:
+    """``snippets/a/b.zh.sh`` (a 中文 variant) stands for ``snippets/a/b.sh``; any other include for itself."""
+    head, sep, name = include.rpartition("/")
+    m = _ZH_VARIANT.match(name)
+    return f"{head}{sep}{m['stem']}{m['ext']}" if m else include
+
+
+def code_without_comments(text: str) -> list[str]:
+    """The lines of a shell/YAML snippet with ``#`` comments and blank lines left out (what a variant must keep)."""
+    lines = (_COMMENT.sub("", line).rstrip() for line in text.splitlines())
+    return [line for line in lines if line.strip()]
+
+
+def variant_findings(page: Path, root: Path, shown: str) -> list[Finding]:
+    """A 中文 variant whose code, comments aside, is not that of the snippet it stands for."""
+    out = []
+    for b in parse_page(page, root, bases=[root]).blocks:
+        for inc in b.includes:
+            base = paired_include(inc)
+            if base == inc:
+                continue
+            variant, original = root / inc, root / base
+            if not original.is_file():
+                out.append(
+                    Finding(
+                        shown, b.line, 1, "parity/blocks", f"{inc} is a 中文 variant of {base}, which does not exist"
+                    )
+                )
+            elif code_without_comments(read_text(variant)) != code_without_comments(read_text(original)):
+                out.append(
+                    Finding(shown, b.line, 1, "parity/blocks", f"{inc} differs from {base} in more than its comments")
+                )
+    return out
+
+
 def headings(text: str) -> list[Heading]:
     """ATX and setext headings outside code blocks, with their explicit anchors."""
     lines = text.splitlines()
@@ -209,7 +250,7 @@ def structure(path: Path, root: Path, text: str | None = None) -> Structure:
             b.line,
             b.lang,
             tuple(sorted((k, v) for k, v in b.attrs.items() if k not in PROSE_ATTRS)),
-            tuple(b.includes) + tuple(t for t, _ in b.missing_includes),
+            tuple(paired_include(i) for i in b.includes) + tuple(t for t, _ in b.missing_includes),
         )
         for b in page.blocks
     )
@@ -298,6 +339,7 @@ def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
             continue  # compared from its 中文 side
         try:
             out += compare(structure(page, root), structure(twin, root))
+            out += variant_findings(page, root, shown)
         except MarkdownError as e:
             out.append(e.rule.at(shown, e.line, 1, **e.data))
     return sorted(out, key=Finding.sort_key)
