@@ -12,7 +12,7 @@ from tests.conftest import REPO
 from verl_cookbook.facts import Facts
 from verl_cookbook.markdown import code_spans, parse_page
 from verl_cookbook.releases import default_release
-from verl_cookbook.runner import check_paths
+from verl_cookbook.runner import applies, check_paths
 
 RECIPES = REPO / "docs" / "recipes"
 PAGES = ("delta-sync", "checkpoint-callback", "model-merger", "async-resume", "troubleshooting")
@@ -36,7 +36,13 @@ def test_recipes_have_no_findings_on_the_pinned_release(facts: Facts) -> None:
     declared_tables = sum(
         1 for p in RECIPES.glob("*.md") for t in parse_page(p, REPO).tables if t.directive is not None
     )
-    assert report.checked == report.blocks + declared_tables + report.claims, "something was left unjudged"
+    # blocks for other releases only (until="0.8.0" in a version note) are left out on the pinned one, on purpose
+    other_releases = sum(
+        1 for p in RECIPES.glob("*.md") for b in parse_page(p, REPO).blocks if not applies(dict(b.attrs), facts)
+    )
+    assert other_releases <= 2, "more blocks for other releases than the troubleshooting version notes hold"
+    checked = report.blocks - other_releases + declared_tables + report.claims
+    assert report.checked == checked, "something was left unjudged"
 
 
 @pytest.mark.parametrize("name", PAGES)
