@@ -240,7 +240,7 @@ def test_a_real_param_table_row_dropped_in_english_fails_parity(site_copy):
 # -- 中文 variants of a snippet (x.zh.sh beside x.sh) -----------------------------------------------------------
 def _variant_site(tmp_path: Path, variant: str) -> Path:
     docs = site(tmp_path, zh=ZH.replace("snippets/a.yaml", "snippets/a.zh.yaml"))
-    (tmp_path / "snippets" / "a.yaml").write_text("# the default\na: 1 # one\n")
+    (tmp_path / "snippets" / "a.yaml").write_text("# the model's default\na: 1 # one\n")
     (tmp_path / "snippets" / "a.zh.yaml").write_text(variant)
     return docs
 

@@ -147,7 +147,8 @@ def paired_include(include: str) -> str:
 
 def code_without_comments(text: str) -> list[str]:
     """The lines of a shell/YAML snippet with ``#`` comments and blank lines left out (what a variant must keep)."""
-    lines = (_COMMENT.sub("", line).rstrip() for line in text.splitlines())
+    code = (line for line in text.splitlines() if not line.lstrip().startswith("#"))
+    lines = (_COMMENT.sub("", line).rstrip() for line in code)
     return [line for line in lines if line.strip()]
 
 
