@@ -53,4 +53,7 @@ rm -f "${wheelhouse}"/verl_cookbook-*.whl
 # points import on a CPU-only machine, ~1.9 GB, a few minutes the first time; skipped when already complete.
 step "[8/8] startup-stage environment (scripts/startup_env.sh)"
 bash scripts/startup_env.sh
+# torchtitan beside the startup environment's torch and verl (tests/test_torchtitan_save_run.py): a few MB, seconds
+step "[8/8] and the torchtitan environment beside it (scripts/torchtitan_env.sh)"
+bash scripts/torchtitan_env.sh
 step "done"

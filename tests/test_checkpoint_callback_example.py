@@ -138,6 +138,17 @@ def test_a_torchtitan_checkpoint_without_actor_folder_is_published(example, tmp_
     assert _registered(tmp_path) == [10]
 
 
+def test_a_torchtitan_step_that_wrote_no_model_files_is_skipped_not_kept_pending(example, tmp_path):
+    """A TorchTitan save off torchtitan's interval leaves only data.pt (tests/test_torchtitan_save_run.py): the
+    save is synchronous, so the folder never completes and waiting for it would keep it pending forever."""
+    d = tmp_path / "ckpt" / "global_step_7"
+    d.mkdir(parents=True)
+    (d / "data.pt").write_text("d")
+    cb = example.UploadRegisterEvaluate(config=_config("torchtitan"))
+    cb.on_save(trainer=None, global_step=7, checkpoint_dir=str(d), async_save=False)
+    assert _registered(tmp_path) == [] and cb.pending == []
+
+
 def test_an_upload_root_below_a_regular_file_fails_even_as_root(example, tmp_path, monkeypatch):
     """The page's way to make the upload fail on purpose: a folder cannot be created below a file, whoever
     you are (a read-only folder does not stop root)."""

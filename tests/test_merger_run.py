@@ -41,6 +41,8 @@ COMMANDS = (
     "test:plain:moe",
     "test:plain:",
     "merge:plain:plain",
+    "backend=torchtitan:plain",  # after plain: rank0-view reads plain's merged output
+    "rank0-view",
 )
 MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
 
@@ -257,6 +259,24 @@ def test_test_hf_dir_is_required_by_test_and_refused_by_merge(run):
     without, merge = run["test:plain:"], run["merge:plain:plain"]
     assert _raised(without) == "SystemExit: 2" and "required: --test_hf_dir" in without["stderr"]
     assert _raised(merge) == "SystemExit: 2" and "unrecognized arguments: --test_hf_dir" in merge["stderr"]
+
+
+# -- what the merger cannot do ---------------------------------------------------------------------------------
+def test_the_merger_has_no_torchtitan_backend(run):
+    case = run["backend=torchtitan:plain"]
+    assert _raised(case) == "SystemExit: 2", _raised(case)
+    assert "invalid choice: 'torchtitan'" in case["stderr"] and "'fsdp'" in case["stderr"], case["stderr"]
+
+
+def test_a_multi_node_merge_on_node_local_storage_fails_rank_0s_output_check(run):
+    """Rank 0 writes the index of every rank's shards, then checks the folder it sees: shards written by the other
+    node's ranks are missing there, and verl's check raises."""
+    case = run["rank0-view"]
+    assert case["error"] and case["error"]["type"] == "RuntimeError", case
+    message = case["error"]["message"]
+    assert message.startswith("Incomplete Hugging Face model output at ")
+    assert "references missing or empty shards: ['model-00003-of-00004.safetensors'" in message, message
+    _page_says("references missing or empty shards")
 
 
 # -- the page and the tests stay in step ----------------------------------------------------------------------

@@ -17,15 +17,15 @@ from verl.trainer.ppo.checkpoint_callback import CheckpointCallback
 logger = logging.getLogger(__name__)
 
 # Megatron's checkpoint manager writes this file last, once every (async) shard write has finished.
-# FSDP, VeOmni and TorchTitan never write it: they save synchronously, even with async_save=True.
+# FSDP, VeOmni, TorchTitan and Automodel never write it: they save synchronously, even with async_save=True.
 MEGATRON_MANIFEST = os.path.join("actor", "ckpt_contents.json")
 
 
 def is_complete(ckpt_dir: str, megatron: bool) -> bool:
     """A global_step_N folder whose files are all written. The driver writes data.pt after every
     worker save has returned; a Megatron async save finishes later, when the manifest appears.
-    max_actor_ckpt_to_keep deletes actor/ but leaves data.pt, so the model files must be there too
-    (actor/, or step-N/ for TorchTitan, whose checkpointer writes a DCP folder instead)."""
+    max_actor_ckpt_to_keep deletes actor/ but leaves data.pt, so the model files must be there too:
+    actor/, or for TorchTitan step-N/, which torchtitan writes only when N is a multiple of 500."""
     if megatron:
         return os.path.exists(os.path.join(ckpt_dir, MEGATRON_MANIFEST))
     if not os.path.exists(os.path.join(ckpt_dir, "data.pt")):
@@ -72,9 +72,11 @@ class UploadRegisterEvaluate(CheckpointCallback):
         self.pending.append((global_step, checkpoint_dir))
         still_pending = []
         for step, ckpt_dir in self.pending:
-            # a synchronous save is complete now; never wait for an async one: look again next save
             if not is_complete(ckpt_dir, self.megatron):
-                still_pending.append((step, ckpt_dir))
+                if self.megatron:  # an async save still being written: never wait, look again next save
+                    still_pending.append((step, ckpt_dir))
+                else:  # a synchronous save is over: no model files now means none ever (TorchTitan off its interval)
+                    logger.warning("step %s saved no model files in %s; not published", step, ckpt_dir)
                 continue
             try:
                 self.publisher.publish(step, ckpt_dir)

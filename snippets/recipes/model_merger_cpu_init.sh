@@ -1,4 +1,4 @@
-# Megatron: build the model in CPU memory instead of on the GPU
+# Megatron: build the model in CPU memory instead of on the device
 python -m verl.model_merger merge \
     --backend megatron \
     --use_cpu_initialization \

@@ -1,4 +1,4 @@
-# log in first (huggingface-cli login) or export HF_TOKEN; the repository is created if missing
+# the repository is created if missing; --private makes a new one private
 python -m verl.model_merger merge \
     --backend fsdp \
     --trust-remote-code \

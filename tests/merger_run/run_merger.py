@@ -12,6 +12,11 @@ with the LoRA update folded in (``reference/`` from the builder), and, where an 
 two the weights match once PEFT loads base and adapter and folds them (``merge_and_unload``). Run ``plain`` first:
 an adapter without a merged base model is loaded onto ``plain``'s output, which holds the same base weights.
 
+A case ``backend=<name>:<checkpoint>`` runs ``merge --backend <name>`` on ``<checkpoint>/actor`` (what argparse makes of
+a backend the merger does not have). The case ``rank0-view`` calls verl's ``validate_hf_model_output`` on the output
+folder as rank 0 of a two-node ``torchrun`` Megatron merge sees it on node-local storage: the config and the index
+naming every rank's shards, but only rank 0's node's shards on its disk (the shards are the plain merge's weights).
+
 A case ``<operation>:<checkpoint>:<reference>`` runs that subcommand on ``<checkpoint>/actor`` with
 ``--test_hf_dir <reference>/merged`` (so it comes after the merge of ``<reference>``), or without it when
 ``<reference>`` is empty; it reports only what verl printed and raised. A case ``workaround/<checkpoint>`` merges
@@ -25,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import runpy
 import sys
 import traceback
@@ -32,7 +38,7 @@ import warnings
 from pathlib import Path
 
 import torch
-from safetensors.torch import load_file
+from safetensors.torch import load_file, save_file
 
 WORKAROUND = Path(__file__).resolve().parents[2] / "snippets" / "recipes" / "merge_without_aliasing.py"
 
@@ -107,10 +113,41 @@ def peft_fold(base_dir: Path, adapter: Path, refs: dict[str, dict[str, torch.Ten
     return report
 
 
+def rank0_view(build: Path) -> dict:
+    """verl's output check on what rank 0 of a two-node merge finds in a node-local target folder."""
+    from verl.model_merger.output_validation import validate_hf_model_output
+
+    target = build / "rank0-view"
+    target.mkdir()
+    (target / "config.json").write_text((build / "plain" / "merged" / "config.json").read_text())
+    weights = load_file(build / "plain" / "merged" / "model.safetensors")
+    keys = sorted(weights)
+    shards = {f"model-{i + 1:05d}-of-00004.safetensors": keys[i::4] for i in range(4)}
+    weight_map = {k: name for name, ks in shards.items() for k in ks}
+    (target / "model.safetensors.index.json").write_text(json.dumps({"metadata": {}, "weight_map": weight_map}))
+    for name in list(shards)[:2]:  # node 0's ranks wrote these; node 1's are on node 1's disk
+        save_file({k: weights[k].contiguous() for k in shards[name]}, target / name)
+    try:
+        validate_hf_model_output(target)
+    except RuntimeError as e:
+        return {"error": {"type": "RuntimeError", "message": str(e)}, "on_disk": sorted(os.listdir(target))}
+    return {"error": None, "on_disk": sorted(os.listdir(target))}
+
+
 def main(build: Path, out_json: Path, cases: list[str]) -> None:
     refs = {p.stem: load_file(p) for p in sorted((build / "reference").glob("*.safetensors"))}
     report = {}
     for case in cases:
+        if case.startswith("backend="):
+            backend, actor = case.removeprefix("backend=").split(":")
+            target = build / actor / f"merged-{backend}"
+            report[case] = cli(
+                "merge", "--backend", backend, "--local_dir", str(build / actor / "actor"), "--target_dir", str(target)
+            )
+            continue
+        if case == "rank0-view":
+            report[case] = rank0_view(build)
+            continue
         if ":" in case:  # <operation>:<checkpoint case>:<case whose merged output is the reference, or nothing>
             operation, actor, reference = case.split(":")
             args = [operation, "--backend", "fsdp", "--local_dir", str(build / actor / "actor")]

@@ -1,0 +1,6 @@
+# Megatron：在 CPU 内存而非设备上构建模型
+python -m verl.model_merger merge \
+    --backend megatron \
+    --use_cpu_initialization \
+    --local_dir checkpoints/my_project/my_run/global_step_100/actor \
+    --target_dir /data/merged/my_run_step100

@@ -1,0 +1,2 @@
+# true: add --tie-word-embedding to the merge; false or absent: leave it out
+grep tie_word_embeddings checkpoints/my_project/my_run/global_step_100/actor/model/huggingface/config.json
