@@ -12,6 +12,7 @@ import pytest
 from tests import helpers
 from verl_cookbook.checks.upgrade import HAND_MOVES, KEY_MOVES, MOVED_ENTRY_POINTS
 from verl_cookbook.doctor import diagnose
+from verl_cookbook.folding import fold
 
 DATA = Path(__file__).resolve().parent / "data" / "upgrade"
 
@@ -89,14 +90,19 @@ def test_hydras_hint_to_append_with_plus_never_reaches_the_user(facts):
             assert "To append to your config" not in d.finding.message
 
 
-def test_a_missing_section_is_one_finding_at_its_first_line_with_count_and_lines(facts):
+def test_a_missing_section_is_one_finding_at_its_first_line_with_its_keys_folded_under_it(facts):
     r = report(facts, "missing_section.sh")
-    assert [d.finding.rule for d in r.findings] == ["config/unknown-section"]
-    f = r.findings[0].finding
+    found = [d.finding for d in r.findings]
+    folding = fold(found)
+    assert [found[i].rule for i in folding.shown] == ["config/unknown-section"]
+    (k,) = folding.shown
+    f = found[k]
     first = line_of("missing_section.sh", "mindspeed.use_fused_rmsnorm")
     assert f.line == first
     assert f.data["count"] == 3 and f.data["lines"] == [first, first + 1, first + 2]
     assert "3 keys" in f.message and "no generated PPO trainer config" in f.message
+    under = folding.under(k)
+    assert [(u.rule, u.line) for u in under] == [("config/unknown-key", first + n) for n in range(3)]
 
 
 def test_one_unknown_key_under_a_missing_section_stays_an_unknown_key(facts, tmp_path):

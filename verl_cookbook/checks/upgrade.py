@@ -6,7 +6,8 @@
   (``data/key_moves.json``, derived from the releases' generated configs by ``scripts/build_key_moves.py``); Hydra's
   own "To append to your config use +…" never reaches the user: ``+`` is the wrong fix for a stale key;
 - one cause, one finding: the keys under a section the target's config does not have are reported once, at the
-  first one's line, with their count and lines (``data`` keeps every key and line for tools).
+  first one's line, with their count and lines; each key's own finding is folded under it (``verl_cookbook.folding``:
+  shown once, every one kept for tools).
 """
 
 from __future__ import annotations
@@ -181,11 +182,9 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
         else:
             out.append(_with_message(f, message))
     for section, group in sections.items():
-        if len(group) == 1:
-            f = group[0]
-            out.append(_with_message(f, _HYDRA_PLUS_HINT.sub("", f.message)))
-            continue
-        out.append(_section(section, group, moves.get(section), label, config))
+        out += [_with_message(f, _HYDRA_PLUS_HINT.sub("", f.message)) for f in group]
+        if len(group) > 1:
+            out.append(_section(section, group, moves.get(section), label, config))
     return out
 
 
@@ -228,5 +227,12 @@ def _section(section: str, group: list[Finding], move: dict | None, label: str, 
         f"unknown (lines {shown}); {where}",
         fact=first.fact,
         fact_source=first.fact_source,
-        data={"section": section, "count": len(group), "keys": keys, "lines": [f.line for f in group]},
+        data={
+            "section": section,
+            "count": len(group),
+            "keys": keys,
+            "lines": [f.line for f in group],
+            "under": [section],  # the keys' own findings are folded under this one
+            "span": [lines[0], lines[-1]],
+        },
     )

@@ -76,6 +76,43 @@ def groups(tree: VerlTree, config_dir: Path, name: str) -> set[str]:
     return out
 
 
+def options(tree: VerlTree, config_dir: Path, name: str, group: str) -> list[str]:
+    """The options of config group ``group`` Hydra can find for this primary config: ``<group>/<option>.yaml`` in
+    its folder and in its search path, sorted."""
+    dirs = [config_dir]
+    for entry in searchpath(tree, config_dir, name) or []:
+        if entry.startswith("file://"):
+            dirs.append(Path(entry[len("file://") :]))
+    return sorted({p.stem for d in dirs for p in (d / group).glob("*.yaml") if p.is_file()})
+
+
+def choice_packages(config_dir: Path, name: str, group: str, package: str | None = None) -> list[str]:
+    """The parts of the config (dotted packages) that choosing an option of ``group`` fills, read from the primary
+    config's ``defaults`` list: the entries whose option is ``${group}`` (``actor@actor_rollout_ref.actor:
+    ${model_engine}_actor``: the option of ``model_engine`` names the actor's config file), and the choice's own
+    package (``package``, or the package its entry names). A package Hydra writes at the top (``_global_``) is no
+    part of it. Empty when the list cannot be read."""
+    try:
+        data = safe_load((config_dir / f"{name}.yaml").read_text(encoding="utf-8", errors="replace")) or {}
+    except (OSError, yaml.YAMLError):
+        return []
+    defaults = data.get("defaults") if isinstance(data, dict) else None
+    out: list[str] = [package] if package else []
+    for entry in defaults if isinstance(defaults, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        for key, value in entry.items():
+            head = str(key).split()[-1]  # `override model_engine` names the group too
+            grp, _, pkg = head.partition("@")
+            interpolates = f"${{{group}}}" in str(value)
+            if not interpolates and not (grp == group and pkg and package is None):
+                continue
+            pkg = pkg or grp.replace("/", ".")
+            if pkg != "_global_" and pkg not in out:
+                out.append(pkg)
+    return out
+
+
 def _key(facts_key: str | None, tree: VerlTree, config_dir: Path, name: str, choices: tuple[str, ...]) -> str:
     text = "\0".join([facts_key or str(tree.root), str(config_dir), name, *choices])
     return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -52,10 +52,11 @@ declare(
     "Keys under a section the config does not have",
     "配置中不存在该配置节",
     "Two or more unknown keys under one section this release's config does not have (e.g. every "
-    "`actor_rollout_ref.actor.mindspeed.*` key): reported once, at the first, with their count and lines; the JSON "
-    "output keeps every key and line.",
+    "`actor_rollout_ref.actor.mindspeed.*` key): reported once, at the first, with their count and lines; each "
+    "key's own finding is folded under it (the JSON output keeps every one, with `caused_by`).",
     "One cause, one finding: a missing section is one thing to fix, not a hundred.",
     fix="use a verl release (or plugin) that has `{section}`, or drop its keys",
+    folds=("config/unknown-key",),
     bad=_sh(f"{_PPO} actor_rollout_ref.actor.no_such_section.a=1 actor_rollout_ref.actor.no_such_section.b=2"),
     good=_sh(f"{_PPO} actor_rollout_ref.actor.ppo_epochs=1"),
 )

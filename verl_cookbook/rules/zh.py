@@ -167,8 +167,8 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "config/unknown-section": (
         "同一配置节下有两个及以上未知配置项，且该版本的配置中没有此配置节（如所有 "
-        "`actor_rollout_ref.actor.mindspeed.*` 配置项）：只在第一项处报告一次，并给出数量与行号；JSON "
-        "输出保留每个配置项及其行号。",
+        "`actor_rollout_ref.actor.mindspeed.*` 配置项）：只在第一项处报告一次，并给出数量与行号；各配置项"
+        "自身的问题折叠在其下（JSON 输出逐条保留，并标注 `caused_by`）。",
         "一个原因只报告一个问题：缺少一个配置节只需修改一处，而不是一百处。",
     ),
     "config/value-not-accepted": (
@@ -325,8 +325,10 @@ ZH: dict[str, tuple[str, str]] = {
         "Hydra 的参数解析器退出。",
     ),
     "override/group": (
-        "Hydra 无法组合的配置组选择（`actor@actor_rollout_ref.actor=...`）。",
-        "所选项不在 verl 的配置目录中，作业在启动时退出。",
+        "Hydra 无法组合的配置组选择（`model_engine=...`、`actor@actor_rollout_ref.actor=...`），多为该版本没有的选项；"
+        "问题中列出该版本提供的选项，以及最后提供所选项的版本。该选项本应定义的配置项折叠在其下。",
+        "所选项不在 verl 的配置目录中，作业在启动时退出；为该选项本应定义的配置所设的各项，都是按其他选项判断的，"
+        "在修正该选择之前没有意义。",
     ),
     "override/malformed": (
         "不符合 Hydra 覆盖项语法的命令行覆盖项（括号或引号不成对）。",

@@ -126,6 +126,7 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
                     f"`{a.dotted}` cannot be set",
                     fact=f"default: {node!r}",
                     fact_source=self.src(a.path[:depth]),
+                    data={"key": a.dotted},
                 )
             ]
         exists = state == "found"
