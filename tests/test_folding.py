@@ -124,3 +124,27 @@ def test_a_cause_left_out_with_ignore_folds_nothing_and_the_next_cause_takes_ove
     heads = [line for line in out.splitlines() if not line.startswith("    ")]
     assert [int(h.split(":")[1]) for h in heads] == [2, 4, 5]
     assert "config/unknown-section" in heads[0] and "under it: 2 more findings on lines 2 … 3" in out
+
+
+OLD_GENERATION = """\
+python3 -m verl.trainer.main_generation \\
+    trainer.nnodes=1 \\
+    data.path=$HOME/data/test.parquet \\
+    data.n_samples=4 \\
+    model.path=Qwen/Qwen2.5-0.5B-Instruct \\
+    rollout.temperature=1.0 \\
+    rollout.response_length=512
+python3 -m verl.trainer.main_ppo trainer.total_epoch=2 actor_rollout_ref.rollout.name=vllm
+"""
+
+
+def test_a_removed_entry_point_folds_what_its_command_sets_against_the_replacement_and_nothing_after(tmp_path, capsys):
+    script = tmp_path / "gen.sh"
+    script.write_text(OLD_GENERATION, encoding="utf-8")
+    main(["doctor", "--verl", "0.9.1", str(script), "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["findings"]
+    shown = [(f["line"], f["rule"]) for f in found if f["caused_by"] is None]
+    assert (1, "upgrade/entry-point-moved") in shown
+    assert {line for line, _rule in shown} == {1, 8}  # the next command's findings are its own
+    folded = {f["data"].get("key") for f in found if f["caused_by"] and f["caused_by"]["line"] == 1}
+    assert {"data.path", "data.n_samples", "model.path"} <= folded

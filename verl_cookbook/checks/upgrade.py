@@ -81,8 +81,12 @@ def replacement(facts: Facts, module: str) -> str | None:
     return moved[0] if facts.entry_point(moved[0]) else None
 
 
-def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: int) -> list[Finding]:
-    """One ``upgrade/entry-point-moved`` finding for a removed entry point whose replacement the target has."""
+def entry_point_findings(
+    facts: Facts, module: str, file: str, line: int, col: int, span: list[int] | None = None
+) -> list[Finding]:
+    """One ``upgrade/entry-point-moved`` finding for a removed entry point whose replacement the target has. ``span``:
+    the first and last line of the command; what is judged there against the replacement's config is folded under
+    the finding (verl_cookbook/folding.py)."""
     new = replacement(facts, module)
     if new is None:
         return []
@@ -99,7 +103,7 @@ def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: i
             f"`{ep.get('config_name')}`): the rest of this command is judged against that config",
             fact=source,
             fact_source=ep.get("source"),
-            data={"old": module, "new": new, "since": since},
+            data={"old": module, "new": new, "since": since, **({"span": span} if span else {})},
         )
     ]
 

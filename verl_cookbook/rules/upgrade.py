@@ -20,8 +20,12 @@ declare(
     "(`verl.trainer.fsdp_sft_trainer` → `verl.trainer.sft_trainer`, `recipe.fully_async_policy.…` → "
     "`verl.experimental.fully_async_policy.…`).",
     "Python stops with 'No module named X'; the user's question is what to run instead, and the rest of the "
-    "command is judged against the replacement's config so that every other change shows at once.",
-    fix="run `python -m {new}` instead, and adapt the keys reported against its config",
+    "command is judged against the replacement's config so that every other change shows at once, folded under "
+    "this finding.",
+    fix="run `python -m {new}` instead, and rewrite the command's keys for its config (the findings folded under "
+    "this one, each listed by --format json)",
+    # what the command sets is judged against the replacement's config: every finding about it follows from the move
+    folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
     bad=_sh("python3 -m verl.trainer.fsdp_sft_trainer trainer.total_epochs=1"),
     good=_sh("python3 -m verl.trainer.sft_trainer trainer.total_epochs=1"),
 )

@@ -461,7 +461,7 @@ ZH: dict[str, tuple[str, str]] = {
         "`python -m X` 中的 X 是旧版 verl 的入口，当前版本已替换（`verl.trainer.fsdp_sft_trainer` → "
         "`verl.trainer.sft_trainer`，`recipe.fully_async_policy.…` → `verl.experimental.fully_async_policy.…`）。",
         "Python 报错 `No module named X` 并退出；需要知道的是应改用哪个模块；命令其余部分按替代模块的配置检查，"
-        "其他变更一次全部列出。",
+        "其他变更一次全部列出，并折叠在此问题之下。",
     ),
     "upgrade/key-moved": (
         "旧版 verl 在此位置读取、当前版本改在别处读取的配置项（由各版本生成的配置推导得出，少数来自版本历史，"
