@@ -148,3 +148,20 @@ def test_a_removed_entry_point_folds_what_its_command_sets_against_the_replaceme
     assert {line for line, _rule in shown} == {1, 8}  # the next command's findings are its own
     folded = {f["data"].get("key") for f in found if f["caused_by"] and f["caused_by"]["line"] == 1}
     assert {"data.path", "data.n_samples", "model.path"} <= folded
+
+
+def test_a_config_name_the_release_lacks_is_the_root_cause_of_its_command(tmp_path, capsys):
+    script = tmp_path / "gen.sh"
+    script.write_text(
+        "python3 -m verl.trainer.main_ppo --config-name=generation \\\n    data.path=/d/test.parquet\n"
+        "python3 -m verl.trainer.main_ppo --config-name ppo_trainer trainer.total_epochs=1\n",
+        encoding="utf-8",
+    )
+    main(["doctor", "--verl", "0.9.1", str(script), "--format", "json"])
+    found = json.loads(capsys.readouterr().out)["findings"]
+    (cause,) = [f for f in found if f["rule"] == "config/unknown-config"]
+    assert (cause["line"], cause["col"], cause["data"]["case"], cause["data"]["last"]) == (1, 34, "gone", "0.7.0")
+    assert "ppo_trainer" in cause["data"]["offered"] and "fully_async_ppo_trainer" not in cause["data"]["offered"]
+    assert cause["fact"].startswith("verl/trainer/config/generation.yaml at tag v0.7.0")
+    assert all(f["caused_by"]["line"] == 1 for f in found if f["line"] == 1 and f is not cause)
+    assert not any(f["line"] == 3 and f["rule"] == "config/unknown-config" for f in found)

@@ -104,7 +104,7 @@ def lines_text(under: Sequence[Finding]) -> str:
 
 # What a shown cause says about what is under it, in the output's language.
 _UNDER = {
-    "en": "under it: {n} more finding{s} on lines {lines} (each in --format json, with caused_by)",
+    "en": "under it: {n} more finding{s} on line{ls} {lines} (each in --format json, with caused_by)",
     "zh": "由此引起：另有 {n} 条问题，第 {lines} 行（--format json 逐条列出，并标注 caused_by）",
 }
 
@@ -113,7 +113,10 @@ def under_text(under: Sequence[Finding], lang: str = "en") -> str | None:
     """The line a shown cause carries about what is folded under it; None when nothing is."""
     if not under:
         return None
-    return _UNDER[lang].format(n=len(under), s="" if len(under) == 1 else "s", lines=lines_text(under))
+    lines = lines_text(under)
+    return _UNDER[lang].format(
+        n=len(under), s="" if len(under) == 1 else "s", ls="" if "…" not in lines else "s", lines=lines
+    )
 
 
 def caused_by(folding: Folding, i: int) -> dict | None:

@@ -79,12 +79,31 @@ declare(
     "A key that is `???` (mandatory) in verl's config and that the command never sets.",
     "verl stops with MissingMandatoryValue as soon as it reads the key.",
 )
-declare(
+_NO_CONFIG = "`--config-name {config}`: verl {release} has no config `{config}` (it has {offered!c})"
+_NO_CONFIG_ZH = "`--config-name {config}`：verl {release} 中没有配置 `{config}`（可选：{offered!c}）"
+CONFIG_UNKNOWN_CONFIG = declare(
     "config/unknown-config",
     "Config Hydra cannot compose",
     "Hydra 无法组合的配置",
-    "A config name (`--config-name`, `config=`) that Hydra cannot compose from verl's config folders.",
-    "The entry point stops before training starts.",
+    "A config name (`--config-name`, `config=`) that Hydra cannot compose from verl's config folders; for a "
+    "command, the finding names the configs the release has and the last release with the one named, and what the "
+    "command sets is folded under it.",
+    "The entry point stops before training starts; every key of the command was judged against another config.",
+    message={
+        "": "Hydra cannot compose verl's config `{config}`: {error}",
+        "table": "verl has no generated config `{config}`",
+        "gone": _NO_CONFIG + "; verl {last} was the last release with it",
+        "newer": _NO_CONFIG + "; only verl's main branch has it",
+        "missing": _NO_CONFIG,
+    },
+    message_zh={
+        "": "Hydra 无法组合 verl 的配置 `{config}`：{error}",
+        "table": "verl 没有生成的配置 `{config}`",
+        "gone": _NO_CONFIG_ZH + "；最后提供该配置的版本为 verl {last}",
+        "newer": _NO_CONFIG_ZH + "；仅 verl 的 main 分支提供该配置",
+        "missing": _NO_CONFIG_ZH,
+    },
+    folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
     bad=Example("md", '```yaml {check="config" config="ppo_trainerx"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" config="ppo_trainer"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
