@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -110,6 +111,23 @@ def choice_packages(config_dir: Path, name: str, group: str, package: str | None
             pkg = pkg or grp.replace("/", ".")
             if pkg != "_global_" and pkg not in out:
                 out.append(pkg)
+    return out
+
+
+def selector_groups(config_dir: Path, name: str) -> list[str]:
+    """The config groups whose choice names other entries' options in the primary config's ``defaults`` list
+    (``${model_engine}_actor``): choosing one of them changes what whole parts of the config are, in order."""
+    try:
+        data = safe_load((config_dir / f"{name}.yaml").read_text(encoding="utf-8", errors="replace")) or {}
+    except (OSError, yaml.YAMLError):
+        return []
+    defaults = data.get("defaults") if isinstance(data, dict) else None
+    out: list[str] = []
+    for entry in defaults if isinstance(defaults, list) else []:
+        for value in entry.values() if isinstance(entry, dict) else []:
+            for group in re.findall(r"\$\{([\w/]+)\}", str(value)):
+                if group not in out:
+                    out.append(group)
     return out
 
 

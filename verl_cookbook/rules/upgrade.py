@@ -59,7 +59,10 @@ declare(
     "`actor_rollout_ref.actor.mindspeed.*` key): reported once, at the first, with their count and lines; each "
     "key's own finding is folded under it (the JSON output keeps every one, with `caused_by`).",
     "One cause, one finding: a missing section is one thing to fix, not a hundred.",
-    fix="use a verl release (or plugin) that has `{section}`, or drop its keys",
+    fix={
+        "": "use a verl release (or plugin) that has `{section}`, or drop its keys",
+        "choice": "choose `{choice}` (a config group choice, written on its own), or drop the keys under `{section}`",
+    },
     folds=("config/unknown-key",),
     bad=_sh(f"{_PPO} actor_rollout_ref.actor.no_such_section.a=1 actor_rollout_ref.actor.no_such_section.b=2"),
     good=_sh(f"{_PPO} actor_rollout_ref.actor.ppo_epochs=1"),
