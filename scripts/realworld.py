@@ -2,6 +2,7 @@
 """Real-world evaluation on a verl checkout: printed for a person to judge, asserts nothing.
 
     python scripts/realworld.py PATH_TO_VERL_CHECKOUT [--only doctor|lenient] [--quiet] [--no-required]
+    python scripts/realworld.py --scripts DIR [--release 0.9.1] [--device npu] [--quiet]
 
 1. ``doctor`` over every launch script under ``examples/`` (``*.sh``): how many scripts have their verl
    trainer command recognised, findings per rule, notes per kind, and every finding with its fix;
@@ -9,7 +10,11 @@
    places reported per rule, and every finding.
 
 The doctor pass runs what the ``doctor`` command runs, static required/enumerated-value checks included
-(verl_cookbook/checks/required_values.py); ``--no-required`` leaves them out, to compare the two passes.
+(verl_cookbook/checks/required_values.py); ``--no-required`` leaves them out, to compare the two passes. ``--scripts``
+runs it over any folder of launch scripts (users' scripts, a recipe repository), against a checkout's facts or a
+covered ``--release``'s. Findings are folded as the command folds them (verl_cookbook/folding.py): per script, how
+many are printed and how many are folded under how many causes; each printed finding is followed by the ones folded
+under it, indented, so that every finding can still be classified.
 
 Timings are wall-clock seconds on this machine, measured in this run (the facts are extracted once, first).
 Each finding is one line, ``path:line:col rule message``, so the output can be classified by hand
@@ -30,6 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from verl_cookbook.doctor import InputError, diagnose  # noqa: E402
 from verl_cookbook.facts import load_facts  # noqa: E402
+from verl_cookbook.folding import fold  # noqa: E402
 from verl_cookbook.runner import check_paths  # noqa: E402
 from verl_cookbook.verl_source import resolve  # noqa: E402
 
@@ -51,15 +57,18 @@ def _note_kind(note: str) -> str:
     return re.sub(r"\d+", "N", note)[:110]
 
 
-def run_doctor(root: Path, facts, quiet: bool, required: bool = False) -> None:
-    scripts = sorted(p for p in (root / "examples").rglob("*.sh") if not (_SKIP_DIRS & set(p.parts)))
+def run_doctor(
+    root: Path, facts, quiet: bool, required: bool = False, folder: Path | None = None, device: str | None = None
+) -> None:
+    where = folder or root / "examples"
+    scripts = sorted(p for p in where.rglob("*.sh") if not (_SKIP_DIRS & set(p.parts)))
     t0 = time.perf_counter()
     reports, unreadable = [], []
     per_script: list[tuple[float, Path]] = []
     for p in scripts:
         t1 = time.perf_counter()
         try:
-            reports.append(diagnose(p, facts, required=required))
+            reports.append(diagnose(p, facts, required=required, **({"device": device} if device else {})))
         except InputError as e:
             unreadable.append(f"{_rel(str(p), root)}: {e}")
         per_script.append((time.perf_counter() - t1, p))
@@ -68,7 +77,10 @@ def run_doctor(root: Path, facts, quiet: bool, required: bool = False) -> None:
     findings = [(r, df) for r in reports for df in r.findings]
     by_rule = Counter(df.finding.rule for _r, df in findings)
     notes = Counter(_note_kind(n) for r in reports for n in r.notes)
-    print(f"== doctor over {len(scripts)} launch scripts under examples/" + (" (with --required)" if required else ""))
+    print(
+        f"== doctor over {len(scripts)} launch scripts under {_rel(str(where), root)}/"
+        + (" (with --required)" if required else "")
+    )
     print(
         f"recognised: {len(recognised)}/{len(scripts)} scripts have a verl trainer command "
         f"({100 * len(recognised) / max(1, len(scripts)):.1f}%); {sum(r.commands for r in reports)} commands"
@@ -94,13 +106,29 @@ def run_doctor(root: Path, facts, quiet: bool, required: bool = False) -> None:
             print(f"  {_rel(r.path, root)}")
     for u in unreadable:
         print(f"unreadable: {u}")
+    foldings = {r.path: fold([df.finding for df in r.findings]) for r in reports}
+    shown = sum(len(fg.shown) for fg in foldings.values())
+    print(
+        f"printed: {shown} of {len(findings)} findings; folded: {len(findings) - shown} under "
+        f"{sum(fg.roots for fg in foldings.values())} causes"
+    )
+    print("per script (findings, printed, folded, causes):")
+    for r in reports:
+        fg = foldings[r.path]
+        if r.findings:
+            print(f"  {len(r.findings):4d} {len(fg.shown):4d} {fg.folded:4d} {fg.roots:3d}  {_rel(r.path, root)}")
     if not quiet:
-        print("-- doctor findings")
-        for _r, df in findings:
-            f = df.finding
-            print(f"{_rel(f.path, root)}:{f.line}:{f.col}: {f.rule} {f.message}")
-            if df.fix:
-                print(f"    fix: {df.fix}")
+        print("-- doctor findings (printed; the ones folded under each, indented)")
+        for r in reports:
+            fg = foldings[r.path]
+            for i in fg.shown:
+                df = r.findings[i]
+                f = df.finding
+                print(f"{_rel(f.path, root)}:{f.line}:{f.col}: {f.rule} {f.message}")
+                if df.fix:
+                    print(f"    fix: {df.fix}")
+                for u in fg.under(i):
+                    print(f"    <- {u.line}:{u.col}: {u.rule} {u.message}")
 
 
 def markdown_targets(root: Path) -> list[Path]:
@@ -137,7 +165,10 @@ def run_lenient(root: Path, facts, quiet: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("verl", type=Path, help="a verl checkout (git clone of verl-project/verl)")
+    ap.add_argument("verl", type=Path, nargs="?", help="a verl checkout (git clone of verl-project/verl)")
+    ap.add_argument("--scripts", type=Path, help="run doctor over this folder's *.sh instead of examples/")
+    ap.add_argument("--release", help="judge against this covered verl release's facts, not a checkout's")
+    ap.add_argument("--device", choices=("npu", "gpu"), help="passed to doctor (as its --device)")
     ap.add_argument("--only", choices=("doctor", "lenient"))
     ap.add_argument("--quiet", action="store_true", help="counts only, not every finding")
     ap.add_argument(
@@ -147,16 +178,22 @@ def main(argv: list[str] | None = None) -> int:
         help="leave out doctor's static required and enumerated-value checks (the doctor command runs them)",
     )
     args = ap.parse_args(argv)
-    root: Path = args.verl
-    if not (root / "verl").is_dir():
+    if args.release and args.verl is not None:
+        ap.error("give a verl checkout or --release, not both")
+    if args.release and not args.scripts:
+        ap.error("--release judges --scripts; the checkout's own passes need the checkout")
+    if args.verl is None and not args.release:
+        ap.error("give a verl checkout (or --scripts DIR with --release VERSION)")
+    root: Path = args.verl or args.scripts
+    if args.verl is not None and not (root / "verl").is_dir():
         print(f"realworld.py: error: {root} has no verl/ package folder: not a verl checkout", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    facts = load_facts(resolve(None, str(root)), use_cache=True)
+    facts = load_facts(resolve(args.release, None if args.release else str(root)), use_cache=True)
     print(f"verl {facts.tree.label}: facts in {time.perf_counter() - t0:.2f} s")
     if args.only in (None, "doctor"):
-        run_doctor(root, facts, args.quiet, args.required)
-    if args.only in (None, "lenient"):
+        run_doctor(root, facts, args.quiet, args.required, args.scripts, args.device)
+    if args.only in (None, "lenient") and not args.scripts:
         run_lenient(root, facts, args.quiet)
     return 0
 

@@ -121,3 +121,18 @@ def test_continued_lines_in_a_table_row_continue_that_rows_file_not_the_row_abov
     assert [(f.rule, f.line, "nccl_checkpoint_engine.py" in f.message) for f in found] == [
         ("cite/line-out-of-range", 6, True)
     ]
+
+
+def test_a_path_doctor_prints_at_an_older_tag_is_judged_against_that_release(write_page, facts):
+    """doctor names the source of an option an older release had as `path at tag vX.Y.Z`: the file is that release's."""
+
+    def cites(page, facts) -> list[str]:
+        return [f.rule for f in findings_for(page, facts) if f.rule.startswith("cite/")]
+
+    path = "verl/trainer/config/model_engine/mindspeed.yaml"
+    out = f"```text\n    verl: {path} at tag v0.9.0 (github.com/verl-project/verl)\n```\n"
+    assert cites(write_page(f"# p\n\n{out}"), facts) == []
+    bare = out.replace(" at tag v0.9.0", "")
+    assert cites(write_page(f"# p\n\n{bare}"), facts) == ["cite/missing-file"]
+    gone = out.replace("mindspeed.yaml", "nosuch.yaml")
+    assert cites(write_page(f"# p\n\n{gone}"), facts) == ["cite/missing-file"]

@@ -48,8 +48,9 @@ def test_json_format_is_a_list_of_findings_with_every_field(write_page, capsys) 
     code, out, _err = run(["check", str(page), "--format", "json"], capsys)
     assert code == 1
     (finding,) = json.loads(out)
-    assert set(finding) == {"path", "line", "col", "rule", "severity", "message", "fact", "fact_source", "data"}
-    assert (finding["line"], finding["rule"]) == (7, "config/unknown-key")
+    every = {"path", "line", "col", "rule", "severity", "message", "fact", "fact_source", "data", "caused_by"}
+    assert set(finding) == every
+    assert (finding["line"], finding["rule"], finding["caused_by"]) == (7, "config/unknown-key", None)
 
 
 def test_github_format_is_one_annotation_per_finding(write_page, capsys) -> None:

@@ -10,6 +10,7 @@ from verl_cookbook.checks.config.checker import ConfigChecker
 from verl_cookbook.checks.config.field_types import conversion_error, type_error
 from verl_cookbook.checks.config.hydra_apply import assignment_from_override, entry_point_findings, resolve_config
 from verl_cookbook.checks.config.model import Assignment, override_value
+from verl_cookbook.folding import fold
 
 ROLLOUT = "actor_rollout_ref.rollout"
 CKPT = f"{ROLLOUT}.checkpoint_engine"
@@ -97,24 +98,42 @@ def test_a_group_choice_with_a_package(facts) -> None:
     assert judge(facts, "actor@actor_rollout_ref.actor=megatron_actor", "actor_rollout_ref.actor.megatron.seed=1") == []
 
 
-def test_an_option_the_group_lacks_quotes_hydras_list_of_options(facts) -> None:
+def test_an_option_the_group_lacks_names_the_options_the_release_has(facts) -> None:
     (f,) = judge(facts, "model_engine=megatronn")
-    assert f.rule == "override/group" and "Could not find 'model_engine/megatronn'" in f.message
-    assert "megatron" in f.message and "Config search path" not in f.message
+    assert f.rule == "override/group" and f.data["case"] == "missing"
+    assert f.data["offered"] == ["dp", "megatron", "torchtitan", "veomni"]
+    assert "verl 0.9.1 has no `model_engine` option `megatronn` (it has `dp`, `megatron`" in f.message
+    assert "Config search path" not in f.message
 
 
-def test_keys_under_an_option_hydra_cannot_compose_are_not_judged_but_the_others_are(facts) -> None:
+def test_an_option_an_older_release_had_names_that_release_and_its_file(facts) -> None:
+    # verl 0.9.0 ships verl/trainer/config/model_engine/mindspeed.yaml; the 0.9.1 wheel does not
+    (f,) = judge(facts, "model_engine=mindspeed")
+    assert (f.rule, f.data["case"], f.data["last"]) == ("override/group", "gone", "0.9.0")
+    assert f.fact.startswith("verl/trainer/config/model_engine/mindspeed.yaml at tag v0.9.0")
+    assert f.data["under"] == ["actor_rollout_ref.actor", "actor_rollout_ref.ref", "critic"]
+    assert "verl 0.9.0 was the last release with it" in f.message
+
+
+def test_keys_under_an_option_hydra_cannot_compose_are_folded_under_it_and_the_others_are_not(facts) -> None:
     found = judge(
         facts, "engine=mlite", "+engine.impl_cfg.recompute=[full]", "optim.lrr=1", config="sft_trainer_engine"
     )
-    assert [(f.rule, f.line) for f in found] == [("override/group", 1), ("config/unknown-key", 3)]
+    found.sort(key=lambda f: f.line)
+    assert [(f.rule, f.line) for f in found] == [
+        ("override/group", 1),
+        ("config/not-a-field", 2),
+        ("config/unknown-key", 3),
+    ]
+    folding = fold(found)
+    assert [found[i].line for i in folding.shown] == [1, 3] and folding.cause == [None, 0, None]
     found = judge(
         facts,
         "model_engine=nope",
         "actor@actor_rollout_ref.actor=megatron_actor",
         "actor_rollout_ref.actor.megatron.seed=1",
     )
-    assert rules(found) == ["override/group"]
+    assert [found[i].rule for i in fold(found).shown] == ["override/group"]
 
 
 def test_a_package_on_something_that_is_no_group(facts) -> None:

@@ -283,7 +283,7 @@ def _console_blocks(page: Path) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("page", ["doctor.md", "doctor.en.md"])
 def test_the_output_shown_on_the_page_is_what_doctor_prints(page, capsys, monkeypatch):
     blocks = _console_blocks(REPO / "docs" / "tools" / page)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     monkeypatch.chdir(REPO / "snippets" / "doctor")
     for name, shown in blocks:
         cli.main(["doctor", name])

@@ -126,3 +126,80 @@ def test_overrides_built_from_an_associative_array_in_a_loop_are_all_read():
 def test_a_key_added_to_an_associative_array_reaches_the_checker(facts):
     rules = [(d.finding.rule, d.finding.data.get("key")) for d in report(facts, "assoc_loop.sh").findings]
     assert rules == [("config/unknown-key", "actor_rollout_ref.rollout.no_such_section.x")]
+
+
+# -- arrays built in loops ----------------------------------------------------------------------------------------
+def test_a_loop_over_an_array_with_a_pattern_test_continue_and_a_renaming_builds_what_bash_builds():
+    script = parse_script((DATA / "array_copy_loop.sh").read_text(encoding="utf-8"))
+    words = script.commands[-1].words
+    ref = [(w.text.split("=")[0], w.line) for w in words if w.text.startswith("actor_rollout_ref.ref.megatron.")]
+    # the renamed copies, each at the line of the actor's setting it was built from; `use_mbridge` skipped
+    assert ref == [
+        ("actor_rollout_ref.ref.megatron.tensor_model_parallel_size", line_of("array_copy_loop.sh", "parallel_size=2")),
+        ("actor_rollout_ref.ref.megatron.param_offlod", line_of("array_copy_loop.sh", "param_offlod=True")),
+        ("actor_rollout_ref.ref.megatron.pipeline_model_parallel_size", line_of("array_copy_loop.sh", '"${LAYERS}"')),
+    ]
+    assert not any(w.text.startswith("actor_rollout_ref.ref.megatron.use_mbridge") for w in words)
+
+
+def test_a_key_copied_by_a_loop_is_reported_for_each_copy_at_the_line_it_was_written(facts):
+    typo = line_of("array_copy_loop.sh", "param_offlod=True")
+    found = [
+        (d.finding.rule, d.finding.line, d.finding.data.get("key"))
+        for d in report(facts, "array_copy_loop.sh").findings
+    ]
+    assert found == [
+        ("config/unknown-key", typo, "actor_rollout_ref.actor.megatron.param_offlod"),
+        ("config/unknown-key", typo, "actor_rollout_ref.ref.megatron.param_offlod"),
+    ]
+
+
+def test_a_continue_that_depends_on_a_value_not_known_is_one_note_at_its_test():
+    script = parse_script((DATA / "array_copy_loop.sh").read_text(encoding="utf-8"))
+    test_line = line_of("array_copy_loop.sh", '*".use_mbridge="*')
+    assert [n for n in script.notes if "continue" in n[1]] == [
+        (
+            test_line,
+            "`if` at this line decides a `continue` or `break` on something not known statically; the loop "
+            "was read as if it went on",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('x=--data_path=/d/a=b; echo "${x#*=}" "${x##*=}"', ["/d/a=b", "b"]),
+        ('f=model.tar.gz; echo "${f%.*}" "${f%%.*}"', ["model.tar", "model"]),
+        (
+            'k=a.actor.b.actor; echo "${k/actor/ref}" "${k//actor/ref}" "${k/#a./z.}" "${k/%actor/ref}"',
+            ["a.ref.b.actor", "a.ref.b.ref", "z.actor.b.actor", "a.actor.b.ref"],
+        ),
+        ('A=(x.a=1 y.a=2); echo "${A[@]/.a=/.b=}" "${A[1]#y.}"', ["x.b=1", "y.b=2", "a=2"]),
+        ('k=$(cmd); echo "${k/a/b}" "${k#x}"', ["${k/a/b}", "${k#x}"]),  # of a value not known: kept as written
+    ],
+)
+def test_bash_pattern_operators_on_values_the_script_sets(text, expected):
+    assert parse_script(text + "\n").commands[-1].argv[1:] == expected
+
+
+@pytest.mark.parametrize(
+    "test, taken",
+    [
+        ('[[ "$k" == *.actor.* ]]', True),
+        ('[[ "$k" == *".actor."* ]]', True),
+        ('[[ "$k" == "*.actor.*" ]]', False),  # quoted: the characters themselves, no pattern
+        ('[[ "$k" != a.* ]]', False),
+        ("[[ $k == a.?ctor.b ]]", True),
+        ('[ "$k" == "*.actor.*" ]', False),  # in [ ], == compares strings
+    ],
+)
+def test_a_pattern_test_in_double_brackets_takes_the_branch_bash_takes(test, taken):
+    script = parse_script(f"k=a.actor.b\nif {test}; then X=yes; else X=no; fi\necho $X\n")
+    assert script.commands[-1].argv[1:] == (["yes"] if taken else ["no"])
+    assert script.notes == []
+
+
+def test_break_leaves_the_loop_bash_leaves():
+    text = "for k in a b stop c; do\n  if [ $k = stop ]; then break; fi\n  A+=($k)\ndone\necho ${A[@]}\n"
+    assert parse_script(text).commands[-1].argv[1:] == ["a", "b"]

@@ -12,6 +12,7 @@ import pytest
 from tests import helpers
 from verl_cookbook.checks.upgrade import HAND_MOVES, KEY_MOVES, MOVED_ENTRY_POINTS
 from verl_cookbook.doctor import diagnose
+from verl_cookbook.folding import fold
 
 DATA = Path(__file__).resolve().parent / "data" / "upgrade"
 
@@ -89,14 +90,58 @@ def test_hydras_hint_to_append_with_plus_never_reaches_the_user(facts):
             assert "To append to your config" not in d.finding.message
 
 
-def test_a_missing_section_is_one_finding_at_its_first_line_with_count_and_lines(facts):
+def test_a_missing_section_is_one_finding_at_its_first_line_with_its_keys_folded_under_it(facts):
     r = report(facts, "missing_section.sh")
-    assert [d.finding.rule for d in r.findings] == ["config/unknown-section"]
-    f = r.findings[0].finding
+    found = [d.finding for d in r.findings]
+    folding = fold(found)
+    assert [found[i].rule for i in folding.shown] == ["config/unknown-section"]
+    (k,) = folding.shown
+    f = found[k]
     first = line_of("missing_section.sh", "mindspeed.use_fused_rmsnorm")
     assert f.line == first
     assert f.data["count"] == 3 and f.data["lines"] == [first, first + 1, first + 2]
     assert "3 keys" in f.message and "no generated PPO trainer config" in f.message
+    under = folding.under(k)
+    assert [(u.rule, u.line) for u in under] == [("config/unknown-key", first + n) for n in range(3)]
+
+
+MEGATRON_KEYS = """python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.actor.strategy=megatron {choice}\\
+    actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2 \\
+    actor_rollout_ref.actor.megatron.param_offload=True \\
+    trainer.total_epochs=2
+"""
+
+
+def test_a_section_another_option_of_the_release_brings_names_that_choice(facts, tmp_path):
+    """Megatron's keys written without choosing the megatron engine: the section is there once Hydra composes
+    verl's config with `model_engine=megatron`, so that choice is what the finding and its fix name."""
+    p = tmp_path / "run.sh"
+    p.write_text(MEGATRON_KEYS.format(choice=""))
+    found = [d.finding for d in diagnose(p, facts).findings]
+    folding = fold(found)
+    (k,) = [i for i in folding.shown if found[i].rule == "config/unknown-section"]
+    f = found[k]
+    assert f.data["section"] == "actor_rollout_ref.actor.megatron" and f.data["choice"] == "model_engine=megatron"
+    assert "when the command chooses `model_engine=megatron`" in f.message
+    assert "no generated PPO trainer config" not in f.message
+    assert "choose `model_engine=megatron`" in (f.rule.fix_text(f.data) or "")
+    assert [u.rule for u in folding.under(k)] == ["config/unknown-key", "config/unknown-key"]
+
+
+def test_the_same_keys_with_the_engine_chosen_are_silent(facts, tmp_path):
+    p = tmp_path / "run.sh"
+    p.write_text(MEGATRON_KEYS.format(choice="\\\n    model_engine=megatron "))
+    assert not [d for d in diagnose(p, facts).findings if "megatron" in str(d.finding.data.get("key", ""))]
+    assert "config/unknown-section" not in [d.finding.rule for d in diagnose(p, facts).findings]
+
+
+def test_a_section_no_option_of_the_release_brings_names_no_choice(facts):
+    (f,) = [
+        d.finding for d in report(facts, "missing_section.sh").findings if d.finding.rule == "config/unknown-section"
+    ]
+    assert "choice" not in f.data and "no generated PPO trainer config" in f.message
 
 
 def test_one_unknown_key_under_a_missing_section_stays_an_unknown_key(facts, tmp_path):

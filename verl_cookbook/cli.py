@@ -26,6 +26,7 @@ from verl_cookbook.findings import (
     EXIT_OK,
     Finding,
     apply_rules_options,
+    count_text,
     default_lang,
     format_json,
     format_text,
@@ -385,7 +386,7 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         print(
             f"verl {facts.tree.label}: {plural(report.pages, 'page')}, {plural(report.blocks, 'code block')}, "
             f"{plural(report.tables, 'table')}, {plural(report.claims, 'claim')}; {report.checked} checked; "
-            f"{plural(len(findings), 'finding')}",
+            f"{count_text(findings)}",
             file=sys.stderr,
         )
     return EXIT_FINDINGS if findings else EXIT_OK

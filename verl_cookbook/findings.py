@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from verl_cookbook.folding import caused_by, fold, under_text
 from verl_cookbook.rules import WARNING, Finding, matches
 
 # The exit-code contract of every verl-cookbook command: 3 is a bug in verl-cookbook itself, never the input's fault.
@@ -59,8 +60,13 @@ def is_warning(f: Finding) -> bool:
 
 
 def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = None, lang: str = "en") -> str:
+    """One finding a few lines: where, rule and message; what verl has; what is folded under it
+    (:mod:`verl_cookbook.folding`: a finding another one explains is counted under that one, not printed); and the
+    ``extra`` lines (doctor's fix and link), ``extra[i]`` for ``findings[i]``."""
+    folding = fold(findings)
     lines = []
-    for i, f in enumerate(findings):
+    for i in folding.shown:
+        f = findings[i]
         level = " (warning)" if is_warning(f) else ""
         lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule}{level} {f.text(lang)}")
         if f.fact or f.fact_source:
@@ -68,6 +74,9 @@ def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = Non
             if f.fact_source:
                 detail = f"{detail} ({f.fact_source})" if detail else f"({f.fact_source})"
             lines.append(f"    {source_label(f.fact_source)}: {detail}")
+        under = under_text(folding.under(i), lang)
+        if under:
+            lines.append(f"    {under}")
         for label, text in extra[i] if extra else ():
             if text:
                 lines.append(f"    {label}: {text}")
@@ -82,12 +91,18 @@ def _gh_escape(value: str, prop: bool = False) -> str:
 
 
 def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = None, lang: str = "en") -> str:
-    """GitHub workflow commands: ``::warning`` for a rule whose severity is warning, ``::error`` for the others."""
+    """GitHub workflow commands: ``::warning`` for a rule whose severity is warning, ``::error`` for the others; a
+    finding another one explains is not annotated, its cause says how many are under it."""
+    folding = fold(findings)
     out = []
-    for i, f in enumerate(findings):
+    for i in folding.shown:
+        f = findings[i]
         msg = f.text(lang)
         if f.fact or f.fact_source:
             msg += f" — {source_label(f.fact_source)}: {f.fact or ''} ({f.fact_source or ''})"
+        under = under_text(folding.under(i), lang)
+        if under:
+            msg += f"\n{under}"
         for label, text in extra[i] if extra else ():
             if text:
                 msg += f"\n{label.capitalize()}: {text}"
@@ -99,7 +114,24 @@ def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = N
 
 
 def format_json(findings: Sequence[Finding], lang: str = "en") -> str:
-    return json.dumps([f.as_dict(lang) for f in findings], ensure_ascii=False, indent=2)
+    """Every finding, in order; one folded under another carries ``caused_by`` (its root cause's path, line, col and
+    rule), the others ``null``."""
+    return json.dumps(json_findings(findings, lang), ensure_ascii=False, indent=2)
+
+
+def json_findings(findings: Sequence[Finding], lang: str = "en") -> list[dict]:
+    """The findings as JSON-ready values (see :func:`format_json`)."""
+    folding = fold(findings)
+    return [{**f.as_dict(lang), "caused_by": caused_by(folding, i)} for i, f in enumerate(findings)]
+
+
+def count_text(findings: Sequence[Finding]) -> str:
+    """``134 findings (130 folded under 1 cause)``: the count a command's summary line gives."""
+    folding = fold(findings)
+    text = plural(len(findings), "finding")
+    if folding.folded:
+        text += f" ({folding.folded} folded under {plural(folding.roots, 'cause')})"
+    return text
 
 
 # -- selection and suppression ----------------------------------------------------------------------------------

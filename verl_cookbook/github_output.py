@@ -4,7 +4,9 @@ GitHub shows 10 error and 10 warning annotations per step (and 50 per job); the 
 ``::warning`` lines are dropped without a word (actions/toolkit, docs/problem-matchers.md, "Limitations"). So the first
 ``ANNOTATIONS`` findings of each level (a rule's severity: ``::warning`` for a warning, ``::error`` for an error)
 become annotations, a notice says how many more there are, and every finding goes into the job summary
-(``$GITHUB_STEP_SUMMARY``) as a Markdown table, cut at GitHub's 1 MiB per step with a line saying so.
+(``$GITHUB_STEP_SUMMARY``) as a Markdown table, cut at GitHub's 1 MiB per step with a line saying so. A finding that
+another one explains (:mod:`verl_cookbook.folding`) is not annotated: its cause's annotation counts it, and its row
+in the summary names the cause's line.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from verl_cookbook.findings import Extra, Finding, format_github, is_warning, plural
+from verl_cookbook.folding import fold
 
 ANNOTATIONS = 10  # of each level, per step
 SUMMARY_BYTES = 1024 * 1024 - 4096  # GitHub's cap per step summary, less room for the closing line
@@ -30,9 +33,12 @@ def summary_table(findings: list[Finding], title: str = "verl-cookbook", lang: s
         return "\n".join(head) + "\n"
     head += ["| Where | Rule | Finding | verl |", "|---|---|---|---|"]
     out = "\n".join(head) + "\n"
+    folding = fold(findings)
     for k, f in enumerate(findings):
         fact = " ".join(x for x in (f.fact or "", f"({f.fact_source})" if f.fact_source else "") if x)
-        row = f"| `{_cell(f.path)}:{f.line}` | `{f.rule}` | {_cell(f.text(lang))} | {_cell(fact)} |\n"
+        cause = folding.cause[k]
+        text = f.text(lang) + (f" (caused by line {findings[cause].line})" if cause is not None else "")
+        row = f"| `{_cell(f.path)}:{f.line}` | `{f.rule}` | {_cell(text)} | {_cell(fact)} |\n"
         if len((out + row).encode("utf-8")) > SUMMARY_BYTES:
             out += f"\n{len(findings) - k} more finding(s) not shown: the job summary is full (1 MiB)\n"
             break
@@ -53,15 +59,19 @@ def emit(
                 fh.write(summary_table(findings, title, lang))
         except OSError:
             summary = None
+    folding = fold(findings)
     shown: list[int] = []
     per_level = {True: 0, False: 0}
-    for k, f in enumerate(findings):
+    for k in folding.shown:
+        f = findings[k]
         if per_level[is_warning(f)] < ANNOTATIONS:
             per_level[is_warning(f)] += 1
             shown.append(k)
+    shown.extend(k for k in range(len(findings)) if folding.cause[k] in shown)  # counted under their cause
+    shown.sort()
     chosen = [findings[k] for k in shown]
     lines = [format_github(chosen, [extra[k] for k in shown] if extra else None, lang)] if findings else []
-    rest = len(findings) - len(shown)
+    rest = len(folding.shown) - sum(folding.cause[k] is None for k in shown)
     if rest > 0:
         where = "the job summary" if summary else "the text output (run with --format text)"
         lines.append(

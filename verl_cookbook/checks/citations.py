@@ -10,7 +10,8 @@ The forms pages use, all in code spans (a path outside a code span, as in a tool
 * more lines of a file cited before: ``222-223`` continues the citation it follows in a list
   (``(`a.py:63-70`, `222-223`)``); ``:180-216`` continues the file the paragraph's earlier ``:N`` spans
   continued, else the last one cited in the paragraph;
-* a release named before it, ``(0.9.0 `hccl_checkpoint_engine.py:80-81`)``: judged against that release;
+* a release named before it, ``(0.9.0 `hccl_checkpoint_engine.py:80-81`)``: judged against that release; a bare
+  path followed by ``at tag vX.Y.Z``, as ``doctor`` prints the source of a file an older release had, likewise;
 * a path in verl's repository outside the wheel (``tests/checkpoint_engine/….py:48``): linked, but the
   wheel cannot judge it.
 
@@ -43,6 +44,7 @@ _SPAN = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 _FILE = re.compile(r"^(?P<path>[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|yml))(?::(?P<first>\d+)(?:-(?P<last>\d+))?)?$")
 _MORE_LINES = re.compile(r"^(?P<colon>:)?(?P<first>\d+)(?:-(?P<last>\d+))?$")
 _RELEASE_BEFORE = re.compile(r"(\d+\.\d+\.\d+)\s+$")
+_AT_TAG = re.compile(r"[ \t]+at tag v(\d+\.\d+\.\d+)\b")
 _BETWEEN = re.compile(r"^\s*(?:[,，、;；]|and|和|及)?\s*$")
 # repository folders of verl outside the wheel's package
 _REPO_ONLY = ("tests/", "examples/", "recipe/", "docs/", "scripts/")
@@ -222,6 +224,7 @@ def _find_citations(text: str, package: Path, memo: Memo | None) -> list[Citatio
         if any(s <= m.start() < e for s, e in taken):
             continue
         first, last = m.group(2), m.group(3)
+        at_tag = _AT_TAG.match(masked, m.end())
         out.append(
             Citation(
                 m.start(),
@@ -230,7 +233,7 @@ def _find_citations(text: str, package: Path, memo: Memo | None) -> list[Citatio
                 m.group(1),
                 int(first) if first else None,
                 int(last) if last else None,
-                None,
+                at_tag.group(1) if at_tag else None,
                 spanned=False,
             )
         )

@@ -147,7 +147,9 @@ def check_params(table: Table, ctx: Context) -> list[Finding]:
 def _config_lookup(scope: str, config: str, ctx: Context, table: Table):
     base = ctx.facts.default_config(config)
     if base is None:
-        return [Finding(table.page, table.line, 1, "config/unknown-config", f"verl has no generated config `{config}`")]
+        from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG
+
+        return [CONFIG_UNKNOWN_CONFIG.at(table.page, table.line, 1, case="table", config=config)]
     prefix = tuple(p for p in scope.split(".") if p)
 
     def lookup(key: str):

@@ -102,7 +102,9 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
             from verl_cookbook.checks import upgrade
 
             file, ln = where(cmd.module_at[0])
-            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1])
+            lines = [ln, *(where(w.line)[1] for w in cmd.words if w.line)]
+            span = [min(lines), max(lines)]
+            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1], span)
             if moved:
                 out.extend(moved)
             elif cmd.module.startswith("verl."):

@@ -6,7 +6,10 @@
   (``data/key_moves.json``, derived from the releases' generated configs by ``scripts/build_key_moves.py``); Hydra's
   own "To append to your config use +…" never reaches the user: ``+`` is the wrong fix for a stale key;
 - one cause, one finding: the keys under a section the target's config does not have are reported once, at the
-  first one's line, with their count and lines (``data`` keeps every key and line for tools).
+  first one's line, with their count and lines; each key's own finding is folded under it (``verl_cookbook.folding``:
+  shown once, every one kept for tools). When another option of a config group the release has would bring the
+  section (``actor_rollout_ref.actor.megatron.*`` comes with ``model_engine=megatron``), the finding names that choice:
+  Hydra composes the config with each option to see.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from verl_cookbook.facts import Facts
+from verl_cookbook.facts import Facts, compose
 from verl_cookbook.findings import Finding
 
 KEY_MOVES = Path(__file__).resolve().parent.parent / "data" / "key_moves.json"
@@ -80,8 +83,12 @@ def replacement(facts: Facts, module: str) -> str | None:
     return moved[0] if facts.entry_point(moved[0]) else None
 
 
-def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: int) -> list[Finding]:
-    """One ``upgrade/entry-point-moved`` finding for a removed entry point whose replacement the target has."""
+def entry_point_findings(
+    facts: Facts, module: str, file: str, line: int, col: int, span: list[int] | None = None
+) -> list[Finding]:
+    """One ``upgrade/entry-point-moved`` finding for a removed entry point whose replacement the target has. ``span``:
+    the first and last line of the command; what is judged there against the replacement's config is folded under
+    the finding (verl_cookbook/folding.py)."""
     new = replacement(facts, module)
     if new is None:
         return []
@@ -98,7 +105,7 @@ def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: i
             f"`{ep.get('config_name')}`): the rest of this command is judged against that config",
             fact=source,
             fact_source=ep.get("source"),
-            data={"old": module, "new": new, "since": since},
+            data={"old": module, "new": new, "since": since, **({"span": span} if span else {})},
         )
     ]
 
@@ -181,12 +188,30 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
         else:
             out.append(_with_message(f, message))
     for section, group in sections.items():
-        if len(group) == 1:
-            f = group[0]
-            out.append(_with_message(f, _HYDRA_PLUS_HINT.sub("", f.message)))
-            continue
-        out.append(_section(section, group, moves.get(section), label, config))
+        out += [_with_message(f, _HYDRA_PLUS_HINT.sub("", f.message)) for f in group]
+        if len(group) > 1:
+            move = moves.get(section)
+            choice = None if move else _choice_with(facts, config, base, section)
+            out.append(_section(section, group, move, label, config, choice))
     return out
+
+
+def _choice_with(facts: Facts, config: str, base: dict, section: str) -> str | None:
+    """``group=option``: a choice of a config group the release has that gives ``config`` the ``section`` (the config
+    Hydra composes with it has the section), when the command's config lacks it; None when no choice does."""
+    folder = facts.config_dir(config)
+    if folder is None:
+        return None
+    for group in compose.selector_groups(folder, config):
+        if not any(section.startswith(f"{p}.") for p in compose.choice_packages(folder, config, group)):
+            continue
+        for option in compose.options(facts.tree, folder, config, group):
+            if base.get(group) == option:
+                continue  # the choice the config already has
+            composed = facts.compose(config, (f"{group}={option}",))
+            if isinstance(composed.get("config"), dict) and _has(composed["config"], section):
+                return f"{group}={option}"
+    return None
 
 
 def _with_message(f: Finding, message: str) -> Finding:
@@ -206,7 +231,9 @@ def _moved(f: Finding, key: str, new: str, move: dict | None, source: str, label
     )
 
 
-def _section(section: str, group: list[Finding], move: dict | None, label: str, config: str) -> Finding:
+def _section(
+    section: str, group: list[Finding], move: dict | None, label: str, config: str, choice: str | None
+) -> Finding:
     first = min(group, key=lambda f: (f.line, f.col))
     lines = sorted({f.line for f in group})
     keys = [str(f.data.get("key", "")) for f in group]
@@ -214,6 +241,8 @@ def _section(section: str, group: list[Finding], move: dict | None, label: str, 
         where = f"it moved to `{move['new']}` in verl {move['since']} (verl {move['last']} had it here)"
     elif move:
         where = f"verl {move['last']} was the last release to have it (removed in {move['since']})"
+    elif choice:
+        where = f"verl {label}'s config has it when the command chooses `{choice}`, which this one does not"
     elif "ppo" in config:
         where = "no generated PPO trainer config of a verl release from 0.5.0 to this one has it"
     else:
@@ -228,5 +257,13 @@ def _section(section: str, group: list[Finding], move: dict | None, label: str, 
         f"unknown (lines {shown}); {where}",
         fact=first.fact,
         fact_source=first.fact_source,
-        data={"section": section, "count": len(group), "keys": keys, "lines": [f.line for f in group]},
+        data={
+            "section": section,
+            "count": len(group),
+            "keys": keys,
+            "lines": [f.line for f in group],
+            "under": [section],  # the keys' own findings are folded under this one
+            "span": [lines[0], lines[-1]],
+            **({"case": "choice", "choice": choice} if choice and not move else {}),
+        },
     )

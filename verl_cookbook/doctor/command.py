@@ -20,7 +20,9 @@ from verl_cookbook.findings import (
     EXIT_FINDINGS,
     EXIT_OK,
     apply_rules_options,
+    count_text,
     default_lang,
+    json_findings,
     plural,
 )
 from verl_cookbook.findings import (
@@ -64,8 +66,8 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     if args.format == "text" and not getattr(args, "quiet", False):
         print_notes(reports)
         print(
-            f"verl {facts.tree.label}: {plural(len(reports), 'file')} checked, {plural(len(findings), 'finding')}"
-            + (f", {len(errors)} not found" if errors else ""),
+            f"verl {facts.tree.label}: {plural(len(reports), 'file')} checked, "
+            f"{count_text([df.finding for df in findings])}" + (f", {len(errors)} not found" if errors else ""),
             file=sys.stderr,
         )
         if any(r.commands and r.kind == "shell" for r in reports):
@@ -166,7 +168,12 @@ def format_json(reports: list[FileReport], facts: Facts, lang: str = "en") -> st
             for r in reports
         ],
         "findings": [
-            {**df.finding.as_dict(lang), "fix": df.fix, "link": df.link} for r in reports for df in r.findings
+            {**d, "fix": df.fix, "link": df.link}
+            for d, df in zip(
+                json_findings([df.finding for r in reports for df in r.findings], lang),
+                [df for r in reports for df in r.findings],
+                strict=True,
+            )
         ],
     }
     return json.dumps(out, ensure_ascii=False, indent=2)

@@ -75,6 +75,7 @@ class Unit:
     symbolic: set[tuple[str, ...]] = field(default_factory=set)  # keys whose value is a shell expansion
     strict: bool = True  # False: the config may hold keys verl's tree does not show (unknown keys not reported)
     module: str | None = None  # the entry point (python -m …); None for a YAML config
+    config_at: tuple[int, int] | None = None  # where `--config-name` names a config of verl's own folders
 
 
 def _entry_config(facts: Facts, module: str) -> str | None:
@@ -133,6 +134,8 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
                 + "; ".join(f"`{a}` ({_why_unknown(a)})" for a in opaque)
             )
         unit = Unit(assigns, fs, config, cmd.module_at[0], note, symbolic, module=module)
+        if info.get("config_name") and not info.get("config_path") and not info.get("config_dir"):
+            unit.config_at = info.get("config_name_at")
         outside = [g for g in info.get("groups", []) if not _group_option_in_tree(facts, g)]
         if outside:
             unit.strict = False

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from verl_cookbook.checks import upgrade
 from verl_cookbook.checks.config.checker import ConfigChecker
@@ -138,6 +139,31 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
     return out
 
 
+def unknown_config(unit: Unit, facts: Facts, file: str) -> Finding:
+    """``config/unknown-config`` at a command's ``--config-name`` that verl's config folders do not hold: the configs
+    the release has, the last release (or verl's main branch) with the one named; the rest of the command, judged
+    against the default config, is folded under it (its ``span``)."""
+    from verl_cookbook.facts import history
+    from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG
+
+    assert unit.config_at is not None
+    line, col = unit.config_at
+    lines = [line, unit.line, *(a.line for a in unit.assignments)]
+    entry = facts.entry_point(unit.module or "") or {}
+    folder = facts.config_dir(entry.get("config_name", DEFAULT_CONFIG))
+    known: dict[str, Any] = {
+        "config": unit.config,
+        "release": facts.tree.version or facts.tree.label,
+        "offered": [n for n in facts.config_names() if facts.config_dir(n) == folder],  # beside the entry's own
+        "span": [min(lines), max(lines)],
+    }
+    gone = history.gone_config(facts.tree.version, unit.config)
+    if gone is None:
+        return CONFIG_UNKNOWN_CONFIG.at(file, line, col, case="missing", **known)
+    case = "newer" if gone["last"] == "main" else "gone"
+    return CONFIG_UNKNOWN_CONFIG.at(file, line, col, fact=gone["source"], case=case, last=gone["last"], **known)
+
+
 def diagnose(
     path: Path,
     facts: Facts,
@@ -192,6 +218,8 @@ def diagnose(
         config = unit.config
         strict = unit.strict
         if facts.default_config(config) is None:
+            if unit.config_at is not None and config not in facts.config_names():
+                report.findings.append(with_fix(unknown_config(unit, facts, file), None))
             report.notes.append(
                 f"verl generates no full config for `{config}`: checked against `{DEFAULT_CONFIG}`, "
                 "unknown keys not reported"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,6 +74,60 @@ def groups(tree: VerlTree, config_dir: Path, name: str) -> set[str]:
             rel = Path(dirpath).relative_to(d).as_posix()
             if rel != ".":
                 out.add(rel)
+    return out
+
+
+def options(tree: VerlTree, config_dir: Path, name: str, group: str) -> list[str]:
+    """The options of config group ``group`` Hydra can find for this primary config: ``<group>/<option>.yaml`` in
+    its folder and in its search path, sorted."""
+    dirs = [config_dir]
+    for entry in searchpath(tree, config_dir, name) or []:
+        if entry.startswith("file://"):
+            dirs.append(Path(entry[len("file://") :]))
+    return sorted({p.stem for d in dirs for p in (d / group).glob("*.yaml") if p.is_file()})
+
+
+def choice_packages(config_dir: Path, name: str, group: str, package: str | None = None) -> list[str]:
+    """The parts of the config (dotted packages) that choosing an option of ``group`` fills, read from the primary
+    config's ``defaults`` list: the entries whose option is ``${group}`` (``actor@actor_rollout_ref.actor:
+    ${model_engine}_actor``: the option of ``model_engine`` names the actor's config file), and the choice's own
+    package (``package``, or the package its entry names). A package Hydra writes at the top (``_global_``) is no
+    part of it. Empty when the list cannot be read."""
+    try:
+        data = safe_load((config_dir / f"{name}.yaml").read_text(encoding="utf-8", errors="replace")) or {}
+    except (OSError, yaml.YAMLError):
+        return []
+    defaults = data.get("defaults") if isinstance(data, dict) else None
+    out: list[str] = [package] if package else []
+    for entry in defaults if isinstance(defaults, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        for key, value in entry.items():
+            head = str(key).split()[-1]  # `override model_engine` names the group too
+            grp, _, pkg = head.partition("@")
+            interpolates = f"${{{group}}}" in str(value)
+            if not interpolates and not (grp == group and pkg and package is None):
+                continue
+            pkg = pkg or grp.replace("/", ".")
+            if pkg != "_global_" and pkg not in out:
+                out.append(pkg)
+    return out
+
+
+def selector_groups(config_dir: Path, name: str) -> list[str]:
+    """The config groups whose choice names other entries' options in the primary config's ``defaults`` list
+    (``${model_engine}_actor``): choosing one of them changes what whole parts of the config are, in order."""
+    try:
+        data = safe_load((config_dir / f"{name}.yaml").read_text(encoding="utf-8", errors="replace")) or {}
+    except (OSError, yaml.YAMLError):
+        return []
+    defaults = data.get("defaults") if isinstance(data, dict) else None
+    out: list[str] = []
+    for entry in defaults if isinstance(defaults, list) else []:
+        for value in entry.values() if isinstance(entry, dict) else []:
+            for group in re.findall(r"\$\{([\w/]+)\}", str(value)):
+                if group not in out:
+                    out.append(group)
     return out
 
 

@@ -60,6 +60,7 @@ class Rule(str):
     good: Example | None
     parent: Rule | None
     message: Message | None  # None only while a check still writes its own text (the compat path)
+    folds: tuple[str, ...]  # codes (or prefixes) of the rules whose findings this rule's findings can explain
     data_names: frozenset[str]  # the data a finding may carry: its templates' fields, the fix's, and ``extra``
 
     def __new__(cls, code: str, **declaration: Any) -> Rule:
@@ -247,11 +248,15 @@ def declare(
     message: str | Mapping[str, str] | None = None,
     message_zh: str | Mapping[str, str] | None = None,
     extra: Sequence[str] = (),
+    folds: Sequence[str] = (),
 ) -> Rule:
     """Declare one rule (once: a second declaration of the same code is a bug).
 
     ``message`` and ``message_zh`` are the finding's text in English and 中文 (one template, or one per case);
-    ``extra`` names the data a finding carries beyond the templates' fields (what its fix, page or advice read)."""
+    ``extra`` names the data a finding carries beyond the templates' fields (what its fix, page or advice read).
+    ``folds`` names the rules (codes or prefixes) whose findings a finding of this rule can explain: they are shown
+    folded under it when they lie within the reach its data gives, ``under`` (key prefixes) and ``span`` (lines)
+    (:mod:`verl_cookbook.folding`); a rule that folds may carry both among its data."""
     if code in _RULES or code in _FAMILIES:
         raise ValueError(f"rule {code} declared twice")
     if severity not in (ERROR, WARNING):
@@ -261,6 +266,8 @@ def declare(
     msg = Message.declare(code, message, message_zh) if message is not None and message_zh is not None else None
     fix_fields = _fix_fields(fix)
     names = (msg.all_fields() if msg else frozenset()) | fix_fields | frozenset(extra)
+    if folds:
+        names |= {"under", "span"}
     if {"fact", "fact_source"} & names:
         raise TemplateError(f"rule {code}: `fact` and `fact_source` are a finding's own fields, not data")
     rule = Rule(
@@ -278,6 +285,7 @@ def declare(
         parent=None,
         message=msg,
         data_names=names,
+        folds=tuple(folds),
     )
     (_FAMILIES if family else _RULES)[code] = rule
     return rule

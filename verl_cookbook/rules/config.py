@@ -79,12 +79,31 @@ declare(
     "A key that is `???` (mandatory) in verl's config and that the command never sets.",
     "verl stops with MissingMandatoryValue as soon as it reads the key.",
 )
-declare(
+_NO_CONFIG = "`--config-name {config}`: verl {release} has no config `{config}` (it has {offered!c})"
+_NO_CONFIG_ZH = "`--config-name {config}`：verl {release} 中没有配置 `{config}`（可选：{offered!c}）"
+CONFIG_UNKNOWN_CONFIG = declare(
     "config/unknown-config",
     "Config Hydra cannot compose",
     "Hydra 无法组合的配置",
-    "A config name (`--config-name`, `config=`) that Hydra cannot compose from verl's config folders.",
-    "The entry point stops before training starts.",
+    "A config name (`--config-name`, `config=`) that Hydra cannot compose from verl's config folders; for a "
+    "command, the finding names the configs the release has and the last release with the one named, and what the "
+    "command sets is folded under it.",
+    "The entry point stops before training starts; every key of the command was judged against another config.",
+    message={
+        "": "Hydra cannot compose verl's config `{config}`: {error}",
+        "table": "verl has no generated config `{config}`",
+        "gone": _NO_CONFIG + "; verl {last} was the last release with it",
+        "newer": _NO_CONFIG + "; only verl's main branch has it",
+        "missing": _NO_CONFIG,
+    },
+    message_zh={
+        "": "Hydra 无法组合 verl 的配置 `{config}`：{error}",
+        "table": "verl 没有生成的配置 `{config}`",
+        "gone": _NO_CONFIG_ZH + "；最后提供该配置的版本为 verl {last}",
+        "newer": _NO_CONFIG_ZH + "；仅 verl 的 main 分支提供该配置",
+        "missing": _NO_CONFIG_ZH,
+    },
+    folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
     bad=Example("md", '```yaml {check="config" config="ppo_trainerx"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" config="ppo_trainer"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
@@ -131,12 +150,53 @@ declare(
     "An override that Hydra reads as a config group choice, for a group verl's config does not have.",
     "Hydra stops at start-up.",
 )
-declare(
+# What a group option the release lacks would have defined: keys there are judged against the default option, so
+# what Hydra or verl would make of them is not known; their findings are folded under the choice.
+_UNDER_A_CHOICE = (
+    "config/unknown-key",
+    "config/unknown-section",
+    "config/not-a-field",
+    "config/not-a-mapping",
+    "config/wrong-type",
+    "override/needs-plus",
+    "override/plus-on-existing",
+    "upgrade/key-moved",
+    "upgrade/key-removed",
+)
+_NO_OPTION = "`{override}`: verl {release} has no `{group}` option `{option}` (it has {offered!c})"
+_NO_OPTION_ZH = "`{override}`：verl {release} 的配置组 `{group}` 中没有 `{option}` 选项（可选：{offered!c}）"
+_WOULD_DEFINE = ". What it would define ({under!c}) is not in this release's config"
+_WOULD_DEFINE_ZH = "。该选项本应定义的配置（{under!c}）在此版本的配置中不存在"
+OVERRIDE_GROUP = declare(
     "override/group",
     "Group choice Hydra cannot compose",
     "Hydra 无法组合的配置组选择",
-    "A config group choice (`actor@actor_rollout_ref.actor=...`) that Hydra cannot compose.",
-    "The option named is not in verl's config folders, so the job stops at start-up.",
+    "A config group choice (`model_engine=...`, `actor@actor_rollout_ref.actor=...`) that Hydra cannot compose, "
+    "most often an option the release does not have; the finding names the options it has and the last release "
+    "that had the one chosen. The keys the option would have defined are folded under it.",
+    "The option named is not in verl's config folders, so the job stops at start-up; every key set for what it "
+    "would have defined is judged against another option and says nothing until the choice is fixed.",
+    message={
+        "": "Hydra cannot compose `{config}` with `{override}`: {error}",
+        "gone": _NO_OPTION + "; verl {last} was the last release with it" + _WOULD_DEFINE,
+        "newer": _NO_OPTION + "; only verl's main branch has it" + _WOULD_DEFINE,
+        "missing": _NO_OPTION
+        + ", nor had any release since 0.5.0 (a plugin's config search path may add it)"
+        + _WOULD_DEFINE,
+    },
+    message_zh={
+        "": "Hydra 无法以 `{override}` 组合 `{config}`：{error}",
+        "gone": _NO_OPTION_ZH + "；最后提供该选项的版本为 verl {last}" + _WOULD_DEFINE_ZH,
+        "newer": _NO_OPTION_ZH + "；仅 verl 的 main 分支提供该选项" + _WOULD_DEFINE_ZH,
+        "missing": _NO_OPTION_ZH + "，0.5.0 以来的各版本也均未提供（插件的配置搜索路径可能会添加）" + _WOULD_DEFINE_ZH,
+    },
+    fix={
+        "": "choose an option the config group has (Hydra lists them)",
+        "gone": "choose an option verl {release} has, or run verl {last}, the last release with `{option}`",
+        "newer": "choose an option verl {release} has, or run a verl built from the main branch",
+        "missing": "choose an option verl {release} has, or add the config folder that holds `{option}`",
+    },
+    folds=_UNDER_A_CHOICE,
     bad=_sh("model_engine=no_such_engine"),
     good=_sh("model_engine=megatron"),
 )

@@ -20,8 +20,12 @@ declare(
     "(`verl.trainer.fsdp_sft_trainer` → `verl.trainer.sft_trainer`, `recipe.fully_async_policy.…` → "
     "`verl.experimental.fully_async_policy.…`).",
     "Python stops with 'No module named X'; the user's question is what to run instead, and the rest of the "
-    "command is judged against the replacement's config so that every other change shows at once.",
-    fix="run `python -m {new}` instead, and adapt the keys reported against its config",
+    "command is judged against the replacement's config so that every other change shows at once, folded under "
+    "this finding.",
+    fix="run `python -m {new}` instead, and rewrite the command's keys for its config (the findings folded under "
+    "this one, each listed by --format json)",
+    # what the command sets is judged against the replacement's config: every finding about it follows from the move
+    folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
     bad=_sh("python3 -m verl.trainer.fsdp_sft_trainer trainer.total_epochs=1"),
     good=_sh("python3 -m verl.trainer.sft_trainer trainer.total_epochs=1"),
 )
@@ -52,10 +56,14 @@ declare(
     "Keys under a section the config does not have",
     "配置中不存在该配置节",
     "Two or more unknown keys under one section this release's config does not have (e.g. every "
-    "`actor_rollout_ref.actor.mindspeed.*` key): reported once, at the first, with their count and lines; the JSON "
-    "output keeps every key and line.",
+    "`actor_rollout_ref.actor.mindspeed.*` key): reported once, at the first, with their count and lines; each "
+    "key's own finding is folded under it (the JSON output keeps every one, with `caused_by`).",
     "One cause, one finding: a missing section is one thing to fix, not a hundred.",
-    fix="use a verl release (or plugin) that has `{section}`, or drop its keys",
+    fix={
+        "": "use a verl release (or plugin) that has `{section}`, or drop its keys",
+        "choice": "choose `{choice}` (a config group choice, written on its own), or drop the keys under `{section}`",
+    },
+    folds=("config/unknown-key",),
     bad=_sh(f"{_PPO} actor_rollout_ref.actor.no_such_section.a=1 actor_rollout_ref.actor.no_such_section.b=2"),
     good=_sh(f"{_PPO} actor_rollout_ref.actor.ppo_epochs=1"),
 )

@@ -158,8 +158,9 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 读取该配置项时 Hydra 抛出 MissingMandatoryValue，此时尚未执行任何训练步。",
     ),
     "config/unknown-config": (
-        "Hydra 无法从 verl 配置目录组合出的配置名（`--config-name`、`config=`）。",
-        "入口在训练开始前退出。",
+        "Hydra 无法从 verl 配置目录组合出的配置名（`--config-name`、`config=`）；对命令而言，问题中列出该版本提供的配置"
+        "以及最后提供所指配置的版本，命令所设的各项折叠在其下。",
+        "入口在训练开始前退出；命令的每个配置项都是按其他配置判断的。",
     ),
     "config/unknown-key": (
         "verl 组合后的配置中不存在的配置项（拼写错误，或属于其他 verl 版本）。",
@@ -167,8 +168,8 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "config/unknown-section": (
         "同一配置节下有两个及以上未知配置项，且该版本的配置中没有此配置节（如所有 "
-        "`actor_rollout_ref.actor.mindspeed.*` 配置项）：只在第一项处报告一次，并给出数量与行号；JSON "
-        "输出保留每个配置项及其行号。",
+        "`actor_rollout_ref.actor.mindspeed.*` 配置项）：只在第一项处报告一次，并给出数量与行号；各配置项"
+        "自身的问题折叠在其下（JSON 输出逐条保留，并标注 `caused_by`）。",
         "一个原因只报告一个问题：缺少一个配置节只需修改一处，而不是一百处。",
     ),
     "config/value-not-accepted": (
@@ -325,8 +326,10 @@ ZH: dict[str, tuple[str, str]] = {
         "Hydra 的参数解析器退出。",
     ),
     "override/group": (
-        "Hydra 无法组合的配置组选择（`actor@actor_rollout_ref.actor=...`）。",
-        "所选项不在 verl 的配置目录中，作业在启动时退出。",
+        "Hydra 无法组合的配置组选择（`model_engine=...`、`actor@actor_rollout_ref.actor=...`），多为该版本没有的选项；"
+        "问题中列出该版本提供的选项，以及最后提供所选项的版本。该选项本应定义的配置项折叠在其下。",
+        "所选项不在 verl 的配置目录中，作业在启动时退出；为该选项本应定义的配置所设的各项，都是按其他选项判断的，"
+        "在修正该选择之前没有意义。",
     ),
     "override/malformed": (
         "不符合 Hydra 覆盖项语法的命令行覆盖项（括号或引号不成对）。",
@@ -460,7 +463,7 @@ ZH: dict[str, tuple[str, str]] = {
         "`python -m X` 中的 X 是旧版 verl 的入口，当前版本已替换（`verl.trainer.fsdp_sft_trainer` → "
         "`verl.trainer.sft_trainer`，`recipe.fully_async_policy.…` → `verl.experimental.fully_async_policy.…`）。",
         "Python 报错 `No module named X` 并退出；需要知道的是应改用哪个模块；命令其余部分按替代模块的配置检查，"
-        "其他变更一次全部列出。",
+        "其他变更一次全部列出，并折叠在此问题之下。",
     ),
     "upgrade/key-moved": (
         "旧版 verl 在此位置读取、当前版本改在别处读取的配置项（由各版本生成的配置推导得出，少数来自版本历史，"

@@ -9,8 +9,11 @@ in ``pyproject.toml`` hold them):
   config assignments and findings.
 - ``evaluate``: tree-sitter-bash's syntax tree walked as bash would execute it (assignments, declarations,
   commands, function calls) into a ``model.Script``; ``parse_script``.
-- ``control_flow``: ``if``/``case`` on known values, the branch bash would take; ``for`` over known words.
-- ``expansion``: one word expanded as bash would (variables, arrays, defaults, ``~``, ``$(( … ))``).
+- ``control_flow``: ``if``/``case`` on known values, the branch bash would take; ``for`` over known words, with
+  ``continue`` and ``break``.
+- ``expansion``: one word expanded as bash would (variables, arrays, defaults, ``~``, ``$(( … ))``, ``${x/a/b}``,
+  ``${x#a}``, ``${x%a}``).
+- ``patterns``: bash's glob patterns (``[[ x == *y* ]]``, ``${x/pat/rep}``) on values that may hold unknown parts.
 - ``words``: the source as tree-sitter reads it: positions of nodes, nodes grouped into bash's words, where
   ``~`` expands.
 - ``values``: what a word expands to (segments that remember where each character was written), word splitting.

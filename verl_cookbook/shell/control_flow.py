@@ -1,21 +1,36 @@
 """Control flow read statically: ``ControlFlow`` decides ``if``/``case`` conditions that compare known
-strings and runs the branch bash would take; when a condition is not known it reads every branch and keeps
-the first branch's assignments, with a note naming what differs. A ``for`` over known words runs its body once
-per word (commands counted once); other loops are read once, with a note on what they may add."""
+strings (``[[ x == pattern ]]`` matches bash's glob) and runs the branch bash would take; when a condition is not
+known it reads every branch and keeps the first branch's assignments, with a note naming what differs. A ``for``
+over words whose number is known (``"${ARGS[@]}"`` of an array the script builds, even when a value in it comes
+from a command's output) runs its body once per word, with ``continue`` and ``break`` (commands counted once);
+other loops are read once, with a note on what they may add."""
 
 from __future__ import annotations
+
+import re
 
 from tree_sitter import Node
 
 from verl_cookbook.shell.expansion import Expander
-from verl_cookbook.shell.values import Var, copy_vars, field_known, is_int, strip_split, var_text
+from verl_cookbook.shell.patterns import glob_match
+from verl_cookbook.shell.values import Field, Var, copy_vars, is_int, strip_split, var_text
 from verl_cookbook.shell.words import shell_words
 
 _MAX_LOOP = 1000  # words of a `for` loop run one by one
 
 
+class LoopJump(Exception):  # noqa: N818 - named for what bash does
+    """``continue`` or ``break`` in a loop body: raised by the statement, caught by the loop it leaves."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
 class ControlFlow(Expander):
     """``if``, ``case`` and loops: the branch bash would take, or each branch read when that is not known."""
+
+    loops = 0  # loops the statement being read is in: `continue` and `break` mean something only there
 
     def run(self, node: Node) -> None:
         """One statement (defined by the evaluator, which runs the branches chosen here)."""
@@ -63,6 +78,8 @@ class ControlFlow(Expander):
         if t == "binary_expression":
             op_n = node.child_by_field_name("operator")
             op = self.text(op_n) if op_n is not None else ""
+            if op in ("==", "=", "!=") and _in_double_brackets(node):
+                return self._pattern_test(node, op_n, op == "!=")
             lhs = self._known_text(node.child_by_field_name("left"))
             rhs = self._known_text(node.child_by_field_name("right"))
             if lhs is None or rhs is None:
@@ -83,6 +100,20 @@ class ControlFlow(Expander):
             s = self._known_text(node)
             return None if s is None else s != ""
         return None
+
+    def _pattern_test(self, node: Node, op_n: Node | None, negate: bool) -> bool | None:
+        """``[[ x == pattern ]]``: the right side is a glob (its quoted parts literal), matched by bash against the
+        whole left side; None when that is not fixed by the script."""
+        kids = node.children
+        k = next((i for i, c in enumerate(kids) if op_n is not None and c.id == op_n.id), None)
+        if k is None or k == 0 or k + 1 >= len(kids):
+            return None
+        left = self.join(kids[:k], quoted=True)
+        pattern = self.join(kids[k + 1 :], quoted=False)
+        if len(left) != 1 or len(pattern) != 1:
+            return None
+        got = glob_match(left[0], pattern[0])
+        return None if got is None else got != negate
 
     def if_statement(self, node: Node) -> None:
         branches: list[tuple[Node | None, list[Node]]] = []  # (condition, body statements)
@@ -142,11 +173,21 @@ class ControlFlow(Expander):
             return
         before = copy_vars(self.vars)
         results = []
+        jumped = False
         for stmts in undecided:
             self.vars = copy_vars(before)
-            for s in stmts:
-                self.run(s)
+            try:
+                for s in stmts:
+                    self.run(s)
+            except LoopJump:
+                jumped = True  # the loop goes on: whether bash would leave this pass is not known
             results.append(self.vars)
+        if jumped:
+            self.note(
+                node,
+                f"`{what}` at this line decides a `continue` or `break` on something not known statically; the loop "
+                "was read as if it went on",
+            )
         self.vars = results[0]
         differ = sorted(
             k
@@ -189,27 +230,46 @@ class ControlFlow(Expander):
             values = node.children_by_field_name("value")
             fields = [f for g in shell_words(self.src, values) for f in self.word_fields(g)] if values else None
             name = self.text(var)
-            if fields is not None and all(field_known(f) for f in fields) and len(fields) <= _MAX_LOOP:
+            # each word is one pass, as bash runs it; a word may hold parts not known (an element of an array set
+            # from a command's output) as long as where one word ends is known
+            if fields is not None and all(_one_word(f) for f in fields) and len(fields) <= _MAX_LOOP:
                 sc = self.script
-                for i, f in enumerate(fields):
-                    self.vars[name] = Var([strip_split(f)], False, self.pos(node)[0])
-                    kept = (len(sc.commands), len(sc.exports), len(sc.notes))
-                    if body is not None:
-                        self.run(body)
-                    if i:  # the commands are those of the first pass: a command is judged once, not per word
-                        del sc.commands[kept[0] :], sc.exports[kept[1] :], sc.notes[kept[2] :]
+                self.loops += 1
+                try:
+                    for i, f in enumerate(fields):
+                        self.vars[name] = Var([strip_split(f)], False, self.pos(node)[0])
+                        kept = (len(sc.commands), len(sc.exports), len(sc.notes))
+                        try:
+                            if body is not None:
+                                self.run(body)
+                        except LoopJump as jump:
+                            if jump.kind == "break":
+                                break
+                        finally:
+                            if i:  # the commands are those of the first pass: a command is judged once, not per word
+                                new_notes = [n for n in sc.notes[kept[2] :] if n not in sc.notes[: kept[2]]]
+                                del sc.commands[kept[0] :], sc.exports[kept[1] :], sc.notes[kept[2] :]
+                                sc.notes += list(dict.fromkeys(new_notes))  # a note of a later pass, once
+                finally:
+                    self.loops -= 1
                 return
             self.vars[name] = Var(None, False, self.pos(node)[0])
             why = (
                 f"more than {_MAX_LOOP} words"
-                if fields is not None and all(field_known(f) for f in fields)
+                if fields is not None and all(_one_word(f) for f in fields)
                 else "words not known statically"
             )
         else:
             why = "a condition not known statically"
         before = {k: var_text(v) for k, v in self.vars.items()}
-        if body is not None:
-            self.run(body)
+        self.loops += 1
+        try:
+            if body is not None:
+                self.run(body)
+        except LoopJump:
+            pass  # read once: what follows a `continue` or `break` in the body is not read
+        finally:
+            self.loops -= 1
         grown = sorted(k for k, v in self.vars.items() if var_text(v) != before.get(k) and k != self.text(var or node))
         if grown:
             self.note(
@@ -217,3 +277,21 @@ class ControlFlow(Expander):
                 f"the loop at this line repeats over {why}: it was read once, so what it adds to "
                 f"{', '.join(f'`{k}`' for k in grown[:5])}{'…' if len(grown) > 5 else ''} may be incomplete",
             )
+
+
+def _in_double_brackets(node: Node) -> bool:
+    """Whether a test expression sits in ``[[ … ]]``, where ``==`` matches a pattern (in ``[ … ]`` it compares
+    strings)."""
+    parent = node.parent
+    while parent is not None and parent.type != "test_command":
+        parent = parent.parent
+    return parent is not None and bool(parent.children) and parent.children[0].type == "[["
+
+
+def _one_word(f: Field) -> bool:
+    """Whether a field is known to be one word: each part is known, or is a quoted expansion of one value (not split,
+    and not ``"${X[@]}"`` or ``"$@"`` of values not known, which are as many words as there are values)."""
+    return all(s.known or not (s.split or _ALL_VALUES.search(s.text)) for s in f)
+
+
+_ALL_VALUES = re.compile(r"\[@\]|^\$\{?[@*]")

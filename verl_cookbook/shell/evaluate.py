@@ -33,7 +33,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
 from verl_cookbook.shell.commands import classify
-from verl_cookbook.shell.control_flow import ControlFlow
+from verl_cookbook.shell.control_flow import ControlFlow, LoopJump
 from verl_cookbook.shell.model import Command, Export, Script, Word
 from verl_cookbook.shell.values import Field, Seg, Var, field_known, field_text, strip_split, to_word, word_field
 from verl_cookbook.shell.words import Piece, keyed, shell_words, tilde_words
@@ -271,6 +271,8 @@ class _Eval(ControlFlow):
             return
         line = self.pos(node)[0]
         name = words[0].text
+        if name in ("continue", "break") and self.loops and not words[0].has_var:
+            raise LoopJump(name)
         if name in self.funcs and not words[0].has_var:
             self.call(name, words[1:], node)
         argv = [w.text for w in words]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from verl_cookbook.shell.model import Script, positions
+from verl_cookbook.shell.patterns import strip_affix, substitute
 from verl_cookbook.shell.values import (
     Field,
     Seg,
@@ -27,6 +28,7 @@ from verl_cookbook.shell.values import (
 from verl_cookbook.shell.words import Gap, Piece, Source, touch
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PATTERN_OPS = ("/", "//", "/#", "/%", "#", "##", "%", "%%")
 
 
 class Expander(Source):
@@ -400,8 +402,10 @@ class Expander(Source):
             return self._lookup(name, node, quoted, index)
         op = self.text(rest[0])
         operand = rest[1:]
+        if op in _PATTERN_OPS:
+            return self._pattern_op(name, node, quoted, index, op, operand)
         if op not in (":-", "-", ":=", "=", ":+", "+"):
-            return [[self.unknown(node, quoted)]]  # substring/pattern operators: not evaluated
+            return [[self.unknown(node, quoted)]]  # substring operators: not evaluated
         var = self.vars.get(name) if index in (None, "0", "@", "*") else None
         is_set = var is not None or (name in ("@", "*") and bool(self.positional))
         value = self._lookup(name, node, quoted, index) if is_set else None
@@ -420,6 +424,43 @@ class Expander(Source):
         if op in (":+", "+"):
             return [[]] if not quoted else [[self.lit("", node, True)]]
         return value
+
+    def _pattern_op(
+        self, name: str, node: Node, quoted: bool, index: str | None, op: str, operand: list[Node]
+    ) -> list[Field]:
+        """``${x/pat/rep}`` (and ``//``, ``/#``, ``/%``), ``${x#pat}`` (and ``##``, ``%``, ``%%``) on each field of
+        the variable's value, as bash applies them to each element of ``${A[@]}``; what cannot be known stays
+        unknown."""
+        if name not in self.vars or not (index is None or index in ("@", "*") or index.isdigit()):
+            return [[self.unknown(node, quoted)]]
+        values = self._lookup(name, node, quoted, index)
+        slash = [k for k, c in enumerate(operand) if c.type == "/"]
+        pat_nodes = operand[: slash[0]] if slash else operand
+        rep_nodes = operand[slash[0] + 1 :] if slash else []
+        pattern = self._pattern_field(pat_nodes)
+        replacement = self._pattern_field(rep_nodes) if rep_nodes else []
+        out: list[Field] = []
+        for value in values:
+            if op.startswith("/"):
+                got = substitute(value, pattern, replacement, op)
+            else:
+                got = strip_affix(value, pattern, op)
+            if got is None:
+                return [[self.unknown(node, quoted)]]
+            out.append([Seg(g.text, g.pos, g.known, quoted or g.quoted, split=g.split) for g in got])
+        return out
+
+    def _pattern_field(self, nodes: list[Node]) -> Field:
+        """A pattern or replacement operand as one field: its quoted parts literal, the rest a glob. tree-sitter
+        reads an operand as a ``regex`` (or ``word``) node: its text is taken as written."""
+        out: Field = []
+        for n in nodes:
+            if n.type in ("regex", "word"):
+                out.append(self.lit(self.text(n), n, quoted=False))
+            else:
+                for f in self.parts(n, quoted=True):
+                    out.extend(f)
+        return out
 
     def _operand(self, operand: list[Node], node: Node, quoted: bool, assign: str | None) -> list[Field]:
         out: list[Field] = concat([[]], self.join(operand, quoted)) if operand else [[]]

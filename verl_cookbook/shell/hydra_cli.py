@@ -73,7 +73,8 @@ class Override:
 @dataclass
 class CommandLine:
     """Everything Hydra would take from one command line. ``info`` has ``config_name`` (e.g.
-    ``ppo_megatron_trainer``, or None for the entry point's own), ``config_path``, ``config_dir``, ``multirun``,
+    ``ppo_megatron_trainer``, or None for the entry point's own; ``config_name_at``: where the flag is written),
+    ``config_path``, ``config_dir``, ``multirun``,
     ``groups`` (config-group overrides), ``hydra`` (overrides of Hydra's own ``hydra.*`` config), ``symbolic``
     (dotted keys whose value comes from a shell variable; their value is None) and ``opaque`` (arguments that are
     wholly a shell expansion such as ``$EXTRA_ARGS``)."""
@@ -133,6 +134,7 @@ def read_command_line(cmd: Command) -> CommandLine:
                 i += 1
             if flag in ("--config-name", "-cn"):
                 info["config_name"] = val[:-5] if val.endswith(".yaml") else val
+                info["config_name_at"] = (w.line, w.col)
             elif flag in ("--config-path", "-cp"):
                 info["config_path"] = val
             elif flag in ("--config-dir", "-cd"):

@@ -55,15 +55,17 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
         ``whole_command``: the assignments are every override of one command, so a mandatory ``???`` value they
         leave unset is reported; ``multirun``: the command has ``--multirun`` (sweeps are allowed)."""
         if self.base is None:
+            from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG
+
             a = assigns[0] if assigns else None
             return [
-                Finding(
+                CONFIG_UNKNOWN_CONFIG.at(
                     a.file if a else "?",
                     a.line if a else 1,
                     a.col if a else 1,
-                    "config/unknown-config",
-                    f"Hydra cannot compose verl's config `{self.config}`: {hydra_error_text(self.composed)}",
                     fact=f"configs: {', '.join(self.facts.config_names())}",
+                    config=self.config,
+                    error=hydra_error_text(self.composed),
                 )
             ]
         unknown = unknown or set()
@@ -126,6 +128,7 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
                     f"`{a.dotted}` cannot be set",
                     fact=f"default: {node!r}",
                     fact_source=self.src(a.path[:depth]),
+                    data={"key": a.dotted},
                 )
             ]
         exists = state == "found"

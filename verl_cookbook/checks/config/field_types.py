@@ -226,6 +226,7 @@ class FieldTypes(CheckedConfig):
                         + did_you_mean(name, sorted(fields)),
                         fact=f"{short} fields: {', '.join(sorted(f for f in fields if f != '_target_')[:12])} …",
                         fact_source=self.facts.data["dataclasses"]["classes"][cls]["source"],
+                        data={"key": a.dotted},
                     )
                 )
                 continue
@@ -243,6 +244,7 @@ class FieldTypes(CheckedConfig):
                         f"OmegaConf: {err}",
                         fact=f"{short}.{name}: {fields[name]['annotation']}",
                         fact_source=fields[name]["source"],
+                        data={"key": a.dotted},
                     )
                 )
         return out

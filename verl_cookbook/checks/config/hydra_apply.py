@@ -133,8 +133,8 @@ class HydraApplication(CheckedConfig):
         ]
         values = [(a, ov) for a, ov in parsed if (a, ov) not in choices]
         composed = self.composed
-        hidden: list[tuple[str, ...]] = []  # packages of a group choice Hydra cannot compose: not judged
         meant = self._meant_choices(values, choices, groups)
+        span = [min(a.line for a in overrides), max(a.line for a in overrides)]
         while choices or meant:
             chosen = tuple(ov.input_line for _a, ov in choices) + meant
             composed = self.facts.compose(self.config, chosen, self.config_dir)
@@ -144,26 +144,45 @@ class HydraApplication(CheckedConfig):
                 meant, composed = (), self.composed
                 continue
             bad = next((c for c in choices if f"'{c[1].key_or_group}/" in composed["error"]), choices[0])
-            a, ov = bad
-            findings.append(
-                Finding(
-                    a.file,
-                    a.line,
-                    a.col,
-                    "override/group",
-                    f"Hydra cannot compose `{self.config}` with `{a.override_text()}`: {hydra_error_text(composed)}",
-                    fact_source=self.facts.config_source("", self.config),
-                )
-            )
-            hidden.append(tuple((ov.package or ov.key_or_group.replace("/", ".")).split(".")))
+            # the keys below what the choice fills are still judged (against the default option), and folded
+            # under this finding: shown once, kept for tools (verl_cookbook/folding.py)
+            findings.append(self._group_finding(*bad, composed, span))
             choices = [c for c in choices if c is not bad]
             composed = self.composed
-        values = [(a, ov) for a, ov in values if not _below_any(tuple(ov.key_or_group.split(".")), hidden)]
         base = composed["config"]
         merged, applied, errors = _apply_values(base, values)
         for a, ov, msg in errors:
             findings.append(self._override_finding(a, ov, msg, base))
         return findings, base, merged, applied
+
+    def _group_finding(self, a: Assignment, ov: Any, composed: dict, span: list[int]) -> Finding:
+        """``override/group`` for a choice Hydra cannot compose. For an option the release lacks: the options it has,
+        the last release (or verl's main branch) that had it, and what the option fills (``under``), whose keys are
+        folded under the finding; otherwise Hydra's own message."""
+        from verl_cookbook.facts import compose, history
+        from verl_cookbook.rules.config import OVERRIDE_GROUP
+
+        group, option = ov.key_or_group, ov.value()
+        folder = self.config_dir or self.facts.config_dir(self.config)
+        error = hydra_error_text(composed)
+        where = (a.file, a.line, a.col)
+        common: dict[str, Any] = {"override": a.override_text(), "span": span}
+        if folder is None or not isinstance(option, str) or f"Could not find '{group}/{option}'" not in error:
+            return OVERRIDE_GROUP.at(
+                *where, fact_source=self.facts.config_source("", self.config), config=self.config, error=error, **common
+            )
+        under = compose.choice_packages(folder, self.config, group, ov.package) or [group.replace("/", ".")]
+        release = self.facts.tree.version or self.facts.tree.label
+        offered = compose.options(self.facts.tree, folder, self.config, group)
+        known: dict[str, Any] = {"group": group, "option": option, "release": release, "offered": offered}
+        known["under"] = under
+        # a config folder of verl's own `verl/trainer/config`: its history is recorded for the releases
+        ours = folder.as_posix().endswith("verl/trainer/config")
+        gone = history.gone_option(self.facts.tree.version, group, option) if ours else None
+        if gone is None:
+            return OVERRIDE_GROUP.at(*where, case="missing", **known, **common)
+        case = "newer" if gone["last"] == "main" else "gone"
+        return OVERRIDE_GROUP.at(*where, fact=gone["source"], case=case, last=gone["last"], **known, **common)
 
     def _meant_choices(self, values: list[tuple[Assignment, Any]], choices: list, groups: set[str]) -> tuple[str, ...]:
         """``group=option`` for each group choice written under a node (``actor_rollout_ref.actor.model_engine=
@@ -211,6 +230,7 @@ class HydraApplication(CheckedConfig):
                     f"cannot be set; Hydra: {quoted}",
                     fact=f"default: {node!r}",
                     fact_source=self.src(path[:depth]),
+                    data={"key": ov.key_or_group},
                 )
             if state == "open":
                 return Finding(
@@ -219,6 +239,7 @@ class HydraApplication(CheckedConfig):
                     f"`{ov.key_or_group}` is not in verl's `{self.config}` config (its parent is empty there), so "
                     f"Hydra rejects `{ov.input_line}`: {quoted}",
                     fact_source=self.src(path[:depth]),
+                    data={"key": ov.key_or_group},
                 )
             parent = ".".join(path[:depth]) or "(top level)"
             key = path[depth] if depth < len(path) else path[-1]
@@ -246,6 +267,7 @@ class HydraApplication(CheckedConfig):
                 f"`{ov.input_line}`: {quoted}",
                 fact=f"default: {node!r}",
                 fact_source=self.src(path),
+                data={"key": ov.key_or_group},
             )
         if msg.startswith("Could not delete"):
             return Finding(
@@ -305,10 +327,6 @@ def _graft(base: Any, new: Any, shape: dict | None) -> Any:
         if k not in shape:
             out[k] = v
     return out
-
-
-def _below_any(path: tuple[str, ...], packages: list[tuple[str, ...]]) -> bool:
-    return any(path[: len(p)] == p for p in packages)
 
 
 def _apply_values(base: dict, values: list[tuple[Assignment, Any]]) -> tuple[dict, list[Assignment], list]:
