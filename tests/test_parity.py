@@ -273,3 +273,17 @@ def test_a_chinese_variant_of_a_snippet_that_does_not_exist_is_reported(tmp_path
     (tmp_path / "snippets" / "s.sh").unlink()
     found = [f for f in check_docs(docs, tmp_path) if f.rule == "parity/snippet-variant"]
     assert len(found) == 1 and "`snippets/s.sh`, which does not exist" in found[0].message
+
+
+def test_a_chinese_variant_whose_trailing_comments_follow_one_space_pairs_with_its_snippet(tmp_path):
+    en = "nnodes: 1 # a standalone rollout pool\nkey: 'a # b'  # quoted hash stays code\n"
+    zh = "nnodes: 1 # 独立的推理资源池\nkey: 'a # b'  # 引号内的 # 属于值\n"
+    docs = _variant_site(tmp_path, zh)
+    (tmp_path / "snippets" / "s.sh").write_text(en)
+    assert rules_for(docs) == []
+
+
+def test_a_chinese_variant_that_changes_a_quoted_hash_is_reported(tmp_path):
+    docs = _variant_site(tmp_path, "key: 'a # c'  # 引号内的 # 属于值\n")
+    (tmp_path / "snippets" / "s.sh").write_text("key: 'a # b'  # quoted hash stays code\n")
+    assert rules_for(docs) == ["parity/snippet-variant"]

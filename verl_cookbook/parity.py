@@ -267,13 +267,28 @@ def _block_sig(b: Block) -> tuple:
 
 
 def code_lines(text: str) -> list[str]:
-    """What a ``#``-comment snippet runs: its lines without comments (whole or trailing after two spaces) or blanks."""
+    """What a ``#``-comment snippet runs: its lines without comments (whole or trailing) or blanks."""
     out = []
     for line in text.splitlines():
-        code = line.split("  #")[0].rstrip()
-        if code.strip() and not code.lstrip().startswith("#"):
+        code = _without_comment(line).rstrip()
+        if code.strip():
             out.append(code)
     return out
+
+
+def _without_comment(line: str) -> str:
+    """``line`` up to its ``#`` comment: a ``#`` at the start or after whitespace, outside quotes (as bash and YAML
+    read it), so ``a: 1 # one`` and ``pip install x  # why`` keep their code and ``"a#b"`` or ``${#x}`` stay whole."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
 
 
 def variant_findings(zh: Structure, root: Path) -> list[Finding]:
