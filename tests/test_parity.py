@@ -275,15 +275,15 @@ def test_a_chinese_variant_of_a_snippet_that_does_not_exist_is_reported(tmp_path
     assert len(found) == 1 and "`snippets/s.sh`, which does not exist" in found[0].message
 
 
-def test_a_chinese_variant_whose_trailing_comments_follow_one_space_pairs_with_its_snippet(tmp_path):
-    en = "nnodes: 1 # a standalone rollout pool\nkey: 'a # b'  # quoted hash stays code\n"
-    zh = "nnodes: 1 # 独立的推理资源池\nkey: 'a # b'  # 引号内的 # 属于值\n"
-    docs = _variant_site(tmp_path, zh)
-    (tmp_path / "snippets" / "s.sh").write_text(en)
+def test_a_yaml_variant_whose_trailing_comments_follow_one_space_pairs_with_its_snippet(tmp_path):
+    docs = site(tmp_path, zh=VARIANT_ZH.replace("s.zh.sh", "y.zh.yaml"), en=VARIANT_EN.replace("s.sh", "y.yaml"))
+    (tmp_path / "snippets" / "y.yaml").write_text("rollout:\n  nnodes: 1 # the default 0 is rejected\n")
+    (tmp_path / "snippets" / "y.zh.yaml").write_text("rollout:\n  nnodes: 1 # 默认值 0 会被拒绝\n")
     assert rules_for(docs) == []
 
 
-def test_a_chinese_variant_that_changes_a_quoted_hash_is_reported(tmp_path):
-    docs = _variant_site(tmp_path, "key: 'a # c'  # 引号内的 # 属于值\n")
-    (tmp_path / "snippets" / "s.sh").write_text("key: 'a # b'  # quoted hash stays code\n")
-    assert rules_for(docs) == ["parity/snippet-variant"]
+def test_a_hash_inside_quotes_is_code_so_a_variant_that_changes_it_is_reported(tmp_path):
+    docs = _variant_site(tmp_path, SH.replace("import mc'", "import mc  # x'"))
+    (tmp_path / "snippets" / "s.sh").write_text(SH.replace("import mc'", "import mc  # y'"))
+    found = check_docs(docs, tmp_path)
+    assert [f.rule for f in found] == ["parity/snippet-variant"] and "# x'" in found[0].message, found

@@ -266,29 +266,25 @@ def _block_sig(b: Block) -> tuple:
     return (b.lang, b.attrs, tuple(base_of(i) for i in b.includes))
 
 
-def code_lines(text: str) -> list[str]:
-    """What a ``#``-comment snippet runs: its lines without comments (whole or trailing) or blanks."""
-    out = []
-    for line in text.splitlines():
-        code = _without_comment(line).rstrip()
-        if code.strip():
-            out.append(code)
-    return out
-
-
 def _without_comment(line: str) -> str:
-    """``line`` up to its ``#`` comment: a ``#`` at the start or after whitespace, outside quotes (as bash and YAML
-    read it), so ``a: 1 # one`` and ``pip install x  # why`` keep their code and ``"a#b"`` or ``${#x}`` stay whole."""
-    quote = ""
+    """``line`` up to its ``#`` comment: a ``#`` at the start or after whitespace, outside quotes (shell and YAML
+    alike: ``$#`` and ``a#b`` are code, ``x: 1 # note`` and ``echo "a # b"`` keep what is code)."""
+    single = double = False
+    prev = " "
     for i, ch in enumerate(line):
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
-            return line[:i]
-    return line
+        if ch == "'" and not double:
+            single = not single
+        elif ch == '"' and not single:
+            double = not double
+        elif ch == "#" and not single and not double and prev.isspace():
+            return line[:i].rstrip()
+        prev = ch
+    return line.rstrip()
+
+
+def code_lines(text: str) -> list[str]:
+    """What a ``#``-comment snippet runs: its lines without their comments, blank lines left out."""
+    return [code for code in map(_without_comment, text.splitlines()) if code.strip()]
 
 
 def variant_findings(zh: Structure, root: Path) -> list[Finding]:
