@@ -75,6 +75,7 @@ class Statement:
     kind: str  # "sentence" | "row"
     markers: list[Marker] = field(default_factory=list)
     introduces: CodeBlock | None = None  # the code block this sentence introduces (it ends in a colon)
+    block: int = 0  # the paragraph, list item or row it is in: statements of one block share the number
 
 
 @functools.cache
@@ -287,6 +288,7 @@ def read_statements(page: Page) -> list[Statement]:
                     _plain(chunk),
                     "sentence",
                     markers_in(chunk, _at(lines, where, a)),
+                    block=i,
                 )
                 out.append(st)
                 last = st
@@ -322,6 +324,7 @@ def read_statements(page: Page) -> list[Statement]:
             elif t == "tr_close" and not header and in_table not in declared:
                 cell_row = _row(lines, row_line, [c for _, c in row])
                 if cell_row is not None:
+                    cell_row.block = i
                     out.append(cell_row)
                     last = cell_row
         elif t in ("heading_open", "hr", "code_block"):
