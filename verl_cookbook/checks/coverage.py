@@ -21,10 +21,9 @@ A statement is **bound** by what is written in it or right after it (see :mod:`v
 * ``cited``: a citation of verl's source the checker verifies (:mod:`verl_cookbook.checks.citations`, the one reader
   of that syntax; a path of verl's repository outside the wheel is linked, not verified, and binds nothing);
 * ``mark``: ``<sup class="unchecked" title="…">※</sup>``, with a title that says what it rests on; a title naming a
-  report, thread or issue needs the report linked in the sentence or before it in its paragraph
-  (``coverage/mark-without-link``). A ※ statement is
-  counted as ※ whatever else it carries: the page says it is not checked. Otherwise a run counts before a check, a
-  check before a citation.
+  report, thread or issue needs the report linked under the same heading (``coverage/mark-without-link``). A ※
+  statement is counted as ※ whatever else it carries: the page says it is not checked. Otherwise a run counts before
+  a check, a check before a citation.
 
 Anything else factual is **unbound**: ``coverage/unbound``, unless the site's committed debt list
 (``coverage-debt.json``, :mod:`verl_cookbook.coverage_debt`) records it. A statement naming where a verl
@@ -323,10 +322,8 @@ def judge_page(page: Page, package: Path, memo: Session | None = None) -> PageCo
     statements = read_statements(page)
     cites = [c for c in find_citations(page.text, package, memo) if c.path and c.in_wheel]
     k = 0
-    linked: set[int] = set()  # the blocks that link something up to the statement being judged
+    linked = {st.section for st in statements if _LINKED.search(st.text)}  # sections that link a source
     for st in statements:
-        if _LINKED.search(st.text):
-            linked.add(st.block)
         while k < len(cites) and cites[k].start < st.start:
             k += 1
         cited = k < len(cites) and cites[k].start < st.end
@@ -355,7 +352,7 @@ def judge_page(page: Page, package: Path, memo: Session | None = None) -> PageCo
                 history,
                 is_blanket(st),
                 untitled_mark=bool(marks) and not titled,
-                unlinked_report="" if not report or st.block in linked else report,
+                unlinked_report="" if not report or st.section in linked else report,
             )
         )
     return out

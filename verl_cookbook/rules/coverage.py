@@ -111,8 +111,8 @@ COVERAGE_MARK_WITHOUT_LINK = declare(
     "coverage/mark-without-link",
     "※ resting on a report that is not linked",
     "※ 所依据的报告未给出链接",
-    "A ※ mark whose title says the statement rests on a report, a thread or an issue, on a sentence that links none "
-    "(nor does its paragraph before it).",
+    "A ※ mark whose title says the statement rests on a report, a thread or an issue, on a sentence under a heading "
+    "whose section links none.",
     "The mark moves the proof to the report; a reader who cannot open it has nothing to check the sentence against.",
     message="“{words}” is marked ※ as {title!r} but links no report",
     message_zh="“{words}”以“{title}”标 ※，但未给出报告的链接",
