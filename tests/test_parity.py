@@ -273,3 +273,15 @@ def test_a_chinese_variant_of_a_snippet_that_does_not_exist_is_reported(tmp_path
     (tmp_path / "snippets" / "s.sh").unlink()
     found = [f for f in check_docs(docs, tmp_path) if f.rule == "parity/snippet-variant"]
     assert len(found) == 1 and "`snippets/s.sh`, which does not exist" in found[0].message
+
+
+def test_a_run_marker_or_a_mark_in_one_language_only_is_reported(tmp_path):
+    mark = '<sup class="unchecked" title="from a user report">※</sup>'
+    run = "<!-- run: test_x.py::test_y -->"
+    tail = f"\nA report.{mark}\n{run}\n"
+    for name in ("same", "mark", "run"):
+        (tmp_path / name).mkdir()
+    assert rules_for(site(tmp_path / "same", zh=ZH + tail, en=EN + tail)) == []
+    assert "parity/marks" in rules_for(site(tmp_path / "mark", zh=ZH + tail, en=EN + f"\nA report.\n{run}\n"))
+    other = tail.replace("test_y", "test_z")
+    assert "parity/marks" in rules_for(site(tmp_path / "run", zh=ZH + tail, en=EN + other))
