@@ -168,7 +168,7 @@ def test_check_is_red_on_a_new_factual_sentence_nothing_binds_in_either_language
     page.write_text("\n".join(lines) + "\n", encoding="utf-8")
     found = [f for f in check_paths([page], facts, site, {"use_cache": False}).findings if f.rule.startswith("cov")]
     assert [(f.rule, f.line) for f in found] == [("coverage/unbound", 10)]
-    marked = new + '<sup class="unchecked" title="from a user report, not checked">※</sup>'
+    marked = new + '<sup class="unchecked" title="from reading the source, not run">※</sup>'
     page.write_text(page.read_text(encoding="utf-8").replace(new, marked), encoding="utf-8")
     assert not [f for f in check_paths([page], facts, site, {"use_cache": False}).findings if f.rule.startswith("cov")]
 
@@ -225,3 +225,18 @@ def test_the_factual_rule_keeps_its_precision_and_recall_on_the_hand_labelled_he
     precision = tp / sum(1 for s, _ in said if s)
     recall = tp / sum(1 for _, f in said if f)
     assert len(rows) == 100 and precision >= 0.9 and recall >= 0.88, (precision, recall)
+
+
+def test_a_mark_resting_on_a_report_needs_the_report_linked_under_its_heading(tmp_path: Path):
+    report = '<sup class="unchecked" title="from a user report, not checked">※</sup>'
+    reading = '<sup class="unchecked" title="from reading the source, not run">※</sup>'
+    text = (
+        f"## A {{ #a }}\n\nA user saw a hang on 16 nodes.{report}\n\n## B {{ #b }}\n\nIt hangs on 16 nodes.{report}\n\n"
+        "[verl #1](https://github.com/verl-project/verl/issues/1) has a trace.\n\n"
+        f"The merger reads only `huggingface/`.{reading}\n"
+    )
+    page = tmp_path / "p.md"
+    page.write_text(text, encoding="utf-8")
+    cov = judge_page(parse_page(page, tmp_path, text=text), citation_package())
+    assert [j.unlinked_report for j in cov.judged] == ["from a user report, not checked", "", "", ""]
+    # (the first section links nothing; the second links its report after the marked sentence)

@@ -99,7 +99,9 @@ def _git(*args: str) -> str:
 
 def test_the_committed_list_only_shrinks():
     """Against the branch point with main (or, on main, the commit before): no entry is added. A new or reworded
-    unbound sentence is bound or marked ※, never recorded."""
+    unbound sentence is bound or marked ※, never recorded. A rule the earlier list did not have yet (a rule added
+    since, which the list's reader refuses unless the code declares it) brings its own entries: what it finds on the
+    pages as they were when it came in."""
     assert _git("rev-parse", "--is-inside-work-tree") == "true", f"{REPO} is not a git checkout"
     head = _git("rev-parse", "HEAD")
     base = ""
@@ -112,7 +114,9 @@ def test_the_committed_list_only_shrinks():
     before = _git("show", f"{base}:{coverage_debt.FILE}") if base else ""
     if not before:
         return  # the list is introduced after `base`: nothing to shrink from
-    added = _entries((REPO / coverage_debt.FILE).read_text(encoding="utf-8")) - _entries(before)
+    known = {rule for rule, pages in json.loads(before).items() if isinstance(pages, dict)}
+    now = _entries((REPO / coverage_debt.FILE).read_text(encoding="utf-8"))
+    added = Counter({k: n for k, n in (now - _entries(before)).items() if k[0] in known})
     assert not added, "entries added to coverage-debt.json (bind the sentences or mark them ※ instead):\n" + "\n".join(
         f"{page}: {rule}: {text}" for rule, page, text in sorted(added)
     )

@@ -287,3 +287,15 @@ def test_a_hash_inside_quotes_is_code_so_a_variant_that_changes_it_is_reported(t
     (tmp_path / "snippets" / "s.sh").write_text(SH.replace("import mc'", "import mc  # y'"))
     found = check_docs(docs, tmp_path)
     assert [f.rule for f in found] == ["parity/snippet-variant"] and "# x'" in found[0].message, found
+
+
+def test_a_run_marker_or_a_mark_in_one_language_only_is_reported(tmp_path):
+    mark = '<sup class="unchecked" title="from a user report">※</sup>'
+    run = "<!-- run: test_x.py::test_y -->"
+    tail = f"\nA report.{mark}\n{run}\n"
+    for name in ("same", "mark", "run"):
+        (tmp_path / name).mkdir()
+    assert rules_for(site(tmp_path / "same", zh=ZH + tail, en=EN + tail)) == []
+    assert "parity/marks" in rules_for(site(tmp_path / "mark", zh=ZH + tail, en=EN + f"\nA report.\n{run}\n"))
+    other = tail.replace("test_y", "test_z")
+    assert "parity/marks" in rules_for(site(tmp_path / "run", zh=ZH + tail, en=EN + other))

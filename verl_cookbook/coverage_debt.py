@@ -23,7 +23,7 @@ from verl_cookbook.rules.coverage import COVERAGE_DEBT_FIXED, COVERAGE_DEBT_INVA
 
 FILE = "coverage-debt.json"
 FORMAT = 1
-RULES = ("coverage/unbound", "coverage/history-unbound", "coverage/blanket-checked")
+RULES = ("coverage/unbound", "coverage/history-unbound", "coverage/blanket-checked", "coverage/mark-without-link")
 
 
 @dataclass

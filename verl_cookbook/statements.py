@@ -75,6 +75,8 @@ class Statement:
     kind: str  # "sentence" | "row"
     markers: list[Marker] = field(default_factory=list)
     introduces: CodeBlock | None = None  # the code block this sentence introduces (it ends in a colon)
+    block: int = 0  # the paragraph, list item or row it is in: statements of one block share the number
+    section: int = 0  # how many headings come before it: statements under one heading share the number
 
 
 @functools.cache
@@ -259,6 +261,7 @@ def read_statements(page: Page) -> list[Statement]:
     declared = {t.line for t in page.tables if t.directive is not None and t.directive.kind == "params"}
     blocks = {b.line: b for b in page.blocks}
     out: list[Statement] = []
+    section = 0
     last: Statement | None = None  # the statement that markers in a following HTML block belong to
     in_table: int | None = None
     row: list[tuple[int, str]] = []
@@ -287,6 +290,8 @@ def read_statements(page: Page) -> list[Statement]:
                     _plain(chunk),
                     "sentence",
                     markers_in(chunk, _at(lines, where, a)),
+                    block=i,
+                    section=section,
                 )
                 out.append(st)
                 last = st
@@ -322,9 +327,11 @@ def read_statements(page: Page) -> list[Statement]:
             elif t == "tr_close" and not header and in_table not in declared:
                 cell_row = _row(lines, row_line, [c for _, c in row])
                 if cell_row is not None:
+                    cell_row.block, cell_row.section = i, section
                     out.append(cell_row)
                     last = cell_row
         elif t in ("heading_open", "hr", "code_block"):
+            section += t == "heading_open"
             last = None
     return out
 

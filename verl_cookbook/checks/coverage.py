@@ -20,9 +20,10 @@ A statement is **bound** by what is written in it or right after it (see :mod:`v
 * ``run``: a ``<!-- run: FILE::TEST -->`` marker (a test that runs the real code);
 * ``cited``: a citation of verl's source the checker verifies (:mod:`verl_cookbook.checks.citations`, the one reader
   of that syntax; a path of verl's repository outside the wheel is linked, not verified, and binds nothing);
-* ``mark``: ``<sup class="unchecked" title="…">※</sup>``, with a title that says what it rests on. A ※ statement is
-  counted as ※ whatever else it carries: the page says it is not checked. Otherwise a run counts before a check, a
-  check before a citation.
+* ``mark``: ``<sup class="unchecked" title="…">※</sup>``, with a title that says what it rests on; a title naming a
+  report, thread or issue needs the report linked under the same heading (``coverage/mark-without-link``). A ※
+  statement is counted as ※ whatever else it carries: the page says it is not checked. Otherwise a run counts before
+  a check, a check before a citation.
 
 Anything else factual is **unbound**: ``coverage/unbound``, unless the site's committed debt list
 (``coverage-debt.json``, :mod:`verl_cookbook.coverage_debt`) records it. A statement naming where a verl
@@ -47,6 +48,7 @@ from verl_cookbook.releases import covered_releases, default_release, version_ke
 from verl_cookbook.rules.coverage import (
     COVERAGE_BLANKET_CHECKED,
     COVERAGE_HISTORY_UNBOUND,
+    COVERAGE_MARK_WITHOUT_LINK,
     COVERAGE_MARK_WITHOUT_TITLE,
     COVERAGE_UNBOUND,
 )
@@ -221,6 +223,7 @@ class Judged:
     history: History | None = None  # a history statement its claims do not satisfy
     blanket: bool = False
     untitled_mark: bool = False  # a ※ without a title
+    unlinked_report: str = ""  # the title of a ※ that rests on a report the sentence does not link
 
     @property
     def factual(self) -> bool:
@@ -284,6 +287,9 @@ class PageCoverage:
         return [] if self.generated else [j for j in self.judged if j.factual and j.bound is None]
 
 
+# a ※ title saying the statement rests on a report, a thread or an issue: the sentence links it
+REPORTED = re.compile(r"report|thread|issue|discussion|报告|讨论|反馈", re.I)
+_LINKED = re.compile(r"\]\(https?://|https?://|<https?://")
 GENERATED = re.compile(r"<!--\s*generated:\s*(\S+?)\s*-->")
 
 
@@ -316,6 +322,7 @@ def judge_page(page: Page, package: Path, memo: Session | None = None) -> PageCo
     statements = read_statements(page)
     cites = [c for c in find_citations(page.text, package, memo) if c.path and c.in_wheel]
     k = 0
+    linked = {st.section for st in statements if _LINKED.search(st.text)}  # sections that link a source
     for st in statements:
         while k < len(cites) and cites[k].start < st.start:
             k += 1
@@ -336,8 +343,17 @@ def judge_page(page: Page, package: Path, memo: Session | None = None) -> PageCo
         history = history_of(st)
         if history is not None and (titled or any(history.satisfied_by(dict(m.attrs)) for m in checks)):
             history = None
+        report = next((m.name for m in titled if REPORTED.search(m.name)), "")
         out.judged.append(
-            Judged(st, factual_signal(st), bound, history, is_blanket(st), untitled_mark=bool(marks) and not titled)
+            Judged(
+                st,
+                factual_signal(st),
+                bound,
+                history,
+                is_blanket(st),
+                untitled_mark=bool(marks) and not titled,
+                unlinked_report="" if not report or st.section in linked else report,
+            )
         )
     return out
 
@@ -379,6 +395,10 @@ def assess(page: Page, root: Path, memo: Session | None = None) -> Assessment:
         said = {"words": first_words(st.text), "text": st.text}
         if j.untitled_mark:
             out.findings.append(COVERAGE_MARK_WITHOUT_TITLE.at(*at, **said))
+        if j.unlinked_report and debt.take(COVERAGE_MARK_WITHOUT_LINK, st.text):
+            out.recorded.append((COVERAGE_MARK_WITHOUT_LINK, j))
+        elif j.unlinked_report:
+            out.findings.append(COVERAGE_MARK_WITHOUT_LINK.at(*at, title=j.unlinked_report, **said))
         if j.blanket and debt.take(COVERAGE_BLANKET_CHECKED, st.text):
             out.recorded.append((COVERAGE_BLANKET_CHECKED, j))
         elif j.blanket:

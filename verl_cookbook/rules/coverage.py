@@ -103,7 +103,29 @@ COVERAGE_MARK_WITHOUT_TITLE = declare(
     bad=Example("md", 'A user reports that the sync hangs on 16 nodes.<sup class="unchecked">※</sup>\n'),
     good=Example(
         "md",
+        "A user reports that the sync hangs on 16 nodes ([verl #1234](https://github.com/verl-project/verl/issues/1234))."
+        '<sup class="unchecked" title="from a user report, not checked">※</sup>\n',
+    ),
+)
+COVERAGE_MARK_WITHOUT_LINK = declare(
+    "coverage/mark-without-link",
+    "※ resting on a report that is not linked",
+    "※ 所依据的报告未给出链接",
+    "A ※ mark whose title says the statement rests on a report, a thread or an issue, on a sentence under a heading "
+    "whose section links none.",
+    "The mark moves the proof to the report; a reader who cannot open it has nothing to check the sentence against.",
+    message="“{words}” is marked ※ as {title!r} but links no report",
+    message_zh="“{words}”以“{title}”标 ※，但未给出报告的链接",
+    extra=("text",),
+    fix="link the report, thread or issue in the sentence (or say in the title what else the sentence rests on)",
+    bad=Example(
+        "md",
         "A user reports that the sync hangs on 16 nodes."
+        '<sup class="unchecked" title="from a user report, not checked">※</sup>\n',
+    ),
+    good=Example(
+        "md",
+        "A user reports that the sync hangs on 16 nodes ([verl #1234](https://github.com/verl-project/verl/issues/1234))."
         '<sup class="unchecked" title="from a user report, not checked">※</sup>\n',
     ),
 )

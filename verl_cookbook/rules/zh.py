@@ -65,6 +65,10 @@ ZH: dict[str, tuple[str, str]] = {
         '※ 标记（`sup class="unchecked"`）缺少说明依据的 `title="…"`。',
         "title 是读者悬停时看到的内容：依据用户报告、上游讨论、源码阅读，或未运行。",
     ),
+    "coverage/mark-without-link": (
+        "※ 标记的 title 说明该陈述依据报告、讨论或 issue，但它所在标题下的段落没有给出任何链接。",
+        "※ 把证据交给了报告；读者打不开报告，就无从核对这句话。",
+    ),
     "coverage/debt-fixed": (
         "站点 `coverage-debt.json` 中的条目已不对应其页面上任何未绑定的陈述："
         "该句已绑定、改写或删除（或页面已不存在）。",
