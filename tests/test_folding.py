@@ -73,6 +73,14 @@ def test_text_shows_the_cause_with_the_count_and_lines_under_it_and_github_annot
     assert annotation.startswith("::error file=run.sh,line=9,") and "2 more findings on lines 3 … 7" in annotation
 
 
+def test_a_github_annotation_names_the_source_of_its_fact_only_when_there_is_one():
+    bare = Finding("run.sh", 3, 1, "config/unknown-key", "unknown key `a.b`", fact="keys under a: c")
+    (annotation,) = format_github([bare]).splitlines()
+    assert annotation.endswith("— verl: keys under a: c")
+    sourced = Finding("run.sh", 3, 1, "config/unknown-key", "unknown key `a.b`", fact="c", fact_source="verl/x.yaml:7")
+    assert format_github([sourced]).endswith("— verl: c (verl/x.yaml:7)")
+
+
 MINDSPEED_SCRIPT = """\
 ACTOR=(
     actor_rollout_ref.actor.mindspeed.tensor_model_parallel_size=2

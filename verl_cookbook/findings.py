@@ -99,7 +99,8 @@ def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = N
         f = findings[i]
         msg = f.text(lang)
         if f.fact or f.fact_source:
-            msg += f" — {source_label(f.fact_source)}: {f.fact or ''} ({f.fact_source or ''})"
+            where = f" ({f.fact_source})" if f.fact_source else ""
+            msg += f" — {source_label(f.fact_source)}: {f.fact or ''}{where}"
         under = under_text(folding.under(i), lang)
         if under:
             msg += f"\n{under}"
