@@ -141,3 +141,33 @@ def test_check_script_reports_what_the_table_says(release: str, trees: dict[str,
         row[-1].strip("* ").lower() == "yes" for _, row in table.rows if release in re.findall(r"\d+\.\d+\.\d+", row[0])
     )
     assert out.stdout.startswith("affected") == affected, f"verl {release}: the script printed {out.stdout!r}"
+
+
+VERIFY_SCRIPT = REPO / "snippets/hccl/whitelist_verify.sh"
+README_EXAMPLE = '{ "host_ip": ["ip1"], ["ip2"] }'
+
+
+def _verify(whitelist: Path, ip: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HCCL_WHITELIST_FILE": str(whitelist), "HCCL_IF_IP": ip}
+    return subprocess.run(["bash", str(VERIFY_SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_whitelist_verify_prints_ok_on_a_listed_node_and_names_what_is_missing_otherwise(tmp_path: Path) -> None:
+    """The page's verification step, run on its own whitelist.json: each listed IP passes, another is named."""
+    whitelist = REPO / "snippets/hccl/whitelist.json"
+    for ip in json.loads(whitelist.read_text())["host_ip"]:
+        out = _verify(whitelist, ip)
+        assert (out.returncode, out.stdout.strip()) == (0, "whitelist ok"), out.stderr
+    out = _verify(whitelist, "10.0.0.99")
+    assert out.stdout.strip() == f"10.0.0.99 missing from {whitelist}"
+    for page in WHITELIST_PAGES:
+        assert "`whitelist ok`" in page.read_text(encoding="utf-8") and "`missing from`" in page.read_text("utf-8")
+
+
+def test_whitelist_verify_fails_with_a_json_error_on_the_readme_example(tmp_path: Path) -> None:
+    bad = tmp_path / "whitelist.json"
+    bad.write_text(README_EXAMPLE)
+    out = _verify(bad, "192.168.1.10")
+    assert out.returncode != 0 and "json.decoder.JSONDecodeError" in out.stderr, out.stderr
+    for page in WHITELIST_PAGES:
+        assert "`json.decoder.JSONDecodeError`" in page.read_text(encoding="utf-8")
