@@ -38,7 +38,9 @@ RANK = Path(__file__).parent / "hccl_run" / "rank.py"
 PAGES = {
     "verify-sync": (REPO / "docs/backends/verify-sync.md", REPO / "docs/backends/verify-sync.en.md"),
     "known-issues": (REPO / "docs/ascend/known-issues.md", REPO / "docs/ascend/known-issues.en.md"),
+    "nccl-hccl": (REPO / "docs/backends/nccl-hccl.md", REPO / "docs/backends/nccl-hccl.en.md"),
 }
+NCCL = REPO / "snippets" / "nccl"
 MARKER = re.compile(r"<!-- run: (test_hccl_engine_run\.py)::(\w+) -->")
 TIMEOUT = 900  # seconds for a whole run: four imports of torch and verl on a shared two-core machine
 LOOK = 3.0  # seconds the early ranks are watched inside init_process_group before the last rank joins
@@ -270,6 +272,18 @@ def test_rebuild_group_true_ends_the_first_sync_with_attribute_error_on_trainer_
         assert err and (err["sync"], err["step"], err["type"]) == (0, "finalize", "AttributeError"), err
         assert err["message"] == DESTROY
     assert reports["trainer1"]["error"] is None and reports["trainer1"]["ranks"] == [-1]
+
+
+# -- statements of nccl-hccl ------------------------------------------------------------------------------------
+def test_backend_hccl_raises_value_error_naming_the_registered_backends_and_the_failed_imports(steady):
+    """The page's ValueError is what verl raises on an NPU host without cupy, checkpoint-engine or Mooncake."""
+    shown = (NCCL / "hccl_backend_valueerror.txt").read_text(encoding="utf-8").strip()
+    assert steady["reports"]["trainer1"]["wrong_configs"]["backend_hccl"] == shown
+
+
+def test_multi_sender_under_engine_kwargs_nccl_raises_type_error_on_npu(steady):
+    shown = (NCCL / "multi_sender_typeerror.txt").read_text(encoding="utf-8").strip()
+    assert steady["reports"]["trainer1"]["wrong_configs"]["multi_sender"] == shown
 
 
 # -- the pages and the tests stay in step -----------------------------------------------------------------------------

@@ -121,6 +121,23 @@ async def sync_once(engine, coord: TCPStore, sync: int, report: dict) -> bool:
         return False
 
 
+def wrong_configs() -> dict:
+    """What verl raises, on this NPU host, for the two mistakes backends/nccl-hccl shows: ``backend: hccl`` (verl asks
+    its registry for the engine by name) and ``multi_sender`` under ``engine_kwargs.nccl`` (passed to the engine's
+    constructor as every worker passes engine_kwargs)."""
+    out = {}
+    for name, call in (
+        ("backend_hccl", lambda: CheckpointEngineRegistry.get("hccl")),
+        ("multi_sender", lambda: CheckpointEngineRegistry.new("nccl", bucket_size=1024, multi_sender=True)),
+    ):
+        try:
+            call()
+            out[name] = None
+        except Exception as exc:  # recorded for the test to judge
+            out[name] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
 async def main() -> dict:
     host = "127.0.0.1"
     coord = TCPStore(host, CFG["coord_port"], None, ME == 0, datetime.timedelta(seconds=300), wait_for_workers=False)
@@ -129,6 +146,8 @@ async def main() -> dict:
     )
     KEEP.append(engine)  # alive until os._exit: its group owns the listening socket of a store still in use
     report = {"engine": type(engine).__name__, "ranks": [], "received": [], "error": None, "syncs_done": 0}
+    if ROLE == "trainer" and INDEX == 1:
+        report["wrong_configs"] = wrong_configs()
     for sync in range(CFG["syncs"]):
         ok = await sync_once(engine, coord, sync, report)
         coord.set(f"{sync}/ok/{ME}", b"1" if ok else b"0")
