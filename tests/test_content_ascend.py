@@ -171,3 +171,46 @@ def test_whitelist_verify_fails_with_a_json_error_on_the_readme_example(tmp_path
     assert out.returncode != 0 and "json.decoder.JSONDecodeError" in out.stderr, out.stderr
     for page in WHITELIST_PAGES:
         assert "`json.decoder.JSONDecodeError`" in page.read_text(encoding="utf-8")
+
+
+# -- the port-planning page ----------------------------------------------------------------------------------
+PORTS_PAGES = [REPO / "docs/ascend/ports.md", REPO / "docs/ascend/ports.en.md"]
+
+
+def test_ports_check_reads_the_kernel_ranges_without_privileges_and_changes_nothing() -> None:
+    """The page's check runs here as any user: two read-only sysctl reads, then ss; no sysctl -w in it."""
+    script = REPO / "snippets/ascend/ports_check.sh"
+    assert "sysctl -w" not in script.read_text(encoding="utf-8")
+    out = subprocess.run(["bash", "-e", str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert re.fullmatch(r"\d+\s+\d+", lines[0]), lines[0]  # ip_local_port_range: low, high
+    assert re.fullmatch(r"[\d,\-]*", lines[1]), lines[1]  # ip_local_reserved_ports: empty or a list
+    assert sum(line.startswith("State") for line in lines) == 2, "ss printed its two headers"
+
+
+def _reserve_with(current: str, tmp_path: Path) -> str:
+    """Run the page's reservation snippet with sysctl and sudo replaced by recorders: what it would write."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    log = tmp_path / "written"
+    (bin_dir / "sysctl").write_text(
+        f'#!/bin/sh\nif [ "$1" = -n ]; then printf "%s\\n" "{current}"; else printf "%s" "$2" > {log}; fi\n'
+    )
+    (bin_dir / "sudo").write_text('#!/bin/sh\nexec "$@"\n')
+    for tool in ("sysctl", "sudo"):
+        (bin_dir / tool).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    script = REPO / "snippets/ascend/ports_reserve.sh"
+    out = subprocess.run(["bash", "-e", str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return log.read_text()
+
+
+def test_ports_reserve_appends_hccl_range_to_the_ports_already_reserved(tmp_path: Path) -> None:
+    assert _reserve_with("", tmp_path) == "net.ipv4.ip_local_reserved_ports=60000-60031"
+    assert (
+        _reserve_with("8080,50000-50031", tmp_path) == "net.ipv4.ip_local_reserved_ports=8080,50000-50031,60000-60031"
+    )
+    for page in PORTS_PAGES:
+        assert "snippets/ascend/ports_reserve.sh" in page.read_text(encoding="utf-8")
