@@ -214,3 +214,41 @@ def test_ports_reserve_appends_hccl_range_to_the_ports_already_reserved(tmp_path
     )
     for page in PORTS_PAGES:
         assert "snippets/ascend/ports_reserve.sh" in page.read_text(encoding="utf-8")
+
+
+# -- the Ascend Direct tuning page ---------------------------------------------------------------------------
+
+
+def _fact(fact_id: str) -> str:
+    from verl_cookbook.stack_facts import stack_facts
+
+    (entry,) = [e for e in stack_facts()[fact_id] if e.cann is None]
+    return entry.value
+
+
+def test_the_transfer_timeout_shown_lies_above_the_rdma_retransmission_time_and_mooncakes_default() -> None:
+    """HCCL's minimum retransmission time with its own A2/A3 defaults (4.096 us * 2^20, 7 retries) is about 30 s;
+    the snippet's ASCEND_TRANSFER_TIMEOUT must sit a little above it, and above Mooncake's 10000 ms default."""
+    text = (REPO / "snippets/ascend/ascend_direct_timeouts.sh").read_text(encoding="utf-8")
+    (value,) = re.findall(r"^export ASCEND_TRANSFER_TIMEOUT=(\d+)$", text, re.M)
+    assert _fact("hccl.rdma_timeout.formula") == "4.096μs"
+    retransmit_ms = (
+        4.096e-3 * 2 ** int(_fact("hccl.rdma_timeout.a2_default")) * int(_fact("hccl.rdma_retry_cnt.default"))
+    )
+    assert retransmit_ms < int(value) < 1.2 * retransmit_ms, (value, retransmit_ms)
+    assert int(value) > int(_fact("mooncake.ascend_timeout.code_transfer"))
+    assert "HCCL_RDMA_TIMEOUT" not in text, "the snippet leaves HCCL's retransmission settings alone"
+
+
+def test_the_alignment_check_sees_the_two_buffers_verl_logs(tmp_path: Path) -> None:
+    """verl's prepare() logs ptr= and magic_buf_ptr= (mooncake_checkpoint_engine.py:97-100), not magic_recv: the
+    script reports the two it can see, each with its 2 MiB alignment."""
+    logs = tmp_path / "tmp" / "ray" / "session_latest" / "logs"
+    logs.mkdir(parents=True)
+    line = "INFO:2026-12-04 10:00:00,000:prepare ptr=0x12c0200000 len=4294967296 magic_buf_ptr=0x12c0201000\n"
+    (logs / "worker-1.err").write_text(line * 2)
+    script = (REPO / "snippets/ascend/check_buffer_alignment.sh").read_text(encoding="utf-8")
+    script = script.replace("/tmp/ray/", f"{tmp_path}/tmp/ray/")
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert sorted(out.stdout.splitlines()) == ["ptr=0x12c0200000 aligned_2MiB=1", "ptr=0x12c0201000 aligned_2MiB=0"]
