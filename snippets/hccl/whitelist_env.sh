@@ -1,3 +1,3 @@
-# 每个节点上 ray start 之前 / on every node, before `ray start`
+# on every node, before `ray start`
 export HCCL_WHITELIST_DISABLE=0
 export HCCL_WHITELIST_FILE=/etc/hccl/whitelist.json

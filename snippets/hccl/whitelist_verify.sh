@@ -1,4 +1,4 @@
-# 每个节点上执行 / run on every node
+# run on every node
 python3 - "$HCCL_WHITELIST_FILE" "$HCCL_IF_IP" <<'PY'
 import json, sys
 path, ip = sys.argv[1], sys.argv[2]

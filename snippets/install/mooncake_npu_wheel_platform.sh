@@ -1,4 +1,3 @@
-# pip 按本机的 glibc、Python 版本和架构判断是否有可安装的 wheel，没有时在上方打印原因
 # pip answers for this host's glibc, Python and architecture, and prints its reason above when it finds none
 if python3 -m pip install --dry-run --no-deps --only-binary=:all: \
     mooncake-transfer-engine-npu==0.3.13.post1 >&2; then
