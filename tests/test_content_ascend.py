@@ -141,3 +141,114 @@ def test_check_script_reports_what_the_table_says(release: str, trees: dict[str,
         row[-1].strip("* ").lower() == "yes" for _, row in table.rows if release in re.findall(r"\d+\.\d+\.\d+", row[0])
     )
     assert out.stdout.startswith("affected") == affected, f"verl {release}: the script printed {out.stdout!r}"
+
+
+VERIFY_SCRIPT = REPO / "snippets/hccl/whitelist_verify.sh"
+README_EXAMPLE = '{ "host_ip": ["ip1"], ["ip2"] }'
+
+
+def _verify(whitelist: Path, ip: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HCCL_WHITELIST_FILE": str(whitelist), "HCCL_IF_IP": ip}
+    return subprocess.run(["bash", str(VERIFY_SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_whitelist_verify_prints_ok_on_a_listed_node_and_names_what_is_missing_otherwise(tmp_path: Path) -> None:
+    """The page's verification step, run on its own whitelist.json: each listed IP passes, another is named."""
+    whitelist = REPO / "snippets/hccl/whitelist.json"
+    for ip in json.loads(whitelist.read_text())["host_ip"]:
+        out = _verify(whitelist, ip)
+        assert (out.returncode, out.stdout.strip()) == (0, "whitelist ok"), out.stderr
+    out = _verify(whitelist, "10.0.0.99")
+    assert out.stdout.strip() == f"10.0.0.99 missing from {whitelist}"
+    for page in WHITELIST_PAGES:
+        assert "`whitelist ok`" in page.read_text(encoding="utf-8") and "`missing from`" in page.read_text("utf-8")
+
+
+def test_whitelist_verify_fails_with_a_json_error_on_the_readme_example(tmp_path: Path) -> None:
+    bad = tmp_path / "whitelist.json"
+    bad.write_text(README_EXAMPLE)
+    out = _verify(bad, "192.168.1.10")
+    assert out.returncode != 0 and "json.decoder.JSONDecodeError" in out.stderr, out.stderr
+    for page in WHITELIST_PAGES:
+        assert "`json.decoder.JSONDecodeError`" in page.read_text(encoding="utf-8")
+
+
+# -- the port-planning page ----------------------------------------------------------------------------------
+PORTS_PAGES = [REPO / "docs/ascend/ports.md", REPO / "docs/ascend/ports.en.md"]
+
+
+def test_ports_check_reads_the_kernel_ranges_without_privileges_and_changes_nothing() -> None:
+    """The page's check runs here as any user: two read-only sysctl reads, then ss; no sysctl -w in it."""
+    script = REPO / "snippets/ascend/ports_check.sh"
+    assert "sysctl -w" not in script.read_text(encoding="utf-8")
+    out = subprocess.run(["bash", "-e", str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert re.fullmatch(r"\d+\s+\d+", lines[0]), lines[0]  # ip_local_port_range: low, high
+    assert re.fullmatch(r"[\d,\-]*", lines[1]), lines[1]  # ip_local_reserved_ports: empty or a list
+    assert sum(line.startswith("State") for line in lines) == 2, "ss printed its two headers"
+
+
+def _reserve_with(current: str, tmp_path: Path) -> str:
+    """Run the page's reservation snippet with sysctl and sudo replaced by recorders: what it would write."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    log = tmp_path / "written"
+    (bin_dir / "sysctl").write_text(
+        f'#!/bin/sh\nif [ "$1" = -n ]; then printf "%s\\n" "{current}"; else printf "%s" "$2" > {log}; fi\n'
+    )
+    (bin_dir / "sudo").write_text('#!/bin/sh\nexec "$@"\n')
+    for tool in ("sysctl", "sudo"):
+        (bin_dir / tool).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    script = REPO / "snippets/ascend/ports_reserve.sh"
+    out = subprocess.run(["bash", "-e", str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return log.read_text()
+
+
+def test_ports_reserve_appends_hccl_range_to_the_ports_already_reserved(tmp_path: Path) -> None:
+    assert _reserve_with("", tmp_path) == "net.ipv4.ip_local_reserved_ports=60000-60031"
+    assert (
+        _reserve_with("8080,50000-50031", tmp_path) == "net.ipv4.ip_local_reserved_ports=8080,50000-50031,60000-60031"
+    )
+    for page in PORTS_PAGES:
+        assert "snippets/ascend/ports_reserve." in page.read_text(encoding="utf-8")
+
+
+# -- the Ascend Direct tuning page ---------------------------------------------------------------------------
+
+
+def _fact(fact_id: str) -> str:
+    from verl_cookbook.stack_facts import stack_facts
+
+    (entry,) = [e for e in stack_facts()[fact_id] if e.cann is None]
+    return entry.value
+
+
+def test_the_transfer_timeout_shown_lies_above_the_rdma_retransmission_time_and_mooncakes_default() -> None:
+    """HCCL's minimum retransmission time with its own A2/A3 defaults (4.096 us * 2^20, 7 retries) is about 30 s;
+    the snippet's ASCEND_TRANSFER_TIMEOUT must sit a little above it, and above Mooncake's 10000 ms default."""
+    text = (REPO / "snippets/ascend/ascend_direct_timeouts.sh").read_text(encoding="utf-8")
+    (value,) = re.findall(r"^export ASCEND_TRANSFER_TIMEOUT=(\d+)$", text, re.M)
+    assert _fact("hccl.rdma_timeout.formula") == "4.096μs"
+    retransmit_ms = (
+        4.096e-3 * 2 ** int(_fact("hccl.rdma_timeout.a2_default")) * int(_fact("hccl.rdma_retry_cnt.default"))
+    )
+    assert retransmit_ms < int(value) < 1.2 * retransmit_ms, (value, retransmit_ms)
+    assert int(value) > int(_fact("mooncake.ascend_timeout.code_transfer"))
+    assert "HCCL_RDMA_TIMEOUT" not in text, "the snippet leaves HCCL's retransmission settings alone"
+
+
+def test_the_alignment_check_sees_the_two_buffers_verl_logs(tmp_path: Path) -> None:
+    """verl's prepare() logs ptr= and magic_buf_ptr= (mooncake_checkpoint_engine.py:97-100), not magic_recv: the
+    script reports the two it can see, each with its 2 MiB alignment."""
+    logs = tmp_path / "tmp" / "ray" / "session_latest" / "logs"
+    logs.mkdir(parents=True)
+    line = "INFO:2026-12-04 10:00:00,000:prepare ptr=0x12c0200000 len=4294967296 magic_buf_ptr=0x12c0201000\n"
+    (logs / "worker-1.err").write_text(line * 2)
+    script = (REPO / "snippets/ascend/check_buffer_alignment.sh").read_text(encoding="utf-8")
+    script = script.replace("/tmp/ray/", f"{tmp_path}/tmp/ray/")
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert sorted(out.stdout.splitlines()) == ["ptr=0x12c0200000 aligned_2MiB=1", "ptr=0x12c0201000 aligned_2MiB=0"]

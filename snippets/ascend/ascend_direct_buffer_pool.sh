@@ -1,4 +1,4 @@
-# Intermediate-buffer mode: 4 buffers of 8 MB (Mooncake's suggested start). Async transfer must stay
-# off, and Mooncake turns it on whenever ASCEND_USE_ASYNC_TRANSFER is set at all, even to 0.
+# intermediate buffers: 4 of 8 MB (Mooncake's suggested start)
 export ASCEND_BUFFER_POOL=4:8
+# set at all (even to 0) it turns async transfer on: unset it
 unset ASCEND_USE_ASYNC_TRANSFER

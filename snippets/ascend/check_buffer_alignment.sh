@@ -1,5 +1,4 @@
-# verl's mooncake engine logs the buffers it registers at INFO ("prepare ptr=0x... magic_buf_ptr=0x...").
-# HCCS needs device memory registered at 2 MiB-aligned addresses; print each address and whether it is.
+# find the registered buffers' addresses in the Mooncake engine's log and tell whether each is 2 MiB-aligned
 grep -ho "ptr=0x[0-9a-f]*" /tmp/ray/session_latest/logs/worker-*.err | sort -u | while read -r kv; do
   addr=$(( ${kv#*=} ))
   echo "$kv aligned_2MiB=$(( addr % 2097152 == 0 ))"

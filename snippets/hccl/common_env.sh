@@ -1,4 +1,4 @@
-# Values verl's own NPU checkpoint-engine test passes to every Ray worker.
+# the values verl's own NPU test gives every Ray worker
 export HCCL_CONNECT_TIMEOUT=1500
 export HCCL_HOST_SOCKET_PORT_RANGE=60000-60050
 export HCCL_NPU_SOCKET_PORT_RANGE=61000-61050

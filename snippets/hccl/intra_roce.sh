@@ -1,2 +1,2 @@
-# verl asks for this with CANN >= 8.5.0 (kimi_ckpt_engine); HCCL does not support it on Ascend 950PR/950DT.
+# for mooncake and kimi_ckpt_engine only; not on Ascend 950PR/950DT
 export HCCL_INTRA_ROCE_ENABLE=1
