@@ -105,3 +105,9 @@ def test_an_sdists_declared_requirements_are_read_and_dynamic_ones_are_not() -> 
     dynamic = "Metadata-Version: 2.2\nName: a\nVersion: 1\nDynamic: Requires-Dist\n"
     assert resolver.pkg_info_requires(dynamic) is None
     assert resolver.pkg_info_requires("Metadata-Version: 2.1\nName: a\nVersion: 1\n") is None
+
+
+def test_pip_evaluates_environment_markers_for_the_target_platform() -> None:
+    cmd = resolver.command(["torch==2.8.0"], "/t", "/r.json", resolver.Target("3.12", "aarch64"))
+    env = json.loads(cmd[3])
+    assert cmd[1] == "-c" and env["platform_machine"] == "aarch64" and env["python_version"] == "3.12"

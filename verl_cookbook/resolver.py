@@ -78,13 +78,47 @@ def platforms(glibc: tuple[int, int] = GLIBC, arch: str = ARCH) -> list[str]:
     return [*tags, f"manylinux2014_{arch}"]
 
 
+# pip evaluates the environment markers of requirements (``triton; platform_machine == "x86_64"``) on the machine it
+# runs on, whatever --platform says. This starts pip with its own marker environment set to the target's, so pip's
+# resolver answers for the target: only the environment is changed, the resolution is pip's (as install_run fakes the
+# glibc pip sees).
+_PIP_FOR_TARGET = """import json, runpy, sys
+import pip._vendor.packaging.markers as markers
+_target = json.loads(sys.argv[1])
+_real = markers.default_environment
+def _environment():
+    env = _real()
+    env.update(_target)
+    return env
+markers.default_environment = _environment
+sys.argv = ["pip", *sys.argv[2:]]
+runpy.run_module("pip", run_name="__main__", alter_sys=True)
+"""
+
+
+def marker_environment(to: Target) -> dict[str, str]:
+    """The environment markers of a Linux CPython ``to.python`` on ``to.arch``."""
+    return {
+        "python_version": to.python,
+        "python_full_version": f"{to.python}.0",
+        "platform_machine": to.arch,
+        "platform_system": "Linux",
+        "sys_platform": "linux",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
+
+
 def command(pins: list[str], target: str, report: str, to: Target | None = None, no_deps: bool = False) -> list[str]:
-    """pip's dry run for the pins on the platform ``to`` (default: the module's target, the default index)."""
+    """pip's dry run for the pins on the platform ``to`` (default: the module's target, the default index), its
+    environment markers evaluated for that platform."""
     to = to or Target()
     py = to.python.replace(".", "")
-    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--target", target]
-    cmd += ["--report", report, "--only-binary=:all:", "--python-version", to.python, "--implementation", "cp"]
-    cmd += ["--abi", f"cp{py}", "--disable-pip-version-check", "--index-url", to.index_url]
+    cmd = [sys.executable, "-c", _PIP_FOR_TARGET, json.dumps(marker_environment(to)), "install", "--dry-run"]
+    cmd += ["--ignore-installed", "--target", target, "--report", report, "--only-binary=:all:"]
+    cmd += ["--python-version", to.python, "--implementation", "cp", "--abi", f"cp{py}"]
+    cmd += ["--disable-pip-version-check", "--index-url", to.index_url]
     cmd += ["--no-deps"] if no_deps else []
     for tag in platforms(to.glibc, to.arch):
         cmd += ["--platform", tag]
