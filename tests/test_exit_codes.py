@@ -39,7 +39,7 @@ def test_the_contract_is_0_1_2_3() -> None:
 
 
 def test_every_command_is_covered_here() -> None:
-    assert set(COMMANDS) == {"check", "facts", "doctor", "coverage", "cache"}
+    assert set(COMMANDS) == {"check", "facts", "doctor", "coverage", "stack", "cache"}
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -4,6 +4,7 @@ committed answers (snapshots/resolver.json) are still what pip says (network: on
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,34 @@ def test_a_resolution_past_its_deadline_says_so(monkeypatch) -> None:
     monkeypatch.setattr(resolver, "RESOLVE_S", 0.01)  # pip cannot even start in that time: no index is asked
     with pytest.raises(Overdue, match=r"pip's resolution of verl==0\.9\.1 did not finish within 0\.01 s"):
         resolver.resolve(["verl==0.9.1"])
+
+
+def test_pip_runs_without_the_machines_configuration(monkeypatch) -> None:
+    monkeypatch.setenv("PIP_FIND_LINKS", "/opt/wheels")
+    monkeypatch.setenv("PIP_CONSTRAINT", "/etc/xdg/pip/constraints.txt")
+    monkeypatch.setenv("PIP_CERT", "/etc/ssl/certs/ca-certificates.crt")
+    env = resolver.isolated_env()
+    assert env["PIP_CONFIG_FILE"] == os.devnull and "PIP_FIND_LINKS" not in env and "PIP_CONSTRAINT" not in env
+    assert env["PIP_CERT"] == "/etc/ssl/certs/ca-certificates.crt"  # a TLS proxy's CA bundle is kept
+
+
+def test_the_target_platform_python_and_index_are_on_pips_command_line() -> None:
+    to = resolver.Target("3.12", "aarch64", (2, 34), "https://mirror.example/simple/")
+    cmd = resolver.command(["verl==0.9.1"], "/t", "/r.json", to, no_deps=True)
+    assert cmd[cmd.index("--python-version") + 1] == "3.12" and "--no-deps" in cmd
+    assert "manylinux_2_34_aarch64" in cmd and "manylinux_2_35_aarch64" not in cmd
+    assert cmd[cmd.index("--index-url") + 1] == "https://mirror.example/simple/"
+
+
+def test_an_sdists_declared_requirements_are_read_and_dynamic_ones_are_not() -> None:
+    static = "Metadata-Version: 2.4\nName: a\nVersion: 1\nRequires-Dist: b>=2\nRequires-Dist: c; extra == 'x'\n"
+    assert resolver.pkg_info_requires(static) == ["b>=2", "c; extra == 'x'"]
+    dynamic = "Metadata-Version: 2.2\nName: a\nVersion: 1\nDynamic: Requires-Dist\n"
+    assert resolver.pkg_info_requires(dynamic) is None
+    assert resolver.pkg_info_requires("Metadata-Version: 2.1\nName: a\nVersion: 1\n") is None
+
+
+def test_pip_evaluates_environment_markers_for_the_target_platform() -> None:
+    cmd = resolver.command(["torch==2.8.0"], "/t", "/r.json", resolver.Target("3.12", "aarch64"))
+    env = json.loads(cmd[3])
+    assert cmd[1] == "-c" and env["platform_machine"] == "aarch64" and env["python_version"] == "3.12"

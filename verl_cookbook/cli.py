@@ -152,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--format", choices=("text", "json"), default="text")
     _add_doctor(sub)
     _add_coverage(sub)
+    _add_stack(sub)
     _add_cache(sub)
     return parser
 
@@ -250,6 +251,41 @@ def cmd_coverage(args: argparse.Namespace) -> int:
         print(f"coverage: {total.percent:.1f}% bound, under --fail-under {args.fail_under:g}", file=sys.stderr)
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _add_stack(sub: argparse._SubParsersAction) -> None:
+    """``stack``'s options; the modules load only when the command runs."""
+    p = sub.add_parser(
+        "stack",
+        help="the Ascend software stack for a verl release: an install plan pip's resolver accepts",
+        description="Print the install plan for verl on an Ascend product: every package pinned with the requirement "
+        "that forces it, the install order and build commands, the CANN/driver and glibc the wheels need. Resolved "
+        "by pip over the index's metadata; covered releases work offline from the committed resolutions.",
+        epilog=exit_codes_help(
+            "the combination cannot install (pip's conflicting requirements quoted) or has no plan",
+            "a bad option, a combination not resolved offline (add --refresh), the index out of reach with --refresh",
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--verl", required=True, metavar="VERSION", help="the verl release, e.g. 0.9.1")
+    p.add_argument("--product", required=True, choices=PRODUCTS, help="the Ascend product")
+    p.add_argument("--python", default="3.11", metavar="X.Y", help="the Python of the target (default: 3.11)")
+    p.add_argument("--arch", default="aarch64", choices=("aarch64", "x86_64"), help="default: aarch64")
+    p.add_argument("--glibc", default="2.35", metavar="X.Y", help="the target's glibc (default: 2.35)")
+    p.add_argument("--cann", metavar="VERSION", help="the CANN installed, compared with the plan's")
+    p.add_argument("--backend", default="nccl", choices=("nccl", "kimi_ckpt_engine", "mooncake"),
+                   help="the checkpoint-engine backend (default: nccl, HCCL on NPU)")  # fmt: skip
+    p.add_argument("--pin", action="append", default=[], metavar="NAME==VERSION", help="a version you must keep")
+    p.add_argument("--format", choices=("text", "requirements", "json"), default="text")
+    p.add_argument("--refresh", action="store_true", help="resolve now with pip over the index (needs the network)")
+    p.add_argument("--index-url", default=None, metavar="URL", help="the index --refresh reads (default: PyPI)")
+    p.set_defaults(func=cmd_stack)
+
+
+def cmd_stack(args: argparse.Namespace) -> int:
+    from verl_cookbook import stack_command
+
+    return stack_command.run(args)
 
 
 def _add_cache(sub: argparse._SubParsersAction) -> None:

@@ -40,6 +40,7 @@ def snapshot_dir() -> Path:  # as stack_facts.snapshot_dir (a sibling module: th
 GLIBC = (2, 35)
 PYTHON = "3.11"
 ARCH = "x86_64"
+INDEX_URL = "https://pypi.org/simple/"
 
 
 def key(pins: list[str]) -> str:
@@ -53,6 +54,22 @@ class Resolution:
     verdict: str  # ok | conflict | missing
     lines: tuple[str, ...]  # pip's own words for a conflict or a missing distribution
     installs: tuple[str, ...] = ()
+    items: tuple[dict, ...] = ()  # the report's install items, condensed (:func:`condensed`), when asked for
+
+
+@dataclass(frozen=True)
+class Target:
+    """The platform pip resolves for: ``--python-version``, ``--platform`` (every manylinux level up to the glibc),
+    and the index it reads (``--index-url``; no machine configuration is read, see :func:`isolated_env`)."""
+
+    python: str = PYTHON
+    arch: str = ARCH
+    glibc: tuple[int, int] = GLIBC
+    index_url: str = INDEX_URL
+
+    @property
+    def label(self) -> str:
+        return f"CPython {self.python}, glibc {self.glibc[0]}.{self.glibc[1]}, {self.arch}"
 
 
 def platforms(glibc: tuple[int, int] = GLIBC, arch: str = ARCH) -> list[str]:
@@ -61,14 +78,75 @@ def platforms(glibc: tuple[int, int] = GLIBC, arch: str = ARCH) -> list[str]:
     return [*tags, f"manylinux2014_{arch}"]
 
 
-def command(pins: list[str], target: str, report: str) -> list[str]:
-    py = PYTHON.replace(".", "")
-    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--target", target]
-    cmd += ["--report", report, "--only-binary=:all:", "--python-version", PYTHON, "--implementation", "cp"]
-    cmd += ["--abi", f"cp{py}", "--disable-pip-version-check"]
-    for tag in platforms():
+# pip evaluates the environment markers of requirements (``triton; platform_machine == "x86_64"``) on the machine it
+# runs on, whatever --platform says. This starts pip with its own marker environment set to the target's, so pip's
+# resolver answers for the target: only the environment is changed, the resolution is pip's (as install_run fakes the
+# glibc pip sees).
+_PIP_FOR_TARGET = """import json, runpy, sys
+import pip._vendor.packaging.markers as markers
+_target = json.loads(sys.argv[1])
+_real = markers.default_environment
+def _environment():
+    env = _real()
+    env.update(_target)
+    return env
+markers.default_environment = _environment
+sys.argv = ["pip", *sys.argv[2:]]
+runpy.run_module("pip", run_name="__main__", alter_sys=True)
+"""
+
+
+def marker_environment(to: Target) -> dict[str, str]:
+    """The environment markers of a Linux CPython ``to.python`` on ``to.arch``."""
+    return {
+        "python_version": to.python,
+        "python_full_version": f"{to.python}.0",
+        "platform_machine": to.arch,
+        "platform_system": "Linux",
+        "sys_platform": "linux",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+    }
+
+
+def command(pins: list[str], target: str, report: str, to: Target | None = None, no_deps: bool = False) -> list[str]:
+    """pip's dry run for the pins on the platform ``to`` (default: the module's target, the default index), its
+    environment markers evaluated for that platform."""
+    to = to or Target()
+    py = to.python.replace(".", "")
+    cmd = [sys.executable, "-c", _PIP_FOR_TARGET, json.dumps(marker_environment(to)), "install", "--dry-run"]
+    cmd += ["--ignore-installed", "--target", target, "--report", report, "--only-binary=:all:"]
+    cmd += ["--python-version", to.python, "--implementation", "cp", "--abi", f"cp{py}"]
+    cmd += ["--disable-pip-version-check", "--index-url", to.index_url]
+    cmd += ["--no-deps"] if no_deps else []
+    for tag in platforms(to.glibc, to.arch):
         cmd += ["--platform", tag]
     return [*cmd, *pins]
+
+
+_KEPT_ENV = ("PIP_CERT", "PIP_DEFAULT_TIMEOUT", "PIP_CLIENT_CERT", "PIP_TRUSTED_HOST")
+
+
+def isolated_env() -> dict[str, str]:
+    """This process's environment for pip, without any pip configuration but the certificates and the timeout:
+    no config file (``PIP_CONFIG_FILE=os.devnull``), no ``PIP_FIND_LINKS``, constraint or extra index of the machine,
+    so the answer is the index's alone."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_") or k in _KEPT_ENV}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    return env
+
+
+def condensed(item: dict) -> dict:
+    """What a plan needs of one install item of pip's report: name, version, the file and its Requires-Dist."""
+    meta = item["metadata"]
+    url = (item.get("download_info") or {}).get("url", "")
+    out = {"name": meta["name"], "version": meta["version"], "file": url.rsplit("/", 1)[-1]}
+    if meta.get("requires_dist"):
+        out["requires_dist"] = list(meta["requires_dist"])
+    if meta.get("requires_python"):
+        out["requires_python"] = meta["requires_python"]
+    return out
 
 
 def interpret(returncode: int, output: str, report: dict | None) -> Resolution:
@@ -92,14 +170,89 @@ def interpret(returncode: int, output: str, report: dict | None) -> Resolution:
     raise RuntimeError(f"pip failed without a resolver answer: {tail[-1]}")
 
 
-def resolve(pins: list[str]) -> Resolution:
-    """Ask pip (this Python's) whether the pins install together on the target platform."""
+def resolve(pins: list[str], to: Target | None = None, no_deps: bool = False, items: bool = False) -> Resolution:
+    """Ask pip (this Python's) whether the pins install together on the target platform; with ``items``, keep
+    what the report says of each distribution (:func:`condensed`)."""
     with tempfile.TemporaryDirectory(prefix="verl-cookbook-resolve-") as tmp:
         report = Path(tmp) / "report.json"
-        cmd = command(pins, str(Path(tmp) / "target"), str(report))
-        done = run(cmd, timeout=RESOLVE_S, what=f"pip's resolution of {'; '.join(pins)}")
+        cmd = command(pins, str(Path(tmp) / "target"), str(report), to, no_deps)
+        done = run(cmd, timeout=RESOLVE_S, what=f"pip's resolution of {'; '.join(pins)}", env=isolated_env())
         data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else None
-        return interpret(done.returncode, done.stdout + "\n" + done.stderr, data)  # pip logs the cause on stdout
+        r = interpret(done.returncode, done.stdout + "\n" + done.stderr, data)  # pip logs the cause on stdout
+        if items and data is not None:
+            kept = tuple(sorted((condensed(i) for i in data.get("install", [])), key=lambda c: c["name"].lower()))
+            return Resolution(r.verdict, r.lines, r.installs, kept)
+        return r
+
+
+# -- the index, read directly (what pip's resolver cannot answer for a foreign platform) -----------------------
+
+
+def index_files(name: str, index_url: str = INDEX_URL) -> list[dict]:
+    """The index's files of a project (PEP 691 JSON: filename, url, upload-time, yanked), or [] when it has none."""
+    import ssl
+    import urllib.error
+    import urllib.request
+
+    url = f"{index_url.rstrip('/')}/{canonicalize_name(name)}/"
+    req = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    cafile = os.environ.get("PIP_CERT")  # the CA bundle pip is told to use (a TLS proxy's), else the system's
+    ctx = ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
+    try:
+        with urllib.request.urlopen(req, timeout=120, context=ctx) as r:
+            return json.loads(r.read().decode("utf-8")).get("files", [])
+    except urllib.error.HTTPError as e:
+        if e.code == 404:
+            return []
+        raise
+
+
+def sdist_file(name: str, version: str, index_url: str = INDEX_URL) -> dict | None:
+    """The source distribution of ``name==version`` on the index, if it has one."""
+    for f in index_files(name, index_url):
+        fn = f["filename"]
+        for ext in (".tar.gz", ".zip"):
+            if fn.endswith(ext) and "-" in fn:
+                dist, _, ver = fn[: -len(ext)].rpartition("-")
+                if canonicalize_name(dist) == canonicalize_name(name) and ver == version:
+                    return f
+    return None
+
+
+def read_sdist(f: dict, members: tuple[str, ...] = ("PKG-INFO",)) -> dict[str, str]:
+    """``{member: text}`` of the sdist ``f`` (an :func:`index_files` entry), for the members named (paths below
+    the top folder, e.g. ``PKG-INFO``, ``requirements/common.txt``)."""
+    import io
+    import ssl
+    import tarfile
+    import urllib.request
+
+    cafile = os.environ.get("PIP_CERT")
+    ctx = ssl.create_default_context(cafile=cafile) if cafile else ssl.create_default_context()
+    with urllib.request.urlopen(f["url"], timeout=300, context=ctx) as r:
+        data = r.read()
+    out: dict[str, str] = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        for m in tar.getmembers():
+            inner = m.name.split("/", 1)[1] if "/" in m.name else m.name
+            if inner in members and m.isfile():
+                fh = tar.extractfile(m)
+                if fh is not None:
+                    out[inner] = fh.read().decode("utf-8", errors="replace")
+    return out
+
+
+def pkg_info_requires(text: str) -> list[str] | None:
+    """Requires-Dist of an sdist's PKG-INFO, or None when the sdist does not state them (metadata before 2.2, or
+    Requires-Dist declared dynamic: only a build would tell)."""
+    from email.parser import HeaderParser
+
+    msg = HeaderParser().parsestr(text)
+    version = tuple(int(x) for x in (msg.get("Metadata-Version") or "1.0").split(".")[:2])
+    dynamic = {d.strip().lower() for d in msg.get_all("Dynamic") or []}
+    if version < (2, 2) or "requires-dist" in dynamic:
+        return None
+    return [r.strip() for r in msg.get_all("Requires-Dist") or []]
 
 
 # -- the snapshot ---------------------------------------------------------------------------------------------

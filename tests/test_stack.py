@@ -1,0 +1,276 @@
+"""``verl-cookbook stack``: the plans pip resolved (snapshots/stack_plans.json) are consistent on their own terms,
+the command answers offline with the exit codes it promises, and the version-matrix tables are the plans'.
+
+Offline tests read the committed resolutions; the install run (``install_run`` mark) installs the plan's
+pure-Python wheels into a throwaway venv and asks ``pip check``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.tags import compatible_tags, cpython_tags
+from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.version import Version
+
+from verl_cookbook import resolver, stack_render
+from verl_cookbook.cli import main
+from verl_cookbook.stack_plan import Plan, build, wheel_glibc
+from verl_cookbook.stack_resolve import BACKENDS, Ask, covered, recorded, target_env
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def plan(verl: str = "0.9.1", product: str = "A3", backend: str = "nccl", pins: tuple[str, ...] = ()) -> Plan:
+    ask = Ask(verl, product, backend=backend, pins=pins)
+    record = recorded(ask)
+    assert record is not None, f"no committed resolution for {ask.key}"
+    return build(ask, record)
+
+
+def unmet(p: Plan) -> list[str]:
+    """Every Requires-Dist among the plan's distributions (markers for the target, extras asked) that the pinned
+    versions do not satisfy; vllm-ascend's own (installed --no-deps) included."""
+    record = recorded(p.ask)
+    assert record is not None
+    env = target_env(p.ask)
+    version = {canonicalize_name(x.name): Version(x.version) for x in [*p.pins, *p.extra]}
+    items = {canonicalize_name(i["name"]): i for i in record["installs"]}
+    items[canonicalize_name(record["vllm_ascend"]["name"])] = record["vllm_ascend"]
+    out = []
+    for name, item in items.items():
+        if name not in version:
+            continue
+        for line in item.get("requires_dist", []):
+            r = Requirement(line)
+            if r.marker is not None and not r.marker.evaluate({**env, "extra": ""}):
+                continue
+            have = version.get(canonicalize_name(r.name))
+            if have is None or not r.specifier.contains(have, prereleases=True):
+                out.append(f"{item['name']} {item['version']}: {line} (plan: {have})")
+    return out
+
+
+# -- the plans, on their own terms ------------------------------------------------------------------------------
+
+
+def test_the_0_9_1_a3_plan_satisfies_every_requires_dist_among_its_pins() -> None:
+    p = plan()
+    assert p.verdict == "ok" and unmet(p) == []
+    pins = {canonicalize_name(x.name): x.version for x in [*p.pins, *p.extra]}
+    # the requirements the issue names, each met by pip's choice
+    assert Version(pins["numpy"]) >= Version("2.0.0")  # verl 0.9.1: numpy>=2.0.0
+    assert Version("5.5.3") <= Version(pins["transformers"]) < Version("5.11")  # verl 0.9.1's range
+    assert pins["torch-npu"] == "2.10.0.post4"  # vllm-ascend 0.23.0: torch-npu==2.10.0.post4
+    assert pins["torch"] == "2.10.0"  # torch-npu 2.10.0.post4: torch==2.10.0
+    assert "transferqueue" in pins and "pyzmq" in pins  # what the v1 trainer and the HCCL engine import
+
+
+def test_every_covered_plan_that_resolves_meets_its_own_requirements() -> None:
+    bad = {}
+    for ask in covered():
+        p = plan(ask.verl, ask.product, ask.backend)
+        if p.verdict == "ok" and (problems := unmet(p)):
+            bad[ask.key] = problems
+    assert bad == {}
+
+
+def test_a_plan_with_an_unmet_requirement_is_caught_by_the_consistency_check() -> None:
+    p = plan()
+    p.pins = [x if canonicalize_name(x.name) != "numpy" else type(x)(x.name, "1.26.4", x.file, x.why) for x in p.pins]
+    assert any("numpy>=2.0.0" in line for line in unmet(p))
+
+
+def test_every_platform_wheel_of_the_plan_installs_on_the_target_platform() -> None:
+    """Tags against the plan's platform: CPython 3.11 on aarch64 with glibc 2.35 (pip's own tag list)."""
+    ask = Ask("0.9.1", "A3")
+    platforms = resolver.platforms(ask.target.glibc, ask.arch)
+    accepted = {*cpython_tags((3, 11), platforms=platforms), *compatible_tags((3, 11), "cp311", platforms)}
+    for backend in BACKENDS:
+        p = plan(backend=backend)
+        for x in [*p.pins, *p.extra]:
+            if x.file.endswith(".whl"):
+                assert parse_wheel_filename(x.file)[3] & accepted, f"{x.file} does not install on {ask.target.label}"
+
+
+def test_a_backend_verls_readme_says_is_unsupported_on_the_product_has_no_plan(capsys) -> None:
+    code, out, _ = run(capsys, "--verl", "0.9.0", "--product", "950", "--backend", "kimi_ckpt_engine")
+    assert code == 1 and "hasn't been supported in Ascend 950" in out
+    code, out, _ = run(capsys, "--verl", "0.9.1", "--product", "950", "--backend", "kimi_ckpt_engine")
+    assert code == 0 and "enable whitelist" in out  # 0.9.1 (main's README): supported with the HCCL whitelist
+
+
+def test_the_glibc_floor_is_the_newest_manylinux_level_among_the_wheels() -> None:
+    assert wheel_glibc("a-1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl") == (2, 27)
+    assert wheel_glibc("a-1-cp311-cp311-manylinux2014_aarch64.whl") == (2, 17)
+    assert wheel_glibc("a-1-py3-none-any.whl") is None
+    assert plan(backend="mooncake").glibc_floor == (2, 35)  # every Mooncake NPU wheel is manylinux_2_35
+
+
+def test_pip_evaluates_the_requirements_markers_for_the_target_not_the_resolving_machine() -> None:
+    """torch lists CUDA wheels and triton for x86_64 only: the aarch64 plan has none of them, though it was resolved on
+    an x86_64 machine."""
+    p = plan()
+    names = {canonicalize_name(x.name) for x in p.pins}
+    assert "torch" in names and "triton" not in names and not any(n.startswith("nvidia-") for n in names)
+    assert p.pruned == []
+
+
+def test_the_guide_versions_the_wheels_reject_are_named_with_the_requirement_that_decides() -> None:
+    notes = " ".join(plan().notes)
+    assert "transformers 5.10.4" in notes and "transformers==5.5.4" in notes
+
+
+# -- the command ----------------------------------------------------------------------------------------------
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["stack", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_stack_prints_the_plan_offline_and_exits_0(capsys) -> None:
+    code, out, _ = run(capsys, "--verl", "0.9.1", "--product", "A3")
+    assert code == 0
+    assert "torch_npu==2.10.0.post4" in out and "VLLM_TARGET_DEVICE=empty" in out and "pip check" in out
+    assert "triton-ascend==3.2.2  [elsewhere]" in out and "https://triton-ascend.osinfra.cn/pypi/simple/" in out
+    assert "arctic-inference==0.1.1  [sdist]" in out and "vllm-0.23.0.tar.gz requirements/common.txt" in out
+
+
+def test_a_cann_other_than_the_guides_is_named_and_the_guides_own_is_not(capsys) -> None:
+    code, out, _ = run(capsys, "--verl", "0.9.1", "--product", "A3", "--cann", "8.5.0")
+    assert code == 0 and "your CANN 8.5.0 is not the 9.1.0 verl's guide names" in out
+    code, out, _ = run(capsys, "--verl", "0.9.1", "--product", "A3", "--cann", "9.1.0")
+    assert code == 0 and "your CANN" not in out
+
+
+def test_requirements_format_is_a_file_of_pins_pip_reads(capsys, tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "--verl", "0.9.1", "--product", "A3", "--format", "requirements")
+    assert code == 0
+    path = tmp_path / "stack.txt"
+    path.write_text(out, encoding="utf-8")
+    reqs = [Requirement(line) for line in out.splitlines() if line and not line.lstrip().startswith("#")]
+    assert reqs and all(len(r.specifier) == 1 and next(iter(r.specifier)).operator == "==" for r in reqs)
+    # pip's own parser reads the file (no index: it fails on the first download, after parsing every line)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--no-index", "--no-deps", "-r", str(path)],
+        capture_output=True,
+        text=True,
+        env=resolver.isolated_env(),
+    )
+    assert "Invalid requirement" not in done.stderr and "No matching distribution found for" in done.stderr
+
+
+def test_a_pin_verl_rejects_exits_1_quoting_both_requirements(capsys) -> None:
+    code, out, _ = run(capsys, "--verl", "0.9.1", "--product", "A3", "--pin", "transformers==4.57.6")
+    assert code == 1
+    assert "The user requested transformers==4.57.6" in out
+    assert "rejects transformers 4.57.6: verl 0.9.1 Requires-Dist: transformers!=5.6.0,<5.11,>=5.5.3" in out
+
+
+def test_the_guides_transformers_with_vllm_ascend_exits_1_and_names_vllm_ascend(capsys) -> None:
+    code, out, _ = run(capsys, "--verl", "0.9.1", "--product", "A3", "--pin", "transformers==5.10.4")
+    assert code == 1 and "transformers==5.5.4" in out and "vllm-ascend 0.23.0 Requires-Dist" in out
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--verl", "0.9.1", "--product", "A3", "--pin", "transformers>=5"], "expected NAME==VERSION"),
+        (["--verl", "latest", "--product", "A3"], "expected a release"),
+        (["--verl", "0.9.1", "--product", "A3", "--python", "3"], "expected X.Y"),
+        (["--verl", "0.9.1", "--product", "A3", "--python", "3.12"], "--refresh resolves it"),
+    ],
+)
+def test_usage_errors_exit_2_with_what_was_expected(capsys, args: list[str], says: str) -> None:
+    code, out, err = run(capsys, *args)
+    assert code == 2 and says in err and out == ""
+
+
+def test_an_unknown_product_is_a_usage_error(capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["stack", "--verl", "0.9.1", "--product", "A9"])
+    assert e.value.code == 2
+
+
+def test_json_format_carries_every_pin_with_its_reasons(capsys) -> None:
+    args = ["--verl", "0.9.1", "--product", "A3", "--backend", "kimi_ckpt_engine", "--format", "json"]
+    code, out, _ = run(capsys, *args)
+    data = json.loads(out)
+    names = {canonicalize_name(p["name"]) for p in data["pins"]}
+    assert code == 0 and {"checkpoint-engine", "mooncake-transfer-engine-npu"} <= names
+    assert all(p["why"] for p in data["pins"])
+    assert data["glibc_floor"] == "2.35"
+
+
+def test_text_and_requirements_say_the_same_pins() -> None:
+    p = plan()
+    req = stack_render.requirements(p)
+    text = stack_render.text(p)
+    for x in p.pins:
+        assert f"\n{x.spec}\n" in req and f"  {x.spec}\n" in text
+
+
+# -- held by a run: the plan's pure-Python part installs and pip check passes -------------------------------------
+
+
+def _pip(python: str, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([python, "-m", "pip", *args], capture_output=True, text=True, env=env)
+
+
+@pytest.mark.install_run
+def test_verl_and_its_pure_python_requirements_install_from_the_plan_and_pip_check_finds_no_conflict(
+    tmp_path: Path,
+) -> None:
+    """verl 0.9.1 and the pure-Python (``py3-none-any``) pins of the 0.9.1 A3 plan that verl requires (TransferQueue
+    from verl-core too), fetched from the index and installed with ``--no-deps`` into a throwaway venv: ``pip check``
+    finds no requirement a pinned version violates; what it lists as not installed is in the plan (the platform wheels
+    left out of the run). After a pin verl rejects (packaging 19.2), it reports that one. 14 wheels (the plan's 156
+    pure-Python pins took 3-8 minutes here, over the suite's budget)."""
+    from verl_cookbook import install_run
+    from verl_cookbook.install_manifest import Run
+
+    p = plan()
+    record = recorded(p.ask)
+    assert record is not None
+    verl = next(i for i in record["installs"] if i["name"] == "verl")
+    wanted = {canonicalize_name(Requirement(line).name) for line in verl["requires_dist"] if "extra" not in line}
+    wanted |= {"verl", "transferqueue"}
+    pure = [x for x in p.pins if x.file.endswith("-none-any.whl") and canonicalize_name(x.name) in wanted]
+    assert len(pure) >= 10 and any(x.name == "verl" for x in pure)
+    house = tmp_path / "house"
+    for specs in ([x.spec for x in pure], ["packaging==19.2"]):  # pip download takes one version of a name a run
+        fetched = _pip(sys.executable, "download", "-q", "--no-deps", "--only-binary=:all:", "-d", str(house),
+                       "--index-url", resolver.INDEX_URL, *specs, env=resolver.isolated_env())  # fmt: skip
+        assert fetched.returncode == 0, fetched.stderr[-2000:]
+    elsewhere = {canonicalize_name(x.name) for x in [*p.pins, *p.extra] if x not in pure}
+    with install_run.sandbox(Run(snippet="stack", line=0), house) as (venv, env):
+        python = str(venv / "bin" / "python")
+        done = _pip(python, "install", "--no-deps", "-q", *(x.spec for x in pure), env=env)
+        assert done.returncode == 0, done.stderr[-2000:]
+        check = _pip(python, "check", env=env).stdout.splitlines()
+        conflicts = [line for line in check if " has requirement " in line]
+        absent = {
+            canonicalize_name(line.split("requires ", 1)[1].split(",")[0]) for line in check if "not installed" in line
+        }
+        assert conflicts == [] and absent and absent <= elsewhere, (conflicts, absent - elsewhere)
+        _pip(python, "install", "--no-deps", "-q", "packaging==19.2", env=env)
+        check = _pip(python, "check", env=env).stdout
+        assert "verl 0.9.1 has requirement packaging>=20.0, but you have packaging 19.2" in check
+
+
+def test_a_bug_in_stack_is_exit_3_in_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    from verl_cookbook import stack_command
+
+    def boom(args) -> int:
+        raise KeyError("a bug planted by the test")
+
+    monkeypatch.delenv("VERL_COOKBOOK_DEBUG", raising=False)
+    monkeypatch.setattr(stack_command, "run", boom)
+    code, out, err = run(capsys, "--verl", "0.9.1", "--product", "A3")
+    assert code == 3 and err.startswith("verl-cookbook: internal error") and "Traceback" not in err

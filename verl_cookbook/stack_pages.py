@@ -1,0 +1,246 @@
+"""The version-matrix tables, rendered from the plans ``verl-cookbook stack`` prints (never typed by hand).
+
+Pure functions of the committed resolutions (``snapshots/stack_plans.json``), the stack facts and the index's upload
+times (``snapshots/index_uploads.json``), in Chinese (``"zh"``) or English (``"en"``). The mkdocs hook
+``scripts/hooks/stack_tables.py`` puts them where a page has the marker ``<!-- stack: plans -->`` or
+``<!-- stack: uploads -->``; a page with a marker the hook cannot fill fails the build.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from verl_cookbook.stack_plan import Plan, build, guide_differences
+from verl_cookbook.stack_render import glibc_text
+from verl_cookbook.stack_resolve import BACKENDS, WHY_ASKED, Ask, recorded, release_fact, uploads
+
+# the rows a table shows: what verl's guide and the wheels pin; the other pins are in the command's output
+KEY_DISTS = (
+    "verl",
+    "torch",
+    "torch-npu",
+    "torchvision",
+    "torchaudio",
+    "transformers",
+    "numpy",
+    "vllm",
+    "vllm-ascend",
+    "triton-ascend",
+    "arctic-inference",
+    "pyzmq",
+    "checkpoint-engine",
+    "mooncake-transfer-engine-npu",
+)
+PRODUCT_TABLES = (("A3", "Atlas A2 / A3"), ("950", "Ascend 950PR / 950DT"))  # A2 and A3 share verl's guide table
+
+TEXT: dict[str, dict[str, Any]] = {
+    "zh": {
+        "release_h": "verl {release} {{ #verl-{anchor} }}",
+        "command": "命令：`{cmd}`",
+        "cols": "| 软件包 | 版本 | 决定版本的依赖 | 安装方式 |\n|---|---|---|---|",
+        "no_plan": "无法给出安装方案，pip 的原话：",
+        "how": {
+            "index": "从索引安装",
+            "elsewhere": "另一个索引",
+            "sdist": "源码包编译",
+            "build": "源码编译",
+            "no-deps": "`--no-deps`，最后安装",
+        },
+        "host": "主机上（pip 之外）",
+        "glibc": "这些 wheel 要求的 glibc",
+        "more": "另有 {n} 个由依赖带入的包，完整列表与理由见上面的命令。",
+        "backend_only": "（仅 {backends}）",
+        "upload_cols": "| verl | 上传到 PyPI | 当时最新的 Mooncake NPU wheel | 当时最新的 checkpoint-engine |\n"
+        "|---|---|---|---|",
+        "none_yet": "还没有",
+        "no_guide": "verl {release} 没有为这一产品提供昇腾安装指南，因此没有安装方案。",
+        "asked": "所选的 verl 版本（不带 extra）",
+        "backend": "{backend} 后端",
+        "readme": "verl 的 README",
+        "guide": "verl 的指南",
+        "not_stated": "指南未写明",
+        "guide_diff": "verl 的指南写的是 `{name}` `{guide}`（[来源]({source})），方案锁定 `{pinned}`{why}。",
+        "guide_diff_why": "，由这条依赖决定：{decider}",
+        "kimi_950": "verl {verl} 的 README 关于 Ascend 950 上的 kimi_ckpt_engine：“{text}”（[来源]({source})）",
+        "by_backend": "{floor}（{backends}）",
+    },
+    "en": {
+        "release_h": "verl {release} {{ #verl-{anchor} }}",
+        "command": "Command: `{cmd}`",
+        "cols": "| Package | Version | Requirement that decides it | Installed |\n|---|---|---|---|",
+        "no_plan": "No plan; pip says:",
+        "how": {
+            "index": "from the index",
+            "elsewhere": "another index",
+            "sdist": "built from the sdist",
+            "build": "built from source",
+            "no-deps": "`--no-deps`, last",
+        },
+        "host": "on the host (outside pip)",
+        "glibc": "glibc the wheels need",
+        "more": "{n} more packages come in as dependencies; the command above lists them all, with their reasons.",
+        "backend_only": " ({backends} only)",
+        "upload_cols": "| verl | Uploaded to PyPI | Newest Mooncake NPU wheel then | Newest checkpoint-engine then |\n"
+        "|---|---|---|---|",
+        "none_yet": "none yet",
+        "no_guide": "verl {release} has no Ascend install guide for this product, so there is no plan.",
+        "asked": "the verl release asked (no extras)",
+        "backend": "the {backend} backend",
+        "readme": "verl's README",
+        "guide": "verl's guide",
+        "not_stated": "not stated in the guide",
+        "guide_diff": "verl's guide names `{name}` `{guide}` ([source]({source})); the plan pins `{pinned}`{why}.",
+        "guide_diff_why": ", decided by {decider}",
+        "kimi_950": "verl {verl}'s README on kimi_ckpt_engine on the Ascend 950: “{text}” ([source]({source}))",
+        "by_backend": "{floor} ({backends})",
+    },
+}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def decider(why: str, lang: str) -> str:
+    """One reason of a pin ("who: requirement"), in the page's language: the roots' reasons by the shapes
+    ``stack_resolve`` gives them, a wheel's Requires-Dist as it is."""
+    t = TEXT[lang]
+    who, sep, req = why.rpartition(": ")
+    if not sep:
+        return _cell(why)
+    url = re.search(r"\((https://[^)\s]+)\)", why)
+    if who.startswith("verl's guide"):
+        return f"[{t['guide']}]({url.group(1)})" if url else t["guide"]
+    if who == WHY_ASKED:
+        who = t["asked"]
+    elif m := re.match(r"backend (\S+): ", who):
+        who = t["backend"].format(backend=m.group(1))
+        who = f"[{who}]({url.group(1)})" if url else who
+    elif m := re.match(r"vLLM (\S+) built with VLLM_TARGET_DEVICE=empty \(\S+ (requirements/common\.txt:\d+)\)", who):
+        who = f"vLLM {m.group(1)} `{m.group(2)}`"
+    elif m := re.match(r"verl (\S+) Requires-Dist, extra verl-core", who):
+        who = f"verl {m.group(1)} Requires-Dist (extra `verl-core`)"
+    else:
+        who = _cell(who)
+    return f"{who}: `{_cell(req)}`"
+
+
+def _link_source(text: str) -> str:
+    """ "label (URL)" → "[label](URL)"."""
+    if text.endswith(")") and " (http" in text:
+        label, _, url = text[:-1].rpartition(" (")
+        return f"[{_cell(label)}]({url})"
+    return _cell(text)
+
+
+@cache  # a pure function of the committed snapshots: both languages' pages build the same plans
+def plans_for(release: str, product: str) -> dict[str, Plan]:
+    out = {}
+    for backend in BACKENDS:
+        ask = Ask(release, product, backend=backend)
+        record = recorded(ask)
+        if record is None:
+            raise LookupError(f"no committed resolution for {ask.key}: run scripts/refresh_stack_plans.py")
+        out[backend] = build(ask, record)
+    return out
+
+
+def table(release: str, product: str, lang: str) -> list[str]:
+    t = TEXT[lang]
+    plans = plans_for(release, product)
+    base = plans["nccl"]
+    cmd = f"verl-cookbook stack --verl {release} --product {product}"
+    lines = [t["command"].format(cmd=cmd), ""]
+    if base.verdict == "unsupported":
+        return [*lines, t["no_guide"].format(release=release)]
+    if base.verdict != "ok":
+        lines.append(t["no_plan"])
+        lines.append("")
+        lines += [f"- `{_cell(line)}`" for line in base.pip_says]
+        return lines
+    lines.append(t["cols"])
+    shown = 0
+    for dist in KEY_DISTS:
+        having = [b for b, p in plans.items() if p.verdict == "ok" and _pin(p, dist) is not None]
+        if not having:
+            continue
+        pin = _pin(plans[having[0]], dist)
+        assert pin is not None
+        only = "" if len(having) == len(BACKENDS) else t["backend_only"].format(backends=", ".join(having))
+        first = decider(pin.why[0], lang) if pin.why else "—"
+        lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {first} | {t['how'][pin.how]} |")
+        shown += 1
+    for key, label in (("cann", "CANN"), ("hdk", "HDK")):
+        f = base.facts.get(key)
+        if f is not None:
+            value = f"`{_cell(f.value)}`" if f.value[:1].isdigit() else t["not_stated"]
+            lines.append(f"| {label} | {value} | [{t['guide']}]({f.source}) | {t['host']} |")
+    floors: dict[str, list[str]] = {}
+    for backend, p in plans.items():
+        if p.verdict == "ok":
+            floors.setdefault(glibc_text(p).removeprefix("glibc "), []).append(backend)
+    cell = " / ".join(t["by_backend"].format(floor=f, backends=", ".join(b)) for f, b in sorted(floors.items()))
+    lines.append(f"| glibc | {cell} | {t['glibc']} | — |")
+    lines.append("")
+    lines.append(t["more"].format(n=len(base.pins) + len(base.extra) - shown))
+    notes = []
+    for d in guide_differences(base):
+        why = t["guide_diff_why"].format(decider=decider(d.decided_by, lang)) if d.decided_by else ""
+        notes.append(t["guide_diff"].format(name=d.name, guide=d.guide, source=d.source, pinned=d.pinned, why=why))
+    kimi = plans["kimi_ckpt_engine"]
+    if product == "950" and (f := release_fact(kimi.ask, "readme", "kimi_950")) is not None:
+        notes.append(t["kimi_950"].format(verl=release, text=_cell(f.text), source=f.source))
+    if notes:
+        lines.append("")
+        lines += [f"- {n}" for n in notes]
+    return lines
+
+
+def _pin(plan: Plan, dist: str):
+    for p in [*plan.pins, *plan.extra]:
+        if canonicalize_name(p.name) == dist:
+            return p
+    return None
+
+
+def plans_markdown(releases: list[str], lang: str) -> str:
+    """One section per covered release (newest first), a table per product family."""
+    t = TEXT[lang]
+    out: list[str] = []
+    for release in sorted(releases, key=lambda r: tuple(int(x) for x in r.split(".")), reverse=True):
+        out.append(f"### {t['release_h'].format(release=release, anchor=release.replace('.', '-'))}")
+        out.append("")
+        for product, label in PRODUCT_TABLES:
+            out.append(f"**{label}**")
+            out.append("")
+            out += table(release, product, lang)
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def uploads_markdown(releases: list[str], lang: str) -> str:
+    """For each covered verl release: when it reached the index, and the newest Mooncake NPU wheel and
+    checkpoint-engine the index had then (upload times, not tags)."""
+    t = TEXT[lang]
+    dists = uploads()["dists"]
+    lines = [t["upload_cols"]]
+    for release in releases:
+        at = dists.get("verl", {}).get(release)
+        if at is None:
+            continue
+        cells = []
+        for name in ("mooncake-transfer-engine-npu", "checkpoint-engine"):
+            before = [(time, v) for v, time in dists.get(name, {}).items() if time <= at and _final(v)]
+            cells.append(f"`{max(before)[1]}` ({max(before)[0][:10]})" if before else t["none_yet"])
+        lines.append(f"| {release} | {at[:10]} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines) + "\n"
+
+
+def _final(version: str) -> bool:
+    v = Version(version)
+    return not (v.is_prerelease or v.is_devrelease)

@@ -1,0 +1,271 @@
+"""The install plan ``verl-cookbook stack`` prints, built from a resolution (``stack_resolve``): every pin with
+the requirements that name it, what is installed after pip's part (another index, sdist builds, vLLM from source,
+vllm-ascend with ``--no-deps``), the glibc the wheels need, and where verl's guide names other versions."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.version import Version
+
+from verl_cookbook.stack_facts import StackFact
+from verl_cookbook.stack_resolve import Ask, guide, pins_of_guide, release_fact, target_env
+
+
+@dataclass(frozen=True)
+class Pin:
+    name: str
+    version: str
+    file: str
+    why: tuple[str, ...]  # "who: requirement" for every requirement naming it, the most specific first
+    how: str = "index"  # index | no-deps | elsewhere | sdist | build
+
+    @property
+    def spec(self) -> str:
+        return f"{self.name}=={self.version}"
+
+
+@dataclass
+class Plan:
+    ask: Ask
+    verdict: str  # ok | conflict | missing | unsupported
+    pip_says: list[str]
+    pins: list[Pin] = field(default_factory=list)  # what pip installs from the index, by name
+    extra: list[Pin] = field(default_factory=list)  # installed after: elsewhere, sdist builds, vLLM, vllm-ascend
+    facts: dict[str, StackFact] = field(default_factory=dict)  # the guide's
+    notes: list[str] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)  # pip's additions for markers of the resolving machine
+    target: str = ""
+
+    @property
+    def glibc_floor(self) -> tuple[int, int] | None:
+        floor = None
+        for p in [*self.pins, *self.extra]:
+            level = wheel_glibc(p.file)
+            if level is not None and (floor is None or level > floor):
+                floor = level
+        return floor
+
+
+def wheel_glibc(filename: str) -> tuple[int, int] | None:
+    """The oldest glibc a wheel file installs on (the lowest manylinux level among its tags), None for pure ones."""
+    if not filename.endswith(".whl"):
+        return None
+    levels = []
+    for tag in parse_wheel_filename(filename)[3]:
+        m = re.match(r"manylinux_(\d+)_(\d+)_", tag.platform) or re.match(r"manylinux(2014)_", tag.platform)
+        if m and m.group(1) == "2014":
+            levels.append((2, 17))
+        elif m:
+            levels.append((int(m.group(1)), int(m.group(2))))
+    return min(levels) if levels else None
+
+
+def _closure(roots: list[str], items: dict[str, dict], env: dict[str, str]) -> dict[str, set[str]]:
+    """The distributions the roots need on the target (markers evaluated for it, extras followed), each with the
+    extras asked of it."""
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    todo = [Requirement(r) for r in roots]
+    while todo:
+        req = todo.pop()
+        name = str(canonicalize_name(req.name))
+        item = items.get(name)
+        key = (name, tuple(sorted(req.extras)))
+        if item is None or key in seen:
+            continue
+        seen.add(key)
+        for line in item.get("requires_dist", []):
+            sub = Requirement(line)
+            if sub.marker is None or any(sub.marker.evaluate({**env, "extra": e}) for e in ["", *req.extras]):
+                todo.append(sub)
+    out: dict[str, set[str]] = {}
+    for name, extras in seen:
+        out.setdefault(name, set()).update(extras)
+    return out
+
+
+def _reasons(record: dict, items: dict[str, dict], kept: dict[str, set[str]], env: dict[str, str]) -> dict:
+    """For every distribution name, the requirements that name it (each line parsed once): an exact pin first, then
+    the roots', verl's, the others'."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for root in record.get("roots", []):
+        r = Requirement(root["requirement"])
+        out.setdefault(canonicalize_name(r.name), []).append((_rank(r, 1), f"{root['why']}: {r}"))
+    for other in sorted(kept):
+        item = items[other]
+        for line in item.get("requires_dist", []):
+            r = Requirement(line)
+            if r.marker is not None and not any(r.marker.evaluate({**env, "extra": e}) for e in ["", *kept[other]]):
+                continue
+            text = f"{item['name']} {item['version']} Requires-Dist: {line}"
+            out.setdefault(canonicalize_name(r.name), []).append((_rank(r, 2 if other == "verl" else 3), text))
+    return {name: tuple(text for _, text in sorted(found, key=lambda t: t[0])) for name, found in out.items()}
+
+
+def _rank(r: Requirement, base: int) -> int:
+    if any(s.operator == "==" for s in r.specifier):
+        return 0
+    return base if r.specifier else 9
+
+
+def build(ask: Ask, record: dict) -> Plan:
+    """The plan a recorded (or live) resolution gives: pins with their reasons, what is installed after."""
+    g = guide(ask)
+    plan = Plan(ask, record["verdict"], list(record.get("pip_says", [])), facts=g, target=record.get("target", ""))
+    plan.notes = list(record.get("notes", []))
+    plan.notes += support_notes(ask)
+    if record["verdict"] == "ok" and (refusal := unsupported(ask)) is not None:
+        plan.verdict, plan.pip_says = "unsupported", [refusal]
+        return plan
+    if record["verdict"] != "ok":
+        plan.pip_says = [_trace(line, record) for line in plan.pip_says]
+        return plan
+    env = target_env(ask)
+    items = {str(canonicalize_name(i["name"])): i for i in record["installs"]}
+    kept = _closure([r["requirement"] for r in record["roots"]], items, env)
+    plan.pruned = sorted(items[n]["name"] for n in set(items) - set(kept))
+    reasons = _reasons(record, items, kept, env)
+    for n in sorted(kept, key=lambda n: items[n]["name"].lower()):
+        i = items[n]
+        plan.pins.append(Pin(i["name"], i["version"], i["file"], reasons.get(n, ())))
+    for e in record.get("elsewhere", []):
+        r = Requirement(e["requirement"])
+        version = next((s.version for s in r.specifier if s.operator == "=="), str(r.specifier))
+        plan.extra.append(
+            Pin(r.name, version, "", (f"{e['why']}: {r}", f"index {e['index']} ({e['source']})"), "elsewhere")
+        )
+    for sd in record.get("sdists", []):
+        r = Requirement(sd["requirement"])
+        version = next((s.version for s in r.specifier if s.operator == "=="), "")
+        plan.extra.append(
+            Pin(r.name, version, sd["file"], (f"{sd['why']}: {r}", "the index has only an sdist"), "sdist")
+        )
+    vllm = g.get("vllm")
+    if vllm is not None:
+        flag = release_fact(ask, "script", "vllm_build") or release_fact(ask, "guide", "vllm_build")
+        how = f"built from source with {flag.value} ({flag.source})" if flag else "built from source"
+        plan.extra.append(
+            Pin(
+                "vllm",
+                vllm.value,
+                record.get("vllm_sdist", ""),
+                (f"verl's guide: {vllm.value} ({vllm.source})", how),
+                "build",
+            )
+        )
+    va = record["vllm_ascend"]
+    plan.extra.append(
+        Pin(
+            va["name"],
+            va["version"],
+            va["file"],
+            (f"verl's guide: {g['vllm_ascend'].value} ({g['vllm_ascend'].source})",),
+            "no-deps",
+        )
+    )
+    plan.notes += guide_notes(plan)
+    return plan
+
+
+def support_notes(ask: Ask) -> list[str]:
+    """What verl's README says of the backend on the product (kimi_ckpt_engine on the 950)."""
+    if ask.backend != "kimi_ckpt_engine" or ask.product != "950":
+        return []
+    f = release_fact(ask, "readme", "kimi_950")
+    if f is None:
+        return [f"verl {ask.verl}'s README says nothing of kimi_ckpt_engine on the Ascend 950"]
+    return [f"verl {ask.verl}'s README on kimi_ckpt_engine on the Ascend 950: “{f.text}” ({f.source})"]
+
+
+UNSUPPORTED = "hasn't been supported"  # the value of a README fact that says a backend does not run on a product
+
+
+def unsupported(ask: Ask) -> str | None:
+    """verl's README saying the backend is not supported on the product (kimi_ckpt_engine on the 950 in 0.9.0)."""
+    f = release_fact(ask, "readme", "kimi_950") if ask.backend == "kimi_ckpt_engine" and ask.product == "950" else None
+    if f is None or f.value != UNSUPPORTED:
+        return None
+    return f"verl {ask.verl}'s README: “{f.text}” ({f.source})"
+
+
+def _trace(line: str, record: dict) -> str:
+    """pip's "The user requested X" line, with the reason of the root it is (a root that came from vllm-ascend,
+    vLLM's requirements, a --pin); pip writes the specifiers its own way (``… and >=4.56.0``)."""
+    m = re.match(r"The user requested (.+)$", line.strip())
+    if not m:
+        return line
+    try:
+        said = Requirement(m.group(1).replace(" and ", ","))
+    except InvalidRequirement:
+        return line
+    for root in record.get("roots", []):
+        r = Requirement(root["requirement"])
+        if canonicalize_name(r.name) == canonicalize_name(said.name) and r.specifier == said.specifier:
+            return f"{line}  [{root['why']}]"
+    return line
+
+
+def rejecting(ask: Ask, base: dict | None) -> list[str]:
+    """For each --pin, the requirements of the plan without the pins (``base``, its resolution) that the pinned
+    version does not meet: the other side of pip's conflict, in the wheels' own words."""
+    if base is None or base.get("verdict") != "ok" or not ask.pins:
+        return []
+    plan = build(Ask(ask.verl, ask.product, ask.python, ask.arch, ask.glibc, ask.backend), base)
+    by_name = {canonicalize_name(p.name): p for p in [*plan.pins, *plan.extra]}
+    out = []
+    for pin in ask.pins:
+        r = Requirement(pin)
+        version = next(s.version for s in r.specifier if s.operator == "==")
+        found = by_name.get(canonicalize_name(r.name))
+        for why in found.why if found else ():
+            if _rejects(why, version):
+                out.append(f"rejects {r.name} {version}: {why}")
+    return out
+
+
+@dataclass(frozen=True)
+class GuideDiff:
+    """A version verl's guide names that the plan does not pin, and the requirement that decides."""
+
+    name: str
+    guide: str
+    source: str
+    pinned: str
+    decided_by: str | None
+
+
+def guide_differences(plan: Plan) -> list[GuideDiff]:
+    out = []
+    by_name = {canonicalize_name(p.name): p for p in [*plan.pins, *plan.extra]}
+    for spec in pins_of_guide(plan.ask):
+        name, _, version = spec.partition("==")
+        pin = by_name.get(canonicalize_name(name))
+        if pin is None or pin.version == version:
+            continue
+        f = plan.facts[{"torch-npu": "torch_npu"}.get(name, name)]
+        against = [w for w in pin.why if _rejects(w, version)]
+        out.append(GuideDiff(name, version, f.source, pin.version, against[0] if against else None))
+    return out
+
+
+def guide_notes(plan: Plan) -> list[str]:
+    """Where the guide names another version than the plan pins (and the requirement that decides)."""
+    out = []
+    for d in guide_differences(plan):
+        reason = f"; {d.decided_by}" if d.decided_by else ""
+        out.append(f"verl's guide names {d.name} {d.guide} ({d.source}); the plan pins {d.pinned}{reason}")
+    return out
+
+
+def _rejects(why: str, version: str) -> bool:
+    m = re.search(r"(?:Requires-Dist|--pin|\)): ([A-Za-z0-9_.\-\[\]]+)\s*([^;]*)$", why)
+    if not m or not m.group(2).strip():
+        return False
+    try:
+        return Version(version) not in SpecifierSet(m.group(2).strip())
+    except Exception:
+        return False
