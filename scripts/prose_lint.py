@@ -1,8 +1,11 @@
-"""Lint the prose of the pages: AutoCorrect on the 中文 pages, no ASCII quotes in Chinese text, the glossary's terms.
+"""Lint the prose of the pages: typography, the glossary's terms, and the notations and register of Ascend's docs.
 
 Usage: python scripts/prose_lint.py [--fix] [PATH ...]      (default: docs/)
 
-Three rules, each a finding ``path:line:col: rule: message``; exit 1 when there is one, 0 when none:
+Each finding is ``path:line:col: rule: message``; exit 1 when there is one, 0 when none. Code, HTML comments and
+tags, attribute lists, link targets and URLs are never prose (``prose_text.prose_lines`` masks them).
+
+Typography (中文 pages), here:
 
 * ``prose/autocorrect``: what AutoCorrect (``autocorrect-py``, configured by ``.autocorrectrc``) changes on a
   中文 page: spaces between CJK and Latin words, numbers and ``code``; full-width punctuation between CJK
@@ -10,16 +13,27 @@ Three rules, each a finding ``path:line:col: rule: message``; exit 1 when there 
   tabs, list items) are dedented before AutoCorrect reads a page, so it lints what a reader reads and nothing
   else (it would skip an indented body as code, and lint a fence with an attribute list as text).
 * ``prose/ascii-quotes``: a pair of ASCII double quotes in the text of a 中文 page; Chinese text quotes with
-  “”, English quotations inside it too. Code, HTML tags and comments, attribute lists and admonition or tab
-  titles are syntax and left alone.
+  “”, English quotations inside it too. Admonition or tab titles are syntax and left alone.
 * ``prose/cjk-space``: a space a reader sees between two Chinese characters (or one and Chinese punctuation)
   on a 中文 page, as in "核对。 文中的" (a line break there renders as nothing: verl_cookbook.cjk_line_breaks).
-* ``prose/avoided-term``: a term the glossary's "avoid" table lists for the page's language
-  (``docs/glossary.md#avoid`` for 中文, ``docs/glossary.en.md#avoid`` for English), unless the same sentence
-  has that row's exception word (显存 in a sentence about a GPU). Code and URLs are not prose.
+
+The glossary's lists (``docs/glossary.md`` and its twin, read by ``verl_cookbook.glossary``), here:
+
+* ``prose/avoided-term`` and ``prose/register``: a word of the glossary's avoid list (terms: 建组, 通信组 …) or
+  register list (colloquial and first-person phrasing: 拉起, 对不上, 我们, 你 …) for the page's language, unless
+  the same sentence has that row's exception word (显存 in a sentence about a GPU). Quoted words are mentioned,
+  not used, and are left alone.
+* ``prose/glossary-twin``: the 中文 glossary and the English one list the same terms with the same forms.
+* ``prose/glossary-unused``: a term of the glossary that no page of its language uses (the row is stale).
+
+The terms and notations of Ascend's docs, in ``prose_terms.py``: ``prose/whitelist-switch``,
+``prose/product-name``, ``prose/first-use``, ``prose/range``, ``prose/date``, ``prose/reference``,
+``prose/doubled-word``; the page's layout, in ``prose_layout.py``: ``prose/admonition-title``,
+``prose/question-heading``, ``prose/bold``, ``prose/link-text``, ``prose/link-lines``, ``prose/paragraph-length``.
+Each module's docstring says what its rules catch.
 
 ``--fix`` applies AutoCorrect's changes, turns the ASCII quote pairs into “” and removes the spaces between
-Chinese characters; avoided terms need a writer.
+Chinese characters; the other rules need a writer.
 """
 
 from __future__ import annotations
@@ -27,81 +41,34 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import prose_layout  # noqa: E402
+import prose_terms  # noqa: E402
+from prose_text import (  # noqa: E402  (re-exported: the tests and the rule modules read them here too)
+    CJK,
+    HIDDEN,
+    MASK,
+    REPO,
+    Finding,
+    language,
+    prose_lines,
+    sentence,
+    unquoted,
+)
+
 from verl_cookbook.cjk_line_breaks import joins  # noqa: E402  (the rule the rendered pages follow)
+from verl_cookbook.glossary import Avoided, Glossary, read_glossary  # noqa: E402
+from verl_cookbook.markdown import parse_page  # noqa: E402
+
+__all__ = ["HIDDEN", "MASK", "Finding", "language", "prose_lines"]
 
 GLOSSARY = {"zh": REPO / "docs" / "glossary.md", "en": REPO / "docs" / "glossary.en.md"}
 CONFIG = REPO / ".autocorrectrc"
-
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
-# syntax, not prose: code spans, HTML comments and tags, attribute lists, link targets, admonition/tab titles
-# (comments and link targets are invisible in the rendered text: masked with HIDDEN, not MASK)
-_SYNTAX = [
-    re.compile(r"(`+)(?:(?!\1).)+\1"),
-    re.compile(r"<!--.*?(?:-->|$)"),
-    re.compile(r"</?[A-Za-z][^<>]*>"),
-    re.compile(r"\{\s*[#.:\w][^{}]*\}"),
-    re.compile(r"(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)"),
-    re.compile(r"^\s*(?:!!!|\?\?\?\+?|===)\s*[\w-]*(?:\s+[\w-]+)*\s*(?:\"[^\"]*\")?"),
-    re.compile(r"https?://\S+"),
-]
-_SENTENCE_END = re.compile(r"[。！？；]")
-MASK = "\x1a"
-HIDDEN = "\x1b"
-_HIDDEN_SYNTAX = {1, 4}  # indexes in _SYNTAX: HTML comments, link targets
-
-
-@dataclass(frozen=True)
-class Finding:
-    path: Path
-    line: int
-    col: int
-    rule: str
-    message: str
-
-    def __str__(self) -> str:
-        try:
-            where = self.path.resolve().relative_to(REPO)
-        except ValueError:
-            where = self.path
-        return f"{where}:{self.line}:{self.col}: {self.rule}: {self.message}"
-
-
-def language(path: Path) -> str:
-    return "en" if path.name.endswith(".en.md") else "zh"
-
-
-def prose_lines(text: str) -> Iterator[tuple[int, str, str]]:
-    """(line number, line, the line with its syntax masked) for each line outside fenced code. A masked
-    character is MASK: neither a space nor CJK nor a quote, so a rule never matches across or inside it."""
-    fence: str | None = None
-    in_comment = False
-    for number, line in enumerate(text.splitlines(), 1):
-        m = _FENCE.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
-            continue
-        if m:
-            fence = m.group(1)
-            continue
-        masked = line
-        if in_comment:  # inside a comment that began on an earlier line
-            end = masked.find("-->")
-            masked = HIDDEN * len(masked) if end < 0 else HIDDEN * (end + 3) + masked[end + 3 :]
-            in_comment = end < 0
-        for i, pattern in enumerate(_SYNTAX):
-            fill = HIDDEN if i in _HIDDEN_SYNTAX else MASK
-            masked = pattern.sub(lambda m, fill=fill: fill * len(m.group(0)), masked)
-        if "<!--" in line and "-->" not in line[line.rfind("<!--") :]:
-            in_comment = True
-        yield number, line, masked
+_CJK = CJK
 
 
 # ---- ASCII quotes -------------------------------------------------------------------------------------------
@@ -196,64 +163,86 @@ def fix_cjk_spaces(text: str) -> str:
     return "\n".join(lines)
 
 
-# ---- the glossary's avoided terms ---------------------------------------------------------------------------
+# ---- the glossary's lists ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class AvoidedTerm:
-    term: str
-    use: str
-    unless: str  # a word that, in the same sentence, allows the term ("" for none)
+def read_glossary_text(path: Path, text: str) -> Glossary:
+    return read_glossary(parse_page(path, path.parent, text=text))
 
 
-def _avoid_section(text: str) -> tuple[int, int]:
-    """The line range (1-based, end exclusive) of the glossary's ``{ #avoid }`` section; (0, 0) if none."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines, 1) if line.startswith("## ") and "{ #avoid }" in line), 0)
-    if not start:
-        return 0, 0
-    end = next((i for i, line in enumerate(lines[start:], start + 1) if line.startswith("## ")), len(lines) + 1)
-    return start, end
+def load_glossaries() -> dict[str, Glossary]:
+    return {lang: read_glossary_text(p, p.read_text(encoding="utf-8")) for lang, p in GLOSSARY.items()}
 
 
-def avoided_terms(glossary: str) -> list[AvoidedTerm]:
-    """The rows of the glossary's avoid table: | avoid | use instead | except in a sentence with | notes |."""
-    start, end = _avoid_section(glossary)
-    if not start:
-        return []
-    rows = [line for line in glossary.splitlines()[start : end - 1] if line.startswith("|")]
-    out = []
-    for row in rows[2:]:  # header and separator first
-        cells = [c.strip() for c in row.strip().strip("|").split("|")]
-        if len(cells) < 3:
-            continue
-        for term in re.split(r"[、,]\s*", cells[0]):
-            if term.strip():
-                out.append(AvoidedTerm(term.strip(), cells[1], cells[2]))
-    return out
+def _list_lines(path: Path, text: str) -> set[int]:
+    """The lines of the avoid and register tables of a glossary page: there the words are listed, not used."""
+    if path.resolve() not in {p.resolve() for p in GLOSSARY.values()}:
+        return set()
+    page = parse_page(path, path.parent, text=text)
+    return {
+        line
+        for t in page.tables
+        if t.directive is not None and t.directive.kind == "terms" and t.directive.attrs.get("list")
+        for line in range(t.line, (t.rows[-1][0] if t.rows else t.line) + 1)
+    }
 
 
-def term_findings(path: Path, text: str, terms: Iterable[AvoidedTerm]) -> list[Finding]:
-    exempt = _avoid_section(text) if path.resolve() in {p.resolve() for p in GLOSSARY.values()} else (0, 0)
+def term_findings(path: Path, text: str, avoided: Iterable[Avoided]) -> list[Finding]:
+    """``prose/avoided-term`` and ``prose/register``: the glossary's avoided words, outside code and quotations.
+    Where two of them overlap (多机建组超时 and 建组), the longer one is reported."""
+    skip = _list_lines(path, text)
+    words = sorted(((w, row) for row in avoided for w in row.words), key=lambda x: -len(x[0]))
     out = []
     for number, _, masked in prose_lines(text):
-        if exempt[0] <= number < exempt[1]:
+        if number in skip:
             continue
-        for term in terms:
-            flags = re.IGNORECASE if term.term.isascii() else 0
-            word = rf"\b{re.escape(term.term)}\b" if term.term.isascii() else re.escape(term.term)
-            for m in re.finditer(word, masked, flags):
-                sentence = _sentence(masked, m.start())
-                if term.unless and term.unless.lower() in sentence.lower():
+        view = unquoted(masked)
+        taken: set[int] = set()
+        for word, row in words:
+            flags = re.IGNORECASE if word.isascii() else 0
+            pattern = rf"\b{re.escape(word)}\b" if word.isascii() else re.escape(word)
+            for m in re.finditer(pattern, view, flags):
+                if taken & set(range(m.start(), m.end())):
                     continue
-                out.append(Finding(path, number, m.start() + 1, "prose/avoided-term", f"{term.term} → {term.use}"))
+                if row.unless and row.unless.lower() in sentence(view, m.start()).lower():
+                    continue
+                taken.update(range(m.start(), m.end()))
+                rule = "prose/register" if row.register else "prose/avoided-term"
+                out.append(Finding(path, number, m.start() + 1, rule, f"{word} → {row.use}"))
     return out
 
 
-def _sentence(line: str, pos: int) -> str:
-    starts = [m.end() for m in _SENTENCE_END.finditer(line, 0, pos)]
-    end = _SENTENCE_END.search(line, pos)
-    return line[starts[-1] if starts else 0 : end.end() if end else len(line)]
+def glossary_twin_findings(glossaries: dict[str, Glossary]) -> list[Finding]:
+    """The two glossaries list the same terms, each with the same 中文 and English forms."""
+    zh = {(t.zh, t.en): t for t in glossaries["zh"].terms}
+    en = {(t.zh, t.en): t for t in glossaries["en"].terms}
+    out = []
+    for lang, ours, theirs in (("zh", zh, en), ("en", en, zh)):
+        for pair, term in ours.items():
+            if pair not in theirs:
+                message = f"{term.zh} | {term.en}: the other glossary has no row with these two forms"
+                out.append(Finding(GLOSSARY[lang], term.line, 1, "prose/glossary-twin", message))
+    return out
+
+
+def glossary_unused_findings(glossaries: dict[str, Glossary], texts: dict[Path, str]) -> list[Finding]:
+    """A term row whose 中文 forms no 中文 page uses (outside the glossary): the row is stale. (The English column
+    glosses the term; the English pages are not held to its wording.) An ``X`` in a form stands for any word."""
+    views = [
+        unquoted(masked)
+        for path, text in texts.items()
+        if language(path) == "zh" and path.resolve() != GLOSSARY["zh"].resolve()
+        for _, _, masked in prose_lines(text)
+    ]
+    joined = "\n".join(views)
+    out = []
+    for term in glossaries["zh"].terms:
+        for form in term.zh_forms():
+            pattern = r"\s*\S+\s*".join(re.escape(part.strip()) for part in re.split(r"(?<![A-Za-z])X(?![A-Za-z])", form))
+            if not re.search(pattern, joined):
+                message = f"“{form}”: no 中文 page uses this term; use it or remove the row"
+                out.append(Finding(GLOSSARY["zh"], term.line, 1, "prose/glossary-unused", message))
+    return out
 
 
 # ---- AutoCorrect ---------------------------------------------------------------------------------------------
@@ -315,12 +304,37 @@ def pages(paths: Iterable[Path]) -> list[Path]:
     return out
 
 
-def lint(path: Path, text: str, terms: dict[str, list[AvoidedTerm]]) -> list[Finding]:
+def twin_of(path: Path) -> Path | None:
+    """The English twin of a 中文 page (None for an English page)."""
+    return None if language(path) == "en" else path.with_name(path.name.removesuffix(".md") + ".en.md")
+
+
+def lint(path: Path, text: str, glossaries: dict[str, Glossary], twin: str | None = None) -> list[Finding]:
+    """Every per-page rule on one page; ``twin``: the English page's text, for a 中文 page."""
+    lang = language(path)
+    glossary = glossaries[lang]
+    is_glossary = path.resolve() in {p.resolve() for p in GLOSSARY.values()}  # it defines the forms
+    # a generated page (the rules page) is a reference of entries read one at a time, not a text read in order
+    generated = "<!-- generated:" in text
+    firsts = [] if is_glossary or generated else [f for t in glossaries["zh"].terms if (f := t.first_use())]
     return (
         autocorrect_findings(path, text)
         + ascii_quote_findings(path, text)
         + cjk_space_findings(path, text)
-        + term_findings(path, text, terms[language(path)])
+        + term_findings(path, text, glossary.avoided)
+        + prose_terms.whitelist_switch_findings(path, text)
+        + prose_terms.product_name_findings(path, text, exempt=is_glossary)
+        + prose_terms.first_use_findings(path, text, firsts)
+        + prose_terms.range_findings(path, text)
+        + prose_terms.date_findings(path, text)
+        + prose_terms.reference_findings(path, text)
+        + prose_terms.doubled_word_findings(path, text)
+        + prose_layout.admonition_title_findings(path, text, twin)
+        + prose_layout.question_heading_findings(path, text)
+        + prose_layout.bold_findings(path, text)
+        + prose_layout.link_text_findings(path, text)
+        + prose_layout.link_line_findings(path, text)
+        + prose_layout.paragraph_length_findings(path, text)
     )
 
 
@@ -329,8 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("paths", nargs="*", type=Path, default=[REPO / "docs"])
     parser.add_argument("--fix", action="store_true", help="apply AutoCorrect and turn ASCII quote pairs into “”")
     args = parser.parse_args(argv)
-    terms = {lang: avoided_terms(p.read_text(encoding="utf-8")) for lang, p in GLOSSARY.items()}
+    glossaries = load_glossaries()
     findings: list[Finding] = []
+    texts: dict[Path, str] = {}
     for path in pages(args.paths):
         try:
             text = path.read_text(encoding="utf-8")
@@ -342,7 +357,13 @@ def main(argv: list[str] | None = None) -> int:
             if fixed != text:
                 path.write_text(fixed, encoding="utf-8")
                 text = fixed
-        findings += lint(path, text, terms)
+        texts[path] = text
+    for path, text in texts.items():
+        twin = twin_of(path)
+        twin_text = twin.read_text(encoding="utf-8") if twin is not None and twin.is_file() else None
+        findings += lint(path, text, glossaries, twin_text)
+    if {p.resolve() for p in pages([REPO / "docs"])} <= {p.resolve() for p in texts}:  # the whole site was read
+        findings += glossary_twin_findings(glossaries) + glossary_unused_findings(glossaries, texts)
     for finding in findings:
         print(finding)
     if findings:

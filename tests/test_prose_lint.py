@@ -1,5 +1,6 @@
-"""scripts/prose_lint.py: AutoCorrect, “” quotes, spaces between Chinese characters and the glossary's avoided terms
-on the page sources; each rule fires on bad input and stays silent on text written the way the pages write it."""
+"""scripts/prose_lint.py: AutoCorrect, “” quotes, spaces between Chinese characters and the glossary's lists (avoided
+terms, register, the two glossaries alike, every term used) on the page sources; each rule fires on bad input and stays
+silent on text written the way the pages write it. The other rules: tests/test_prose_rules.py."""
 
 from __future__ import annotations
 
@@ -15,28 +16,47 @@ import prose_lint  # noqa: E402
 
 ZH = Path("docs/x.md")
 EN = Path("docs/x.en.md")
-TERMS = {lang: prose_lint.avoided_terms(p.read_text(encoding="utf-8")) for lang, p in prose_lint.GLOSSARY.items()}
+GLOSSARIES = prose_lint.load_glossaries()
+AVOIDED = {lang: g.avoided for lang, g in GLOSSARIES.items()}
 
 
 def rules(path: Path, text: str) -> list[str]:
-    return [f.rule for f in prose_lint.lint(path, text, TERMS)]
+    return [f.rule for f in prose_lint.lint(path, text, GLOSSARIES)]
 
 
 # ---- the glossary is the term list ---------------------------------------------------------------------------
 
 
-def test_the_glossary_avoid_tables_list_the_terms_the_site_must_not_use():
-    zh = {t.term for t in TERMS["zh"]}
-    en = {t.term for t in TERMS["en"]}
-    assert {"通信组", "显存", "拿到", "吐出", "出力", "撞端口", "一声不响", "挤在一起", "老老实实"} <= zh
-    assert {"comm group", "VRAM"} <= en
-    assert next(t for t in TERMS["zh"] if t.term == "显存").unless == "GPU"
+def test_the_glossary_lists_the_terms_and_phrases_the_site_must_not_use():
+    zh = {w: row for row in AVOIDED["zh"] for w in row.words}
+    en = {w for row in AVOIDED["en"] for w in row.words}
+    assert {"通信组", "显存", "建组", "多机建组超时", "走 HCCS", "走 RoCE"} <= {w for w, r in zh.items() if not r.register}
+    chat = {"拉起", "对不上", "单子", "连进来", "最省事", "读下来", "就抛", "走不到", "放不进一张卡", "别漏掉", "故意写错"}
+    assert chat | {"我们", "你", "大致是下面这样", "并上传 PyPI"} <= {w for w, r in zh.items() if r.register}
+    assert {"comm group", "VRAM", "from step 0"} <= en
+    assert zh["显存"].unless == "GPU"
 
 
-def test_avoided_terms_are_found_outside_code_and_links():
-    text = "训练端建好通信组后，推理端拿到权重。\n\n`通信组` 在代码里不算，[链接](https://x/通信组) 也不算。\n"
-    found = prose_lint.term_findings(ZH, text, TERMS["zh"])
-    assert [(f.line, f.message.split(" → ")[0]) for f in found] == [(1, "通信组"), (1, "拿到")]
+def test_avoided_terms_are_found_outside_code_links_and_quotes():
+    text = "训练端先建组，推理端拿到权重。\n\n`建组` 在代码里不算，[链接](https://x/通信组) 和“建组”这一说法也不算。\n"
+    found = prose_lint.term_findings(ZH, text, AVOIDED["zh"])
+    assert [(f.line, f.rule, f.message.split(" → ")[0]) for f in found] == [
+        (1, "prose/avoided-term", "建组"),
+        (1, "prose/register", "拿到"),
+    ]
+
+
+def test_the_longer_of_two_overlapping_avoided_terms_is_reported_once():
+    found = prose_lint.term_findings(ZH, "多机训练时出现多机建组超时。\n", AVOIDED["zh"])
+    assert [f.message for f in found] == ["多机建组超时 → 建链超时"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["我们没有在昇腾上安装过这些组合。", "你需要先安装 CANN。", "用 ray 拉起训练。", "两边的版本对不上。", "并上传 PyPI。"],
+)
+def test_register_fires_on_first_person_and_chat_phrasing(line):
+    assert rules(ZH, line + "\n") == ["prose/register"]
 
 
 def test_device_memory_term_allows_gpu_memory_in_a_sentence_about_gpus():
@@ -49,9 +69,29 @@ def test_english_terms_are_matched_as_words_any_case():
     assert rules(EN, "The engine builds a communicator per sync; VRAMS is not a word here.\n") == []
 
 
-def test_the_glossarys_own_avoid_table_is_not_a_finding():
-    glossary = prose_lint.GLOSSARY["zh"]
-    assert prose_lint.term_findings(glossary, glossary.read_text(encoding="utf-8"), TERMS["zh"]) == []
+def test_the_glossarys_own_lists_are_not_findings():
+    for lang, glossary in prose_lint.GLOSSARY.items():
+        text = glossary.read_text(encoding="utf-8")
+        assert prose_lint.term_findings(glossary, text, AVOIDED[lang]) == []
+
+
+def test_the_glossaries_must_list_the_same_terms_with_the_same_forms(tmp_path):
+    assert prose_lint.glossary_twin_findings(GLOSSARIES) == []
+    en = prose_lint.GLOSSARY["en"].read_text(encoding="utf-8").replace("| broadcast | 广播 |", "| broadcast | 播送 |")
+    changed = dict(GLOSSARIES, en=prose_lint.read_glossary_text(tmp_path / "glossary.en.md", en))
+    found = prose_lint.glossary_twin_findings(changed)
+    assert sorted(f.message.split(":")[0] for f in found) == ["广播 | broadcast", "播送 | broadcast"]
+
+
+def test_a_glossary_term_no_page_uses_is_reported():
+    texts = {REPO / "docs" / "a.md": "训练端（trainer）经广播把权重同步到推理端（rollout）。\n"}
+    found = prose_lint.glossary_unused_findings(GLOSSARIES, texts)
+    unused = {f.message.split("”")[0].lstrip("“") for f in found}
+    assert "广播" not in unused and "训练端" not in unused
+    assert {"稀疏增量同步", "源码编译"} <= unused
+    texts[REPO / "docs" / "b.md"] = "自 verl 0.9.0 起提供稀疏增量同步，也可源码编译。\n"
+    unused = {f.message.split("”")[0].lstrip("“") for f in prose_lint.glossary_unused_findings(GLOSSARIES, texts)}
+    assert not {"稀疏增量同步", "源码编译", "自 verl X 起"} & unused  # X stands for any release
 
 
 # ---- ASCII quotes ---------------------------------------------------------------------------------------------

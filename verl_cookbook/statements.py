@@ -2,7 +2,8 @@
 written in it or right after it. Claim coverage (``verl_cookbook.checks.coverage``) reads them.
 
 A statement is a sentence of a paragraph, a list item, an admonition or tab body (Material's containers are
-flattened first, line for line) or a blockquote, or a row of a table that no ``<!-- check: params … -->`` declares.
+flattened first, line for line) or a blockquote, or a row of a table that no ``<!-- check: params … -->`` declares
+(of a glossary table, ``<!-- check: terms … -->``, only the note: its last column).
 Headings, fenced code, a mkdocstrings ``::: name`` block and the header row of a table are not statements.
 
 Sentences end at 。！？； and at ``.``/``!``/``?``/``;`` followed by a space, a line break, the end of the text, a
@@ -28,6 +29,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from verl_cookbook.glossary import KIND, note_column
 from verl_cookbook.markdown import DIRECTIVE, CodeBlock, Page, block_parser, flatten_containers, parse_attrs
 
 RUN = re.compile(r"<!--\s*run:\s*(\S+?)\s*-->")
@@ -259,6 +261,8 @@ def read_statements(page: Page) -> list[Statement]:
     lines = _Lines(text)
     tokens = page.tokens or block_parser().parse("\n".join(flatten_containers(text.splitlines())) + "\n")
     declared = {t.line for t in page.tables if t.directive is not None and t.directive.kind == "params"}
+    # a glossary table: its term (or avoided word) columns are declared, its note column is prose
+    notes = {t.line: note_column(t) for t in page.tables if t.directive is not None and t.directive.kind == KIND}
     blocks = {b.line: b for b in page.blocks}
     out: list[Statement] = []
     section = 0
@@ -325,7 +329,10 @@ def read_statements(page: Page) -> list[Statement]:
             elif t == "inline":
                 row.append((row_line, tok.content))
             elif t == "tr_close" and not header and in_table not in declared:
-                cell_row = _row(lines, row_line, [c for _, c in row])
+                cells = [c for _, c in row]
+                if in_table in notes:
+                    cells = cells[notes[in_table] :][:1]
+                cell_row = _row(lines, row_line, cells)
                 if cell_row is not None:
                     cell_row.block, cell_row.section = i, section
                     out.append(cell_row)

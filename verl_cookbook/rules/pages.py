@@ -203,6 +203,22 @@ for code, summary, zh, catches, why in (
         "Readers copy defaults from the page; a wrong one misleads them.",
     ),
     (
+        "table/terms-shape",
+        "Glossary table of the wrong shape",
+        "术语表格式不符",
+        "A `check: terms` table without the columns its kind needs (the 中文 and the English form of a term; for"
+        ' `list="avoid"` or `list="register"`, the words and what to write instead), or a row that leaves one empty.',
+        "The prose lint reads these tables to judge every page; a row it cannot read judges nothing.",
+    ),
+    (
+        "table/terms-avoided-form",
+        "Glossary term written with an avoided word",
+        "术语的译法含有不用的说法",
+        "A term's 中文 form, or the replacement an avoid row gives, containing a word that the same glossary's avoid"
+        " or register list says not to use.",
+        "The glossary would prescribe what its own lists forbid, and a page following one would fail the other.",
+    ),
+    (
         "table/ambiguous-engine",
         "Engine name resolves to several engines",
         "后端名对应多个引擎",
@@ -225,6 +241,12 @@ for code, summary, zh, catches in (
         "Claim without its attributes",
         "声明缺少属性",
         "A claim declaration missing an attribute its kind needs.",
+    ),
+    (
+        "claim/backends-differ",
+        "Listed backends differ from verl's",
+        "所列后端与 verl 注册的后端不一致",
+        "A `check: backends names=…` claim whose list is not exactly the backend names verl registers.",
     ),
     (
         "claim/bad-file",

@@ -10,6 +10,7 @@ Hydra's and the checker's own messages, which are English in the terminal too.
 
 from __future__ import annotations
 
+import re
 from typing import TypedDict
 
 from verl_cookbook.rules import Example, Rule, declarations
@@ -153,6 +154,20 @@ def texts(rule: Rule, lang: str) -> tuple[str, str]:
     return rule.catches, rule.why
 
 
+_VERL_REF = re.compile(r"\bverl (PR )?#(\d+)\b")
+
+
+def linked(text: str) -> str:
+    """``text`` with each ``verl PR #N`` / ``verl #N`` it names linked to that pull request or issue (a rule's texts
+    are plain, for the command line; the page links what they cite)."""
+
+    def link(m: re.Match[str]) -> str:
+        kind = "pull" if m.group(1) else "issues"
+        return f"[{m.group(0)}](https://github.com/verl-project/verl/{kind}/{m.group(2)})"
+
+    return _VERL_REF.sub(link, text)
+
+
 def _example(ex: Example, lang: str) -> list[str]:
     args = f" (`{' '.join(ex.args)}`)" if ex.args else ""
     fence = "````" if "```" in ex.text else "```"
@@ -221,14 +236,15 @@ def render(lang: str) -> str:
             name = FAMILIES[fam][0 if zh else 1]
             out += ["", f"## {name} {{ #family-{fam} }}"]
         title = f"{r.code}…" if r.family else r.code
-        out += ["", f"### `{title}` {{ #{anchor(r)} }}", "", f"**{r.summary_zh if zh else r.summary}**", ""]
+        # the summary as the section's first line, not bold: bold is kept for warnings (scripts/prose_layout.py)
+        out += ["", f"### `{title}` {{ #{anchor(r)} }}", "", r.summary_zh if zh else r.summary, ""]
         if r.code == "shellcheck/SC":
             out += [t["family_code"], ""]
         elif r.code == "json/schema-":
             out += [t["json_code"], ""]
         colon = "：" if zh else ": "  # a 中文 label takes the full-width colon (AutoCorrect, scripts/prose_lint.py)
         catches, why = texts(r, lang)
-        out += [f"- {t['catches']}{colon}{catches}", f"- {t['why']}{colon}{why}"]
+        out += [f"- {t['catches']}{colon}{linked(catches)}", f"- {t['why']}{colon}{linked(why)}"]
         fix = r.fix_text({"case": ""}) if r.fix else None
         if fix:
             out.append(f"- {t['fix']}{colon}{fix}")

@@ -110,7 +110,7 @@ for code, summary, zh, catches in (
 declare(
     "ascend/whitelist-required",
     "kimi_ckpt_engine on 950 without HCCL's whitelist",
-    "Ascend 950PR/950DT 上 kimi_ckpt_engine 未开启 HCCL 白名单",
+    "Ascend 950PR/Ascend 950DT 上 kimi_ckpt_engine 未开启 HCCL 白名单",
     "`kimi_ckpt_engine` on Ascend 950PR/950DT without `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE`.",
     "verl's README asks for both on Ascend 950.",
     fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "

@@ -33,7 +33,7 @@ for code, summary, zh, catches, why in (
         "startup/rejected",
         "verl's startup rejects this value",
         "verl 启动检查拒绝该取值",
-        "An override that verl's own startup code (validate_config, the config dataclasses' __post_init__, the trainer "
+        "An override that verl's own startup code (validate_config, the config dataclasses' `__post_init__`, the trainer "
         "mode's asserts) rejects, run in a separate environment with `doctor --startup`; the message quotes verl.",
         "It is verl's own verdict on the composed config, at the line that set the value.",
     ),

@@ -36,9 +36,9 @@ ZH: dict[str, tuple[str, str]] = {
         "HCCL 从该文件读取主机网卡的 IPv4 地址；`device_ip` 为预留字段，不支持。",
     ),
     "ascend/whitelist-required": (
-        "在 Ascend 950PR/950DT 上使用 `kimi_ckpt_engine`，但未同时设置 `HCCL_WHITELIST_DISABLE=0` 与 "
+        "在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine`，但未同时设置 `HCCL_WHITELIST_DISABLE=0` 与 "
         "`HCCL_WHITELIST_FILE`。",
-        "verl 的 README 要求在 Ascend 950 上同时设置这两项。",
+        "verl 的 README 要求在 Ascend 950PR/Ascend 950DT 上同时设置这两项。",
     ),
     # cite
     "cite/claim-outside-lines": ("声明所引的代码不在引用标注的行号范围内。", _STALE),
@@ -83,6 +83,7 @@ ZH: dict[str, tuple[str, str]] = {
         "声明的属性值无法解析（如 `requires=` 的值不是合法的依赖版本说明）。",
         "无法读取的声明不核对任何内容。",
     ),
+    "claim/backends-differ": ("`check: backends names=…` 声明所列的后端与 verl 注册的后端名不完全一致。", _STALE),
     "claim/bad-file": ("声明的 `file=` 不是 verl 包内的路径。", _STALE),
     "claim/code-changed": ("声明所引的代码与 verl 中最接近的代码行已不一致。", _STALE),
     "claim/code-missing": ("声明所引的代码不在该 verl 文件的任何一行中。", _STALE),
@@ -430,7 +431,7 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 在训练前以问题信息所引的错误信息退出。",
     ),
     "startup/rejected": (
-        "被 verl 自身启动代码（validate_config、配置 dataclass 的 __post_init__、训练模式的断言）拒绝的覆盖项，"
+        "被 verl 自身启动代码（validate_config、配置 dataclass 的 `__post_init__`、训练模式的断言）拒绝的覆盖项，"
         "由 `doctor --startup` 在独立环境中运行得出；问题信息引用 verl 的原文。",
         "这是 verl 自身对组合后配置的判定，报告在设置该取值的行。",
     ),
@@ -453,6 +454,15 @@ ZH: dict[str, tuple[str, str]] = {
     "table/no-key": ("参数表格中第一列没有以 `code` 形式给出配置项名的行。", "该行无法与 verl 配置对应。"),
     "table/orphan-declaration": ("未紧接在表格上方的 `check: …` 注释。", "该声明不检查任何内容。"),
     "table/skip-without-reason": ('表格上方的 `check: skip` 注释缺少 `reason="…"`。', _REASON),
+    "table/terms-avoided-form": (
+        "术语的中文译法，或不用说法表中给出的替代写法，含有同一术语表的不用说法表或口语表所列的说法。",
+        "术语表会要求使用其自身禁止的写法，按其中一处编写的页面无法通过另一处的检查。",
+    ),
+    "table/terms-shape": (
+        '`check: terms` 表格缺少其类型所需的列（术语的中文和英文形式；`list="avoid"` 或 `list="register"` 表格为'
+        "不用的说法和替代写法），或某一行缺少其中一项。",
+        "文字检查按这些表格检查每个页面，无法读取的行不检查任何内容。",
+    ),
     "table/undeclared": (
         "带默认值列、上方却没有 `check: params …` 注释（或 skip）的表格。",
         "未经检查的默认值表格会与 verl 产生文档漂移而无人察觉。",
