@@ -155,3 +155,17 @@ def test_github_annotates_ten_of_each_level_and_counts_the_rest(monkeypatch) -> 
     out = github_output.emit(warnings + errors)
     assert out.count("::warning ") == 10 and out.count("::error ") == 10
     assert "5 more finding(s)" in out
+
+
+def test_every_rule_is_a_module_constant_named_after_its_code() -> None:
+    import importlib
+    import re
+
+    bound: dict[str, list[str]] = {}
+    for module in ("claims", "config", "coverage", "pages", "scripts", "stack", "startup", "upgrade"):
+        for name, value in vars(importlib.import_module(f"verl_cookbook.rules.{module}")).items():
+            if isinstance(value, Rule):
+                bound.setdefault(value.code, []).append(name)
+                assert name == re.sub(r"[^A-Z0-9]+", "_", value.code.upper()).strip("_"), (name, value.code)
+    assert sorted(bound) == sorted(r.code for r in declarations())
+    assert all(len(names) == 1 for names in bound.values())

@@ -20,7 +20,7 @@ def _npu(*overrides: str) -> Example:
 
 
 # -- config/ ------------------------------------------------------------------
-declare(
+CONFIG_UNKNOWN_KEY = declare(
     "config/unknown-key",
     "Unknown config key",
     "配置项不存在",
@@ -33,7 +33,7 @@ declare(
     bad=_sh("trainer.total_epoch=2"),
     good=_sh("trainer.total_epochs=2"),
 )
-declare(
+CONFIG_NOT_A_MAPPING = declare(
     "config/not-a-mapping",
     "Key set below a plain value",
     "在非映射的配置值下设置子项",
@@ -42,7 +42,7 @@ declare(
     bad=_sh("trainer.total_epochs.max=2"),
     good=_sh("trainer.total_epochs=2"),
 )
-declare(
+CONFIG_WRONG_TYPE = declare(
     "config/wrong-type",
     "Value of the wrong type",
     "配置值类型错误",
@@ -53,7 +53,7 @@ declare(
     bad=_sh("actor_rollout_ref.model.use_shm=sometimes"),
     good=_sh("actor_rollout_ref.model.use_shm=True"),
 )
-declare(
+CONFIG_NOT_A_FIELD = declare(
     "config/not-a-field",
     "Key added where verl's dataclass has no field",
     "新增的配置项不是 dataclass 字段",
@@ -62,7 +62,7 @@ declare(
     bad=_sh("+actor_rollout_ref.rollout.checkpoint_engine.bucket_mb=512"),
     good=_sh("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
 )
-declare(
+CONFIG_LEGACY_KEY = declare(
     "config/legacy-key",
     "Legacy key the entry point never reads",
     "入口不再读取的旧配置项",
@@ -72,7 +72,7 @@ declare(
     bad=_sh("reward_model.reward_manager=naive"),
     good=_sh("reward.reward_manager.name=naive"),
 )
-declare(
+CONFIG_MISSING_VALUE = declare(
     "config/missing-value",
     "Mandatory value never set",
     "必填配置项未设置",
@@ -107,7 +107,7 @@ CONFIG_UNKNOWN_CONFIG = declare(
     bad=Example("md", '```yaml {check="config" config="ppo_trainerx"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" config="ppo_trainer"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
-declare(
+CONFIG_OMEGACONF = declare(
     "config/omegaconf",
     "OmegaConf rejects the merge",
     "OmegaConf 拒绝合并",
@@ -116,7 +116,7 @@ declare(
 )
 
 # -- override/ ------------------------------------------------------------------
-declare(
+OVERRIDE_NEEDS_PLUS = declare(
     "override/needs-plus",
     "New key without `+`",
     "新增配置项缺少 `+`",
@@ -125,7 +125,7 @@ declare(
     bad=_sh("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
     good=_sh("+actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
 )
-declare(
+OVERRIDE_PLUS_ON_EXISTING = declare(
     "override/plus-on-existing",
     "`+` on a key that exists",
     "对已存在的配置项使用 `+`",
@@ -134,7 +134,7 @@ declare(
     bad=_sh("+trainer.total_epochs=2"),
     good=_sh("trainer.total_epochs=2"),
 )
-declare(
+OVERRIDE_DELETE_MISSING = declare(
     "override/delete-missing",
     "Deleting a key that does not exist",
     "删除不存在的配置项",
@@ -143,7 +143,7 @@ declare(
     bad=_sh("~trainer.no_such_key"),
     good=_sh("trainer.total_epochs=2"),
 )
-declare(
+OVERRIDE_UNKNOWN_GROUP = declare(
     "override/unknown-group",
     "Unknown config group",
     "配置组不存在",
@@ -200,14 +200,14 @@ OVERRIDE_GROUP = declare(
     bad=_sh("model_engine=no_such_engine"),
     good=_sh("model_engine=megatron"),
 )
-declare(
+OVERRIDE_REJECTED = declare(
     "override/rejected",
     "Override Hydra rejects",
     "Hydra 拒绝的覆盖项",
     "Any other override that Hydra's own parser and composition reject; the message quotes Hydra.",
     "What Hydra rejects stops the job at start-up.",
 )
-declare(
+OVERRIDE_MALFORMED = declare(
     "override/malformed",
     "Override Hydra cannot parse",
     "Hydra 无法解析的覆盖项",
@@ -216,7 +216,7 @@ declare(
     bad=_sh("trainer.logger=[console"),
     good=_sh("trainer.logger=[console]"),
 )
-declare(
+OVERRIDE_SWEEP_WITHOUT_MULTIRUN = declare(
     "override/sweep-without-multirun",
     "Sweep without `--multirun`",
     "未使用 `--multirun` 的参数扫描",
@@ -225,7 +225,7 @@ declare(
     bad=_sh("trainer.total_epochs=1,2"),
     good=_sh("trainer.total_epochs=2"),
 )
-declare(
+OVERRIDE_UNKNOWN_FLAG = declare(
     "override/unknown-flag",
     "Unknown Hydra flag",
     "Hydra 不支持的命令行参数",
@@ -234,7 +234,7 @@ declare(
     bad=_sh("--config-nam=ppo_trainer"),
     good=_sh("--config-name=ppo_trainer"),
 )
-declare(
+OVERRIDE_FLAG_NEEDS_VALUE = declare(
     "override/flag-needs-value",
     "Hydra flag without its value",
     "Hydra 参数缺少取值",
@@ -245,7 +245,7 @@ declare(
 )
 
 # -- defaults/ ------------------------------------------------------------------
-declare(
+DEFAULTS_MISMATCH = declare(
     "defaults/mismatch",
     "Default shown differs from verl's",
     "页面所示默认值与 verl 不一致",
@@ -254,7 +254,7 @@ declare(
     bad=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 99\n```\n'),
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
 )
-declare(
+DEFAULTS_NOT_A_DEFAULT = declare(
     "defaults/not-a-default",
     "Key shown as a default that verl lacks",
     "页面所示默认项在 verl 中不存在",
@@ -269,7 +269,7 @@ declare(
 )
 
 # -- engine/ and delta/ ------------------------------------------------------------------
-declare(
+ENGINE_UNKNOWN_BACKEND = declare(
     "engine/unknown-backend",
     "Backend name no engine registers",
     "未注册的检查点引擎后端名",
@@ -286,7 +286,7 @@ declare(
     bad=_npu(f"{_CKPT}.backend=hccl"),
     good=_npu(f"{_CKPT}.backend=nccl"),
 )
-declare(
+ENGINE_KWARGS_IGNORED = declare(
     "engine/kwargs-ignored",
     "engine_kwargs under another backend",
     "engine_kwargs 不在当前后端下",
@@ -300,14 +300,14 @@ declare(
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.hccl.rebuild_group=False"),
     good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
 )
-declare(
+ENGINE_KWARGS_NOT_MAPPING = declare(
     "engine/kwargs-not-mapping",
     "engine_kwargs entry is not a mapping",
     "engine_kwargs 条目不是映射",
     "`engine_kwargs.<backend>` set to a plain value instead of a mapping of constructor arguments.",
     "verl unpacks it as keyword arguments of the engine's constructor.",
 )
-declare(
+ENGINE_UNKNOWN_KWARG = declare(
     "engine/unknown-kwarg",
     "Argument the engine's constructor does not take",
     "引擎构造函数不接受的参数",
@@ -318,7 +318,7 @@ declare(
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.multi_sender=True"),
     good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
 )
-declare(
+ENGINE_INJECTED_KWARG = declare(
     "engine/injected-kwarg",
     "Argument verl passes itself",
     "由 verl 自行传入的参数",
@@ -329,7 +329,7 @@ declare(
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.bucket_size=512"),
     good=_npu(f"{_CKPT}.backend=nccl", f"{_CKPT}.update_weights_bucket_megabytes=512"),
 )
-declare(
+ENGINE_WRONG_TYPE = declare(
     "engine/wrong-type",
     "Engine argument of the wrong type",
     "引擎参数类型错误",
@@ -340,7 +340,7 @@ declare(
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=sometimes"),
     good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
 )
-declare(
+ENGINE_NPU_DEVICE = declare(
     "engine/npu-device",
     "Engine needs `device: npu` on Ascend",
     "昇腾上引擎需设置 `device: npu`",
@@ -351,7 +351,7 @@ declare(
     bad=_npu(f"{_CKPT}.backend=mooncake"),
     good=_npu(f"{_CKPT}.backend=mooncake", f"+{_CKPT}.engine_kwargs.mooncake.device=npu"),
 )
-declare(
+ENGINE_NOT_ON_DEVICE = declare(
     "engine/not-on-device",
     "Backend not registered on this device",
     "后端在当前设备上未注册",
@@ -365,7 +365,7 @@ declare(
     bad=_npu(f"{_CKPT}.backend=delta_sharded"),
     good=_npu(f"{_CKPT}.backend=nccl"),
 )
-declare(
+DELTA_REJECTED = declare(
     "delta/rejected",
     "delta_sharded setup verl rejects",
     "verl 拒绝的 delta_sharded 配置",
@@ -378,7 +378,7 @@ declare(
 )
 
 # -- command/ and verl/ ------------------------------------------------------------------
-declare(
+COMMAND_MISSING_DASH_M = declare(
     "command/missing-dash-m",
     "Module run without `-m`",
     "运行模块时缺少 `-m`",
@@ -388,7 +388,7 @@ declare(
     bad=Example("sh", "python3 verl.trainer.main_ppo trainer.total_epochs=2\n"),
     good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
 )
-declare(
+COMMAND_UNKNOWN_ENTRY_POINT = declare(
     "command/unknown-entry-point",
     "verl has no such module",
     "verl 中不存在该模块",
@@ -398,7 +398,7 @@ declare(
     bad=Example("sh", "python3 -m verl.trainer.main_ppx trainer.total_epochs=2\n"),
     good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
 )
-declare(
+VERL_CONFIG_DRIFT = declare(
     "verl/config-drift",
     "verl's YAML and dataclass disagree",
     "verl 的 YAML 与 dataclass 不一致",

@@ -1,10 +1,13 @@
 """Rules about the pages themselves: files, fences and their declarations (``file/``, ``markdown/``, ``include/``,
-``snippet/``, ``table/``), stated claims and citations of verl's source (``claim/``, ``cite/``), translation parity
-(``parity/``), diagrams (``diagram/``) and suppression comments (``suppression/``)."""
+``snippet/``, ``table/``), diagrams (``diagram/``) and suppression comments (``suppression/``). Stated claims,
+citations and translation parity are in :mod:`.claims`."""
 
 from __future__ import annotations
 
 from verl_cookbook.rules import WARNING, Example, declare
+
+_DIAGRAM = "The site shows pre-rendered SVGs; a diagram mermaid cannot draw shows nothing."
+_REASON = "A reason lets a reviewer tell a deliberate skip from a forgotten check."
 
 _OK = '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'
 
@@ -55,7 +58,7 @@ FILE_TOO_LARGE = declare(
     message="the file is {size} bytes; the checker reads files up to {limit} bytes",
     message_zh="文件大小为 {size} 字节，超过检查工具可读取的上限（{limit} 字节）",
 )
-declare(
+MARKDOWN_UNTERMINATED_FENCE = declare(
     "markdown/unterminated-fence",
     "Code fence never closed",
     "代码块未闭合",
@@ -64,7 +67,7 @@ declare(
     bad=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n'),
     good=Example("md", _OK),
 )
-declare(
+INCLUDE_MISSING = declare(
     "include/missing",
     "Included file does not exist",
     "引用的文件不存在",
@@ -73,7 +76,7 @@ declare(
 )
 
 # -- snippet/ ------------------------------------------------------------------
-declare(
+SNIPPET_UNDECLARED = declare(
     "snippet/undeclared",
     "Code block without a check",
     "代码块未声明检查方式",
@@ -82,7 +85,7 @@ declare(
     bad=Example("md", "```yaml\ntrainer:\n  total_epochs: 2\n```\n"),
     good=Example("md", _OK),
 )
-declare(
+SNIPPET_UNKNOWN_CHECK = declare(
     "snippet/unknown-check",
     "Unknown check kind",
     "未知的检查类型",
@@ -91,7 +94,7 @@ declare(
     bad=Example("md", '```yaml {check="confgi"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", _OK),
 )
-declare(
+SNIPPET_UNKNOWN_ATTR = declare(
     "snippet/unknown-attr",
     "Unknown fence attribute",
     "未知的代码块属性",
@@ -100,16 +103,16 @@ declare(
     bad=Example("md", '```yaml {check="config" devcie="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" device="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
-declare(
+SNIPPET_SKIP_WITHOUT_REASON = declare(
     "snippet/skip-without-reason",
     "Skipped block without a reason",
     "跳过检查但未说明原因",
     'A block declared `check="skip"` without `reason="…"`.',
-    "A reason lets a reviewer tell a deliberate skip from a forgotten check.",
+    _REASON,
     bad=Example("md", '```text {check="skip"}\nsome console output\n```\n'),
     good=Example("md", '```text {check="skip" reason="console output"}\nsome console output\n```\n'),
 )
-declare(
+SNIPPET_EMPTY = declare(
     "snippet/empty",
     "Empty code block",
     "空代码块",
@@ -118,7 +121,7 @@ declare(
     bad=Example("md", '```yaml {check="config"}\n```\n'),
     good=Example("md", _OK),
 )
-declare(
+SNIPPET_ORPHAN = declare(
     "snippet/orphan",
     "Snippet no page includes",
     "未被任何页面引用的代码片段",
@@ -145,268 +148,99 @@ SNIPPET_ORPHAN_DECLARATION = declare(
 )
 
 # -- table/ ------------------------------------------------------------------
-for code, summary, zh, catches, why in (
-    (
-        "table/undeclared",
-        "Table of defaults without a declaration",
-        "默认值表格未声明检查方式",
-        "A table with a default column and no `check: params …` comment (or skip) above it.",
-        "A table of defaults that is not checked drifts from verl unnoticed.",
-    ),
-    (
-        "table/orphan-declaration",
-        "Table declaration not above a table",
-        "表格检查声明下方没有表格",
-        "A `check: …` comment that is not directly above a table.",
-        "The declaration checks nothing.",
-    ),
-    (
-        "table/unknown-check",
-        "Unknown table check",
-        "未知的表格检查类型",
-        "A table declaration naming a check kind the checker does not have.",
-        "The table would go unchecked.",
-    ),
-    (
-        "table/skip-without-reason",
-        "Skipped table without a reason",
-        "跳过表格检查但未说明原因",
-        'a `check: skip` comment above a table without `reason="…"`.',
-        "A reason lets a reviewer tell a deliberate skip from a forgotten check.",
-    ),
-    (
-        "table/undeclared-scope",
-        "Params table without a scope",
-        "参数表格未声明作用范围",
-        'A params table with neither `scope="<config path>"` nor `engine="<backend>"`.',
-        "The checker cannot tell which part of verl's config the rows name.",
-    ),
-    (
-        "table/no-default-column",
-        "Params table without a default column",
-        "参数表格缺少默认值列",
-        "A declared params table with no 默认值 / Default column.",
-        "There is nothing to compare with verl's defaults.",
-    ),
-    (
-        "table/no-key",
-        "Row without a key",
-        "表格行缺少配置项名",
-        "A row of a params table whose first column names no key in `code`.",
-        "The row cannot be matched with verl's config.",
-    ),
-    (
-        "table/default-mismatch",
-        "Default in the table differs from verl's",
-        "表格中的默认值与 verl 不一致",
-        "A row whose default is not the one verl's config or the engine's constructor has.",
-        "Readers copy defaults from the page; a wrong one misleads them.",
-    ),
-    (
-        "table/ambiguous-engine",
-        "Engine name resolves to several engines",
-        "后端名对应多个引擎",
-        'An `engine="<backend>"` table for a backend with several engines, without `device="npu|gpu"`.',
-        "Each engine has its own constructor; the table must say which one it documents.",
-    ),
-):
-    declare(code, summary, zh, catches, why)
-
-# -- claim/ and cite/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "claim/unknown-check",
-        "Unknown claim kind",
-        "未知的声明类型",
-        "A `check: …` claim comment of a kind the checker does not have.",
-    ),
-    (
-        "claim/missing-attr",
-        "Claim without its attributes",
-        "声明缺少属性",
-        "A claim declaration missing an attribute its kind needs.",
-    ),
-    (
-        "claim/bad-file",
-        "Claim names a bad path",
-        "声明引用的路径无效",
-        "A claim whose `file=` is not a path inside verl's package.",
-    ),
-    (
-        "claim/file-missing",
-        "Claimed file missing",
-        "声明引用的文件不存在",
-        "A claim about a verl file this release does not have.",
-    ),
-    (
-        "claim/unparsable",
-        "verl file does not parse",
-        "verl 文件无法解析",
-        "A claim about a verl file that Python cannot parse.",
-    ),
-    (
-        "claim/symbol-missing",
-        "Claimed symbol missing",
-        "声明引用的符号不存在",
-        "A claim naming a class or function the verl file does not define.",
-    ),
-    (
-        "claim/params-mismatch",
-        "Claimed parameters differ",
-        "声明的参数与源码不一致",
-        "A claim listing parameters the function does not take.",
-    ),
-    (
-        "claim/code-missing",
-        "Claimed code line missing",
-        "声明引用的代码行不存在",
-        "A claim quoting code that no line of the verl file contains.",
-    ),
-    (
-        "claim/code-changed",
-        "Claimed code line changed",
-        "声明引用的代码行已变更",
-        "A claim quoting code whose closest line in verl now differs.",
-    ),
-    (
-        "claim/only-in-comment",
-        "Claimed text only in a comment",
-        "声明的内容仅出现在注释中",
-        "A claim quoting code that appears only in a comment or docstring.",
-    ),
-    (
-        "claim/raises-missing",
-        "Claimed error not raised",
-        "声明的异常未被抛出",
-        "A claim that verl raises an error with a message that no `raise` has.",
-    ),
-    (
-        "claim/raises-other-error",
-        "Another error class raised",
-        "抛出的异常类型不同",
-        "A claim about an error whose message verl raises with another class.",
-    ),
-    (
-        "claim/message-changed",
-        "Error message changed",
-        "异常信息已变更",
-        "A claim quoting an error message verl has since changed.",
-    ),
-    (
-        "claim/verl-version",
-        "Page checked against another release",
-        "页面核对的 verl 版本与锁定版本不同",
-        "A page stating the verl release it was checked against, other than the pinned one.",
-    ),
-    (
-        "cite/missing-file",
-        "Cited file missing",
-        "引用的文件不存在",
-        "A citation of a verl file the cited release does not have.",
-    ),
-    (
-        "cite/unknown-release",
-        "Cited release not covered",
-        "引用的版本不在覆盖范围内",
-        "A citation of a verl release the site does not cover.",
-    ),
-    (
-        "cite/line-out-of-range",
-        "Cited line beyond the file",
-        "引用的行号超出文件范围",
-        "A citation whose line numbers run past the end of the file.",
-    ),
-    (
-        "cite/claim-outside-lines",
-        "Claim not in the cited lines",
-        "声明内容不在引用的行内",
-        "A claim whose quoted code is outside the lines its citation names.",
-    ),
-):
-    declare(
-        code, summary, zh, catches, "A statement about verl that no longer matches verl's source misleads the reader."
-    )
-
-# -- parity/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "parity/missing-twin",
-        "Page without its translation",
-        "页面缺少对应译文",
-        "A page with no twin in the other language.",
-    ),
-    (
-        "parity/heading-anchor",
-        "Heading without an explicit anchor",
-        "标题缺少显式锚点",
-        "A heading without `{ #anchor }`, whose slug would differ between the languages.",
-    ),
-    (
-        "parity/headings",
-        "Headings differ",
-        "标题结构不一致",
-        "Headings (level and anchor) that differ from the twin's.",
-    ),
-    (
-        "parity/blocks",
-        "Code blocks differ",
-        "代码块不一致",
-        "Fenced blocks (language, check, lines) that differ from the twin's.",
-    ),
-    (
-        "parity/tables",
-        "Parameter tables differ",
-        "参数表格不一致",
-        "Parameter tables whose rows differ from the twin's.",
-    ),
-    ("parity/admonitions", "Admonitions differ", "提示框不一致", "Admonitions whose kinds differ from the twin's."),
-    ("parity/claims", "Check declarations differ", "检查声明不一致", "Check declarations that differ from the twin's."),
-    (
-        "parity/snippet-variant",
-        "中文 variant of a snippet that runs other code",
-        "配置片段的中文版本与原片段的代码不同",
-        "A `x.zh.sh` snippet on a 中文 page whose lines, comments left out, differ from `x.sh`'s.",
-    ),
-    (
-        "parity/marks",
-        "Run markers or ※ marks differ",
-        "运行标记或 ※ 标记不一致",
-        "`run:` markers or ※ marks that differ, in number or order, from the twin's.",
-    ),
-):
-    declare(
-        code,
-        summary,
-        zh,
-        catches,
-        "Both languages say the same things; a structural difference is a translation that drifted.",
-    )
+TABLE_UNDECLARED = declare(
+    "table/undeclared",
+    "Table of defaults without a declaration",
+    "默认值表格未声明检查方式",
+    "A table with a default column and no `check: params …` comment (or skip) above it.",
+    "A table of defaults that is not checked drifts from verl unnoticed.",
+)
+TABLE_ORPHAN_DECLARATION = declare(
+    "table/orphan-declaration",
+    "Table declaration not above a table",
+    "表格检查声明下方没有表格",
+    "A `check: …` comment that is not directly above a table.",
+    "The declaration checks nothing.",
+)
+TABLE_UNKNOWN_CHECK = declare(
+    "table/unknown-check",
+    "Unknown table check",
+    "未知的表格检查类型",
+    "A table declaration naming a check kind the checker does not have.",
+    "The table would go unchecked.",
+)
+TABLE_SKIP_WITHOUT_REASON = declare(
+    "table/skip-without-reason",
+    "Skipped table without a reason",
+    "跳过表格检查但未说明原因",
+    'a `check: skip` comment above a table without `reason="…"`.',
+    _REASON,
+)
+TABLE_UNDECLARED_SCOPE = declare(
+    "table/undeclared-scope",
+    "Params table without a scope",
+    "参数表格未声明作用范围",
+    'A params table with neither `scope="<config path>"` nor `engine="<backend>"`.',
+    "The checker cannot tell which part of verl's config the rows name.",
+)
+TABLE_NO_DEFAULT_COLUMN = declare(
+    "table/no-default-column",
+    "Params table without a default column",
+    "参数表格缺少默认值列",
+    "A declared params table with no 默认值 / Default column.",
+    "There is nothing to compare with verl's defaults.",
+)
+TABLE_NO_KEY = declare(
+    "table/no-key",
+    "Row without a key",
+    "表格行缺少配置项名",
+    "A row of a params table whose first column names no key in `code`.",
+    "The row cannot be matched with verl's config.",
+)
+TABLE_DEFAULT_MISMATCH = declare(
+    "table/default-mismatch",
+    "Default in the table differs from verl's",
+    "表格中的默认值与 verl 不一致",
+    "A row whose default is not the one verl's config or the engine's constructor has.",
+    "Readers copy defaults from the page; a wrong one misleads them.",
+)
+TABLE_AMBIGUOUS_ENGINE = declare(
+    "table/ambiguous-engine",
+    "Engine name resolves to several engines",
+    "后端名对应多个引擎",
+    'An `engine="<backend>"` table for a backend with several engines, without `device="npu|gpu"`.',
+    "Each engine has its own constructor; the table must say which one it documents.",
+)
 
 # -- diagram/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "diagram/not-mermaid",
-        "Diagram check on a non-mermaid fence",
-        "非 mermaid 代码块声明了图表检查",
-        'A `check="diagram"` fence that is not mermaid.',
-    ),
-    ("diagram/empty", "Empty diagram", "空图表", "A mermaid fence with no content."),
-    (
-        "diagram/unknown-type",
-        "Unknown diagram type",
-        "未知的图表类型",
-        "A mermaid diagram whose first word is not a diagram type.",
-    ),
-    (
-        "diagram/not-drawn",
-        "Diagram not rendered",
-        "图表未渲染",
-        "A diagram whose SVG under docs/diagrams/ is missing or stale.",
-    ),
-):
-    declare(
-        code, summary, zh, catches, "The site shows pre-rendered SVGs; a diagram mermaid cannot draw shows nothing."
-    )
+DIAGRAM_NOT_MERMAID = declare(
+    "diagram/not-mermaid",
+    "Diagram check on a non-mermaid fence",
+    "非 mermaid 代码块声明了图表检查",
+    'A `check="diagram"` fence that is not mermaid.',
+    _DIAGRAM,
+)
+DIAGRAM_EMPTY = declare(
+    "diagram/empty",
+    "Empty diagram",
+    "空图表",
+    "A mermaid fence with no content.",
+    _DIAGRAM,
+)
+DIAGRAM_UNKNOWN_TYPE = declare(
+    "diagram/unknown-type",
+    "Unknown diagram type",
+    "未知的图表类型",
+    "A mermaid diagram whose first word is not a diagram type.",
+    _DIAGRAM,
+)
+DIAGRAM_NOT_DRAWN = declare(
+    "diagram/not-drawn",
+    "Diagram not rendered",
+    "图表未渲染",
+    "A diagram whose SVG under docs/diagrams/ is missing or stale.",
+    _DIAGRAM,
+)
 
 # -- suppression/ ------------------------------------------------------------------
 SUPPRESSION_UNUSED = declare(

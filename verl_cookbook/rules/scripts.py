@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from verl_cookbook.rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, Example, declare
 
+_ENV = "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late."
+_MERGER = "argparse stops the merger with a usage error; the checkpoint is not merged."
+
 _PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
 _KIMI = f"{_PPO} \\\n    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n"
 
 # -- shell/ ------------------------------------------------------------------
-declare(
+SHELL_SYNTAX = declare(
     "shell/syntax",
     "Shell syntax error",
     "Shell 语法错误",
@@ -20,14 +23,14 @@ declare(
     bad=Example("sh", 'if [ -n "$X" ]; then\n  echo x\n'),
     good=Example("sh", 'if [ -n "$X" ]; then\n  echo x\nfi\n'),
 )
-declare(
+SHELL_TIMEOUT = declare(
     "shell/timeout",
     "A shell check did not finish",
     "shell 检查未在时限内完成",
     "A script whose syntax check (`bash -n`) or ShellCheck did not finish within the time limit.",
     "What that tool would have said about it is missing.",
 )
-declare(
+SHELL_COMMENT_ENDS_COMMAND = declare(
     "shell/comment-ends-command",
     "Comment line cuts a command short",
     "注释行截断了命令",
@@ -37,7 +40,7 @@ declare(
     bad=Example("sh", f"{_PPO} \\\n    # epochs\n    trainer.total_epochs=2\n"),
     good=Example("sh", f"# epochs\n{_PPO} \\\n    trainer.total_epochs=2\n"),
 )
-declare(
+SHELL_ORPHAN_OVERRIDES = declare(
     "shell/orphan-overrides",
     "Overrides that reach no command",
     "未传给任何命令的覆盖项",
@@ -47,7 +50,7 @@ declare(
     bad=Example("sh", f"{_PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
     good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
 )
-declare(
+SHELL_AFTER_PIPE = declare(
     "shell/after-pipe",
     "Override after `| tee`",
     "覆盖项位于 `| tee` 之后",
@@ -57,7 +60,7 @@ declare(
     bad=Example("sh", f"{_PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
     good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 2>&1 | tee run.log\n"),
 )
-declare(
+SHELLCHECK_SC = declare(
     "shellcheck/SC",
     "ShellCheck's own rules",
     "ShellCheck 规则",
@@ -67,47 +70,49 @@ declare(
 )
 
 # -- env/ and ascend/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "env/unknown-name",
-        "Misspelt environment variable",
-        "环境变量名拼写错误",
-        "An exported name close to a known HCCL/Ascend variable but not one.",
-    ),
-    (
-        "env/not-exported",
-        "Variable set but not exported",
-        "环境变量已赋值但未导出",
-        "A known variable assigned without `export`, so the processes started do not see it.",
-    ),
-    (
-        "env/presence-enables",
-        "Variable enabled by being set",
-        "环境变量一经设置即生效",
-        "A variable whose mere presence enables a feature, set to a value meant to turn it off.",
-    ),
-    (
-        "env/invalid-value",
-        "Invalid variable value",
-        "环境变量取值无效",
-        "A value outside what the variable's documentation allows.",
-    ),
-    (
-        "env/requires",
-        "Variable needs another",
-        "环境变量依赖其他变量",
-        "A variable that has effect only together with another this script does not export.",
-    ),
-    ("env/conflict", "Conflicting variables", "环境变量相互冲突", "Two variables whose values contradict each other."),
-):
-    declare(
-        code,
-        summary,
-        zh,
-        catches,
-        "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late.",
-    )
-declare(
+ENV_UNKNOWN_NAME = declare(
+    "env/unknown-name",
+    "Misspelt environment variable",
+    "环境变量名拼写错误",
+    "An exported name close to a known HCCL/Ascend variable but not one.",
+    _ENV,
+)
+ENV_NOT_EXPORTED = declare(
+    "env/not-exported",
+    "Variable set but not exported",
+    "环境变量已赋值但未导出",
+    "A known variable assigned without `export`, so the processes started do not see it.",
+    _ENV,
+)
+ENV_PRESENCE_ENABLES = declare(
+    "env/presence-enables",
+    "Variable enabled by being set",
+    "环境变量一经设置即生效",
+    "A variable whose mere presence enables a feature, set to a value meant to turn it off.",
+    _ENV,
+)
+ENV_INVALID_VALUE = declare(
+    "env/invalid-value",
+    "Invalid variable value",
+    "环境变量取值无效",
+    "A value outside what the variable's documentation allows.",
+    _ENV,
+)
+ENV_REQUIRES = declare(
+    "env/requires",
+    "Variable needs another",
+    "环境变量依赖其他变量",
+    "A variable that has effect only together with another this script does not export.",
+    _ENV,
+)
+ENV_CONFLICT = declare(
+    "env/conflict",
+    "Conflicting variables",
+    "环境变量相互冲突",
+    "Two variables whose values contradict each other.",
+    _ENV,
+)
+ASCEND_WHITELIST_REQUIRED = declare(
     "ascend/whitelist-required",
     "kimi_ckpt_engine on 950 without HCCL's whitelist",
     "Ascend 950PR/950DT 上 kimi_ckpt_engine 未开启 HCCL 白名单",
@@ -118,7 +123,7 @@ declare(
     page=PAGE_WHITELIST,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "950", "--cann", "8.5.0")),
 )
-declare(
+ASCEND_WHITELIST_FILE = declare(
     "ascend/whitelist-file",
     "Invalid HCCL whitelist file",
     "HCCL 白名单文件无效",
@@ -127,7 +132,7 @@ declare(
     fix='write the file as {{"host_ip": ["<node1 host IP>", "<node2 host IP>"]}}',
     page=PAGE_WHITELIST,
 )
-declare(
+ASCEND_INTRA_ROCE = declare(
     "ascend/intra-roce",
     "kimi_ckpt_engine with CANN ≥ 8.5.0 without intra-node RoCE",
     "CANN 8.5.0 及以上版本使用 kimi_ckpt_engine 时未开启节点内 RoCE",
@@ -142,7 +147,7 @@ declare(
         ("--product", "A3", "--cann", "8.5.0"),
     ),
 )
-declare(
+ASCEND_REBUILD_GROUP_NPU = declare(
     "ascend/rebuild-group-npu",
     "`rebuild_group=True` on Ascend",
     "昇腾上设置 `rebuild_group=True`",
@@ -155,86 +160,93 @@ declare(
 )
 
 # -- cmake/, merger/ ------------------------------------------------------------------
-declare(
+CMAKE_UNKNOWN_OPTION = declare(
     "cmake/unknown-option",
     "Unknown Mooncake CMake option",
     "Mooncake 不支持的 CMake 选项",
     "A `-D<NAME>` that is not one of Mooncake's CMake options.",
     "CMake only warns about an unused variable; the build is not what was meant.",
 )
-declare(
+CMAKE_INVALID_VALUE = declare(
     "cmake/invalid-value",
     "Invalid Mooncake CMake value",
     "Mooncake CMake 选项取值无效",
     "A `-D<NAME>=<value>` outside the option's values.",
     "The build is not what was meant.",
 )
-for code, summary, zh, catches in (
-    (
-        "merger/absent",
-        "No model merger in this release",
-        "该版本无 model merger 命令",
-        "A `python -m verl.model_merger` command for a release without it.",
-    ),
-    (
-        "merger/missing-subcommand",
-        "Merger subcommand missing",
-        "缺少 model merger 子命令",
-        "`python -m verl.model_merger` without `merge` or `test`.",
-    ),
-    (
-        "merger/unknown-subcommand",
-        "Unknown merger subcommand",
-        "未知的 model merger 子命令",
-        "A subcommand the merger's argparse parser does not have.",
-    ),
-    (
-        "merger/unknown-option",
-        "Unknown merger option",
-        "未知的 model merger 选项",
-        "An option the merger's parser does not have.",
-    ),
-    (
-        "merger/ambiguous-option",
-        "Ambiguous merger option",
-        "有歧义的 model merger 选项",
-        "An abbreviated option that matches several options.",
-    ),
-    (
-        "merger/unexpected-argument",
-        "Unexpected merger argument",
-        "多余的 model merger 参数",
-        "A positional argument the merger does not take.",
-    ),
-    (
-        "merger/unexpected-value",
-        "Value given to a switch",
-        "开关选项被赋值",
-        "A value after an option that is a switch.",
-    ),
-    (
-        "merger/missing-value",
-        "Merger option without its value",
-        "model merger 选项缺少取值",
-        "An option that needs a value, given none.",
-    ),
-    (
-        "merger/invalid-choice",
-        "Invalid merger choice",
-        "model merger 选项取值无效",
-        "A value outside an option's choices.",
-    ),
-    (
-        "merger/missing-required",
-        "Required merger option missing",
-        "缺少必需的 model merger 选项",
-        "A required option that is not given.",
-    ),
-):
-    declare(code, summary, zh, catches, "argparse stops the merger with a usage error; the checkpoint is not merged.")
+MERGER_ABSENT = declare(
+    "merger/absent",
+    "No model merger in this release",
+    "该版本无 model merger 命令",
+    "A `python -m verl.model_merger` command for a release without it.",
+    _MERGER,
+)
+MERGER_MISSING_SUBCOMMAND = declare(
+    "merger/missing-subcommand",
+    "Merger subcommand missing",
+    "缺少 model merger 子命令",
+    "`python -m verl.model_merger` without `merge` or `test`.",
+    _MERGER,
+)
+MERGER_UNKNOWN_SUBCOMMAND = declare(
+    "merger/unknown-subcommand",
+    "Unknown merger subcommand",
+    "未知的 model merger 子命令",
+    "A subcommand the merger's argparse parser does not have.",
+    _MERGER,
+)
+MERGER_UNKNOWN_OPTION = declare(
+    "merger/unknown-option",
+    "Unknown merger option",
+    "未知的 model merger 选项",
+    "An option the merger's parser does not have.",
+    _MERGER,
+)
+MERGER_AMBIGUOUS_OPTION = declare(
+    "merger/ambiguous-option",
+    "Ambiguous merger option",
+    "有歧义的 model merger 选项",
+    "An abbreviated option that matches several options.",
+    _MERGER,
+)
+MERGER_UNEXPECTED_ARGUMENT = declare(
+    "merger/unexpected-argument",
+    "Unexpected merger argument",
+    "多余的 model merger 参数",
+    "A positional argument the merger does not take.",
+    _MERGER,
+)
+MERGER_UNEXPECTED_VALUE = declare(
+    "merger/unexpected-value",
+    "Value given to a switch",
+    "开关选项被赋值",
+    "A value after an option that is a switch.",
+    _MERGER,
+)
+MERGER_MISSING_VALUE = declare(
+    "merger/missing-value",
+    "Merger option without its value",
+    "model merger 选项缺少取值",
+    "An option that needs a value, given none.",
+    _MERGER,
+)
+MERGER_INVALID_CHOICE = declare(
+    "merger/invalid-choice",
+    "Invalid merger choice",
+    "model merger 选项取值无效",
+    "A value outside an option's choices.",
+    _MERGER,
+)
+MERGER_MISSING_REQUIRED = declare(
+    "merger/missing-required",
+    "Required merger option missing",
+    "缺少必需的 model merger 选项",
+    "A required option that is not given.",
+    _MERGER,
+)
 
 # -- json/, yaml/, python/ ------------------------------------------------------------------
-declare(
+JSON_SYNTAX = declare(
     "json/syntax",
     "Invalid JSON",
     "JSON 语法错误",
@@ -243,14 +255,14 @@ declare(
     bad=Example("md", '```json {check="json"}\n{"a": 1,}\n```\n'),
     good=Example("md", '```json {check="json"}\n{"a": 1}\n```\n'),
 )
-declare(
+JSON_UNKNOWN_SCHEMA = declare(
     "json/unknown-schema",
     "Unknown JSON schema",
     "未知的 JSON schema",
     "A JSON block naming a schema the catalog does not have.",
     "The block would go unchecked.",
 )
-declare(
+JSON_SCHEMA = declare(
     "json/schema-",
     "JSON that its schema rejects",
     "不符合 schema 的 JSON",
@@ -258,7 +270,7 @@ declare(
     "The file's reader (e.g. HCCL for its whitelist) expects that shape.",
     family=True,
 )
-declare(
+YAML_SYNTAX = declare(
     "yaml/syntax",
     "Invalid YAML",
     "YAML 语法错误",
@@ -267,14 +279,14 @@ declare(
     bad=Example("yaml", "trainer:\n  total_epochs: [2\n"),
     good=Example("yaml", "trainer:\n  total_epochs: 2\n"),
 )
-declare(
+YAML_EMPTY = declare(
     "yaml/empty",
     "Empty YAML block",
     "空 YAML 代码块",
     "A YAML config block with nothing in it.",
     "There is nothing to check.",
 )
-declare(
+YAML_NOT_A_MAPPING = declare(
     "yaml/not-a-mapping",
     "YAML fragment is not a mapping",
     "YAML 片段不是映射",
@@ -283,7 +295,7 @@ declare(
     bad=Example("md", '```yaml {check="config"}\n- trainer\n```\n'),
     good=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
-declare(
+PYTHON_SYNTAX = declare(
     "python/syntax",
     "Invalid Python",
     "Python 语法错误",
@@ -292,7 +304,7 @@ declare(
     bad=Example("md", '```python {check="python"}\ndef f(:\n    pass\n```\n'),
     good=Example("md", '```python {check="python"}\ndef f():\n    pass\n```\n'),
 )
-declare(
+PYTHON_VERL_IMPORT = declare(
     "python/verl-import",
     "Import of something verl lacks",
     "导入 verl 中不存在的对象",
@@ -303,7 +315,7 @@ declare(
         "md", '```python {check="python"}\nfrom verl.checkpoint_engine import CheckpointEngineRegistry\n```\n'
     ),
 )
-declare(
+PYTHON_OVERRIDE_SIGNATURE = declare(
     "python/override-signature",
     "Override with another signature",
     "重写方法的签名与基类不同",

@@ -12,7 +12,7 @@ def _sh(body: str) -> Example:
 
 _PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
 
-declare(
+UPGRADE_ENTRY_POINT_MOVED = declare(
     "upgrade/entry-point-moved",
     "Entry point removed; its replacement named",
     "入口模块已移除，给出替代模块",
@@ -29,7 +29,7 @@ declare(
     bad=_sh("python3 -m verl.trainer.fsdp_sft_trainer trainer.total_epochs=1"),
     good=_sh("python3 -m verl.trainer.sft_trainer trainer.total_epochs=1"),
 )
-declare(
+UPGRADE_KEY_MOVED = declare(
     "upgrade/key-moved",
     "Key moved in a later release",
     "配置项已迁移到新位置",
@@ -41,7 +41,7 @@ declare(
     bad=_sh(f"{_PPO} train_batch_size=64"),
     good=_sh(f"{_PPO} data.train_batch_size=64"),
 )
-declare(
+UPGRADE_KEY_REMOVED = declare(
     "upgrade/key-removed",
     "Key removed in a later release",
     "配置项已在新版本中移除",
@@ -51,7 +51,7 @@ declare(
     bad=_sh(f"{_PPO} actor_rollout_ref.rollout.skip_rollout=True"),
     good=_sh(f"{_PPO} actor_rollout_ref.rollout.free_cache_engine=True"),
 )
-declare(
+CONFIG_UNKNOWN_SECTION = declare(
     "config/unknown-section",
     "Keys under a section the config does not have",
     "配置中不存在该配置节",

@@ -1,0 +1,202 @@
+"""Rules about what a page states about verl: claims and citations of verl's source (``claim/``, ``cite/``), and
+the translation parity of a page and its twin (``parity/``)."""
+
+from __future__ import annotations
+
+from verl_cookbook.rules import declare
+
+_STALE = "A statement about verl that no longer matches verl's source misleads the reader."
+_PARITY = "Both languages say the same things; a structural difference is a translation that drifted."
+
+# -- claim/ and cite/ ------------------------------------------------------------------
+CLAIM_UNKNOWN_CHECK = declare(
+    "claim/unknown-check",
+    "Unknown claim kind",
+    "未知的声明类型",
+    "A `check: …` claim comment of a kind the checker does not have.",
+    _STALE,
+)
+CLAIM_MISSING_ATTR = declare(
+    "claim/missing-attr",
+    "Claim without its attributes",
+    "声明缺少属性",
+    "A claim declaration missing an attribute its kind needs.",
+    _STALE,
+)
+CLAIM_BAD_FILE = declare(
+    "claim/bad-file",
+    "Claim names a bad path",
+    "声明引用的路径无效",
+    "A claim whose `file=` is not a path inside verl's package.",
+    _STALE,
+)
+CLAIM_FILE_MISSING = declare(
+    "claim/file-missing",
+    "Claimed file missing",
+    "声明引用的文件不存在",
+    "A claim about a verl file this release does not have.",
+    _STALE,
+)
+CLAIM_UNPARSABLE = declare(
+    "claim/unparsable",
+    "verl file does not parse",
+    "verl 文件无法解析",
+    "A claim about a verl file that Python cannot parse.",
+    _STALE,
+)
+CLAIM_SYMBOL_MISSING = declare(
+    "claim/symbol-missing",
+    "Claimed symbol missing",
+    "声明引用的符号不存在",
+    "A claim naming a class or function the verl file does not define.",
+    _STALE,
+)
+CLAIM_PARAMS_MISMATCH = declare(
+    "claim/params-mismatch",
+    "Claimed parameters differ",
+    "声明的参数与源码不一致",
+    "A claim listing parameters the function does not take.",
+    _STALE,
+)
+CLAIM_CODE_MISSING = declare(
+    "claim/code-missing",
+    "Claimed code line missing",
+    "声明引用的代码行不存在",
+    "A claim quoting code that no line of the verl file contains.",
+    _STALE,
+)
+CLAIM_CODE_CHANGED = declare(
+    "claim/code-changed",
+    "Claimed code line changed",
+    "声明引用的代码行已变更",
+    "A claim quoting code whose closest line in verl now differs.",
+    _STALE,
+)
+CLAIM_ONLY_IN_COMMENT = declare(
+    "claim/only-in-comment",
+    "Claimed text only in a comment",
+    "声明的内容仅出现在注释中",
+    "A claim quoting code that appears only in a comment or docstring.",
+    _STALE,
+)
+CLAIM_RAISES_MISSING = declare(
+    "claim/raises-missing",
+    "Claimed error not raised",
+    "声明的异常未被抛出",
+    "A claim that verl raises an error with a message that no `raise` has.",
+    _STALE,
+)
+CLAIM_RAISES_OTHER_ERROR = declare(
+    "claim/raises-other-error",
+    "Another error class raised",
+    "抛出的异常类型不同",
+    "A claim about an error whose message verl raises with another class.",
+    _STALE,
+)
+CLAIM_MESSAGE_CHANGED = declare(
+    "claim/message-changed",
+    "Error message changed",
+    "异常信息已变更",
+    "A claim quoting an error message verl has since changed.",
+    _STALE,
+)
+CLAIM_VERL_VERSION = declare(
+    "claim/verl-version",
+    "Page checked against another release",
+    "页面核对的 verl 版本与锁定版本不同",
+    "A page stating the verl release it was checked against, other than the pinned one.",
+    _STALE,
+)
+CITE_MISSING_FILE = declare(
+    "cite/missing-file",
+    "Cited file missing",
+    "引用的文件不存在",
+    "A citation of a verl file the cited release does not have.",
+    _STALE,
+)
+CITE_UNKNOWN_RELEASE = declare(
+    "cite/unknown-release",
+    "Cited release not covered",
+    "引用的版本不在覆盖范围内",
+    "A citation of a verl release the site does not cover.",
+    _STALE,
+)
+CITE_LINE_OUT_OF_RANGE = declare(
+    "cite/line-out-of-range",
+    "Cited line beyond the file",
+    "引用的行号超出文件范围",
+    "A citation whose line numbers run past the end of the file.",
+    _STALE,
+)
+CITE_CLAIM_OUTSIDE_LINES = declare(
+    "cite/claim-outside-lines",
+    "Claim not in the cited lines",
+    "声明内容不在引用的行内",
+    "A claim whose quoted code is outside the lines its citation names.",
+    _STALE,
+)
+
+# -- parity/ ------------------------------------------------------------------
+PARITY_MISSING_TWIN = declare(
+    "parity/missing-twin",
+    "Page without its translation",
+    "页面缺少对应译文",
+    "A page with no twin in the other language.",
+    _PARITY,
+)
+PARITY_HEADING_ANCHOR = declare(
+    "parity/heading-anchor",
+    "Heading without an explicit anchor",
+    "标题缺少显式锚点",
+    "A heading without `{ #anchor }`, whose slug would differ between the languages.",
+    _PARITY,
+)
+PARITY_HEADINGS = declare(
+    "parity/headings",
+    "Headings differ",
+    "标题结构不一致",
+    "Headings (level and anchor) that differ from the twin's.",
+    _PARITY,
+)
+PARITY_BLOCKS = declare(
+    "parity/blocks",
+    "Code blocks differ",
+    "代码块不一致",
+    "Fenced blocks (language, check, lines) that differ from the twin's.",
+    _PARITY,
+)
+PARITY_TABLES = declare(
+    "parity/tables",
+    "Parameter tables differ",
+    "参数表格不一致",
+    "Parameter tables whose rows differ from the twin's.",
+    _PARITY,
+)
+PARITY_ADMONITIONS = declare(
+    "parity/admonitions",
+    "Admonitions differ",
+    "提示框不一致",
+    "Admonitions whose kinds differ from the twin's.",
+    _PARITY,
+)
+PARITY_CLAIMS = declare(
+    "parity/claims",
+    "Check declarations differ",
+    "检查声明不一致",
+    "Check declarations that differ from the twin's.",
+    _PARITY,
+)
+PARITY_SNIPPET_VARIANT = declare(
+    "parity/snippet-variant",
+    "中文 variant of a snippet that runs other code",
+    "配置片段的中文版本与原片段的代码不同",
+    "A `x.zh.sh` snippet on a 中文 page whose lines, comments left out, differ from `x.sh`'s.",
+    _PARITY,
+)
+PARITY_MARKS = declare(
+    "parity/marks",
+    "Run markers or ※ marks differ",
+    "运行标记或 ※ 标记不一致",
+    "`run:` markers or ※ marks that differ, in number or order, from the twin's.",
+    _PARITY,
+)
