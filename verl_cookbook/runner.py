@@ -13,7 +13,22 @@ from verl_cookbook.findings import Finding
 from verl_cookbook.fingerprints import tool_fingerprint
 from verl_cookbook.releases import version_key
 from verl_cookbook.rules import replay
-from verl_cookbook.rules.pages import FILE_MISSING
+from verl_cookbook.rules.claims import CLAIM_UNKNOWN_CHECK
+from verl_cookbook.rules.config import VERL_CONFIG_DRIFT
+from verl_cookbook.rules.pages import (
+    FILE_MISSING,
+    INCLUDE_MISSING,
+    MARKDOWN_UNTERMINATED_FENCE,
+    SNIPPET_EMPTY,
+    SNIPPET_ORPHAN,
+    SNIPPET_UNDECLARED,
+    SNIPPET_UNKNOWN_ATTR,
+    SNIPPET_UNKNOWN_CHECK,
+    TABLE_ORPHAN_DECLARATION,
+    TABLE_SKIP_WITHOUT_REASON,
+    TABLE_UNDECLARED,
+    TABLE_UNKNOWN_CHECK,
+)
 from verl_cookbook.verl_source import cache_dir, write_atomic
 
 if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a page is not in the page cache
@@ -97,17 +112,9 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         report.blocks += 1
         report.includes.update(block.includes)
         if block.unterminated:
-            out.append(
-                Finding(
-                    page.path,
-                    block.line,
-                    block.col,
-                    "markdown/unterminated-fence",
-                    "code fence is never closed: the rest of the page is swallowed into it",
-                )
-            )
+            out.append(MARKDOWN_UNTERMINATED_FENCE.at(page.path, block.line, block.col))
         for target, line in block.missing_includes:
-            out.append(Finding(page.path, line, 1, "include/missing", f"--8<-- include `{target}` does not exist"))
+            out.append(INCLUDE_MISSING.at(page.path, line, 1, target=target))
         kind = block.attrs.get("check")
         if kind is None and ctx.options.get("lenient"):
             guessed = lenient.guess_attrs(block, ctx)  # another project's docs: guess from the language
@@ -116,43 +123,20 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
                 kind = guessed["check"]
         if kind is None:
             if not ctx.options.get("lenient"):
-                out.append(
-                    Finding(
-                        page.path,
-                        block.line,
-                        block.col,
-                        "snippet/undeclared",
-                        f'```{block.lang or " "} block declares no check: add check="<kind>" to the '
-                        f'fence, or check="skip" reason="…"',
-                    )
-                )
+                out.append(SNIPPET_UNDECLARED.at(page.path, block.line, block.col, lang=block.lang or ""))
             continue
         if kind not in BLOCK_CHECKS:
             out.append(
-                Finding(
-                    page.path,
-                    block.line,
-                    block.col,
-                    "snippet/unknown-check",
-                    f'check="{kind}" is not a check kind; known: {", ".join(sorted(BLOCK_CHECKS))}',
-                )
+                SNIPPET_UNKNOWN_CHECK.at(page.path, block.line, block.col, kind=kind, known=sorted(BLOCK_CHECKS))
             )
             continue
         unknown = set(block.attrs) - COMMON_ATTRS - KIND_ATTRS.get(kind, set())
         if unknown:
-            out.append(
-                Finding(
-                    page.path,
-                    block.line,
-                    block.col,
-                    "snippet/unknown-attr",
-                    f'unknown fence attribute(s) {", ".join(sorted(unknown))} for check="{kind}"',
-                )
-            )
+            out.append(SNIPPET_UNKNOWN_ATTR.at(page.path, block.line, block.col, kind=kind, attrs=sorted(unknown)))
         if not applies(block.attrs, ctx.facts):
             continue
         if kind != "skip" and not block.code.strip() and not block.missing_includes:
-            out.append(Finding(page.path, block.line, block.col, "snippet/empty", "code block is empty"))
+            out.append(SNIPPET_EMPTY.at(page.path, block.line, block.col))
             continue
         if block.missing_includes:
             continue
@@ -165,23 +149,14 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             if ctx.options.get("lenient"):
                 out.extend(lenient.backend_table_findings(table, ctx))
             if default_column(table) is not None and not ctx.options.get("lenient"):
-                out.append(
-                    Finding(
-                        page.path,
-                        table.line,
-                        1,
-                        "table/undeclared",
-                        "this table has a default column but no <!-- check: params … --> declaration "
-                        'above it (or <!-- check: skip reason="…" -->)',
-                    )
-                )
+                out.append(TABLE_UNDECLARED.at(page.path, table.line, 1))
             continue
         if d.kind == "skip":
             if not d.attrs.get("reason"):
-                out.append(Finding(page.path, d.line, 1, "table/skip-without-reason", 'check: skip needs reason="…"'))
+                out.append(TABLE_SKIP_WITHOUT_REASON.at(page.path, d.line, 1))
             continue
         if d.kind not in TABLE_CHECKS:
-            out.append(Finding(page.path, d.line, 1, "table/unknown-check", f"unknown table check `{d.kind}`"))
+            out.append(TABLE_UNKNOWN_CHECK.at(page.path, d.line, 1, kind=d.kind, known=sorted(TABLE_CHECKS)))
             continue
         if not applies(d.attrs, ctx.facts):
             continue
@@ -193,26 +168,10 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             continue
         report.claims += 1
         if d.kind in TABLE_CHECKS or d.kind == "skip":
-            out.append(
-                Finding(
-                    page.path,
-                    d.line,
-                    1,
-                    "table/orphan-declaration",
-                    f"<!-- check: {d.kind} --> is not directly above a table",
-                )
-            )
+            out.append(TABLE_ORPHAN_DECLARATION.at(page.path, d.line, 1, kind=d.kind))
             continue
         if d.kind not in CLAIM_CHECKS:
-            out.append(
-                Finding(
-                    page.path,
-                    d.line,
-                    1,
-                    "claim/unknown-check",
-                    f"unknown claim kind `{d.kind}`; known: {', '.join(sorted(CLAIM_CHECKS)) or 'none'}",
-                )
-            )
+            out.append(CLAIM_UNKNOWN_CHECK.at(page.path, d.line, 1, kind=d.kind, known=sorted(CLAIM_CHECKS)))
             continue
         if not applies(d.attrs, ctx.facts):
             continue
@@ -365,9 +324,7 @@ def orphan_snippets(site_root: Path, included: set[str]) -> list[Finding]:
         for f in sorted(p for p in snippets.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             shown = shown_path(f, cwd)
             if shown not in included:
-                out.append(
-                    Finding(shown, 1, 1, "snippet/orphan", "no page includes this snippet, so nothing checks it")
-                )
+                out.append(SNIPPET_ORPHAN.at(shown, 1, 1))
     return out
 
 
@@ -382,40 +339,32 @@ def consistency(facts: Facts) -> list[Finding]:
         y = block["fields"].get(name)
         if y is None:
             out.append(
-                Finding(
+                VERL_CONFIG_DRIFT.at(
                     block["file"],
                     block["line"] or 1,
                     1,
-                    "verl/config-drift",
-                    f"CheckpointEngineConfig.{name} has no entry in the checkpoint_engine YAML block",
-                    f"dataclass default: {fld['default']!r}",
-                    fld["source"],
+                    fact=f"dataclass default: {fld['default']!r}",
+                    fact_source=fld["source"],
+                    name=name,
                 )
             )
         elif y["value"] != fld["default"]:
             file, _, line = y["source"].rpartition(":")
             out.append(
-                Finding(
+                VERL_CONFIG_DRIFT.at(
                     file,
                     int(line or 1),
                     1,
-                    "verl/config-drift",
-                    f"checkpoint_engine.{name}: YAML says {y['value']!r}, the dataclass says {fld['default']!r}",
-                    f"dataclass default: {fld['default']!r}",
-                    fld["source"],
+                    fact=f"dataclass default: {fld['default']!r}",
+                    fact_source=fld["source"],
+                    case="differs",
+                    name=name,
+                    yaml=y["value"],
+                    default=fld["default"],
                 )
             )
     for name, y in block["fields"].items():
         if name != "_target_" and name not in dc["fields"]:
             file, _, line = y["source"].rpartition(":")
-            out.append(
-                Finding(
-                    file,
-                    int(line or 1),
-                    1,
-                    "verl/config-drift",
-                    f"checkpoint_engine.{name} is in the YAML block but not a CheckpointEngineConfig field",
-                    fact_source=dc["source"],
-                )
-            )
+            out.append(VERL_CONFIG_DRIFT.at(file, int(line or 1), 1, fact_source=dc["source"], case="extra", name=name))
     return out

@@ -115,7 +115,8 @@ class Rule(str):
                     if part
                 )
             )
-        return Finding(path, line, col, self, message.render(data), fact, fact_source, data)
+        values = {k: _value(v, self, k) for k, v in data.items()}
+        return Finding(path, line, col, self, message.render(values), fact, fact_source, values)
 
     def render(self, data: Mapping[str, Any], lang: str = "en") -> str:
         """This rule's message for ``data`` in ``lang`` (``en`` or ``zh``)."""
@@ -145,6 +146,18 @@ class Rule(str):
                     return page[str(key)]
             return page.get("")
         return page
+
+
+def _value(v: Any, rule: Rule, name: str) -> Any:
+    """``v`` as a finding carries it: JSON's values only (a tuple becomes a list), so a finding read back from the
+    page cache or a baseline renders the same text."""
+    if v is None or isinstance(v, (str, bool, int, float)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_value(x, rule, name) for x in v]
+    if isinstance(v, Mapping):
+        return {str(k): _value(x, rule, name) for k, x in v.items()}
+    raise TypeError(f"rule {rule}: data {name} is a {type(v).__name__}, not a JSON value")
 
 
 class _Defaulting(dict):

@@ -15,6 +15,8 @@ CLAIM_UNKNOWN_CHECK = declare(
     "未知的声明类型",
     "A `check: …` claim comment of a kind the checker does not have.",
     _STALE,
+    message="`{kind}` is not a claim kind; known: {known!c}",
+    message_zh="`{kind}` 不是可用的声明类型；可用类型：{known!c}",
 )
 CLAIM_MISSING_ATTR = declare(
     "claim/missing-attr",

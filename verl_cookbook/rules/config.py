@@ -404,4 +404,14 @@ VERL_CONFIG_DRIFT = declare(
     "verl 的 YAML 与 dataclass 不一致",
     "A field of verl's CheckpointEngineConfig whose default differs from (or is missing in) the YAML block.",
     "The site documents one of the two; a drift inside verl means one of them is wrong for some users.",
+    message={
+        "": "`CheckpointEngineConfig.{name}` has no entry in the `checkpoint_engine` YAML block",
+        "differs": "`checkpoint_engine.{name}`: the YAML block says {yaml!r}, the dataclass says {default!r}",
+        "extra": "`checkpoint_engine.{name}` is in the YAML block but is no `CheckpointEngineConfig` field",
+    },
+    message_zh={
+        "": "`CheckpointEngineConfig.{name}` 在 `checkpoint_engine` 的 YAML 配置块中没有对应项",
+        "differs": "`checkpoint_engine.{name}`：YAML 配置块中为 {yaml!r}，dataclass 中为 {default!r}",
+        "extra": "`checkpoint_engine.{name}` 在 YAML 配置块中，但不是 `CheckpointEngineConfig` 的字段",
+    },
 )

@@ -64,6 +64,8 @@ MARKDOWN_UNTERMINATED_FENCE = declare(
     "代码块未闭合",
     "A ``` fence with no closing fence.",
     "The rest of the page is swallowed into the block and renders as code.",
+    message="the code fence is never closed: the rest of the page is swallowed into it",
+    message_zh="代码块未闭合：页面其余内容都被并入该代码块",
     bad=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n'),
     good=Example("md", _OK),
 )
@@ -73,6 +75,8 @@ INCLUDE_MISSING = declare(
     "引用的文件不存在",
     "A `--8<--` include whose target file does not exist.",
     "The page renders without the snippet, and the snippet it meant is never checked.",
+    message="the included file `{target}` does not exist",
+    message_zh="`--8<--` 引用的文件 `{target}` 不存在",
 )
 
 # -- snippet/ ------------------------------------------------------------------
@@ -82,6 +86,8 @@ SNIPPET_UNDECLARED = declare(
     "代码块未声明检查方式",
     'A fenced block that declares no `check="<kind>"` (or `check="skip" reason="…"`).',
     "Which check a block needs is declared, never guessed; an undeclared block would go unchecked.",
+    message='the ```{lang} block declares no check: add `check="<kind>"` to its fence, or `check="skip" reason="…"`',
+    message_zh='该 ```{lang} 代码块未声明检查方式：请在代码块首行添加 `check="<kind>"`，或 `check="skip" reason="…"`',
     bad=Example("md", "```yaml\ntrainer:\n  total_epochs: 2\n```\n"),
     good=Example("md", _OK),
 )
@@ -91,6 +97,8 @@ SNIPPET_UNKNOWN_CHECK = declare(
     "未知的检查类型",
     'A fence whose `check="…"` names no check the checker has.',
     "A misspelt kind would otherwise leave the block unchecked.",
+    message='`check="{kind}"` is not a check kind; known: {known!c}',
+    message_zh='`check="{kind}"` 不是可用的检查类型；可用类型：{known!c}',
     bad=Example("md", '```yaml {check="confgi"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", _OK),
 )
@@ -100,6 +108,8 @@ SNIPPET_UNKNOWN_ATTR = declare(
     "未知的代码块属性",
     "A fence attribute the declared check does not read.",
     "A misspelt attribute (`devcie=`) silently changes nothing.",
+    message='`check="{kind}"` does not read the fence attribute(s) {attrs!c}',
+    message_zh='`check="{kind}"` 不读取代码块属性 {attrs!c}',
     bad=Example("md", '```yaml {check="config" devcie="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" device="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
@@ -118,6 +128,8 @@ SNIPPET_EMPTY = declare(
     "空代码块",
     "A fenced block with no content.",
     "An empty block is a snippet that was lost (often an include that moved).",
+    message="the code block is empty",
+    message_zh="代码块为空",
     bad=Example("md", '```yaml {check="config"}\n```\n'),
     good=Example("md", _OK),
 )
@@ -127,6 +139,8 @@ SNIPPET_ORPHAN = declare(
     "未被任何页面引用的代码片段",
     "A file under snippets/ that no page includes.",
     "Nothing checks it, and readers never see it.",
+    message="no page includes this snippet, so nothing checks it",
+    message_zh="没有页面引用该代码片段，因此它不会被检查",
 )
 SNIPPET_ORPHAN_DECLARATION = declare(
     "snippet/orphan-declaration",
@@ -154,6 +168,9 @@ TABLE_UNDECLARED = declare(
     "默认值表格未声明检查方式",
     "A table with a default column and no `check: params …` comment (or skip) above it.",
     "A table of defaults that is not checked drifts from verl unnoticed.",
+    message="the table has a default column but no `<!-- check: params … -->` above it "
+    '(or `<!-- check: skip reason="…" -->`)',
+    message_zh='该表格含默认值列，但上方没有 `<!-- check: params … -->` 声明（或 `<!-- check: skip reason="…" -->`）',
 )
 TABLE_ORPHAN_DECLARATION = declare(
     "table/orphan-declaration",
@@ -161,6 +178,8 @@ TABLE_ORPHAN_DECLARATION = declare(
     "表格检查声明下方没有表格",
     "A `check: …` comment that is not directly above a table.",
     "The declaration checks nothing.",
+    message="`<!-- check: {kind} -->` is not directly above a table",
+    message_zh="`<!-- check: {kind} -->` 未紧贴在表格上方",
 )
 TABLE_UNKNOWN_CHECK = declare(
     "table/unknown-check",
@@ -168,6 +187,8 @@ TABLE_UNKNOWN_CHECK = declare(
     "未知的表格检查类型",
     "A table declaration naming a check kind the checker does not have.",
     "The table would go unchecked.",
+    message="`{kind}` is not a table check; known: {known!c}",
+    message_zh="`{kind}` 不是可用的表格检查类型；可用类型：{known!c}",
 )
 TABLE_SKIP_WITHOUT_REASON = declare(
     "table/skip-without-reason",
@@ -175,6 +196,8 @@ TABLE_SKIP_WITHOUT_REASON = declare(
     "跳过表格检查但未说明原因",
     'a `check: skip` comment above a table without `reason="…"`.',
     _REASON,
+    message='`check: skip` needs `reason="…"`',
+    message_zh='`check: skip` 须注明 `reason="…"`',
 )
 TABLE_UNDECLARED_SCOPE = declare(
     "table/undeclared-scope",
