@@ -14,6 +14,7 @@ from pathlib import Path
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Directive, Table
+from verl_cookbook.rules.pages import SNIPPET_SKIP_WITHOUT_REASON
 from verl_cookbook.session import Session
 
 
@@ -95,13 +96,5 @@ def load_all() -> None:
 def _skip(block: CodeBlock, ctx: Context) -> list[Finding]:
     """An explicit opt-out: console output, pseudo-code. It must say why."""
     if not block.attrs.get("reason", "").strip():
-        return [
-            Finding(
-                block.page,
-                block.line,
-                block.col,
-                "snippet/skip-without-reason",
-                'check="skip" needs reason="…" saying why this block cannot be checked',
-            )
-        ]
+        return [SNIPPET_SKIP_WITHOUT_REASON.at(block.page, block.line, block.col)]
     return []

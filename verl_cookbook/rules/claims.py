@@ -8,6 +8,27 @@ from verl_cookbook.rules import declare
 _STALE = "A statement about verl that no longer matches verl's source misleads the reader."
 _PARITY = "Both languages say the same things; a structural difference is a translation that drifted."
 
+
+def _parity_en(what: str, whats: str | None = None) -> dict[str, str]:
+    """The messages of a rule comparing one kind of element of a page and its twin: the first element that differs
+    (``""``), or the first one the other page does not have (``count``)."""
+    return {
+        "": what + " #{index} differs from the twin: here `{here}`, {twin}:{twin_line} has `{there}`",
+        "count": "{count} "
+        + (whats or what + "s")
+        + " here, {twin_count} in {twin}: {extra_path}:{extra_line} `{extra}` has no "
+        "counterpart in {other}",
+    }
+
+
+def _parity_zh(what: str) -> dict[str, str]:
+    return {
+        "": "第 {index} 个" + what + "与对应译文不一致：本页为 `{here}`，{twin}:{twin_line} 为 `{there}`",
+        "count": "本页有 {count} 个" + what + "，{twin} 有 {twin_count} 个：{extra_path}:{extra_line} 的 `{extra}` 在 "
+        "{other} 中没有对应项",
+    }
+
+
 # -- claim/ and cite/ ------------------------------------------------------------------
 CLAIM_UNKNOWN_CHECK = declare(
     "claim/unknown-check",
@@ -145,6 +166,14 @@ PARITY_MISSING_TWIN = declare(
     "页面缺少对应译文",
     "A page with no twin in the other language.",
     _PARITY,
+    message={
+        "": "no English twin: expected `{twin}`",
+        "zh": "no 中文 twin: expected `{twin}`",
+    },
+    message_zh={
+        "": "缺少英文页面：应为 `{twin}`",
+        "zh": "缺少中文页面：应为 `{twin}`",
+    },
 )
 PARITY_HEADING_ANCHOR = declare(
     "parity/heading-anchor",
@@ -152,6 +181,10 @@ PARITY_HEADING_ANCHOR = declare(
     "标题缺少显式锚点",
     "A heading without `{ #anchor }`, whose slug would differ between the languages.",
     _PARITY,
+    message="heading `{heading}` has no explicit `{{ #anchor }}`: its slug would differ between the "
+    "languages, so links into it break in one of them",
+    message_zh="标题 `{heading}` 没有显式锚点 `{{ #anchor }}`：两种语言生成的锚点不同，"
+    "指向该标题的链接会在其中一种语言中失效",
 )
 PARITY_HEADINGS = declare(
     "parity/headings",
@@ -159,6 +192,8 @@ PARITY_HEADINGS = declare(
     "标题结构不一致",
     "Headings (level and anchor) that differ from the twin's.",
     _PARITY,
+    message=_parity_en("heading"),
+    message_zh=_parity_zh("标题"),
 )
 PARITY_BLOCKS = declare(
     "parity/blocks",
@@ -166,6 +201,8 @@ PARITY_BLOCKS = declare(
     "代码块不一致",
     "Fenced blocks (language, check, lines) that differ from the twin's.",
     _PARITY,
+    message=_parity_en("code block"),
+    message_zh=_parity_zh("代码块"),
 )
 PARITY_TABLES = declare(
     "parity/tables",
@@ -173,6 +210,8 @@ PARITY_TABLES = declare(
     "参数表格不一致",
     "Parameter tables whose rows differ from the twin's.",
     _PARITY,
+    message=_parity_en("parameter table"),
+    message_zh=_parity_zh("参数表格"),
 )
 PARITY_ADMONITIONS = declare(
     "parity/admonitions",
@@ -180,6 +219,8 @@ PARITY_ADMONITIONS = declare(
     "提示框不一致",
     "Admonitions whose kinds differ from the twin's.",
     _PARITY,
+    message=_parity_en("admonition"),
+    message_zh=_parity_zh("提示框"),
 )
 PARITY_CLAIMS = declare(
     "parity/claims",
@@ -187,6 +228,8 @@ PARITY_CLAIMS = declare(
     "检查声明不一致",
     "Check declarations that differ from the twin's.",
     _PARITY,
+    message=_parity_en("check declaration"),
+    message_zh=_parity_zh("检查声明"),
 )
 PARITY_SNIPPET_VARIANT = declare(
     "parity/snippet-variant",
@@ -194,6 +237,14 @@ PARITY_SNIPPET_VARIANT = declare(
     "配置片段的中文版本与原片段的代码不同",
     "A `x.zh.sh` snippet on a 中文 page whose lines, comments left out, differ from `x.sh`'s.",
     _PARITY,
+    message={
+        "": "`{variant}` runs `{said}` where `{base}` runs `{wanted}`: a 中文 variant differs only in comments",
+        "missing-base": "`{variant}` is a 中文 variant of `{base}`, which does not exist",
+    },
+    message_zh={
+        "": "`{variant}` 运行 `{said}`，而 `{base}` 运行 `{wanted}`：中文版本只能在注释上不同",
+        "missing-base": "`{variant}` 是 `{base}` 的中文版本，而 `{base}` 不存在",
+    },
 )
 PARITY_MARKS = declare(
     "parity/marks",
@@ -201,4 +252,6 @@ PARITY_MARKS = declare(
     "运行标记或 ※ 标记不一致",
     "`run:` markers or ※ marks that differ, in number or order, from the twin's.",
     _PARITY,
+    message=_parity_en("run marker or ※ mark", "run markers or ※ marks"),
+    message_zh=_parity_zh("运行标记或 ※ 标记"),
 )

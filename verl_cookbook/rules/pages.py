@@ -119,6 +119,8 @@ SNIPPET_SKIP_WITHOUT_REASON = declare(
     "跳过检查但未说明原因",
     'A block declared `check="skip"` without `reason="…"`.',
     _REASON,
+    message='`check="skip"` needs `reason="…"` saying why the block cannot be checked',
+    message_zh='`check="skip"` 须以 `reason="…"` 说明该代码块无法检查的原因',
     bad=Example("md", '```text {check="skip"}\nsome console output\n```\n'),
     good=Example("md", '```text {check="skip" reason="console output"}\nsome console output\n```\n'),
 )
