@@ -169,3 +169,28 @@ def test_every_rule_is_a_module_constant_named_after_its_code() -> None:
                 assert name == re.sub(r"[^A-Z0-9]+", "_", value.code.upper()).strip("_"), (name, value.code)
     assert sorted(bound) == sorted(r.code for r in declarations())
     assert all(len(names) == 1 for names in bound.values())
+
+
+def test_an_optional_part_shows_only_when_its_fields_have_values() -> None:
+    m = Message.declare("x/y", "no `{key}`[[; did you mean `{s}`?]]", "无 `{key}`[[，是否应为 `{s}`？]]")
+    assert m.render({"key": "a"}) == "no `a`" and m.render({"key": "a", "s": None}) == "no `a`"
+    assert m.render({"key": "a", "s": "b"}) == "no `a`; did you mean `b`?"
+    assert m.render({"key": "a", "s": "b"}, "zh") == "无 `a`，是否应为 `b`？"
+    assert m.required("") == {"key"} and m.fields("") == {"key", "s"}
+
+
+@pytest.mark.parametrize("template", ["a [[b", "a ]] b", "[[a [[b]] c]]"])
+def test_an_optional_part_that_is_not_closed_is_refused(template: str) -> None:
+    with pytest.raises(TemplateError):
+        fields_of(template)
+
+
+def test_doctor_lang_zh_prints_the_fix_from_the_rules_chinese_declaration(tmp_path, capsys) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo trainer.total_epoch=2\n", encoding="utf-8")
+    code, out = _run(["doctor", str(script), "--lang", "zh", "--quiet"], capsys)
+    assert code == 1
+    fix = next(line for line in out.splitlines() if line.strip().startswith("修改方法："))
+    assert "Hydra 拒绝不存在的配置项" in fix
+    code, out = _run(["doctor", str(script), "--lang", "en", "--quiet"], capsys)
+    assert "    fix: " in out and "修改方法" not in out

@@ -145,7 +145,7 @@ _LABELS = {"en": ("fix", "see"), "zh": ("修改方法", "参见")}
 
 def _extra(reports: list[FileReport], lang: str) -> list[list[tuple[str, str | None]]]:
     fix, see = _LABELS[lang]
-    return [[(fix, df.fix), (see, df.link)] for r in reports for df in r.findings]
+    return [[(fix, df.fix_text(lang)), (see, df.link)] for r in reports for df in r.findings]
 
 
 def format_text(reports: list[FileReport], facts: Facts, lang: str = "en") -> str:
@@ -168,7 +168,7 @@ def format_json(reports: list[FileReport], facts: Facts, lang: str = "en") -> st
             for r in reports
         ],
         "findings": [
-            {**d, "fix": df.fix, "link": df.link}
+            {**d, "fix": df.fix_text(lang), "link": df.link}
             for d, df in zip(
                 json_findings([df.finding for r in reports for df in r.findings], lang),
                 [df for r in reports for df in r.findings],

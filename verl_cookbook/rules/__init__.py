@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from verl_cookbook.rules.template import Message, TemplateError, fields_of
+from verl_cookbook.rules.template import Message, TemplateError
 
 ERROR = "error"
 WARNING = "warning"
@@ -54,7 +54,7 @@ class Rule(str):
     catches: str
     why: str
     severity: str
-    fix: str | Mapping[str, str] | None
+    fix: Message | None  # how to fix it, in English and 中文, filled from the data and doctor's context
     page: str | Mapping[str, str] | None
     bad: Example | None
     good: Example | None
@@ -101,7 +101,7 @@ class Rule(str):
         cases = message.cases
         if case not in cases and not ("" in cases and case in self.declared.extra_cases):
             raise TypeError(f"rule {self}: no case {case!r} (declared: {', '.join(map(repr, cases))})")
-        missing = message.fields(case if case in cases else "") - data.keys()
+        missing = message.required(case if case in cases else "") - data.keys()
         unknown = data.keys() - self.declared.data_names - {"case"}
         if missing or unknown:
             raise TypeError(
@@ -126,15 +126,14 @@ class Rule(str):
     @property
     def extra_cases(self) -> frozenset[str]:
         """Cases the fix or the page tells apart while the message has one wording."""
-        return frozenset(k for m in (self.fix, self.page) if isinstance(m, Mapping) for k in m if isinstance(k, str))
+        cases = set(self.fix.cases if self.fix else ()) | set(self.page if isinstance(self.page, Mapping) else ())
+        return frozenset(cases)
 
-    def fix_text(self, data: Mapping[str, Any]) -> str | None:
-        """The fix, filled from a finding's data (and context such as ``backend``); ``data["case"]`` picks one of
-        several fixes when the rule declares a mapping."""
+    def fix_text(self, data: Mapping[str, Any], lang: str = "en") -> str | None:
+        """The fix in ``lang``, filled from a finding's data and context such as ``backend`` (a field neither has
+        shows as ``<name>``); ``data["case"]`` picks one of several fixes when the rule declares a mapping."""
         fix = self.declared.fix
-        if isinstance(fix, Mapping):
-            fix = fix.get(str(data.get("case") or ""), fix.get(""))
-        return fix.format_map(_Defaulting(data)) if fix else None
+        return fix.render(_Defaulting(data), lang) if fix else None
 
     def page_for(self, data: Mapping[str, Any]) -> str | None:
         """The site page that explains the rule; a mapping picks it by ``data["case"]``, else by ``data["backend"]``
@@ -254,6 +253,7 @@ def declare(
     *,
     severity: str = ERROR,
     fix: str | Mapping[str, str] | None = None,
+    fix_zh: str | Mapping[str, str] | None = None,
     page: str | Mapping[str, str] | None = None,
     bad: Example | None = None,
     good: Example | None = None,
@@ -277,7 +277,10 @@ def declare(
     if (message is None) != (message_zh is None):
         raise TemplateError(f"rule {code}: a message needs both its English and its 中文 template")
     msg = Message.declare(code, message, message_zh) if message is not None and message_zh is not None else None
-    fix_fields = _fix_fields(fix)
+    if (fix is None) != (fix_zh is None):
+        raise TemplateError(f"rule {code}: a fix needs both its English and its 中文 text")
+    fixes = Message.declare(code, fix, fix_zh) if fix is not None and fix_zh is not None else None
+    fix_fields = fixes.all_fields() - {"backend"} if fixes else frozenset()  # the backend is doctor's context
     names = (msg.all_fields() if msg else frozenset()) | fix_fields | frozenset(extra)
     if folds:
         names |= {"under", "span"}
@@ -291,7 +294,7 @@ def declare(
         catches=catches,
         why=why,
         severity=severity,
-        fix=fix,
+        fix=fixes,
         page=page,
         bad=bad,
         good=good,
@@ -302,12 +305,6 @@ def declare(
     )
     (_FAMILIES if family else _RULES)[code] = rule
     return rule
-
-
-def _fix_fields(fix: str | Mapping[str, str] | None) -> frozenset[str]:
-    """The data a fix template reads (``backend`` is the doctor's context, not a finding's data)."""
-    texts = [fix] if isinstance(fix, str) else list(fix.values()) if fix else []
-    return frozenset().union(*(fields_of(t) for t in texts)) - {"backend"}
 
 
 def lookup(code: str) -> Rule:

@@ -30,6 +30,10 @@ CONFIG_UNKNOWN_KEY = declare(
         "": "fix the key or drop it (or add it with `+` if it is yours); Hydra rejects unknown keys",
         "suggested": "fix the key as suggested, or drop it; Hydra rejects unknown keys",
     },
+    fix_zh={
+        "": "修正该配置项或删除它（如果是自定义配置项，请以 `+` 添加）；Hydra 拒绝不存在的配置项",
+        "suggested": "按提示修正该配置项，或删除它；Hydra 拒绝不存在的配置项",
+    },
     bad=_sh("trainer.total_epoch=2"),
     good=_sh("trainer.total_epochs=2"),
 )
@@ -196,6 +200,12 @@ OVERRIDE_GROUP = declare(
         "newer": "choose an option verl {release} has, or run a verl built from the main branch",
         "missing": "choose an option verl {release} has, or add the config folder that holds `{option}`",
     },
+    fix_zh={
+        "": "选择该配置组中存在的选项（Hydra 会列出）",
+        "gone": "选择 verl {release} 中存在的选项，或改用最后提供 `{option}` 的版本 verl {last}",
+        "newer": "选择 verl {release} 中存在的选项，或使用基于 main 分支构建的 verl",
+        "missing": "选择 verl {release} 中存在的选项，或添加包含 `{option}` 的配置目录",
+    },
     folds=_UNDER_A_CHOICE,
     bad=_sh("model_engine=no_such_engine"),
     good=_sh("model_engine=megatron"),
@@ -282,6 +292,13 @@ ENGINE_UNKNOWN_BACKEND = declare(
         "hccl": "set `actor_rollout_ref.rollout.checkpoint_engine.backend=nccl`: on Ascend the name `nccl` "
         "loads the HCCL engine, and its kwargs go under `engine_kwargs.nccl`",
     },
+    fix_zh={
+        "": "使用上方 `verl:` 一行列出的已注册后端名称",
+        "kwargs-key": "按当前生效的后端为参数指定键：`engine_kwargs.{backend}.<name>=…`（在昇腾上，HCCL 引擎的名称为 "
+        "`nccl`）",
+        "hccl": "设置 `actor_rollout_ref.rollout.checkpoint_engine.backend=nccl`：在昇腾上，`nccl` "
+        "这一名称加载的是 HCCL 引擎，其参数位于 `engine_kwargs.nccl` 下",
+    },
     page=PAGE_NCCL_HCCL,
     bad=_npu(f"{_CKPT}.backend=hccl"),
     good=_npu(f"{_CKPT}.backend=nccl"),
@@ -295,6 +312,10 @@ ENGINE_KWARGS_IGNORED = declare(
     fix={
         "": "move these kwargs under `engine_kwargs.{backend}` (the backend in effect), or drop them",
         "after-fix": "rename the key as the message says when you correct the backend",
+    },
+    fix_zh={
+        "": "将这些参数移到 `engine_kwargs.{backend}`（当前生效的后端）下，或删除它们",
+        "after-fix": "修正后端名称时，按问题描述重命名该配置项",
     },
     page=PAGE_BY_BACKEND,
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.hccl.rebuild_group=False"),
@@ -314,6 +335,7 @@ ENGINE_UNKNOWN_KWARG = declare(
     "A key under `engine_kwargs.<backend>` that the engine class's `__init__` does not accept on this device.",
     "Building the engine raises TypeError (unexpected keyword argument).",
     fix="remove the argument: the engine's constructor does not take it on this device",
+    fix_zh="删除该参数：在该设备上，引擎的构造函数不接受它",
     page=PAGE_BY_BACKEND,
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.multi_sender=True"),
     good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
@@ -325,6 +347,7 @@ ENGINE_INJECTED_KWARG = declare(
     "A key under `engine_kwargs.<backend>` that verl already passes to the engine (e.g. `bucket_size`).",
     "The constructor gets the argument twice and raises TypeError (multiple values for keyword argument).",
     fix="remove it from engine_kwargs: verl passes it itself",
+    fix_zh="从 engine_kwargs 中删除该参数：verl 会自行传入",
     page=PAGE_BY_BACKEND,
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.bucket_size=512"),
     good=_npu(f"{_CKPT}.backend=nccl", f"{_CKPT}.update_weights_bucket_megabytes=512"),
@@ -336,6 +359,7 @@ ENGINE_WRONG_TYPE = declare(
     "An `engine_kwargs` value whose type differs from the constructor parameter's annotation or default.",
     "The engine receives a value it does not expect (a string where it compares a bool, for instance).",
     fix="give the type the constructor's default has",
+    fix_zh="按构造函数默认值的类型填写",
     page=PAGE_BY_BACKEND,
     bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=sometimes"),
     good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
@@ -347,6 +371,7 @@ ENGINE_NPU_DEVICE = declare(
     'An engine whose constructor compares its `device` argument with "npu", used on Ascend without `device: npu`.',
     "Without it the engine takes its CUDA path on an NPU.",
     fix="add `actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.{backend}.device=npu`",
+    fix_zh="添加 `actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.{backend}.device=npu`",
     page="backends/mooncake-kimi/",
     bad=_npu(f"{_CKPT}.backend=mooncake"),
     good=_npu(f"{_CKPT}.backend=mooncake", f"+{_CKPT}.engine_kwargs.mooncake.device=npu"),
@@ -361,6 +386,10 @@ ENGINE_NOT_ON_DEVICE = declare(
         "": "pick a backend registered on this device",
         "delta_sharded": "on Ascend use `backend=nccl` (HCCL); delta_sharded is CUDA/NCCL-only in this verl release",
     },
+    fix_zh={
+        "": "选择在该设备上注册的后端",
+        "delta_sharded": "在昇腾上使用 `backend=nccl`（HCCL）；在此 verl 版本中 delta_sharded 仅支持 CUDA/NCCL",
+    },
     page={"delta_sharded": PAGE_DELTA, "": PAGE_NCCL_HCCL},
     bad=_npu(f"{_CKPT}.backend=delta_sharded"),
     good=_npu(f"{_CKPT}.backend=nccl"),
@@ -372,6 +401,7 @@ DELTA_REJECTED = declare(
     "A `delta_sharded` setup that one of the `raise` statements in verl's delta engine rejects.",
     "The job stops at its first weight sync, after the cluster has been allocated.",
     fix="change the setting named in the message, or use another backend (e.g. nccl)",
+    fix_zh="修改问题描述中指出的配置，或改用其他后端（如 nccl）",
     page=PAGE_DELTA,
     bad=_sh(f"{_CKPT}.backend=delta_sharded", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),
     good=_sh(f"{_CKPT}.backend=nccl", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),
@@ -385,6 +415,7 @@ COMMAND_MISSING_DASH_M = declare(
     "`python verl.trainer.main_ppo`: a module name given to Python as if it were a file.",
     "Python looks for a file of that name and stops.",
     fix="add `-m` before the module name",
+    fix_zh="在模块名前加上 `-m`",
     bad=Example("sh", "python3 verl.trainer.main_ppo trainer.total_epochs=2\n"),
     good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
 )
@@ -395,6 +426,7 @@ COMMAND_UNKNOWN_ENTRY_POINT = declare(
     "`python -m verl.<module>` for a module this verl release does not have.",
     "Python stops with 'No module named …'.",
     fix="run an entry point this verl release has (named in the message)",
+    fix_zh="改为运行本 verl 版本中存在的入口模块（见问题描述）",
     bad=Example("sh", "python3 -m verl.trainer.main_ppx trainer.total_epochs=2\n"),
     good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
 )

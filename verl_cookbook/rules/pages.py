@@ -244,6 +244,17 @@ DIAGRAM_NOT_MERMAID = declare(
     "非 mermaid 代码块声明了图表检查",
     'A `check="diagram"` fence that is not mermaid.',
     _DIAGRAM,
+    message={
+        "": '`check="diagram"` is for mermaid fences (``` {{ .mermaid check="diagram" }}), not `{lang}`',
+        "no-lang": '`check="diagram"` is for mermaid fences (``` {{ .mermaid check="diagram" }}), not a fence '
+        "without a language",
+    },
+    message_zh={
+        "": '`check="diagram"` 仅用于 mermaid 代码块（``` {{ .mermaid check="diagram" }}），'
+        "而该代码块的语言为 `{lang}`",
+        "no-lang": '`check="diagram"` 仅用于 mermaid 代码块（``` {{ .mermaid check="diagram" }}），'
+        "而该代码块未注明语言",
+    },
 )
 DIAGRAM_EMPTY = declare(
     "diagram/empty",
@@ -251,6 +262,14 @@ DIAGRAM_EMPTY = declare(
     "空图表",
     "A mermaid fence with no content.",
     _DIAGRAM,
+    message={
+        "": "the mermaid diagram has no content",
+        "declared": "the `{word}` diagram declares its type but draws nothing",
+    },
+    message_zh={
+        "": "mermaid 图表没有内容",
+        "declared": "`{word}` 图表只声明了类型，没有绘制任何内容",
+    },
 )
 DIAGRAM_UNKNOWN_TYPE = declare(
     "diagram/unknown-type",
@@ -258,6 +277,10 @@ DIAGRAM_UNKNOWN_TYPE = declare(
     "未知的图表类型",
     "A mermaid diagram whose first word is not a diagram type.",
     _DIAGRAM,
+    message="`{word}` is not a mermaid diagram type[[; did you mean `{suggestion}`?]] (known: flowchart, "
+    "sequenceDiagram, classDiagram, stateDiagram-v2, …)",
+    message_zh="`{word}` 不是 mermaid 图表类型[[；是否应为 `{suggestion}`？]]（可用类型如 flowchart、sequenceDiagram、"
+    "classDiagram、stateDiagram-v2 等）",
 )
 DIAGRAM_NOT_DRAWN = declare(
     "diagram/not-drawn",
@@ -265,6 +288,10 @@ DIAGRAM_NOT_DRAWN = declare(
     "图表未渲染",
     "A diagram whose SVG under docs/diagrams/ is missing or stale.",
     _DIAGRAM,
+    message="the diagram's SVG `{svg}` does not exist (the diagram changed, or mermaid did): run `python "
+    "scripts/render_diagrams.py`",
+    message_zh="图表对应的 SVG 文件 `{svg}` 不存在（图表或 mermaid 版本已变更）：请运行 `python "
+    "scripts/render_diagrams.py`",
 )
 
 # -- suppression/ ------------------------------------------------------------------
@@ -278,6 +305,7 @@ SUPPRESSION_UNUSED = declare(
     message_zh="`verl-cookbook: ignore[{code}]` 未生效：本行及下一行均无 `{code}` 问题",
     severity=WARNING,
     fix="remove the comment (or the code it names)",
+    fix_zh="删除该注释（或其中列出的规则代码）",
     bad=Example("md", "<!-- verl-cookbook: ignore[snippet/undeclared] -->\n" + _OK),
     good=Example(
         "md", "<!-- verl-cookbook: ignore[snippet/undeclared] -->\n```yaml\ntrainer:\n  total_epochs: 2\n```\n"

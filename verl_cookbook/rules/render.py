@@ -229,7 +229,7 @@ def render(lang: str) -> str:
         colon = "：" if zh else ": "  # a 中文 label takes the full-width colon (AutoCorrect, scripts/prose_lint.py)
         catches, why = texts(r, lang)
         out += [f"- {t['catches']}{colon}{catches}", f"- {t['why']}{colon}{why}"]
-        fix = r.fix_text({"case": ""}) if r.fix else None
+        fix = r.fix_text({}, "en") if r.fix else None
         if fix:
             out.append(f"- {t['fix']}{colon}{fix}")
         for heading, ex in ((t["bad"], r.bad), (t["good"], r.good)):

@@ -37,6 +37,7 @@ SHELL_COMMENT_ENDS_COMMAND = declare(
     "A comment line inside a command continued with `\\`: the arguments after it are not the command's.",
     "bash ends the command at the comment; the overrides after it run as a command of their own.",
     fix="move the comment above the command (or delete it) so that the `\\` joins the next argument",
+    fix_zh="将注释移到命令上方（或删除），使 `\\` 能连接下一个参数",
     bad=Example("sh", f"{_PPO} \\\n    # epochs\n    trainer.total_epochs=2\n"),
     good=Example("sh", f"# epochs\n{_PPO} \\\n    trainer.total_epochs=2\n"),
 )
@@ -47,6 +48,7 @@ SHELL_ORPHAN_OVERRIDES = declare(
     "Lines of overrides after a line that does not end with `\\`.",
     "bash runs them as a command of their own ('command not found'); verl never sees them.",
     fix="end the line before with `\\` so that these lines continue the command",
+    fix_zh="在上一行末尾加上 `\\`，使这些行接续该命令",
     bad=Example("sh", f"{_PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
     good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
 )
@@ -57,6 +59,7 @@ SHELL_AFTER_PIPE = declare(
     "An override written after `2>&1 | tee log`: it is a file name for tee.",
     "verl never sees the setting.",
     fix="put every override before `2>&1 | tee …`; only the log file name goes after `tee`",
+    fix_zh="将所有覆盖项放在 `2>&1 | tee …` 之前；`tee` 之后只写日志文件名",
     bad=Example("sh", f"{_PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
     good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 2>&1 | tee run.log\n"),
 )
@@ -120,6 +123,8 @@ ASCEND_WHITELIST_REQUIRED = declare(
     "verl's README asks for both on Ascend 950.",
     fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "
     'like {{"host_ip": ["192.168.1.10", "192.168.1.11"]}} (the host NIC IPs of every node)',
+    fix_zh='设置 HCCL_WHITELIST_DISABLE=0，并将 HCCL_WHITELIST_FILE 指向形如 {{"host_ip": ["192.168.1.10", '
+    '"192.168.1.11"]}} 的 JSON 文件（内容为各节点主机网卡的 IP 地址）',
     page=PAGE_WHITELIST,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "950", "--cann", "8.5.0")),
 )
@@ -130,6 +135,7 @@ ASCEND_WHITELIST_FILE = declare(
     'An `HCCL_WHITELIST_FILE` that is missing or not `{"host_ip": [...]}` with IPv4 addresses.',
     "HCCL reads host NIC IPv4 addresses from it; `device_ip` is reserved and not supported.",
     fix='write the file as {{"host_ip": ["<node1 host IP>", "<node2 host IP>"]}}',
+    fix_zh='将文件内容写为 {{"host_ip": ["<节点 1 主机 IP>", "<节点 2 主机 IP>"]}}',
     page=PAGE_WHITELIST,
 )
 ASCEND_INTRA_ROCE = declare(
@@ -139,6 +145,7 @@ ASCEND_INTRA_ROCE = declare(
     "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`.",
     "Otherwise host-to-device transfers go over HCCS and time out (verl PR #5546).",
     fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/950DT, where HCCL does not support it)",
+    fix_zh="执行 export HCCL_INTRA_ROCE_ENABLE=1（Ascend 950PR/950DT 除外：HCCL 在该产品上不支持此变量）",
     page=PAGE_MOONCAKE_KIMI,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "A3", "--cann", "8.5.0")),
     good=Example(
@@ -156,6 +163,8 @@ ASCEND_REBUILD_GROUP_NPU = declare(
     "The job fails at the end of its first weight sync.",
     fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
     "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
+    fix_zh="保持默认的 `rebuild_group=False`（通信域只建立一次并复用）；如果推理实例会动态增减，请使用 "
+    "`backend=mooncake` 并设置 `device=npu`，它在每次同步时重新建链",
     page=PAGE_NCCL_HCCL + "#rebuild-group-npu",
 )
 

@@ -6,12 +6,15 @@ wordings declares a mapping from a case to its template (``{"": …, "suggested"
 the finding must carry is checked when the rule is declared, not when the message is printed.
 
 Beyond ``!r`` and ``!s``, two conversions render a list in the message's own language: ``{names!l}`` joins the items
-(``a, b`` / ``a、b``) and ``{names!c}`` shows each as a code span (```a`, `b``` / ```a`、`b```). Data holds values
-(strings, numbers, lists), never text written for one language.
+(``a, b`` / ``a、b``) and ``{names!c}`` shows each as a code span (```a`, `b``` / ```a`、`b```). A part written
+``[[…]]`` is optional: it is shown only when every field in it has a value (not None, empty or missing), so
+``"unknown key `{key}`[[; did you mean `{suggestion}`?]]"`` needs no second case for a finding without a suggestion.
+Data holds values (strings, numbers, lists), never text written for one language.
 """
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -20,6 +23,7 @@ from typing import Any
 LANGS = ("en", "zh")
 _SEPARATOR = {"en": ", ", "zh": "、"}
 _CONVERSIONS = {None, "r", "s", "l", "c"}
+_OPTIONAL = re.compile(r"\[\[(.*?)\]\]", re.S)
 
 
 class TemplateError(ValueError):
@@ -27,9 +31,16 @@ class TemplateError(ValueError):
     asking for different data): raised when the rule is declared."""
 
 
+def required_fields(template: str) -> frozenset[str]:
+    """The fields a finding must carry: those outside the template's optional ``[[…]]`` parts."""
+    return fields_of(_OPTIONAL.sub("", template))
+
+
 def fields_of(template: str) -> frozenset[str]:
     """The names a template's fields read (``{key}``, ``{key!r}``, ``{choices!c}``), checked for what
     :func:`render` can fill: named fields only, no attribute or index lookups, known conversions."""
+    if "[[" in _OPTIONAL.sub("", template) or "]]" in _OPTIONAL.sub("", template):
+        raise TemplateError(f"{template!r}: an optional part is written [[…]], once open, once closed")
     names = set()
     try:
         parsed = list(string.Formatter().parse(template))
@@ -89,6 +100,10 @@ class Message:
         """The fields the template of ``case`` reads (the same in both languages)."""
         return fields_of(self.en[case])
 
+    def required(self, case: str) -> frozenset[str]:
+        """The fields a finding of ``case`` must carry (those outside optional parts, in both languages)."""
+        return required_fields(self.en[case]) | required_fields(self.zh[case])
+
     def all_fields(self) -> frozenset[str]:
         return frozenset().union(*(self.fields(c) for c in self.en))
 
@@ -96,4 +111,10 @@ class Message:
         """The message in ``lang`` (``en`` or ``zh``) for a finding carrying ``data``."""
         templates = self.zh if lang == "zh" else self.en
         case = str(data.get("case") or "")
-        return _Formatter(lang).vformat(templates[case if case in templates else ""], (), data)
+        template = templates[case if case in templates else ""]
+
+        def optional(m: re.Match[str]) -> str:
+            given = all(data.get(name) not in (None, "", [], ()) for name in fields_of(m.group(1)))
+            return m.group(1) if given else ""
+
+        return _Formatter(lang).vformat(_OPTIONAL.sub(optional, template), (), data)

@@ -24,6 +24,8 @@ UPGRADE_ENTRY_POINT_MOVED = declare(
     "this finding.",
     fix="run `python -m {new}` instead, and rewrite the command's keys for its config (the findings folded under "
     "this one, each listed by --format json)",
+    fix_zh="改为运行 `python -m {new}`，并按其配置改写命令中的配置项（即折叠在该问题下的各问题，"
+    "`--format json` 会逐条列出）",
     # what the command sets is judged against the replacement's config: every finding about it follows from the move
     folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
     bad=_sh("python3 -m verl.trainer.fsdp_sft_trainer trainer.total_epochs=1"),
@@ -38,6 +40,7 @@ UPGRADE_KEY_MOVED = declare(
     "Hydra stops at the old key; adding `+` (Hydra's own hint) would only hide it from verl, which reads the new "
     "place.",
     fix="write `{new}` instead of `{key}`",
+    fix_zh="将 `{key}` 改为 `{new}`",
     bad=_sh(f"{_PPO} train_batch_size=64"),
     good=_sh(f"{_PPO} data.train_batch_size=64"),
 )
@@ -48,6 +51,7 @@ UPGRADE_KEY_REMOVED = declare(
     "A key an older verl release had that this release removed with nothing in its place.",
     "Hydra stops at it; adding `+` would keep a setting nothing reads.",
     fix="drop `{key}` (last read by verl {last})",
+    fix_zh="删除 `{key}`（最后读取它的版本为 verl {last}）",
     bad=_sh(f"{_PPO} actor_rollout_ref.rollout.skip_rollout=True"),
     good=_sh(f"{_PPO} actor_rollout_ref.rollout.free_cache_engine=True"),
 )
@@ -62,6 +66,10 @@ CONFIG_UNKNOWN_SECTION = declare(
     fix={
         "": "use a verl release (or plugin) that has `{section}`, or drop its keys",
         "choice": "choose `{choice}` (a config group choice, written on its own), or drop the keys under `{section}`",
+    },
+    fix_zh={
+        "": "使用包含 `{section}` 的 verl 版本（或插件），或删除该配置节下的配置项",
+        "choice": "选择 `{choice}`（配置组选项，须单独写出），或删除 `{section}` 下的配置项",
     },
     folds=("config/unknown-key",),
     bad=_sh(f"{_PPO} actor_rollout_ref.actor.no_such_section.a=1 actor_rollout_ref.actor.no_such_section.b=2"),
