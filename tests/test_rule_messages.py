@@ -162,7 +162,13 @@ def test_every_rule_is_a_module_constant_named_after_its_code() -> None:
     import re
 
     bound: dict[str, list[str]] = {}
-    for module in ("claims", "config", "coverage", "pages", "scripts", "stack", "startup", "upgrade"):
+    import pkgutil
+
+    from verl_cookbook import rules
+
+    names = [m.name for m in pkgutil.iter_modules(rules.__path__) if m.name not in ("render", "template", "zh")]
+    assert {"claims", "config", "coverage", "engines", "pages", "scripts", "stack", "startup", "upgrade"} <= set(names)
+    for module in names:
         for name, value in vars(importlib.import_module(f"verl_cookbook.rules.{module}")).items():
             if isinstance(value, Rule):
                 bound.setdefault(value.code, []).append(name)

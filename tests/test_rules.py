@@ -114,7 +114,6 @@ WITHOUT_EXAMPLE = {
     "install/expectation": "test_install_run",
     "install/manifest": "test_install_run",
     "claim/bad-attr": "test_stack_checks",
-    "config/missing-value": "test_config_rules",
     "config/omegaconf": "test_yaml_config",
     "override/unknown-group": "test_overrides",
     "override/rejected": "test_overrides",

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from verl_cookbook.doctor.inputs import (
 from verl_cookbook.doctor_rules import DoctorFinding, Target, ascend_env, with_fix
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.engines import ENGINE_KWARGS_IGNORED
 
 
 @dataclass
@@ -119,15 +119,15 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
                 if path[k] == name:
                     new_path = (*path[:k], good, *path[k + 1 :])
                     out.append(
-                        Finding(
+                        ENGINE_KWARGS_IGNORED.at(
                             a.file,
                             a.line,
                             a.col,
-                            "engine/kwargs-ignored",
-                            f"`{'.'.join(path)}`: once the backend is corrected to `{good}`, verl reads only "
-                            f"`engine_kwargs.{good}`, so this setting would be ignored; write "
-                            f"`{'.'.join(new_path)}` instead",
-                            data={"key": ".".join(path), "corrected": good, "case": "after-fix"},
+                            case="after-fix",
+                            path=".".join(path),
+                            key=".".join(path),
+                            corrected=good,
+                            new=".".join(new_path),
                         )
                     )
                     a = Assignment(new_path, a.value, a.file, a.line, a.col, op=a.op)
@@ -135,7 +135,7 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
         seen = {(f.line, f.rule) for f in found}
         for f in checker.check(fixed, mode="config", delta=True, unknown=unit.symbolic):
             if f.rule.startswith("engine/") and (f.line, f.rule) not in seen:
-                out.append(dataclasses.replace(f, message=f"with backend `{good}`: {f.message}"))
+                out.append(f.with_data(corrected=good))
     return out
 
 

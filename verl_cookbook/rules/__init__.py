@@ -115,7 +115,9 @@ class Rule(str):
                     if part
                 )
             )
-        values = {k: _value(v, self, k) for k, v in data.items()}
+        required = message.required(case if case in cases else "")
+        # a field given as None that the message does not need is left out: the data says what the check knew
+        values = {k: _value(v, self, k) for k, v in data.items() if v is not None or k in required}
         return Finding(path, line, col, self, message.render(values), fact, fact_source, values)
 
     def render(self, data: Mapping[str, Any], lang: str = "en") -> str:
@@ -208,6 +210,11 @@ class Finding:
         if lang == "en" or self.rule.declared.message is None:
             return self.message
         return self.rule.render(self.data, lang)
+
+    def with_data(self, **changes: Any) -> Finding:
+        """This finding made again by its rule, at the same place, with ``changes`` to its data."""
+        data = {**self.data, **changes}
+        return self.rule.at(self.path, self.line, self.col, fact=self.fact, fact_source=self.fact_source, **data)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.rule, self.message)
@@ -357,6 +364,7 @@ PAGE_BY_BACKEND = {
 from verl_cookbook.rules import claims as _claims  # noqa: E402,F401
 from verl_cookbook.rules import config as _config  # noqa: E402,F401
 from verl_cookbook.rules import coverage as _coverage  # noqa: E402,F401
+from verl_cookbook.rules import engines as _engines  # noqa: E402,F401
 from verl_cookbook.rules import pages as _pages  # noqa: E402,F401
 from verl_cookbook.rules import scripts as _scripts  # noqa: E402,F401
 from verl_cookbook.rules import stack as _stack  # noqa: E402,F401

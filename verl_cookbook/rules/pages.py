@@ -207,6 +207,8 @@ TABLE_UNDECLARED_SCOPE = declare(
     "参数表格未声明作用范围",
     'A params table with neither `scope="<config path>"` nor `engine="<backend>"`.',
     "The checker cannot tell which part of verl's config the rows name.",
+    message='a params table needs `scope="<config path>"` or `engine="<backend>"`',
+    message_zh='参数表格须声明 `scope="<config path>"` 或 `engine="<backend>"`',
 )
 TABLE_NO_DEFAULT_COLUMN = declare(
     "table/no-default-column",
@@ -214,6 +216,8 @@ TABLE_NO_DEFAULT_COLUMN = declare(
     "参数表格缺少默认值列",
     "A declared params table with no 默认值 / Default column.",
     "There is nothing to compare with verl's defaults.",
+    message="the declared parameter table has no default column (默认值 / Default)",
+    message_zh="声明检查的参数表格没有默认值列（默认值 / Default）",
 )
 TABLE_NO_KEY = declare(
     "table/no-key",
@@ -221,6 +225,8 @@ TABLE_NO_KEY = declare(
     "表格行缺少配置项名",
     "A row of a params table whose first column names no key in `code`.",
     "The row cannot be matched with verl's config.",
+    message="the first column must name the key in `code`",
+    message_zh="第一列须以 `code` 形式写出配置项名",
 )
 TABLE_DEFAULT_MISMATCH = declare(
     "table/default-mismatch",
@@ -228,6 +234,18 @@ TABLE_DEFAULT_MISMATCH = declare(
     "表格中的默认值与 verl 不一致",
     "A row whose default is not the one verl's config or the engine's constructor has.",
     "Readers copy defaults from the page; a wrong one misleads them.",
+    message={
+        "": "`{key}`: the table says the default is `{claimed}`, verl's default is {default!r}",
+        "no-default": "`{key}`: the table says there is no default, but verl's default is {default!r}",
+        "not-code": "`{key}`: put the default value in `code` (the cell says {cell!r})",
+        "required": "`{key}`: the table claims the default `{claimed}`, but verl gives it no default (it is required)",
+    },
+    message_zh={
+        "": "`{key}`：表格中的默认值为 `{claimed}`，而 verl 的默认值为 {default!r}",
+        "no-default": "`{key}`：表格中写明没有默认值，而 verl 的默认值为 {default!r}",
+        "not-code": "`{key}`：请以 `code` 形式写出默认值（单元格内容为 {cell!r}）",
+        "required": "`{key}`：表格中的默认值为 `{claimed}`，而 verl 没有为它设置默认值（必填）",
+    },
 )
 TABLE_AMBIGUOUS_ENGINE = declare(
     "table/ambiguous-engine",
@@ -235,6 +253,8 @@ TABLE_AMBIGUOUS_ENGINE = declare(
     "后端名对应多个引擎",
     'An `engine="<backend>"` table for a backend with several engines, without `device="npu|gpu"`.',
     "Each engine has its own constructor; the table must say which one it documents.",
+    message='`{backend}` resolves to several engines ({engines!l}); declare `device="npu"` or `device="gpu"`',
+    message_zh='`{backend}` 对应多个引擎（{engines!l}）；请声明 `device="npu"` 或 `device="gpu"`',
 )
 
 # -- diagram/ ------------------------------------------------------------------

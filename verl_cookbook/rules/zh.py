@@ -141,10 +141,6 @@ ZH: dict[str, tuple[str, str]] = {
         "Hydra 仍接受、但当前入口已不再读取的配置项（只有其他入口会迁移该配置项）。",
         "该设置不生效且无任何提示：作业照常运行，但与所写配置不符。",
     ),
-    "config/missing-value": (
-        "在 verl 配置中为 `???`（必填）、而命令中未设置的配置项。",
-        "verl 读取该配置项时即报 MissingMandatoryValue 并退出。",
-    ),
     "config/not-a-field": (
         "以 `+` 新增的配置项，其所在节点由 verl 转换为 dataclass，而该 dataclass 没有此字段。",
         "Hydra 接受该配置项，但构造 dataclass 时抛出 TypeError（`unexpected keyword argument`）。",

@@ -26,14 +26,15 @@ from verl_cookbook.checks.config.model import (
     UNKNOWN,
     Assignment,
     CheckedConfig,
-    did_you_mean,
+    closest,
 )
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import CONFIG_NOT_A_FIELD, CONFIG_WRONG_TYPE
 
 
 def type_error(default: Any, value: Any, annotation: str | None = None) -> str | None:
-    """Why ``value`` cannot stand where a Python default is ``default`` (an engine constructor's keyword argument,
-    passed as is); None if it can."""
+    """The type ``value`` should have where a Python default is ``default`` (an engine constructor's keyword
+    argument, passed as is), when it does not have it; None if it can stand there."""
     if isinstance(value, str) and value.startswith("${"):
         return None  # an interpolation: resolved by OmegaConf at run time
     if value is None:
@@ -56,7 +57,7 @@ def type_error(default: Any, value: Any, annotation: str | None = None) -> str |
     }[expected]
     if ok:
         return None
-    return f"expected {expected.__name__}, got {type(value).__name__} {value!r}"
+    return expected.__name__
 
 
 # -- types from verl's dataclasses ----------------------------------------------------------------------------
@@ -210,23 +211,23 @@ class FieldTypes(CheckedConfig):
                 continue
             k, cls, fields = dc
             name = a.path[k]
-            node = ".".join(a.path[:k]) or "(top level)"
+            node = ".".join(a.path[:k])
             short = cls.rpartition(".")[2]
             if name not in fields:
                 if a.op not in ("add", "force"):
                     continue  # a YAML key or `k=v` that the config lacks is reported as an unknown key
                 out.append(
-                    Finding(
+                    CONFIG_NOT_A_FIELD.at(
                         a.file,
                         a.line,
                         a.col,
-                        "config/not-a-field",
-                        f"`{a.dotted}`: Hydra adds it, but verl turns `{node}` into {short}, which "
-                        f"has no field `{name}`, so building it raises TypeError (unexpected keyword argument)"
-                        + did_you_mean(name, sorted(fields)),
                         fact=f"{short} fields: {', '.join(sorted(f for f in fields if f != '_target_')[:12])} …",
                         fact_source=self.facts.data["dataclasses"]["classes"][cls]["source"],
-                        data={"key": a.dotted},
+                        key=a.dotted,
+                        cls=short,
+                        node=node,
+                        name=name,
+                        suggestion=closest(name, sorted(fields)),
                     )
                 )
                 continue
@@ -235,16 +236,17 @@ class FieldTypes(CheckedConfig):
             err = conversion_error(fields[name]["annotation"], a.value)
             if err:
                 out.append(
-                    Finding(
+                    CONFIG_WRONG_TYPE.at(
                         a.file,
                         a.line,
                         a.col,
-                        "config/wrong-type",
-                        f"`{a.dotted}`: {a.value!r} is not a `{fields[name]['annotation']}` ({short}.{name}): "
-                        f"OmegaConf: {err}",
                         fact=f"{short}.{name}: {fields[name]['annotation']}",
                         fact_source=fields[name]["source"],
-                        data={"key": a.dotted},
+                        key=a.dotted,
+                        value=a.value,
+                        annotation=fields[name]["annotation"],
+                        field=f"{short}.{name}",
+                        error=err,
                     )
                 )
         return out
