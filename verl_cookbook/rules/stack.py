@@ -14,6 +14,8 @@ FACT_UNKNOWN = declare(
     "声明引用的快照条目不存在",
     "A `check: fact id=…` claim whose id is not in the stack snapshot (a misspelt id gets a did-you-mean).",
     f"The claim would hold nothing: it must rest on an entry of {_SNAPSHOT}.",
+    message="no fact `{id}` in the stack snapshot[[; did you mean `{suggestion}`?]]",
+    message_zh="上游事实快照中没有事实 `{id}`[[；是否应为 `{suggestion}`？]]",
 )
 FACT_NO_ENTRY = declare(
     "fact/no-entry",
@@ -21,6 +23,14 @@ FACT_NO_ENTRY = declare(
     "所述 CANN 版本没有对应的文档值",
     "A `check: fact … cann=X` claim where no documented CANN release at or before X has the fact.",
     "A value for a release nobody documented is a guess, not a fact.",
+    message={
+        "": "fact `{id}` has no entry for CANN {cann} (documented for CANN {known!l})",
+        "no-cann": "fact `{id}` has no entry without `cann=…` (documented for CANN {known!l})",
+    },
+    message_zh={
+        "": "事实 `{id}` 没有 CANN {cann} 的条目（已记录的 CANN 版本：{known!l}）",
+        "no-cann": "事实 `{id}` 须指定 `cann=…`（已记录的 CANN 版本：{known!l}）",
+    },
 )
 FACT_MISMATCH = declare(
     "fact/mismatch",
@@ -28,6 +38,8 @@ FACT_MISMATCH = declare(
     "声明与快照条目的取值不符",
     "A `check: fact id=… value=…` claim whose value differs from the snapshot's (for the stated CANN release).",
     "The page says one thing, the upstream source another: the finding names the repository, commit and line.",
+    message="the page says `{claimed}`[[ for CANN {cann}]], the source says `{value}` (fact `{id}`)",
+    message_zh="页面写的是 `{claimed}`[[（CANN {cann}）]]，而来源中为 `{value}`（事实 `{id}`）",
 )
 WHEEL_UNKNOWN = declare(
     "wheel/unknown",
@@ -35,6 +47,8 @@ WHEEL_UNKNOWN = declare(
     "声明引用的 wheel 不在快照中",
     "A `check: wheel dist=…` (or `shares=`) naming a distribution the wheel snapshot does not hold.",
     "Only wheels whose metadata was read (scripts/refresh_wheel_facts.py) can hold a claim.",
+    message="no snapshot of `{spec}`[[ (the snapshot has {known!c})]]",
+    message_zh="快照中没有 `{spec}`[[（快照包含 {known!c}）]]",
 )
 WHEEL_MISMATCH = declare(
     "wheel/mismatch",
@@ -43,6 +57,30 @@ WHEEL_MISMATCH = declare(
     "A `check: wheel …` claim (a file in RECORD, a requirement, a platform tag, top_level, a needed library, "
     "shared files, the glibc floor) that the wheel's own metadata contradicts.",
     "What pip installs is what the wheel says, not what a page remembers.",
+    message={
+        "record": "{spec} does not ship `{path}` (RECORD)",
+        "absent": "{spec} does ship `{path}` (RECORD)",
+        "requires": "{spec} requires {have!c} for {name}, not `{want}`",
+        "requires-none": "{spec} has no requirement on {name}, not `{want}`",
+        "tag": "{spec} is tagged {tags!l}, not `{tag}`",
+        "top-level": "{spec}'s top_level.txt lists {listed!c}, not `{name}`",
+        "needs": "no shared object in {spec} needs `{lib}` (readelf NEEDED)",
+        "shares": "{spec} and {other} share {count} paths, not {claimed}",
+        "min-glibc": "{spec}: the index has it from {lowest!l}, not from {claimed}",
+        "min-glibc-none": "{spec}: the index has no build of it for any glibc level, not from {claimed}",
+    },
+    message_zh={
+        "record": "{spec} 未包含 `{path}`（RECORD）",
+        "absent": "{spec} 包含 `{path}`（RECORD）",
+        "requires": "{spec} 对 {name} 的依赖为 {have!c}，而非 `{want}`",
+        "requires-none": "{spec} 没有对 {name} 的依赖，而非 `{want}`",
+        "tag": "{spec} 的标签为 {tags!l}，而非 `{tag}`",
+        "top-level": "{spec} 的 top_level.txt 列出 {listed!c}，而非 `{name}`",
+        "needs": "{spec} 中没有共享库依赖 `{lib}`（readelf NEEDED）",
+        "shares": "{spec} 与 {other} 共有 {count} 个相同路径，而非 {claimed}",
+        "min-glibc": "{spec}：索引中从 {lowest!l} 起提供，而非从 {claimed} 起",
+        "min-glibc-none": "{spec}：索引中没有任何 glibc 级别的构建，而非从 {claimed} 起",
+    },
 )
 COMBO_CONFLICT = declare(
     "combo/conflict",
@@ -51,6 +89,8 @@ COMBO_CONFLICT = declare(
     "A `check: combo pins=… verdict=ok|missing` that pip's resolver rejects (ResolutionImpossible; pip's "
     "conflicting requirement is quoted).",
     "A reader following the page would hit the resolver's conflict on the cluster.",
+    message="the page says {verdict}; pip cannot install them together: [[{pip}]][[{resolved} distributions resolved]]",
+    message_zh="页面的结论为 {verdict}；pip 无法同时安装它们：[[{pip}]][[已解析 {resolved} 个发行包]]",
 )
 COMBO_NO_CONFLICT = declare(
     "combo/no-conflict",
@@ -58,6 +98,8 @@ COMBO_NO_CONFLICT = declare(
     "声明冲突的版本组合实际可共存",
     "A `check: combo pins=… verdict=conflict|missing` for which pip's resolver finds a set of versions.",
     "A warning that no longer holds sends readers to needless workarounds.",
+    message="the page says {verdict}; pip installs them together: [[{pip}]][[{resolved} distributions resolved]]",
+    message_zh="页面的结论为 {verdict}；pip 可以同时安装它们：[[{pip}]][[已解析 {resolved} 个发行包]]",
 )
 COMBO_NOT_ON_INDEX = declare(
     "combo/not-on-index",
@@ -66,6 +108,9 @@ COMBO_NOT_ON_INDEX = declare(
     "A `check: combo pins=… verdict=ok|conflict` where pip stops at a requirement no distribution on the index "
     "matches (e.g. vllm-ascend 0.23.0's triton-ascend==3.2.2), quoted in pip's words.",
     "`pip install` from the page fails before it resolves anything; the reader needs another index or a pin.",
+    message="the page says {verdict}; pip cannot finish, the index lacks a requirement: [[{pip}]][[{resolved} "
+    "distributions resolved]]",
+    message_zh="页面的结论为 {verdict}；pip 无法完成解析，索引中缺少某个依赖：[[{pip}]][[已解析 {resolved} 个发行包]]",
 )
 COMBO_UNRESOLVED = declare(
     "combo/unresolved",
@@ -73,6 +118,8 @@ COMBO_UNRESOLVED = declare(
     "pip 尚未解析该版本组合",
     "A `check: combo` whose pins have no answer in snapshots/resolver.json.",
     "Only pip's own resolver decides whether pins install together; run scripts/refresh_resolver.py.",
+    message="pip's resolver has not answered for `{key}`: add it with `python scripts/refresh_resolver.py`",
+    message_zh="pip 解析器尚未给出 `{key}` 的结果：请用 `python scripts/refresh_resolver.py` 添加",
 )
 INSTALL_UNINSTALL_SHARED_FILES = declare(
     "install/uninstall-shared-files",
@@ -80,6 +127,12 @@ INSTALL_UNINSTALL_SHARED_FILES = declare(
     "卸载与已装 wheel 共用文件的包",
     "`pip uninstall X` after installing Y in the same script, where the two wheels' RECORD lists the same paths.",
     "pip deletes the shared files, so Y stays listed as installed while its files are gone; uninstall first.",
+    message="`pip uninstall {removed}` after installing {kept}: both wheels install the same {count} paths "
+    "({paths!l} …), so the uninstall deletes {kept}'s files while pip still lists it; uninstall first, or "
+    "reinstall {kept} with `--force-reinstall` afterwards",
+    message_zh="在安装 {kept} 之后执行 `pip uninstall {removed}`：两个 wheel 安装了相同的 {count} 个路径（{paths!l} "
+    "…），卸载会删除 {kept} 的文件，而 pip 仍将其列为已安装；请先卸载，或之后以 `--force-reinstall` "
+    "重新安装 {kept}",
 )
 INSTALL_CHECKOUT_OTHER_RELEASE = declare(
     "install/checkout-other-release",
@@ -87,6 +140,10 @@ INSTALL_CHECKOUT_OTHER_RELEASE = declare(
     "检出的版本与页面所述版本不同",
     "`git checkout vX` in a snippet on a page that states another verl release.",
     "The reader runs code of another release than the one the page was checked against.",
+    message="`git checkout {ref}` on a page checked against verl {pinned}: the code run is {release}'s, not the "
+    "release the page describes",
+    message_zh="页面按 verl {pinned} 核对，却执行了 `git checkout {ref}`：运行的是 {release} 的代码，"
+    "而不是页面所述的版本",
 )
 INSTALL_COMMAND_FAILED = declare(
     "install/command-failed",
@@ -121,4 +178,12 @@ CLAIM_BAD_ATTR = declare(
     "声明属性无法解析",
     "A claim attribute whose value does not parse (e.g. `requires=` that is not a requirement specifier).",
     "A claim that cannot be read holds nothing.",
+    message={
+        "": '`{attr}="{value}"`: {error}',
+        "choice": '`{attr}="{value}"`: expected one of {expected!c}',
+    },
+    message_zh={
+        "": '`{attr}="{value}"`：{error}',
+        "choice": '`{attr}="{value}"`：应为 {expected!c} 之一',
+    },
 )
