@@ -189,6 +189,8 @@ MERGER_ABSENT = declare(
     "该版本无 model merger 命令",
     "A `python -m verl.model_merger` command for a release without it.",
     _MERGER,
+    message="verl {release} has no `{name}` command line (no argparse parser in `verl/model_merger`)",
+    message_zh="verl {release} 中没有 `{name}` 命令行（`verl/model_merger` 中没有 argparse 解析器）",
 )
 MERGER_MISSING_SUBCOMMAND = declare(
     "merger/missing-subcommand",
@@ -196,6 +198,8 @@ MERGER_MISSING_SUBCOMMAND = declare(
     "缺少 model merger 子命令",
     "`python -m verl.model_merger` without `merge` or `test`.",
     _MERGER,
+    message="`python -m {name}` needs a subcommand first: one of {subcommands!c}",
+    message_zh="`python -m {name}` 须先给出子命令：{subcommands!c} 之一",
 )
 MERGER_UNKNOWN_SUBCOMMAND = declare(
     "merger/unknown-subcommand",
@@ -203,6 +207,8 @@ MERGER_UNKNOWN_SUBCOMMAND = declare(
     "未知的 model merger 子命令",
     "A subcommand the merger's argparse parser does not have.",
     _MERGER,
+    message="`{command}` is not a subcommand of `{name}`[[; did you mean `{suggestion}`?]]",
+    message_zh="`{command}` 不是 `{name}` 的子命令[[；是否应为 `{suggestion}`？]]",
 )
 MERGER_UNKNOWN_OPTION = declare(
     "merger/unknown-option",
@@ -210,6 +216,10 @@ MERGER_UNKNOWN_OPTION = declare(
     "未知的 model merger 选项",
     "An option the merger's parser does not have.",
     _MERGER,
+    message="`{command}` has no option `{flag}` (argparse stops: unrecognized arguments)[[; only {elsewhere!c} "
+    "takes it]][[; did you mean `{suggestion}`?]]",
+    message_zh="`{command}` 没有选项 `{flag}`（argparse 报 unrecognized arguments 并退出）[[；只有 {elsewhere!c} "
+    "接受它]][[；是否应为 `{suggestion}`？]]",
 )
 MERGER_AMBIGUOUS_OPTION = declare(
     "merger/ambiguous-option",
@@ -217,6 +227,8 @@ MERGER_AMBIGUOUS_OPTION = declare(
     "有歧义的 model merger 选项",
     "An abbreviated option that matches several options.",
     _MERGER,
+    message="`{flag}` is ambiguous for `{command}`: it could be {candidates!c}",
+    message_zh="`{flag}` 对 `{command}` 有歧义：可能是 {candidates!c}",
 )
 MERGER_UNEXPECTED_ARGUMENT = declare(
     "merger/unexpected-argument",
@@ -224,6 +236,8 @@ MERGER_UNEXPECTED_ARGUMENT = declare(
     "多余的 model merger 参数",
     "A positional argument the merger does not take.",
     _MERGER,
+    message="`{command}` takes no positional argument `{arg}`",
+    message_zh="`{command}` 不接受位置参数 `{arg}`",
 )
 MERGER_UNEXPECTED_VALUE = declare(
     "merger/unexpected-value",
@@ -231,6 +245,8 @@ MERGER_UNEXPECTED_VALUE = declare(
     "开关选项被赋值",
     "A value after an option that is a switch.",
     _MERGER,
+    message="`{flag}` is a switch ({action}) and takes no value",
+    message_zh="`{flag}` 是开关选项（{action}），不接受取值",
 )
 MERGER_MISSING_VALUE = declare(
     "merger/missing-value",
@@ -238,6 +254,8 @@ MERGER_MISSING_VALUE = declare(
     "model merger 选项缺少取值",
     "An option that needs a value, given none.",
     _MERGER,
+    message="`{flag}` needs a value",
+    message_zh="`{flag}` 需要一个值",
 )
 MERGER_INVALID_CHOICE = declare(
     "merger/invalid-choice",
@@ -245,6 +263,8 @@ MERGER_INVALID_CHOICE = declare(
     "model merger 选项取值无效",
     "A value outside an option's choices.",
     _MERGER,
+    message="`{flag} {value}`: invalid choice[[; did you mean `{suggestion}`?]]",
+    message_zh="`{flag} {value}`：取值无效[[；是否应为 `{suggestion}`？]]",
 )
 MERGER_MISSING_REQUIRED = declare(
     "merger/missing-required",
@@ -252,6 +272,8 @@ MERGER_MISSING_REQUIRED = declare(
     "缺少必需的 model merger 选项",
     "A required option that is not given.",
     _MERGER,
+    message="`{command}` requires `{flag}`[[ (one of {choices!c})]]",
+    message_zh="`{command}` 须指定 `{flag}`[[（{choices!c} 之一）]]",
 )
 
 # -- json/, yaml/, python/ ------------------------------------------------------------------
