@@ -10,6 +10,32 @@ from verl_cookbook.rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELI
 _ENV = "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late."
 _MERGER = "argparse stops the merger with a usage error; the checkpoint is not merged."
 
+# Why a value is refused (catalog.check_value's cases), after what names it: ``{name}`` of an env variable or a
+# ``-D`` option.
+_VALUE = {
+    "": "`{value}` is not allowed: expected {expected}",
+    "descending": "`{value}`: device IDs must be in strictly ascending order",
+    "json": "`{value}` is not valid JSON: {error} (column {column})",
+    "port-form": "`{value}`: `{part}` is not a port or a range a-b (expected {expected})",
+    "port-outside": "`{value}`: port `{part}` is outside 1-65535",
+    "port-backwards": "`{value}`: range `{part}` runs backwards",
+    "port-overlap": "`{value}`: `{part}` overlaps another entry; HCCL requires entries that do not overlap",
+}
+_VALUE_ZH = {
+    "": "`{value}` 不是允许的取值：应为 {expected}",
+    "descending": "`{value}`：设备 ID 须严格递增",
+    "json": "`{value}` 不是合法的 JSON：{error}（第 {column} 列）",
+    "port-form": "`{value}`：`{part}` 不是端口号或 a-b 形式的端口范围（应为 {expected}）",
+    "port-outside": "`{value}`：端口 `{part}` 超出 1-65535",
+    "port-backwards": "`{value}`：范围 `{part}` 的起点大于终点",
+    "port-overlap": "`{value}`：`{part}` 与其他条目重叠；HCCL 要求各条目互不重叠",
+}
+
+
+def _value(subject: str, colon: str, cases: dict[str, str]) -> dict[str, str]:
+    return {case: subject + colon + text for case, text in cases.items()}
+
+
 _PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
 _KIMI = f"{_PPO} \\\n    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n"
 
@@ -79,6 +105,8 @@ ENV_UNKNOWN_NAME = declare(
     "环境变量名拼写错误",
     "An exported name close to a known HCCL/Ascend variable but not one.",
     _ENV,
+    message="`{name}` is not a known variable; did you mean `{suggestion}`? The misspelt name is silently ignored",
+    message_zh="`{name}` 不是已知的环境变量，是否应为 `{suggestion}`？拼写错误的变量名会被静默忽略",
 )
 ENV_NOT_EXPORTED = declare(
     "env/not-exported",
@@ -86,6 +114,9 @@ ENV_NOT_EXPORTED = declare(
     "环境变量已赋值但未导出",
     "A known variable assigned without `export`, so the processes started do not see it.",
     _ENV,
+    message="`{name}={value}` is set but never exported, so the processes this script starts do not see it; write "
+    "`export {name}=…`",
+    message_zh="`{name}={value}` 已赋值但未导出，脚本启动的进程读取不到它；请写作 `export {name}=…`",
 )
 ENV_PRESENCE_ENABLES = declare(
     "env/presence-enables",
@@ -93,6 +124,10 @@ ENV_PRESENCE_ENABLES = declare(
     "环境变量一经设置即生效",
     "A variable whose mere presence enables a feature, set to a value meant to turn it off.",
     _ENV,
+    message="`{name}={value}` turns the feature ON: only whether `{name}` is set matters, not its value; unset it "
+    "(`unset {name}`) to keep it off",
+    message_zh="`{name}={value}` 会开启该功能：只要设置了 `{name}` 即生效，与取值无关；如需关闭，请取消设置（`unset "
+    "{name}`）",
 )
 ENV_INVALID_VALUE = declare(
     "env/invalid-value",
@@ -100,6 +135,8 @@ ENV_INVALID_VALUE = declare(
     "环境变量取值无效",
     "A value outside what the variable's documentation allows.",
     _ENV,
+    message=_value("`{name}`", ": ", _VALUE),
+    message_zh=_value("`{name}`", "：", _VALUE_ZH),
 )
 ENV_REQUIRES = declare(
     "env/requires",
@@ -107,6 +144,8 @@ ENV_REQUIRES = declare(
     "环境变量依赖其他变量",
     "A variable that has effect only together with another this script does not export.",
     _ENV,
+    message="`{name}={value}` needs `{required}` too, and this script does not export it",
+    message_zh="`{name}={value}` 还需要设置 `{required}`，而该脚本没有导出它",
 )
 ENV_CONFLICT = declare(
     "env/conflict",
@@ -114,6 +153,8 @@ ENV_CONFLICT = declare(
     "环境变量相互冲突",
     "Two variables whose values contradict each other.",
     _ENV,
+    message="`{name}={value}` together with `{other}={other_value}`: {why}",
+    message_zh="`{name}={value}` 与 `{other}={other_value}` 不能同时设置：{why}",
 )
 ASCEND_WHITELIST_REQUIRED = declare(
     "ascend/whitelist-required",
@@ -175,6 +216,10 @@ CMAKE_UNKNOWN_OPTION = declare(
     "Mooncake 不支持的 CMake 选项",
     "A `-D<NAME>` that is not one of Mooncake's CMake options.",
     "CMake only warns about an unused variable; the build is not what was meant.",
+    message="`-D{name}` is not one of Mooncake's CMake options, so CMake ignores it (it only warns about an "
+    "unused variable)[[; did you mean `{suggestion}`?]]",
+    message_zh="`-D{name}` 不是 Mooncake 的 CMake 选项，CMake 会忽略它（只对未使用的变量给出警告）[[；是否应为 "
+    "`{suggestion}`？]]",
 )
 CMAKE_INVALID_VALUE = declare(
     "cmake/invalid-value",
@@ -182,6 +227,8 @@ CMAKE_INVALID_VALUE = declare(
     "Mooncake CMake 选项取值无效",
     "A `-D<NAME>=<value>` outside the option's values.",
     "The build is not what was meant.",
+    message=_value("`-D{name}`", ": ", _VALUE),
+    message_zh=_value("`-D{name}`", "：", _VALUE_ZH),
 )
 MERGER_ABSENT = declare(
     "merger/absent",
