@@ -15,6 +15,7 @@ from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import MarkdownError, read_text
+from verl_cookbook.rules.scripts import SHELL_SYNTAX, SHELL_TIMEOUT
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SHELL_SUFFIXES = (".sh", ".bash")
@@ -97,10 +98,13 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
 
     script = parse_script(text, file)
     findings = bash_syntax(text, lambda ln: (file, ln))
-    if findings and not findings[0].message.startswith("bash"):
-        findings = []  # `bash -n` could not run (timeout): fall back to the reader's own view
+    if findings and findings[0].rule == SHELL_TIMEOUT:
+        findings = []  # `bash -n` could not run: fall back to the reader's own view
     if not findings and shutil.which("bash") is None:
-        findings = [Finding(file, ln, col, "shell/syntax", msg) for ln, col, msg in script.errors]
+        findings = [
+            SHELL_SYNTAX.at(file, ln, col, case=kind, expected=detail, error=detail)
+            for ln, col, kind, detail in script.errors
+        ]
     findings += script_findings(script, lambda ln: (file, ln), facts)
     notes = [f"line {ln}: {msg}" for ln, msg in script.notes]
     env: dict[str, tuple[str | None, int]] = {}

@@ -125,6 +125,12 @@ class Rule(str):
         message = self.declared.message
         return message.render(data, lang) if message is not None else ""
 
+    def member(self, suffix: str) -> Rule:
+        """The code of this family that ends in ``suffix`` (``SHELLCHECK_SC.member("2086")``: ``shellcheck/SC2086``)."""
+        if not self.family:
+            raise TypeError(f"rule {self} is not a family")
+        return lookup(self.code + suffix)
+
     @property
     def extra_cases(self) -> frozenset[str]:
         """Cases the fix or the page tells apart while the message has one wording."""

@@ -336,8 +336,9 @@ COMMAND_MISSING_DASH_M = declare(
     "运行模块时缺少 `-m`",
     "`python verl.trainer.main_ppo`: a module name given to Python as if it were a file.",
     "Python looks for a file of that name and stops.",
-    message="`{command}` runs a module name as if it were a file, so Python stops: write `python -m {module}`",
-    message_zh="`{command}` 把模块名当作文件运行，Python 会报错退出：请写作 `python -m {module}`",
+    message="`{prog} {module}` runs a file named `{module}`, which does not exist; a module is run with "
+    "`{prog} -m {module}`",
+    message_zh="`{prog} {module}` 会运行名为 `{module}` 的文件，而该文件不存在；运行模块应写作 `{prog} -m {module}`",
     fix="add `-m` before the module name",
     fix_zh="在模块名前加上 `-m`",
     bad=Example("sh", "python3 verl.trainer.main_ppo trainer.total_epochs=2\n"),

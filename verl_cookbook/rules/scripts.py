@@ -46,6 +46,18 @@ SHELL_SYNTAX = declare(
     "Shell 语法错误",
     "A script or shell block that `bash -n` rejects.",
     "bash stops at the error; nothing after it runs.",
+    message={
+        "": "bash: {error}[[ in `{near}`]]",
+        "raw": "bash -n: {error}",
+        "unterminated": "`{expected}` expected here (unterminated construct)",
+        "reader-failed": "the shell reader failed: {error}",
+    },
+    message_zh={
+        "": "bash：{error}[[（位于 `{near}`）]]",
+        "raw": "bash -n：{error}",
+        "unterminated": "此处应为 `{expected}`（结构未闭合）",
+        "reader-failed": "Shell 解析器出错：{error}",
+    },
     bad=Example("sh", 'if [ -n "$X" ]; then\n  echo x\n'),
     good=Example("sh", 'if [ -n "$X" ]; then\n  echo x\nfi\n'),
 )
@@ -55,6 +67,8 @@ SHELL_TIMEOUT = declare(
     "shell 检查未在时限内完成",
     "A script whose syntax check (`bash -n`) or ShellCheck did not finish within the time limit.",
     "What that tool would have said about it is missing.",
+    message="{tool} did not finish within {seconds} s",
+    message_zh="{tool} 未在 {seconds} 秒内完成",
 )
 SHELL_COMMENT_ENDS_COMMAND = declare(
     "shell/comment-ends-command",
@@ -62,6 +76,11 @@ SHELL_COMMENT_ENDS_COMMAND = declare(
     "注释行截断了命令",
     "A comment line inside a command continued with `\\`: the arguments after it are not the command's.",
     "bash ends the command at the comment; the overrides after it run as a command of their own.",
+    message="this comment line ends the command started on line {start}: the `\\` before it joins the comment, so "
+    "`{word}` on line {next} and the lines after it are not arguments of that command (bash runs them as "
+    "a command of their own)",
+    message_zh="该注释行截断了第 {start} 行开始的命令：其前的 `\\` 连接的是注释，因此第 {next} 行的 `{word}` "
+    "及其后各行不是该命令的参数（bash 会将它们作为独立的命令运行）",
     fix="move the comment above the command (or delete it) so that the `\\` joins the next argument",
     fix_zh="将注释移到命令上方（或删除），使 `\\` 能连接下一个参数",
     bad=Example("sh", f"{_PPO} \\\n    # epochs\n    trainer.total_epochs=2\n"),
@@ -73,6 +92,10 @@ SHELL_ORPHAN_OVERRIDES = declare(
     "未传给任何命令的覆盖项",
     "Lines of overrides after a line that does not end with `\\`.",
     "bash runs them as a command of their own ('command not found'); verl never sees them.",
+    message="`{word}` starts a command of its own (bash: 'command not found'): the line before does not end with "
+    "`\\`, so these overrides reach no command",
+    message_zh="`{word}` 成为一条独立的命令（bash 报 'command not found'）：上一行末尾没有 `\\`，"
+    "这些覆盖项不会传给任何命令",
     fix="end the line before with `\\` so that these lines continue the command",
     fix_zh="在上一行末尾加上 `\\`，使这些行接续该命令",
     bad=Example("sh", f"{_PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
@@ -84,6 +107,10 @@ SHELL_AFTER_PIPE = declare(
     "覆盖项位于 `| tee` 之后",
     "An override written after `2>&1 | tee log`: it is a file name for tee.",
     "verl never sees the setting.",
+    message="`{word}` comes after `| tee` (line {line}), so it is a file name for tee, not an override: "
+    "`{module}` never sees it; move it before `| tee`",
+    message_zh="`{word}` 位于 `| tee`（第 {line} 行）之后，是 tee 的文件名而不是覆盖项：`{module}` 读取不到它；"
+    "请将其移到 `| tee` 之前",
     fix="put every override before `2>&1 | tee …`; only the log file name goes after `tee`",
     fix_zh="将所有覆盖项放在 `2>&1 | tee …` 之前；`tee` 之后只写日志文件名",
     bad=Example("sh", f"{_PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
@@ -95,6 +122,8 @@ SHELLCHECK_SC = declare(
     "ShellCheck 规则",
     "What ShellCheck reports on a shell block; the code is ShellCheck's (`shellcheck/SC2086`).",
     "ShellCheck's wiki page, linked in the message, explains each one.",
+    message="{message} (https://www.shellcheck.net/wiki/{code})",
+    message_zh="ShellCheck：{message}（https://www.shellcheck.net/wiki/{code}）",
     family=True,
 )
 

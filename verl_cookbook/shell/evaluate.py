@@ -368,7 +368,7 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
     try:
         tree = bash_parser().parse(src)
     except Exception as e:  # noqa: BLE001 - a parser failure is reported, never raised
-        script.errors.append((1 + line_offset, 1, f"the shell reader failed: {type(e).__name__}"))
+        script.errors.append((1 + line_offset, 1, "reader-failed", type(e).__name__))
         return script
     inserted: dict[int, list[int]] = {}
     if tree.root_node.has_error and b"$(((" in src:
@@ -414,6 +414,6 @@ def _syntax_problems(ev: _Eval, root: Node, script: Script) -> None:
         n = stack.pop()
         if n.is_missing:
             line, col = ev.pos(n)
-            script.errors.append((line, col, f"`{n.type}` expected here (unterminated construct)"))
+            script.errors.append((line, col, "unterminated", n.type))
         elif n.has_error:
             stack.extend(n.children)

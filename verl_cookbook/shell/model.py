@@ -105,7 +105,8 @@ class Script:
     file: str
     exports: list[Export] = field(default_factory=list)
     commands: list[Command] = field(default_factory=list)
-    errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message): syntax errors
+    # (line, col, kind, detail): syntax errors, "unterminated" (detail: what was expected) or "reader-failed"
+    errors: list[tuple[int, int, str, str]] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message): what was not known
     unread: list[tuple[int, int]] = field(default_factory=list)  # (first, last) lines tree-sitter could not parse
     # (comment line, line of the command it cuts short, next code line, its first word): a `\`-continued
