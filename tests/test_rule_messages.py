@@ -80,8 +80,11 @@ def test_every_declared_message_renders_with_placeholder_data_in_both_languages(
     for r in declarations():
         if r.message is None:
             continue
+        parts = r.message.parts
+        listed = [{n: f"<{n}>" for n in parts.fields(c)} | {"case": c} for c in parts.cases] if parts else []
         for case in r.message.cases:
             data = {name: f"<{name}>" for name in r.message.fields(case)} | {"case": case}
+            data |= dict.fromkeys(r.message.listed_fields(), listed)
             for lang in ("en", "zh"):
                 assert r.render(data, lang).strip(), (r.code, case, lang)
         assert isinstance(r, Rule)
@@ -200,3 +203,16 @@ def test_doctor_lang_zh_prints_the_fix_from_the_rules_chinese_declaration(tmp_pa
     assert "Hydra 拒绝不存在的配置项" in fix
     code, out = _run(["doctor", str(script), "--lang", "en", "--quiet"], capsys)
     assert "    fix: " in out and "修改方法" not in out
+
+
+def test_a_finding_lists_several_problems_with_the_rules_declared_parts() -> None:
+    from verl_cookbook.rules.scripts import PYTHON_OVERRIDE_SIGNATURE as RULE
+
+    problems = [{"case": "missing", "param": "global_step"}, {"case": "no-kwargs", "param": "kwargs"}]
+    f = RULE.at("p.md", 8, 5, cls="Mine", method="on_save", base="CheckpointCallback", problems=problems)
+    assert f.message.endswith(
+        "missing parameter `global_step`; no `**kwargs`: verl passes its hooks keyword arguments and may add more"
+    )
+    assert "缺少参数 `global_step`；没有 `**kwargs`" in f.text("zh")
+    with pytest.raises(TypeError, match="no part 'renamed'"):
+        RULE.at("p.md", 8, 5, cls="M", method="m", base="B", problems=[{"case": "renamed", "param": "x"}])

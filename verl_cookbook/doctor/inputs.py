@@ -15,7 +15,7 @@ from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import MarkdownError, read_text
-from verl_cookbook.rules.scripts import SHELL_SYNTAX, SHELL_TIMEOUT
+from verl_cookbook.rules.scripts import SHELL_SYNTAX, SHELL_TIMEOUT, YAML_NOT_A_MAPPING, YAML_SYNTAX
 
 YAML_SUFFIXES = (".yaml", ".yml")
 SHELL_SUFFIXES = (".sh", ".bash")
@@ -210,14 +210,13 @@ def yaml_unit(text: str, file: str, facts: Facts, config: str = DEFAULT_CONFIG) 
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        f = Finding(file, mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, "yaml/syntax", problem)
-        return Unit([], [Finding(f.path, f.line, f.col, f.rule, f"invalid YAML: {f.message}")], config, 1)
+        f = YAML_SYNTAX.at(file, mark.line + 1 if mark else 1, mark.column + 1 if mark else 1, error=problem)
+        return Unit([], [f], config, 1)
     if node is None:  # only comments: nothing to check, as for an empty file
         return Unit([], [], config, 1, EMPTY_NOTE)
     if not isinstance(node, yaml.MappingNode):
         line, col = node.start_mark.line + 1, node.start_mark.column + 1
-        msg = "a verl config must be a YAML mapping (such as `actor_rollout_ref: ...`), not a list or a value"
-        return Unit([], [Finding(file, line, col, "yaml/not-a-mapping", msg)], config, 1)
+        return Unit([], [YAML_NOT_A_MAPPING.at(file, line, col, case="config")], config, 1)
     # Hydra's own keys are not part of verl's config: blank them out, keeping the line numbers.
     lines = text.splitlines(keepends=True)
     note = None

@@ -115,6 +115,11 @@ class Rule(str):
                     if part
                 )
             )
+        for name in message.listed_fields() & data.keys():
+            try:
+                message.check_parts(data[name])
+            except TypeError as e:
+                raise TypeError(f"rule {self}: data {name}: {e}") from None
         required = message.required(case if case in cases else "")
         # a field given as None that the message does not need is left out: the data says what the check knew
         values = {k: _value(v, self, k) for k, v in data.items() if v is not None or k in required}
@@ -273,12 +278,15 @@ def declare(
     family: bool = False,
     message: str | Mapping[str, str] | None = None,
     message_zh: str | Mapping[str, str] | None = None,
+    parts: Mapping[str, str] | None = None,
+    parts_zh: Mapping[str, str] | None = None,
     extra: Sequence[str] = (),
     folds: Sequence[str] = (),
 ) -> Rule:
     """Declare one rule (once: a second declaration of the same code is a bug).
 
     ``message`` and ``message_zh`` are the finding's text in English and 中文 (one template, or one per case);
+    ``parts``/``parts_zh`` the wording of each kind of problem a ``{problems!p}`` field lists;
     ``extra`` names the data a finding carries beyond the templates' fields (what its fix, page or advice read).
     ``folds`` names the rules (codes or prefixes) whose findings a finding of this rule can explain: they are shown
     folded under it when they lie within the reach its data gives, ``under`` (key prefixes) and ``span`` (lines)
@@ -289,7 +297,8 @@ def declare(
         raise ValueError(f"rule {code}: severity {severity!r}")
     if (message is None) != (message_zh is None):
         raise TemplateError(f"rule {code}: a message needs both its English and its 中文 template")
-    msg = Message.declare(code, message, message_zh) if message is not None and message_zh is not None else None
+    listed = (parts, parts_zh) if parts is not None and parts_zh is not None else None
+    msg = Message.declare(code, message, message_zh, listed) if message is not None and message_zh is not None else None
     if (fix is None) != (fix_zh is None):
         raise TemplateError(f"rule {code}: a fix needs both its English and its 中文 text")
     fixes = Message.declare(code, fix, fix_zh) if fix is not None and fix_zh is not None else None

@@ -31,6 +31,30 @@ _VALUE_ZH = {
     "port-overlap": "`{value}`：`{part}` 与其他条目重叠；HCCL 要求各条目互不重叠",
 }
 
+# What python/override-signature lists as wrong with an override's signature (its parts).
+_SIGNATURE_CASES = {
+    "position": "parameter `{param}` is position {here}, verl's is {there}",
+    "keyword-only": "`{param}` is keyword-only here but positional-or-keyword in verl's",
+    "missing": "missing parameter `{param}`[[; did you mean `{suggestion}`?]]",
+    "missing-keyword": "missing keyword-only parameter `{param}`[[; did you mean `{suggestion}`?]]",
+    "no-varargs": "no `*{param}`, which verl's takes",
+    "no-kwargs": "no `**{param}`: verl passes its hooks keyword arguments and may add more",
+    "new-required": "new required parameter `{param}`, which verl never passes",
+    "new-required-keyword": "new required keyword-only parameter `{param}`, which verl never passes",
+    "async": "one is `async def`, the other is not",
+}
+_SIGNATURE_CASES_ZH = {
+    "position": "参数 `{param}` 位于第 {here} 位，verl 中位于第 {there} 位",
+    "keyword-only": "`{param}` 在此处为仅限关键字参数，在 verl 中为位置或关键字参数",
+    "missing": "缺少参数 `{param}`[[；是否应为 `{suggestion}`？]]",
+    "missing-keyword": "缺少仅限关键字参数 `{param}`[[；是否应为 `{suggestion}`？]]",
+    "no-varargs": "没有 verl 中的 `*{param}`",
+    "no-kwargs": "没有 `**{param}`：verl 以关键字参数调用钩子，并可能增加新的参数",
+    "new-required": "新增的必填参数 `{param}` 不会由 verl 传入",
+    "new-required-keyword": "新增的必填仅限关键字参数 `{param}` 不会由 verl 传入",
+    "async": "两者中一个是 `async def`，另一个不是",
+}
+
 
 def _value(subject: str, colon: str, cases: dict[str, str]) -> dict[str, str]:
     return {case: subject + colon + text for case, text in cases.items()}
@@ -359,6 +383,23 @@ JSON_SYNTAX = declare(
     "JSON 语法错误",
     "A JSON block or file that does not parse.",
     "Whatever reads it (HCCL's whitelist, a config) fails.",
+    message={
+        "": "invalid JSON: {error} (line {line}, column {column})",
+        "key": "invalid JSON: {error} (line {line}, column {column}) (inside an object every value needs a "
+        '"key": in front)',
+        "key-ips": "invalid JSON: {error} (line {line}, column {column}) (inside an object every value needs a "
+        '"key": in front; put all IPs in one array)',
+        "trailing-comma": "invalid JSON: trailing comma before `{closer}` (line {line}, column {column}): JSON "
+        "allows no comma after the last item of an object or array; remove it",
+    },
+    message_zh={
+        "": "JSON 格式错误：{error}（第 {line} 行第 {column} 列）",
+        "key": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":）',
+        "key-ips": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":；请将所有 IP '
+        "放在同一个数组中）",
+        "trailing-comma": "JSON 格式错误：`{closer}` 前有多余的逗号（第 {line} 行第 {column} 列）：JSON "
+        "不允许在对象或数组的最后一项后加逗号，请删除",
+    },
     bad=Example("md", '```json {check="json"}\n{"a": 1,}\n```\n'),
     good=Example("md", '```json {check="json"}\n{"a": 1}\n```\n'),
 )
@@ -368,6 +409,8 @@ JSON_UNKNOWN_SCHEMA = declare(
     "未知的 JSON schema",
     "A JSON block naming a schema the catalog does not have.",
     "The block would go unchecked.",
+    message="no schema `{schema}` in the catalog; known: {known!c}",
+    message_zh="目录中没有 schema `{schema}`；已知：{known!c}",
 )
 JSON_SCHEMA = declare(
     "json/schema-",
@@ -375,6 +418,16 @@ JSON_SCHEMA = declare(
     "不符合 schema 的 JSON",
     "A JSON block that its declared schema rejects; the code names jsonschema's validator (`json/schema-required`).",
     "The file's reader (e.g. HCCL for its whitelist) expects that shape.",
+    message={
+        "": "{schema}[[ at `{at}`]]: {message}",
+        "format": "{schema}[[ at `{at}`]]: {value!r} is not a valid {format} address",
+        "additional": "{schema}[[ at `{at}`]]: {message}; the file may only have {allowed!c}",
+    },
+    message_zh={
+        "": "{schema}[[ `{at}` 处]]：{message}",
+        "format": "{schema}[[ `{at}` 处]]：{value!r} 不是有效的 {format} 地址",
+        "additional": "{schema}[[ `{at}` 处]]：{message}；该文件只能包含 {allowed!c}",
+    },
     family=True,
 )
 YAML_SYNTAX = declare(
@@ -383,6 +436,8 @@ YAML_SYNTAX = declare(
     "YAML 语法错误",
     "A YAML block or config that does not parse.",
     "Hydra cannot load it.",
+    message="invalid YAML: {error}",
+    message_zh="YAML 格式错误：{error}",
     bad=Example("yaml", "trainer:\n  total_epochs: [2\n"),
     good=Example("yaml", "trainer:\n  total_epochs: 2\n"),
 )
@@ -392,6 +447,8 @@ YAML_EMPTY = declare(
     "空 YAML 代码块",
     "A YAML config block with nothing in it.",
     "There is nothing to check.",
+    message="the YAML block is empty",
+    message_zh="YAML 代码块为空",
 )
 YAML_NOT_A_MAPPING = declare(
     "yaml/not-a-mapping",
@@ -399,6 +456,14 @@ YAML_NOT_A_MAPPING = declare(
     "YAML 片段不是映射",
     "A config fragment, or a YAML config given to doctor, whose top level is not a mapping.",
     "verl's config is a mapping; a list or scalar cannot be merged onto it.",
+    message={
+        "": "a config fragment must be a YAML mapping",
+        "config": "a verl config must be a YAML mapping (such as `actor_rollout_ref: ...`), not a list or a value",
+    },
+    message_zh={
+        "": "配置片段须为 YAML 映射",
+        "config": "verl 配置须为 YAML 映射（如 `actor_rollout_ref: ...`），而不是列表或单个值",
+    },
     bad=Example("md", '```yaml {check="config"}\n- trainer\n```\n'),
     good=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
@@ -408,6 +473,8 @@ PYTHON_SYNTAX = declare(
     "Python 语法错误",
     "A Python example that does not parse.",
     "Readers copy it and it fails.",
+    message="invalid Python: {error}",
+    message_zh="Python 语法错误：{error}",
     bad=Example("md", '```python {check="python"}\ndef f(:\n    pass\n```\n'),
     good=Example("md", '```python {check="python"}\ndef f():\n    pass\n```\n'),
 )
@@ -417,6 +484,9 @@ PYTHON_VERL_IMPORT = declare(
     "导入 verl 中不存在的对象",
     "A Python example importing a module or name this verl release does not have.",
     "The example fails at its first line.",
+    message="`{path}` does not exist in verl {release}: `{name}` is not defined[[ in `{file}`]][[; did you mean "
+    "`{suggestion}`?]]",
+    message_zh="`{path}` 在 verl {release} 中不存在：[[`{file}` 中]]没有定义 `{name}`[[；是否应为 `{suggestion}`？]]",
     bad=Example("md", '```python {check="python"}\nfrom verl.checkpoint_engine import NoSuchEngine\n```\n'),
     good=Example(
         "md", '```python {check="python"}\nfrom verl.checkpoint_engine import CheckpointEngineRegistry\n```\n'
@@ -429,4 +499,8 @@ PYTHON_OVERRIDE_SIGNATURE = declare(
     "A subclass method in an example that overrides verl's with a different signature (a constructor only where verl "
     "itself builds the object with the base's arguments, e.g. a tool from its config; not a Worker subclass).",
     "verl calls it with the base class's arguments.",
+    message="`{cls}.{method}` overrides verl's `{base}.{method}` with another signature: {problems!p}",
+    message_zh="`{cls}.{method}` 重写了 verl 的 `{base}.{method}`，但签名不同：{problems!p}",
+    parts=_SIGNATURE_CASES,
+    parts_zh=_SIGNATURE_CASES_ZH,
 )
