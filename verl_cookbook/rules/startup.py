@@ -52,6 +52,8 @@ STARTUP_REJECTED = declare(
     "An override that verl's own startup code (validate_config, the config dataclasses' __post_init__, the trainer "
     "mode's asserts) rejects, run in a separate environment with `doctor --startup`; the message quotes verl.",
     "It is verl's own verdict on the composed config, at the line that set the value.",
+    message="verl {verl} rejects this command at startup[[ (with lines {others!l})]]: {error}: {verl_message}",
+    message_zh="verl {verl} 在启动时拒绝该命令[[（同时涉及第 {others!l} 行）]]：{error}: {verl_message}",
 )
 STARTUP_MISSING_VALUE = declare(
     "startup/missing-value",
@@ -59,4 +61,16 @@ STARTUP_MISSING_VALUE = declare(
     "verl 启动检查需要的值未设置",
     "A key verl's startup code requires (e.g. a micro-batch size) that no override sets; reported at the command.",
     "verl stops before training with the message the finding quotes.",
+    message={
+        "": "verl {verl} rejects this command at startup: no override sets {keys!c}, and verl's default does "
+        "not pass: {error}: {verl_message}",
+        "no-keys": "verl {verl} rejects this command at startup: no override sets a value verl requires, and verl's "
+        "default does not pass: {error}: {verl_message}",
+    },
+    message_zh={
+        "": "verl {verl} 在启动时拒绝该命令：没有覆盖项设置 {keys!c}，而 verl 的默认值无法通过检查：{error}: "
+        "{verl_message}",
+        "no-keys": "verl {verl} 在启动时拒绝该命令：没有覆盖项设置 verl 所需的值，而 verl 的默认值无法通过检查："
+        "{error}: {verl_message}",
+    },
 )
