@@ -152,7 +152,37 @@ INSTALL_COMMAND_FAILED = declare(
     "A snippet declared in install-runs.yaml that exits non-zero when run (`check --run-install`) in a throwaway "
     "virtualenv with the real wheels from the package index, its NPU/cluster commands skipped as declared.",
     "A reader who copies the snippet hits the same error on the cluster, before any NPU is involved.",
+    message={
+        "": "the snippet stops in the sandbox[[, starting from {start}]]: {error}",
+        "overdue": "the run stops in the sandbox: {error}",
+    },
+    message_zh={
+        "": "片段[[从初始状态 {start} 开始运行时]]在沙箱中运行失败：{error}",
+        "overdue": "运行在沙箱中中止：{error}",
+    },
 )
+# What install/expectation says did not hold after a sandboxed run, and the run it was (its start state, a faked glibc).
+_EXPECTATIONS = {
+    "import": "`import {value}` fails after the snippet: {error}",
+    "listed": "pip does not list {value} after the snippet[[ (it lists {listed!l})]]",
+    "unlisted": "pip still lists {value} after the snippet",
+    "intact": "pip lists {dist} {version} but {count} of the files its RECORD names are gone ({files!l} …)",
+    "file": "`{value}` is not on disk after the snippet ({folder}/ holds {held!l})",
+    "file-gone": "`{value}` is not on disk after the snippet ({folder}/ is empty or missing)",
+    "stdout": "the snippet did not print `{value}` (it printed: {printed!r})",
+}
+_EXPECTATIONS_ZH = {
+    "import": "片段运行后 `import {value}` 失败：{error}",
+    "listed": "片段运行后 pip 没有列出 {value}[[（实际列出 {listed!l}）]]",
+    "unlisted": "片段运行后 pip 仍列出 {value}",
+    "intact": "pip 列出了 {dist} {version}，但其 RECORD 中有 {count} 个文件已不存在（{files!l} …）",
+    "file": "片段运行后 `{value}` 不在磁盘上（`{folder}/` 中有 {held!l}）",
+    "file-gone": "片段运行后 `{value}` 不在磁盘上（`{folder}/` 为空或不存在）",
+    "stdout": "片段没有输出 `{value}`（实际输出：{printed!r}）",
+}
+_AFTER = "[[ (starting from {start})]][[ (glibc faked as {glibc})]]"
+_AFTER_ZH = "[[（从初始状态 {start} 开始）]][[（glibc 模拟为 {glibc}）]]"
+
 INSTALL_EXPECTATION = declare(
     "install/expectation",
     "Install snippet leaves a state other than the one it promises",
@@ -162,6 +192,8 @@ INSTALL_EXPECTATION = declare(
     "are gone, a module file missing from site-packages, a platform check that prints the other answer on a "
     "faked glibc; with `start:`, from any of the states the run starts from.",
     "pip says `installed` while `import mooncake` fails: the reader finds out on the cluster, at the first sync.",
+    message={case: text + _AFTER for case, text in _EXPECTATIONS.items()},
+    message_zh={case: text + _AFTER_ZH for case, text in _EXPECTATIONS_ZH.items()},
 )
 INSTALL_MANIFEST = declare(
     "install/manifest",
@@ -171,6 +203,34 @@ INSTALL_MANIFEST = declare(
     "manifest that is not YAML (reported by every check of the site); with `--run-install`, also a skip "
     "matching no command or wheels the package index does not have.",
     "A run that cannot run, or a skip that skips nothing, would pass without checking anything.",
+    message={
+        "yaml": "not YAML: {error}",
+        "snippet": "the run names snippet `{snippet}`, which is not a file of the site",
+        "skip": "a skip needs `match=`, `reason=` and `needs=` one of {needs!c} (got {got!r})",
+        "expect": "an expectation is one of {kinds!c}[[ (got {got!c})]]",
+        "nothing-expected": "the run of {snippet} states nothing that must hold afterwards (`expect:`)",
+        "unused-skip": "skip `{match}` of the run of {snippet} matches no command of the snippet",
+        "sandbox": "the sandbox of the run cannot be made: {error}",
+        "setup": "setup `{command}`[[ (making the start state {start!r})]] failed in the sandbox: {error}",
+        "start-not-mapping": "the run of {snippet}: start: is a mapping of a state's name to the commands that make it",
+        "start-state-not-list": "the run of {snippet}: start state {state!r} is not a list of commands",
+        "start-empty": "the run of {snippet}: start: names no state",
+        "fetch": "cannot fetch the wheels the runs use from the package index: {errors!l}",
+    },
+    message_zh={
+        "yaml": "不是合法的 YAML：{error}",
+        "snippet": "运行条目引用的片段 `{snippet}` 不是本站的文件",
+        "skip": "skip 条目须有 `match=`、`reason=`，且 `needs=` 为 {needs!c} 之一（实际为 {got!r}）",
+        "expect": "期望条目须为 {kinds!c} 之一[[（实际为 {got!c}）]]",
+        "nothing-expected": "{snippet} 的运行条目没有声明运行后须成立的条件（`expect:`）",
+        "unused-skip": "{snippet} 运行条目中的 skip `{match}` 不匹配片段中的任何命令",
+        "sandbox": "无法为该运行创建沙箱：{error}",
+        "setup": "setup 命令 `{command}`[[（生成初始状态 {start!r} 时）]]在沙箱中失败：{error}",
+        "start-not-mapping": "{snippet} 的运行条目：`start:` 须为状态名到生成该状态的命令列表的映射",
+        "start-state-not-list": "{snippet} 的运行条目：初始状态 {state!r} 不是命令列表",
+        "start-empty": "{snippet} 的运行条目：`start:` 中没有任何状态",
+        "fetch": "无法从软件包索引获取运行所用的 wheel：{errors!l}",
+    },
 )
 CLAIM_BAD_ATTR = declare(
     "claim/bad-attr",
