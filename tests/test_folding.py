@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from helpers import sample_finding
+
 from verl_cookbook.cli import main
 from verl_cookbook.findings import Finding, format_github, format_text
 from verl_cookbook.folding import explains, fold
@@ -26,7 +28,7 @@ def _cause(line: int = 9, under=("a.b",), span=(1, 20), path: str = "run.sh") ->
 
 
 def _key(key: str, line: int, path: str = "run.sh", rule: str = "config/unknown-key") -> Finding:
-    return Finding(path, line, 1, rule, f"unknown key `{key}`", data={"key": key})
+    return sample_finding(rule, path, line, key=key)
 
 
 def test_a_cause_folds_the_keys_under_its_packages_within_its_lines():
@@ -53,11 +55,7 @@ def test_a_finding_nothing_explains_is_shown_on_its_own_and_causes_come_first():
 
 
 def test_a_chain_of_causes_folds_under_its_root():
-    from verl_cookbook.rules import lookup
-
-    section = Finding(
-        "run.sh", 3, 1, lookup("config/unknown-section"), "section", data={"section": "a.b.m", "under": ["a.b.m"]}
-    )
+    section = sample_finding("config/unknown-section", "run.sh", 3, section="a.b.m", under=["a.b.m"])
     found = [section, _key("a.b.m.x", 3), _key("a.b.m.y", 4), _cause(line=9)]
     folding = fold(found)
     assert folding.cause == [3, 3, 3, None] and folding.shown == [3]

@@ -75,7 +75,9 @@ def test_every_declared_rule_is_reported_somewhere_in_the_package():
 
 def test_a_finding_with_an_undeclared_code_is_refused():
     with pytest.raises(UndeclaredRule):
-        Finding("a.md", 1, 1, "config/unknwon-key", "typo in the checker")
+        lookup("config/unknwon-key")
+    with pytest.raises(TypeError, match="made by its rule"):
+        Finding("a.md", 1, 1, "config/unknown-key", "text written by a check")  # type: ignore[arg-type]
 
 
 def test_a_family_code_gets_its_familys_declaration_and_prints_itself():

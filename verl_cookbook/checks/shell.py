@@ -34,6 +34,7 @@ from verl_cookbook.checks.trainer_overrides import check_trainer_command, entry_
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.scripts import SHELLCHECK_SC
 from verl_cookbook.shell.evaluate import parse_script
 
 # -- the block ---------------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
 
 # ShellCheck codes that our own rules say more precisely: SC2276 "command name containing '='" is an
 # override line that no command receives (shell/orphan-overrides, shell/comment-ends-command).
-_SAID_BETTER = {"shellcheck/SC2276"}
+_SAID_BETTER = {SHELLCHECK_SC.member("2276")}
 
 
 @block_check("shell", attrs=("config",))

@@ -12,6 +12,7 @@ from verl_cookbook.checks.config.checker import ConfigChecker
 from verl_cookbook.checks.shell_placeholders import ELIDED
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import CONFIG_NOT_A_MAPPING, CONFIG_UNKNOWN_KEY, OVERRIDE_GROUP, OVERRIDE_NEEDS_PLUS
 from verl_cookbook.shell.model import Command
 
 
@@ -41,4 +42,4 @@ def check_trainer_command(cmd: Command, where, facts: Facts, device: str | None,
     return out
 
 
-_KEY_PRESENCE_RULES = {"config/unknown-key", "override/needs-plus", "override/group", "config/not-a-mapping"}
+_KEY_PRESENCE_RULES = {CONFIG_UNKNOWN_KEY, OVERRIDE_NEEDS_PLUS, OVERRIDE_GROUP, CONFIG_NOT_A_MAPPING}

@@ -22,6 +22,7 @@ from typing import Any
 
 from verl_cookbook.facts import Facts, compose
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import CONFIG_UNKNOWN_KEY
 from verl_cookbook.rules.upgrade import (
     CONFIG_UNKNOWN_SECTION,
     UPGRADE_ENTRY_POINT_MOVED,
@@ -164,7 +165,7 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
     out: list[Finding] = []
     sections: dict[str, list[Finding]] = {}
     for f in findings:
-        if f.rule != "config/unknown-key":
+        if f.rule != CONFIG_UNKNOWN_KEY:
             out.append(f)
             continue
         key = str(f.data.get("key", "")).lstrip("+~")

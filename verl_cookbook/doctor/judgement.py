@@ -24,7 +24,15 @@ from verl_cookbook.doctor.inputs import (
 from verl_cookbook.doctor_rules import DoctorFinding, Target, ascend_env, with_fix
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
-from verl_cookbook.rules.engines import ENGINE_KWARGS_IGNORED
+from verl_cookbook.rules.config import (
+    CONFIG_NOT_A_FIELD,
+    CONFIG_NOT_A_MAPPING,
+    CONFIG_UNKNOWN_KEY,
+    OVERRIDE_GROUP,
+    OVERRIDE_NEEDS_PLUS,
+    OVERRIDE_PLUS_ON_EXISTING,
+)
+from verl_cookbook.rules.engines import DELTA_REJECTED, ENGINE_KWARGS_IGNORED, ENGINE_UNKNOWN_BACKEND
 
 
 @dataclass
@@ -63,7 +71,7 @@ def required_values(unit: Unit, target: Target, facts: Facts) -> list[Finding]:
 
 
 # Findings about a key itself (not its value): still right when the value is a shell expansion.
-_KEY_RULES = {"config/unknown-key", "config/not-a-mapping", "override/needs-plus", "override/plus-on-existing"}
+_KEY_RULES = {CONFIG_UNKNOWN_KEY, CONFIG_NOT_A_MAPPING, OVERRIDE_NEEDS_PLUS, OVERRIDE_PLUS_ON_EXISTING}
 
 
 def _about_symbolic(f: Finding, unit: Unit) -> bool:
@@ -75,14 +83,13 @@ def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool)
     raw = list(unit.findings)
     if unit.assignments:
         for f in checker.check(unit.assignments, mode="config", delta=True, unknown=unit.symbolic):
-            if f.rule in _KEY_RULES or f.rule == "delta/rejected" or not _about_symbolic(f, unit):
+            if f.rule in _KEY_RULES or f.rule == DELTA_REJECTED or not _about_symbolic(f, unit):
                 raw.append(f)
     raw += _after_backend_fix(raw, unit, checker)
     kept = [
         f
         for f in raw
-        if strict_keys
-        or f.rule not in ("config/unknown-key", "override/needs-plus", "override/group", "config/not-a-field")
+        if strict_keys or f.rule not in (CONFIG_UNKNOWN_KEY, OVERRIDE_NEEDS_PLUS, OVERRIDE_GROUP, CONFIG_NOT_A_FIELD)
     ]
     for f in upgrade.rewrite(kept, checker.facts, checker.base, unit.config):  # stale keys read as an upgrade
         out.append(with_fix(f, target))
@@ -102,9 +109,7 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
     wrong = {
         f.data["name"]
         for f in found
-        if f.rule == "engine/unknown-backend"
-        and not f.data.get("as_kwargs_key")
-        and f.data.get("name") in _BACKEND_FIXES
+        if f.rule == ENGINE_UNKNOWN_BACKEND and not f.data.get("as_kwargs_key") and f.data.get("name") in _BACKEND_FIXES
     }
     out: list[Finding] = []
     for name in sorted(wrong):

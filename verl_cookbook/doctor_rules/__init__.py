@@ -30,6 +30,9 @@ from verl_cookbook.rules import (  # noqa: F401 - the pages the rules point to, 
     PAGE_NCCL_HCCL,
     PAGE_WHITELIST,
 )
+from verl_cookbook.rules.config import COMMAND_MISSING_DASH_M, COMMAND_UNKNOWN_ENTRY_POINT
+from verl_cookbook.rules.scripts import SHELL_AFTER_PIPE, SHELL_COMMENT_ENDS_COMMAND, SHELL_ORPHAN_OVERRIDES
+from verl_cookbook.rules.upgrade import UPGRADE_ENTRY_POINT_MOVED
 
 # The site's address when neither $VERL_COOKBOOK_SITE_URL nor mkdocs.yml's ``site_url`` says otherwise
 # (an installed package has no mkdocs.yml beside it). tests/test_doctor.py keeps it equal to mkdocs.yml.
@@ -117,12 +120,12 @@ class Target:
 
 # Rules whose fix holds for the script as a whole, before any command is judged (``with_fix`` with no target).
 _SCRIPT_LEVEL = (
-    "shell/comment-ends-command",
-    "shell/after-pipe",
-    "shell/orphan-overrides",
-    "command/missing-dash-m",
-    "command/unknown-entry-point",
-    "upgrade/entry-point-moved",
+    SHELL_COMMENT_ENDS_COMMAND,
+    SHELL_AFTER_PIPE,
+    SHELL_ORPHAN_OVERRIDES,
+    COMMAND_MISSING_DASH_M,
+    COMMAND_UNKNOWN_ENTRY_POINT,
+    UPGRADE_ENTRY_POINT_MOVED,
 )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from verl_cookbook.rules.template import Message, TemplateError
 
@@ -59,7 +59,7 @@ class Rule(str):
     bad: Example | None
     good: Example | None
     parent: Rule | None
-    message: Message | None  # None only while a check still writes its own text (the compat path)
+    message: Message  # the finding's text, in English and 中文
     folds: tuple[str, ...]  # codes (or prefixes) of the rules whose findings this rule's findings can explain
     data_names: frozenset[str]  # the data a finding may carry: its templates' fields, the fix's, and ``extra``
 
@@ -95,8 +95,6 @@ class Rule(str):
         (``data["case"]``, default ``""``) reads, and nothing the rule does not declare. The message is rendered
         from the template; ``fact`` says what verl (or the source named by ``fact_source``) actually has."""
         message = self.declared.message
-        if message is None:
-            raise TemplateError(f"rule {self}: declares no message template")
         case = str(data.get("case") or "")
         cases = message.cases
         if case not in cases and not ("" in cases and case in self.declared.extra_cases):
@@ -127,8 +125,7 @@ class Rule(str):
 
     def render(self, data: Mapping[str, Any], lang: str = "en") -> str:
         """This rule's message for ``data`` in ``lang`` (``en`` or ``zh``)."""
-        message = self.declared.message
-        return message.render(data, lang) if message is not None else ""
+        return self.declared.message.render(data, lang)
 
     def member(self, suffix: str) -> Rule:
         """The code of this family that ends in ``suffix`` (``SHELLCHECK_SC.member("2086")``: ``shellcheck/SC2086``)."""
@@ -192,35 +189,19 @@ class Finding:
     path: str
     line: int
     col: int
-    rule: Rule  # a declared code given as a string is looked up in __post_init__ (the compat path)
-    message: str
+    rule: Rule
+    message: str  # rendered by the rule from ``data`` (English); never written by a check
     fact: str | None = None
     fact_source: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
-    if TYPE_CHECKING:  # what the generated __init__ accepts: the rule as a Rule or as its code
-
-        def __init__(
-            self,
-            path: str,
-            line: int,
-            col: int,
-            rule: Rule | str,
-            message: str,
-            fact: str | None = None,
-            fact_source: str | None = None,
-            data: Mapping[str, Any] = ...,
-        ) -> None: ...
-
     def __post_init__(self) -> None:
         if not isinstance(self.rule, Rule):
-            object.__setattr__(self, "rule", lookup(self.rule))
+            raise TypeError(f"a finding is made by its rule (RULE.at(path, line, col, **data)), not from {self.rule!r}")
 
     def text(self, lang: str = "en") -> str:
         """The message in ``lang`` (``en`` or ``zh``), rendered from the rule's template."""
-        if lang == "en" or self.rule.declared.message is None:
-            return self.message
-        return self.rule.render(self.data, lang)
+        return self.message if lang == "en" else self.rule.render(self.data, lang)
 
     def with_data(self, **changes: Any) -> Finding:
         """This finding made again by its rule, at the same place, with ``changes`` to its data."""
@@ -249,8 +230,6 @@ def replay(d: Mapping[str, Any]) -> Finding:
     """A finding again from its :meth:`Finding.as_dict` (English) form, e.g. out of the page cache."""
     rule = lookup(d["rule"])
     data = dict(d.get("data") or {})
-    if rule.declared.message is None:  # the compat path: the text was written by the check
-        return Finding(d["path"], d["line"], d["col"], rule, d["message"], d.get("fact"), d.get("fact_source"), data)
     return rule.at(d["path"], d["line"], d["col"], fact=d.get("fact"), fact_source=d.get("fact_source"), **data)
 
 
@@ -295,15 +274,15 @@ def declare(
         raise ValueError(f"rule {code} declared twice")
     if severity not in (ERROR, WARNING):
         raise ValueError(f"rule {code}: severity {severity!r}")
-    if (message is None) != (message_zh is None):
-        raise TemplateError(f"rule {code}: a message needs both its English and its 中文 template")
+    if message is None or message_zh is None:
+        raise TemplateError(f"rule {code}: a rule declares its message in English and in 中文")
     listed = (parts, parts_zh) if parts is not None and parts_zh is not None else None
-    msg = Message.declare(code, message, message_zh, listed) if message is not None and message_zh is not None else None
+    msg = Message.declare(code, message, message_zh, listed)
     if (fix is None) != (fix_zh is None):
         raise TemplateError(f"rule {code}: a fix needs both its English and its 中文 text")
     fixes = Message.declare(code, fix, fix_zh) if fix is not None and fix_zh is not None else None
     fix_fields = fixes.all_fields() - {"backend"} if fixes else frozenset()  # the backend is doctor's context
-    names = (msg.all_fields() if msg else frozenset()) | fix_fields | frozenset(extra)
+    names = msg.all_fields() | fix_fields | frozenset(extra)
     if folds:
         names |= {"under", "span"}
     if {"fact", "fact_source"} & names:

@@ -76,11 +76,6 @@ def keys_under(parent: str, choices: list[str]) -> str:
     return f"keys under {parent or '(top level)'}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}"
 
 
-def did_you_mean(word: str, choices: list[str]) -> str:
-    close = closest(word, choices)
-    return f"; did you mean `{close}`?" if close else ""
-
-
 def lookup_path(base: Any, path: tuple[str, ...]) -> tuple[str, int, Any]:
     """Walk ``path`` in ``base``: ("found", depth, value) | ("open", depth, None) | ("unknown", depth, parent)
     | ("leaf", depth, value) when a non-mapping value sits where the path goes on."""
