@@ -14,11 +14,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
 from verl_cookbook.checks.param_table import default_column
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import MarkdownError, Table, code_spans, flatten_containers, parse_page, read_text
+from verl_cookbook.markdown import (
+    MarkdownError,
+    Page,
+    Table,
+    block_parser,
+    code_spans,
+    flatten_containers,
+    parse_page,
+    read_text,
+)
 from verl_cookbook.rules import Rule
 from verl_cookbook.rules.claims import (
     PARITY_ADMONITIONS,
@@ -147,7 +154,7 @@ def twin_path(page: Path) -> Path:
 def headings(text: str) -> list[Heading]:
     """ATX and setext headings outside code blocks, with their explicit anchors."""
     lines = text.splitlines()
-    tokens = MarkdownIt("commonmark").parse("\n".join(flatten_containers(lines)) + "\n")
+    tokens = block_parser().parse("\n".join(flatten_containers(lines)) + "\n")  # a heading's raw text is enough
     out = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map:
@@ -211,11 +218,16 @@ def is_param_table(table: Table) -> bool:
     return default_column(table) is not None
 
 
-def structure(path: Path, root: Path, text: str | None = None) -> Structure:
-    """The parity-relevant structure of one page (``root``: where its snippet includes resolve)."""
+def structure(path: Path, root: Path, text: str | None = None, shown_from: Path | None = None) -> Structure:
+    """The parity-relevant structure of one page (``root``: where its snippet includes resolve; ``shown_from``:
+    what its path is shown relative to, ``root`` by default)."""
     if text is None:
         text = read_text(path)
-    page = parse_page(path, root, bases=[root], text=text)
+    return structure_of(parse_page(path, shown_from or root, bases=[root], text=text), text)
+
+
+def structure_of(page: Page, text: str) -> Structure:
+    """The parity-relevant structure of a page already read (``text``: its Markdown)."""
     blocks = tuple(
         Block(
             b.line,
@@ -342,24 +354,47 @@ def pages(docs: Path) -> list[Path]:
     return sorted(p for p in docs.rglob("*.md") if p.is_file())
 
 
+def bilingual(root: Path) -> bool:
+    """Whether the site at ``root`` has its pages in two languages (a ``docs/`` page with an English twin,
+    ``page.en.md``): only then does a page need its twin. Another project's docs are not judged for parity."""
+    docs = root / "docs"
+    return docs.is_dir() and any(p.name.endswith(EN_SUFFIX) for p in docs.rglob("*.md"))
+
+
+def page_findings(
+    page: Page, file: Path, root: Path, shown_from: Path | None = None
+) -> tuple[list[Finding], list[Path]]:
+    """The parity findings of one page of a bilingual site, and the files they depend on (the twin, the snippets its
+    中文 variants stand for): a page without its twin, and, from the 中文 side, every way the English twin's
+    structure differs and every 中文 variant that runs other code. ``page`` is ``file`` as read, its path shown from
+    ``shown_from`` (the working folder by default); ``root`` is where includes resolve."""
+    twin = twin_path(file)
+    if not twin.is_file():
+        case = "zh" if file.name.endswith(EN_SUFFIX) else ""
+        shown_twin = str(Path(page.path).with_name(twin.name))
+        return [PARITY_MISSING_TWIN.at(page.path, 1, 1, case=case, twin=shown_twin)], [twin]
+    if file.name.endswith(EN_SUFFIX):
+        return [], [twin]  # compared from its 中文 side
+    zh = structure_of(page, page.text)
+    bases = [root / base_of(inc) for b in zh.blocks for inc in b.includes if base_of(inc) != inc]
+    try:
+        theirs = structure(twin, root, shown_from=shown_from or Path.cwd())
+    except MarkdownError:
+        return variant_findings(zh, root), [twin, *bases]  # the twin gets its own finding when it is checked
+    return compare(zh, theirs) + variant_findings(zh, root), [twin, *bases]
+
+
 def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
     """Parity findings for every page under ``docs`` (``root``: the site root; default ``docs``' parent)."""
     root = root or docs.parent
     out: list[Finding] = []
-    for page in pages(docs):
-        twin = twin_path(page)
-        shown = _shown(page, root)
-        if not twin.is_file():
-            case = "zh" if page.name.endswith(EN_SUFFIX) else ""
-            out.append(PARITY_MISSING_TWIN.at(shown, 1, 1, case=case, twin=_shown(twin, root)))
-            continue
-        if page.name.endswith(EN_SUFFIX):
-            continue  # compared from its 中文 side
+    for file in pages(docs):
         try:
-            zh = structure(page, root)
-            out += compare(zh, structure(twin, root)) + variant_findings(zh, root)
+            page = parse_page(file, root, bases=[root])
         except MarkdownError as e:
-            out.append(e.rule.at(shown, e.line, 1, **e.data))
+            out.append(e.rule.at(_shown(file, root), e.line, 1, **e.data))
+            continue
+        out += page_findings(page, file, root, shown_from=root)[0]
     return sorted(out, key=Finding.sort_key)
 
 

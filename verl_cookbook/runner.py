@@ -48,6 +48,7 @@ class Report:
     claims: int = 0
     checked: int = 0  # blocks, tables and claims a validator judged
     includes: set[str] = field(default_factory=set)  # snippet files the pages include
+    depends: set[str] = field(default_factory=set)  # other files a page's result depends on (its twin): not checked
     files: list[Path] = field(default_factory=list)  # the pages, as ``collect`` found them
 
 
@@ -177,6 +178,12 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             continue
         report.checked += 1
         out.extend(CLAIM_CHECKS[d.kind](d, ctx))
+    if ctx.options.get("parity") and page.path.endswith(".md"):
+        from verl_cookbook import parity
+
+        found, depends = parity.page_findings(page, Path(page.path), ctx.root)
+        out.extend(found)
+        report.depends.update(shown_path(p) for p in depends)
 
 
 def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, options: dict | None = None) -> Report:
@@ -188,6 +195,10 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     report.findings.extend(errors)
     root = root or find_site_root(paths[0] if paths else Path.cwd())
     options = options or {}
+    if "parity" not in options:  # a bilingual site's pages need their twin (parity/…); another project's do not
+        from verl_cookbook.parity import bilingual
+
+        options = {**options, "parity": bilingual(root)}
     cache = PageCache(facts, root, options)
     misses = [f for f in files if not cache.replay(f, report)]
     if misses:
@@ -273,6 +284,9 @@ class PageCache:
             for rel, digest in entry["includes"].items():
                 if hashlib.sha256(Path(rel).read_bytes()).hexdigest() != digest:
                     return False
+            for rel, digest in entry["depends"].items():
+                if _digest(Path(rel)) != digest:
+                    return False
             findings = [replay(d) for d in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError):
             return False
@@ -289,12 +303,22 @@ class PageCache:
         try:
             entry = {
                 "includes": {rel: hashlib.sha256(Path(rel).read_bytes()).hexdigest() for rel in includes},
+                "depends": {rel: _digest(Path(rel)) for rel in sorted(report.depends)},
                 "counters": {k: getattr(report, k) - before[k] for k in _COUNTERS},
                 "findings": [x.as_dict() for x in report.findings[start:]],
             }
             write_atomic(self.dir / f"{key}.json", json.dumps(entry, ensure_ascii=False))
         except OSError:
             pass  # a read-only cache only costs speed
+
+
+def _digest(path: Path) -> str:
+    """A file's bytes' digest, or ``absent``: a page's result that depends on a file's absence (a page without its
+    twin) is stale once it is there."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "absent"
 
 
 def _debt_digest(root: Path) -> str:
