@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from verl_cookbook.rules import WARNING, Example, declare
 
-_PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
+# verl's PPO trainer with what every command of it must set (a rollout, the micro-batch sizes validate_config
+# asks for), so that an example shows its own rule and nothing else.
+PPO = (
+    "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm "
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2"
+)
 CKPT = "actor_rollout_ref.rollout.checkpoint_engine"
 
 
 def ppo_script(*overrides: str, head: str = "", args: tuple[str, ...] = ()) -> Example:
     """A launch script running verl's PPO trainer with ``overrides``, given to ``doctor``."""
-    return Example("sh", "#!/usr/bin/env bash\n" + head + " \\\n    ".join((_PPO, *overrides)) + "\n", args)
+    return Example("sh", "#!/usr/bin/env bash\n" + head + " \\\n    ".join((PPO, *overrides)) + "\n", args)
 
 
 # -- config/ ------------------------------------------------------------------
@@ -342,7 +348,7 @@ COMMAND_MISSING_DASH_M = declare(
     fix="add `-m` before the module name",
     fix_zh="在模块名前加上 `-m`",
     bad=Example("sh", "python3 verl.trainer.main_ppo trainer.total_epochs=2\n"),
-    good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
+    good=Example("sh", f"{PPO} trainer.total_epochs=2\n"),
 )
 COMMAND_UNKNOWN_ENTRY_POINT = declare(
     "command/unknown-entry-point",
@@ -357,7 +363,7 @@ COMMAND_UNKNOWN_ENTRY_POINT = declare(
     fix="run an entry point this verl release has (named in the message)",
     fix_zh="改为运行本 verl 版本中存在的入口模块（见问题描述）",
     bad=Example("sh", "python3 -m verl.trainer.main_ppx trainer.total_epochs=2\n"),
-    good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
+    good=Example("sh", f"{PPO} trainer.total_epochs=2\n"),
 )
 VERL_CONFIG_DRIFT = declare(
     "verl/config-drift",

@@ -6,6 +6,7 @@ model merger command line (``merger/``), JSON files (``json/``), YAML blocks (``
 from __future__ import annotations
 
 from verl_cookbook.rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, Example, declare
+from verl_cookbook.rules.config import PPO
 
 _ENV = "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late."
 _MERGER = "argparse stops the merger with a usage error; the checkpoint is not merged."
@@ -84,8 +85,7 @@ def _value(subject: str, colon: str, cases: dict[str, str]) -> dict[str, str]:
     return {case: subject + colon + text for case, text in cases.items()}
 
 
-_PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
-_KIMI = f"{_PPO} \\\n    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n"
+_KIMI = f"{PPO} \\\n    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n"
 
 # -- shell/ ------------------------------------------------------------------
 SHELL_SYNTAX = declare(
@@ -131,8 +131,8 @@ SHELL_COMMENT_ENDS_COMMAND = declare(
     "及其后各行不是该命令的参数（bash 会将它们作为独立的命令运行）",
     fix="move the comment above the command (or delete it) so that the `\\` joins the next argument",
     fix_zh="将注释移到命令上方（或删除），使 `\\` 能连接下一个参数",
-    bad=Example("sh", f"{_PPO} \\\n    # epochs\n    trainer.total_epochs=2\n"),
-    good=Example("sh", f"# epochs\n{_PPO} \\\n    trainer.total_epochs=2\n"),
+    bad=Example("sh", f"{PPO} \\\n    # epochs\n    trainer.total_epochs=2\n"),
+    good=Example("sh", f"# epochs\n{PPO} \\\n    trainer.total_epochs=2\n"),
 )
 SHELL_ORPHAN_OVERRIDES = declare(
     "shell/orphan-overrides",
@@ -146,8 +146,8 @@ SHELL_ORPHAN_OVERRIDES = declare(
     "这些覆盖项不会传给任何命令",
     fix="end the line before with `\\` so that these lines continue the command",
     fix_zh="在上一行末尾加上 `\\`，使这些行接续该命令",
-    bad=Example("sh", f"{_PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
-    good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
+    bad=Example("sh", f"{PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
+    good=Example("sh", f"{PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
 )
 SHELL_AFTER_PIPE = declare(
     "shell/after-pipe",
@@ -161,8 +161,8 @@ SHELL_AFTER_PIPE = declare(
     "请将其移到 `| tee` 之前",
     fix="put every override before `2>&1 | tee …`; only the log file name goes after `tee`",
     fix_zh="将所有覆盖项放在 `2>&1 | tee …` 之前；`tee` 之后只写日志文件名",
-    bad=Example("sh", f"{_PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
-    good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 2>&1 | tee run.log\n"),
+    bad=Example("sh", f"{PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
+    good=Example("sh", f"{PPO} \\\n    trainer.total_epochs=2 2>&1 | tee run.log\n"),
 )
 SHELLCHECK_SC = declare(
     "shellcheck/SC",

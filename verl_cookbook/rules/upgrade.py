@@ -4,13 +4,12 @@ section the config does not have (``config/unknown-section``). The checks live i
 from __future__ import annotations
 
 from verl_cookbook.rules import Example, declare
+from verl_cookbook.rules.config import PPO
 
 
 def _sh(body: str) -> Example:
     return Example("sh", "#!/usr/bin/env bash\n" + body + "\n")
 
-
-_PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
 
 UPGRADE_ENTRY_POINT_MOVED = declare(
     "upgrade/entry-point-moved",
@@ -49,8 +48,8 @@ UPGRADE_KEY_MOVED = declare(
     "是最后在此处读取它的版本）]]；是否应为 `{new}`？",
     fix="write `{new}` instead of `{key}`",
     fix_zh="将 `{key}` 改为 `{new}`",
-    bad=_sh(f"{_PPO} train_batch_size=64"),
-    good=_sh(f"{_PPO} data.train_batch_size=64"),
+    bad=_sh(f"{PPO} train_batch_size=64"),
+    good=_sh(f"{PPO} data.train_batch_size=64"),
 )
 UPGRADE_KEY_REMOVED = declare(
     "upgrade/key-removed",
@@ -64,8 +63,8 @@ UPGRADE_KEY_REMOVED = declare(
     "的配置中也没有同名配置项：请删除它",
     fix="drop `{key}` (last read by verl {last})",
     fix_zh="删除 `{key}`（最后读取它的版本为 verl {last}）",
-    bad=_sh(f"{_PPO} actor_rollout_ref.rollout.skip_rollout=True"),
-    good=_sh(f"{_PPO} actor_rollout_ref.rollout.free_cache_engine=True"),
+    bad=_sh(f"{PPO} actor_rollout_ref.rollout.skip_rollout=True"),
+    good=_sh(f"{PPO} actor_rollout_ref.rollout.free_cache_engine=True"),
 )
 CONFIG_UNKNOWN_SECTION = declare(
     "config/unknown-section",
@@ -111,6 +110,6 @@ CONFIG_UNKNOWN_SECTION = declare(
         "choice": "选择 `{choice}`（配置组选项，须单独写出），或删除 `{section}` 下的配置项",
     },
     folds=("config/unknown-key",),
-    bad=_sh(f"{_PPO} actor_rollout_ref.actor.no_such_section.a=1 actor_rollout_ref.actor.no_such_section.b=2"),
-    good=_sh(f"{_PPO} actor_rollout_ref.actor.ppo_epochs=1"),
+    bad=_sh(f"{PPO} actor_rollout_ref.actor.no_such_section.a=1 actor_rollout_ref.actor.no_such_section.b=2"),
+    good=_sh(f"{PPO} actor_rollout_ref.actor.ppo_epochs=1"),
 )
