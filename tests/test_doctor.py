@@ -278,10 +278,10 @@ def test_every_linked_page_is_one_of_the_sites_pages():
 
 # -- the page -----------------------------------------------------------------------------------------
 def _console_blocks(page: Path) -> list[tuple[str, str]]:
-    """(file, shown output) of each ``$ verl-cookbook doctor FILE`` console block on ``page``."""
+    """(arguments, shown output) of each ``$ verl-cookbook doctor [OPTIONS] FILE`` console block on ``page``."""
     text = page.read_text(encoding="utf-8")
     out = []
-    for m in re.finditer(r"```[^\n]*console output[^\n]*\n\$ verl-cookbook doctor (\S+)\n(.*?)\n```", text, re.S):
+    for m in re.finditer(r"```[^\n]*console output[^\n]*\n\$ verl-cookbook doctor ([^\n]+)\n(.*?)\n```", text, re.S):
         out.append((m.group(1), m.group(2)))
     return out
 
@@ -291,10 +291,10 @@ def test_the_output_shown_on_the_page_is_what_doctor_prints(page, capsys, monkey
     blocks = _console_blocks(REPO / "docs" / "tools" / page)
     assert len(blocks) == 4
     monkeypatch.chdir(REPO / "snippets" / "doctor")
-    for name, shown in blocks:
-        cli.main(["doctor", name])
+    for args, shown in blocks:
+        cli.main(["doctor", *args.split()])
         got = capsys.readouterr()
-        assert (got.out + got.err).rstrip("\n") == shown, name
+        assert (got.out + got.err).rstrip("\n") == shown, args
 
 
 # -- scripts in the wild ------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ COVERAGE_HISTORY_UNBOUND = declare(
     extra=("text",),
     fix='add since="X" (or until="Y") to the claim that holds the sentence, or mark it ※ when no covered release '
     "can check it",
-    fix_zh='为承载该句的声明添加 since="X"（或 until="Y"）；若没有任何覆盖的版本能核对它，请将其标记为 ※',
+    fix_zh='为承载该句的声明添加 `since="X"`（或 `until="Y"`）；若没有任何覆盖的版本能核对它，请将其标记为 ※',
     bad=Example(
         "md",
         f"Since verl 0.8.0, Megatron-Bridge saves a LoRA adapter under `huggingface/adapter/`.\n{_ADAPTER} -->\n",
@@ -101,10 +101,10 @@ COVERAGE_MARK_WITHOUT_TITLE = declare(
     'A ※ mark (`sup class="unchecked"`) without a `title="…"` saying what the statement rests on.',
     "The title is what the reader sees on hover: a report, an upstream thread, reading the source, not run.",
     message='※ without title="…": say what “{words}” rests on',
-    message_zh='※ 标记缺少 title="…"：请写明“{words}”的依据',
+    message_zh='※ 标记缺少 `title="…"`：请写明“{words}”的依据',
     extra=("text",),
     fix='add title="…" (for example "from a user report, not checked"), and link the report in the sentence',
-    fix_zh='添加 title="…"（例如 "from a user report, not checked"），并在句中链接该报告',
+    fix_zh='添加 `title="…"`（例如 `title="from a user report, not checked"`），并在句中链接该报告',
     bad=Example("md", 'A user reports that the sync hangs on 16 nodes.<sup class="unchecked">※</sup>\n'),
     good=Example(
         "md",

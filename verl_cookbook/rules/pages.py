@@ -170,9 +170,8 @@ TABLE_UNDECLARED = declare(
     "默认值表格未声明检查方式",
     "A table with a default column and no `check: params …` comment (or skip) above it.",
     "A table of defaults that is not checked drifts from verl unnoticed.",
-    message="the table has a default column but no `<!-- check: params … -->` above it "
-    '(or `<!-- check: skip reason="…" -->`)',
-    message_zh='该表格含默认值列，但上方没有 `<!-- check: params … -->` 声明（或 `<!-- check: skip reason="…" -->`）',
+    message='the table has a default column but no `check: params …` comment above it (or `check: skip reason="…"`)',
+    message_zh='该表格含默认值列，但上方没有 `check: params …` 注释（或 `check: skip reason="…"`）',
 )
 TABLE_ORPHAN_DECLARATION = declare(
     "table/orphan-declaration",
@@ -180,8 +179,8 @@ TABLE_ORPHAN_DECLARATION = declare(
     "表格检查声明下方没有表格",
     "A `check: …` comment that is not directly above a table.",
     "The declaration checks nothing.",
-    message="`<!-- check: {kind} -->` is not directly above a table",
-    message_zh="`<!-- check: {kind} -->` 未紧贴在表格上方",
+    message="the `check: {kind}` comment is not directly above a table",
+    message_zh="`check: {kind}` 注释未紧贴在表格上方",
 )
 TABLE_UNKNOWN_CHECK = declare(
     "table/unknown-check",
