@@ -81,7 +81,7 @@ CONFIG_NOT_A_FIELD = declare(
     "新增的配置项不是 dataclass 字段",
     "A key added with `+` under a node that verl turns into a dataclass without that field.",
     "Hydra accepts the key, but building the dataclass raises TypeError (unexpected keyword argument).",
-    message="`{key}`: Hydra adds it, but verl builds {cls}[[ from `{node}`]], which has no field `{name}`, so "
+    message="`{key}`: Hydra adds it, but {cls}, which verl builds[[ from `{node}`]], has no field `{name}`, so "
     "building it raises TypeError (unexpected keyword argument)[[; did you mean `{suggestion}`?]]",
     message_zh="`{key}`：Hydra 会添加该配置项，但 verl 会[[由 `{node}` ]]构造 {cls}，而它没有字段 `{name}`，"
     "构造时抛出 TypeError（unexpected keyword argument）[[；是否应为 `{suggestion}`？]]",
