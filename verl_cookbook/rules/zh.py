@@ -403,6 +403,11 @@ ZH: dict[str, tuple[str, str]] = {
         "位于某个不以 `\\` 结尾的行之后的覆盖项行。",
         "bash 将其作为独立命令运行（`command not found`），verl 读不到这些设置。",
     ),
+    "shell/unset-command": (
+        "命令名是一个脚本中从未设置的变量（`$COMMAND data.train_files=…`）。",
+        "除非环境中已设置该变量，bash 会将其展开为空，并把下一个词当作命令运行（command not found），覆盖项到不了 "
+        "verl。",
+    ),
     "shell/syntax": ("被 `bash -n` 拒绝的脚本或 shell 代码块。", "bash 在出错处停止，之后的内容均不运行。"),
     "shell/timeout": (
         "语法检查（`bash -n`）或 ShellCheck 未在时限内完成的脚本。",
