@@ -92,7 +92,7 @@ def test_every_command_of_the_site_and_the_tests_gets_the_same_findings_from_che
     for name, script in commands:
         path = tmp_path / "run.sh"
         path.write_text(script, encoding="utf-8")
-        report = diagnose(path, facts, required=True)
+        report = diagnose(path, facts, stages=launch.DOCTOR)
         in_doctor = _judged(d.finding for d in report.findings)
 
         def where(line: int, path: Path = path) -> tuple[str, int]:

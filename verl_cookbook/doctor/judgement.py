@@ -59,7 +59,7 @@ def diagnose(
     device: str | None = None,
     cann: str | None = None,
     product: str | None = None,
-    required: bool = False,
+    stages: Stage = Stage.STATIC,
 ) -> FileReport:
     """All findings for one file. Raises :class:`InputError` when there is no file to read (missing, a folder);
     a file that cannot be read as text is a ``file/…`` finding on it, an empty file has none (a note says so)."""
@@ -100,7 +100,6 @@ def diagnose(
         report.notes.append(
             "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script's syntax was checked"
         )
-    stages = launch.DOCTOR if required else launch.Stage.STATIC
     for unit in units:
         if unit.note:
             report.notes.append(unit.note)
