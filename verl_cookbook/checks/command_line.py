@@ -35,14 +35,6 @@ def _finding(p: Problem, file: str) -> Finding:
         return Finding(file, w.line, w.col, "override/flag-needs-value", f"`{p.text}` needs a value")
     if p.kind == "malformed":
         return Finding(file, w.line, w.col, "override/malformed", f"Hydra cannot parse `{p.text}`: {p.error}")
-    if p.kind == "sweep-without-multirun":
-        return Finding(
-            file,
-            w.line,
-            w.col,
-            "override/sweep-without-multirun",
-            f"`{p.text}` is a sweep; without --multirun (-m) Hydra refuses to run it",
-        )
     raise ValueError(f"unknown command-line problem {p.kind!r}")
 
 

@@ -182,9 +182,14 @@ class Facts:
     def converted(self, path: tuple[str, ...]) -> bool:
         """Whether verl turns the config node at ``path`` into its ``_target_`` dataclass (some
         ``omega_conf_to_dataclass`` call reaches it or an ancestor)."""
+        return self.converted_at(path) is not None
+
+    def converted_at(self, path: tuple[str, ...]) -> str | None:
+        """``file:line`` of the ``omega_conf_to_dataclass`` call that turns the node at ``path`` (or an ancestor)
+        into its ``_target_`` dataclass; None when none does."""
         from verl_cookbook.facts import dataclass_types
 
-        return dataclass_types.is_converted(self.data["dataclasses"], path)
+        return dataclass_types.converted_at(self.data["dataclasses"], path)
 
     def delta_guards(self) -> list:
         """verl's ``delta_sharded`` guards (``facts.delta_guards.Guard``), their code parsed once per run."""

@@ -150,15 +150,16 @@ def _suffixes(arg: str) -> list[str]:
     return sorted({full, words[-1]}) if words else []
 
 
-def is_converted(data: dict, path: tuple[str, ...]) -> bool:
-    """Whether verl converts the node at ``path`` (or an ancestor) to its dataclass."""
+def converted_at(data: dict, path: tuple[str, ...]) -> str | None:
+    """``file:line`` of the ``omega_conf_to_dataclass`` call that converts the node at ``path`` (or the nearest
+    ancestor a call reaches); None when none does."""
     conv = data.get("converted") or {}
     for k in range(len(path), 0, -1):
-        for suffix in conv:
+        for suffix, where in conv.items():
             seg = tuple(suffix.split("."))
             if path[:k][-len(seg) :] == seg:
-                return True
-    return False
+                return where
+    return None
 
 
 def _classes(mod: ast.Module, text: str, rel: str, module: str) -> dict[str, dict]:
