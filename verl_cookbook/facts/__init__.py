@@ -293,10 +293,12 @@ def shipped_facts(version: str) -> dict | None:
 
 def _release_of(tree: VerlTree) -> str | None:
     """The release ``tree`` is, when it is one unpacked by ``verl_source.from_release`` or what ships of one (never a
-    checkout, an installed verl or a user's wheel)."""
+    checkout, an installed verl or a user's wheel). A checkout's label is its path: joined to the cache folder it
+    would give the checkout itself, so the folder and the name are compared apart."""
     if not tree.whole:
         return tree.label
-    return tree.label if tree.root == cache_dir() / "releases" / tree.label else None
+    releases = cache_dir() / "releases"
+    return tree.label if tree.root.parent == releases and tree.root.name == tree.label else None
 
 
 def load_facts(tree: VerlTree, use_cache: bool = True, whole: Callable[[str], VerlTree] | None = None) -> Facts:
