@@ -101,9 +101,10 @@ def converted(tree: VerlTree) -> dict[str, str]:
     out: dict[str, str] = {}
     for sub in CONVERT_SCANNED:
         for path in sorted((tree.package / sub).rglob("*.py")):
-            text = path.read_text(encoding="utf-8", errors="replace")
-            if "omega_conf_to_dataclass(" not in text:
+            data = path.read_bytes()
+            if b"omega_conf_to_dataclass(" not in data:  # most files: not decoded
                 continue
+            text = data.decode("utf-8", errors="replace")
             rel = path.relative_to(tree.root).as_posix()
             for m in _CONVERT.finditer(text):
                 arg = m.group(1)
@@ -123,9 +124,10 @@ def typed_merges(tree: VerlTree) -> dict[str, str]:
     instantiates its ``_target_`` and checks no type (verl 0.9.1 ``verl/utils/config.py:42-64``)."""
     out: dict[str, str] = {}
     for path in sorted(tree.package.rglob("*.py")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if "dataclass_type" not in text or "omega_conf_to_dataclass(" not in text:
+        data = path.read_bytes()
+        if b"dataclass_type" not in data or b"omega_conf_to_dataclass(" not in data:  # most files: not decoded
             continue
+        text = data.decode("utf-8", errors="replace")
         rel = path.relative_to(tree.root).as_posix()
         for m in _TYPED_CALL.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
