@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.fingerprints import tool_fingerprint
@@ -94,6 +94,20 @@ def applies(attrs: dict[str, str], facts: Facts) -> bool:
     return True
 
 
+def _unless_clean_before(key: tuple, ctx: Context, check: Callable[[Any, Context], list[Finding]], what: Any) -> list:
+    """``check(what, ctx)``'s findings, or none when the same input (``key``: all the check reads but where it sits) was
+    checked clean before in this run: the 中文 page and its English twin include the same snippets and state the
+    same claims. A check judges what it is given, never where it is (``checks.block_check``), so an input clean on
+    one page is clean on the other; one with findings is checked again, so that each page gets its own."""
+    clean = ctx.session.clean_checks
+    if key in clean:
+        return []
+    found = check(what, ctx)
+    if not found:
+        clean.add(key)
+    return found
+
+
 def check_page(page: Page, ctx: Context, report: Report) -> None:
     """Check one page into ``report``."""
     from verl_cookbook import lenient
@@ -142,7 +156,8 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if block.missing_includes:
             continue
         report.checked += 1
-        out.extend(BLOCK_CHECKS[kind](block, ctx))
+        key = ("block", kind, block.lang, block.code, tuple(block.line_map), tuple(sorted(block.attrs.items())))
+        out.extend(_unless_clean_before(key, ctx, BLOCK_CHECKS[kind], block))
     for table in page.tables:
         report.tables += 1
         d = table.directive
@@ -177,7 +192,8 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        out.extend(CLAIM_CHECKS[d.kind](d, ctx))
+        claim_key: tuple = ("claim", d.kind, tuple(sorted(d.attrs.items())))
+        out.extend(_unless_clean_before(claim_key, ctx, CLAIM_CHECKS[d.kind], d))
     if ctx.options.get("parity") and page.path.endswith(".md"):
         from verl_cookbook import parity
 

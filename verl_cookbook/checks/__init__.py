@@ -50,6 +50,11 @@ KIND_ATTRS: dict[str, set[str]] = {}
 
 
 def block_check(kind: str, attrs: tuple[str, ...] = ()) -> Callable[[BlockCheck], BlockCheck]:
+    """Register the check of ``check="kind"`` blocks. A block or claim check judges what it is given (the code, where
+    each line came from, the attributes), never where it sits: its page and line only say where a finding points.
+    The runner relies on it, checking an input found clean on one page only once (``runner._unless_clean_before``).
+    """
+
     def deco(fn: BlockCheck) -> BlockCheck:
         BLOCK_CHECKS[kind] = fn
         KIND_ATTRS[kind] = set(attrs)

@@ -10,7 +10,6 @@ from verl_cookbook.findings import Finding
 from verl_cookbook.rules.config import (
     OVERRIDE_FLAG_NEEDS_VALUE,
     OVERRIDE_MALFORMED,
-    OVERRIDE_SWEEP_WITHOUT_MULTIRUN,
     OVERRIDE_UNKNOWN_FLAG,
 )
 from verl_cookbook.shell.hydra_cli import HYDRA_FLAGS, Problem, read_command_line
@@ -40,8 +39,6 @@ def _finding(p: Problem, file: str) -> Finding:
         return OVERRIDE_FLAG_NEEDS_VALUE.at(file, w.line, w.col, flag=p.text)
     if p.kind == "malformed":
         return OVERRIDE_MALFORMED.at(file, w.line, w.col, override=p.text, hydra=p.error)
-    if p.kind == "sweep-without-multirun":
-        return OVERRIDE_SWEEP_WITHOUT_MULTIRUN.at(file, w.line, w.col, override=p.text)
     raise ValueError(f"unknown command-line problem {p.kind!r}")
 
 

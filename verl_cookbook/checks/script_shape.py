@@ -11,10 +11,16 @@ import os
 import re
 
 from verl_cookbook.checks.config.hydra_apply import entry_point_findings
+from verl_cookbook.checks.shell_placeholders import ELIDED, PLACEHOLDER
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.rules.config import COMMAND_MISSING_DASH_M
-from verl_cookbook.rules.scripts import SHELL_AFTER_PIPE, SHELL_COMMENT_ENDS_COMMAND, SHELL_ORPHAN_OVERRIDES
+from verl_cookbook.rules.scripts import (
+    SHELL_AFTER_PIPE,
+    SHELL_COMMENT_ENDS_COMMAND,
+    SHELL_ORPHAN_OVERRIDES,
+    SHELL_UNSET_COMMAND,
+)
 from verl_cookbook.shell.model import Script
 
 
@@ -26,6 +32,12 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
     for line, start, nxt, word in script.cut_continuations:
         file, ln = where(line)
         out.append(SHELL_COMMENT_ENDS_COMMAND.at(file, ln, 1, start=where(start)[1], word=word, next=where(nxt)[1]))
+    for line, col, name, after in script.unset_commands:
+        if f"${{{name}}}" in (ELIDED, PLACEHOLDER):
+            continue  # a `...` or `<placeholder>` of lenient mode, standing for what the page left out
+        file, ln = where(line)
+        shown = after if len(after) <= 60 else after[:57] + "…"
+        out.append(SHELL_UNSET_COMMAND.at(file, ln, col, name=name, next=shown, case="" if after else "alone"))
     cut_lines = {nxt for _line, _start, nxt, _word in script.cut_continuations}
     assign_lines = [e.line for e in script.exports if e.kind == "assign"]
     for k, cmd in enumerate(script.commands):

@@ -75,6 +75,44 @@ CONFIG_WRONG_TYPE = declare(
     bad=ppo_script("actor_rollout_ref.model.use_shm=sometimes"),
     good=ppo_script("actor_rollout_ref.model.use_shm=True"),
 )
+_UNCONVERTED = (
+    "`{key}`: {value!r} is {got}, but `{cls}.{field}` is `{annotation}`; verl builds `{cls}` with "
+    "hydra.utils.instantiate ({built}), which passes the value on unconverted"
+)
+_UNCONVERTED_ZH = (
+    "`{key}`：{value!r} 是{got}，但 `{cls}.{field}` 的类型是 `{annotation}`；verl 通过 hydra.utils.instantiate 构造 "
+    "`{cls}`（{built}），取值不经转换直接传入"
+)
+CONFIG_UNCONVERTED_TYPE = declare(
+    "config/unconverted-type",
+    "Value verl passes on without converting",
+    "verl 不经转换直接传递的值",
+    "A value under a node verl builds by instantiating its `_target_` that cannot be what the field holds as "
+    "written: a string where the field holds numbers, a list or a mapping (a quoted list inside a double-quoted "
+    "shell variable keeps its quotes), a list or a mapping where it holds something else.",
+    "`hydra.utils.instantiate` converts nothing: the dataclass holds the value as it came, and the code that reads "
+    "the field fails or misreads it (torch's optimizer cannot use `betas='[0.9,0.95]'`).",
+    message={
+        "": _UNCONVERTED.replace("{got}", "a string"),
+        "list": _UNCONVERTED.replace("{got}", "a list"),
+        "mapping": _UNCONVERTED.replace("{got}", "a mapping"),
+    },  # fmt: skip
+    message_zh={
+        "": _UNCONVERTED_ZH.replace("{got}", "字符串"),
+        "list": _UNCONVERTED_ZH.replace("{got}", "列表"),
+        "mapping": _UNCONVERTED_ZH.replace("{got}", "映射"),
+    },  # fmt: skip
+    fix="write the value as Hydra reads a `{annotation}` (`{key}=[0.9,0.95]`, `{key}=1e-5`): without quotes around "
+    "it, and inside a double-quoted shell variable without the single quotes, which bash keeps in the value",
+    bad=Example(
+        "sh",
+        f"#!/usr/bin/env bash\nOPTIM=\"actor_rollout_ref.actor.optim.betas='[0.9,0.95]'\"\n{PPO} \\\n    $OPTIM\n",
+    ),
+    good=Example(
+        "sh",
+        f'#!/usr/bin/env bash\nOPTIM="actor_rollout_ref.actor.optim.betas=[0.9,0.95]"\n{PPO} \\\n    $OPTIM\n',
+    ),
+)
 CONFIG_NOT_A_FIELD = declare(
     "config/not-a-field",
     "Key added where verl's dataclass has no field",

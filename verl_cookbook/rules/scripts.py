@@ -5,7 +5,7 @@ model merger command line (``merger/``), JSON files (``json/``), YAML blocks (``
 
 from __future__ import annotations
 
-from verl_cookbook.rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, Example, declare
+from verl_cookbook.rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, WARNING, Example, declare
 from verl_cookbook.rules.config import PPO
 
 _ENV = "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late."
@@ -148,6 +148,32 @@ SHELL_ORPHAN_OVERRIDES = declare(
     fix_zh="在上一行末尾加上 `\\`，使这些行接续该命令",
     bad=Example("sh", f"{PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
     good=Example("sh", f"{PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
+)
+SHELL_UNSET_COMMAND = declare(
+    "shell/unset-command",
+    "Command named by a variable the script never sets",
+    "命令名是脚本从未设置的变量",
+    "A command whose name is a variable (`$COMMAND data.train_files=…`) that no line of the script sets.",
+    "Unless the environment sets it, bash expands it to nothing and runs the next word as the command ('command not "
+    "found'), so the overrides never reach verl.",
+    severity=WARNING,
+    message={
+        "": "`${name}` is never set in this script: unless the environment sets it, bash expands it to nothing and "
+        "runs `{next}` as the command ('command not found')",
+        "alone": "`${name}` is never set in this script: unless the environment sets it, this line runs nothing",
+    },
+    message_zh={
+        "": "脚本中从未设置 `${name}`：除非环境中已设置该变量，bash 会将其展开为空，并把 `{next}` 当作命令运行"
+        "（command not found）",
+        "alone": "脚本中从未设置 `${name}`：除非环境中已设置该变量，这一行不运行任何命令",
+    },
+    fix='set `{name}` in the script before this line (`{name}="torchrun --nproc_per_node=8 -m verl.trainer.'
+    'sft_trainer"`), or write the command itself',
+    bad=Example("sh", "#!/usr/bin/env bash\n$COMMAND \\\n    trainer.total_epochs=2\n"),
+    good=Example(
+        "sh",
+        '#!/usr/bin/env bash\nCOMMAND="python3 -m verl.trainer.main_ppo"\n$COMMAND \\\n    trainer.total_epochs=2\n',
+    ),
 )
 SHELL_AFTER_PIPE = declare(
     "shell/after-pipe",
