@@ -12,6 +12,7 @@ from helpers import sample_finding
 from verl_cookbook.cli import main
 from verl_cookbook.findings import Finding, format_github, format_text
 from verl_cookbook.folding import explains, fold
+from verl_cookbook.rules.config import CONFIG_UNKNOWN_KEY
 
 CAUSE = "override/group"  # declares that it folds unknown keys (verl_cookbook/rules/config.py)
 
@@ -72,10 +73,12 @@ def test_text_shows_the_cause_with_the_count_and_lines_under_it_and_github_annot
 
 
 def test_a_github_annotation_names_the_source_of_its_fact_only_when_there_is_one():
-    bare = Finding("run.sh", 3, 1, "config/unknown-key", "unknown key `a.b`", fact="keys under a: c")
+    bare = CONFIG_UNKNOWN_KEY.at("run.sh", 3, 1, key="a.b", config="ppo_trainer", name="b", fact="keys under a: c")
     (annotation,) = format_github([bare]).splitlines()
     assert annotation.endswith("— verl: keys under a: c")
-    sourced = Finding("run.sh", 3, 1, "config/unknown-key", "unknown key `a.b`", fact="c", fact_source="verl/x.yaml:7")
+    sourced = CONFIG_UNKNOWN_KEY.at(
+        "run.sh", 3, 1, key="a.b", config="ppo_trainer", name="b", fact="c", fact_source="verl/x.yaml:7"
+    )
     assert format_github([sourced]).endswith("— verl: c (verl/x.yaml:7)")
 
 

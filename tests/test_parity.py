@@ -345,3 +345,13 @@ def test_a_site_in_one_language_is_not_judged_for_parity(tmp_path, capsys, monke
     (docs / "a.en.md").unlink()
     monkeypatch.chdir(tmp_path)
     assert main(["check", "--select", "parity", str(docs)]) == 0
+
+
+def test_a_markdown_file_outside_docs_has_no_twin_to_be_held_to(tmp_path, capsys, monkeypatch) -> None:
+    from verl_cookbook.cli import main
+
+    _bilingual_site(tmp_path)
+    (tmp_path / "NOTES.md").write_text("# 笔记 { #notes }\n\n正文。\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--select", "parity", "NOTES.md"]) == 0
+    assert main(["check", "--select", "parity", "docs/b.md"]) == 1  # the same site's page still is

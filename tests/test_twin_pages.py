@@ -25,7 +25,7 @@ def _twins(site: Path, snippet: str, match: str) -> Path:
     body = fence('--8<-- "snippets/c.yaml"', '{ .yaml check="config" }') + "\n" + CLAIM.format(match)
     (site / "docs").mkdir()
     for name in ("p.md", "p.en.md"):
-        (site / "docs" / name).write_text("# p\n\n" + body)
+        (site / "docs" / name).write_text("# p { #p }\n\n" + body)  # twins: same heading, same anchor
     return site / "docs"
 
 

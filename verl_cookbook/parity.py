@@ -354,13 +354,6 @@ def pages(docs: Path) -> list[Path]:
     return sorted(p for p in docs.rglob("*.md") if p.is_file())
 
 
-def bilingual(root: Path) -> bool:
-    """Whether the site at ``root`` has its pages in two languages (a ``docs/`` page with an English twin,
-    ``page.en.md``): only then does a page need its twin. Another project's docs are not judged for parity."""
-    docs = root / "docs"
-    return docs.is_dir() and any(p.name.endswith(EN_SUFFIX) for p in docs.rglob("*.md"))
-
-
 def page_findings(
     page: Page, file: Path, root: Path, shown_from: Path | None = None
 ) -> tuple[list[Finding], list[Path]]:

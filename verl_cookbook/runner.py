@@ -194,7 +194,7 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         report.checked += 1
         claim_key: tuple = ("claim", d.kind, tuple(sorted(d.attrs.items())))
         out.extend(_unless_clean_before(claim_key, ctx, CLAIM_CHECKS[d.kind], d))
-    if ctx.options.get("parity") and page.path.endswith(".md"):
+    if ctx.options.get("parity") and page.path.endswith(".md") and _in_docs(Path(page.path), ctx.root):
         from verl_cookbook import parity
 
         found, depends = parity.page_findings(page, Path(page.path), ctx.root)
@@ -212,9 +212,7 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     root = root or find_site_root(paths[0] if paths else Path.cwd())
     options = options or {}
     if "parity" not in options:  # a bilingual site's pages need their twin (parity/…); another project's do not
-        from verl_cookbook.parity import bilingual
-
-        options = {**options, "parity": bilingual(root)}
+        options = {**options, "parity": _bilingual(root)}
     cache = PageCache(facts, root, options)
     misses = [f for f in files if not cache.replay(f, report)]
     if misses:
@@ -227,6 +225,20 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
             _add(report, part)
     report.findings.sort(key=Finding.sort_key)
     return report
+
+
+def _in_docs(path: Path, root: Path) -> bool:
+    """Whether ``path`` is one of the site's pages (under ``root/docs``): a Markdown file elsewhere (a scratch page,
+    a README) is checked but has no twin to be held to."""
+    return (root / "docs").resolve() in path.resolve().parents
+
+
+def _bilingual(root: Path) -> bool:
+    """Whether the site at ``root`` has its pages in two languages (a ``docs/`` page with an English twin,
+    ``page.en.md``, parity.EN_SUFFIX): only then does a page need its twin. Another project's docs are not judged
+    for parity. Here, not in parity.py, so that a warm check (every page replayed) imports no Markdown parser."""
+    docs = root / "docs"
+    return docs.is_dir() and any(p.name.endswith(".en.md") for p in docs.rglob("*.md"))
 
 
 def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator[tuple[Path, Report]]:

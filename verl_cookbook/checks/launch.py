@@ -290,9 +290,7 @@ def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker)
     wrong = {
         f.data["name"]
         for f in found
-        if f.rule == ENGINE_UNKNOWN_BACKEND
-        and not f.data.get("as_kwargs_key")
-        and f.data.get("name") in _BACKEND_FIXES
+        if f.rule == ENGINE_UNKNOWN_BACKEND and not f.data.get("as_kwargs_key") and f.data.get("name") in _BACKEND_FIXES
     }
     out: list[Finding] = []
     for name in sorted(wrong):

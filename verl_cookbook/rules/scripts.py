@@ -169,10 +169,12 @@ SHELL_UNSET_COMMAND = declare(
     },
     fix='set `{name}` in the script before this line (`{name}="torchrun --nproc_per_node=8 -m verl.trainer.'
     'sft_trainer"`), or write the command itself',
+    fix_zh='在这一行之前设置 `{name}`（`{name}="torchrun --nproc_per_node=8 -m verl.trainer.sft_trainer"`），'
+    "或直接写出命令本身",
     bad=Example("sh", "#!/usr/bin/env bash\n$COMMAND \\\n    trainer.total_epochs=2\n"),
     good=Example(
         "sh",
-        '#!/usr/bin/env bash\nCOMMAND="python3 -m verl.trainer.main_ppo"\n$COMMAND \\\n    trainer.total_epochs=2\n',
+        f'#!/usr/bin/env bash\nCOMMAND="{PPO}"\n$COMMAND \\\n    trainer.total_epochs=2\n',
     ),
 )
 SHELL_AFTER_PIPE = declare(
