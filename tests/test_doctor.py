@@ -341,6 +341,30 @@ def test_a_script_without_a_verl_command_says_so(facts, tmp_path):
     assert not report.findings and any("no verl trainer command" in n for n in report.notes)
 
 
+def test_overrides_given_to_a_trainer_outside_verl_are_named_as_not_checked(facts, tmp_path):
+    # a recipe's own trainer takes Hydra overrides too: say which command was left unchecked, and how much of it
+    recipe = (
+        "python3 -m recipe.dapo.main_dapo \\\n"
+        "    algorithm.filter_groups.enable=True \\\n"
+        "    +reward_model.overlong_buffer.len=4096 \\\n"
+        "    trainer.device=npu\n"
+    )
+    report = diagnose(_script(tmp_path, recipe), facts)
+    (note,) = [n for n in report.notes if "not an entry point" in n]
+    assert note.startswith("line 3: `recipe.dapo.main_dapo`") and "3 override(s) were not checked" in note
+    assert not report.findings and any("no verl trainer command" in n for n in report.notes)
+
+
+def test_other_python_modules_and_verls_own_entry_points_get_no_such_note(facts, tmp_path):
+    script = (
+        "python3 -m pip install --upgrade verl\n"  # no override: a module of another kind
+        "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"  # verl's own: judged, not noted
+        "python3 -m vllm.entrypoints.openai.api_server --model /models/qwen --port 8000\n"
+    )
+    report = diagnose(_script(tmp_path, script), facts)
+    assert not [n for n in report.notes if "not an entry point" in n]
+
+
 # -- notes: one file, several files, --quiet ------------------------------------------------------------------
 def _doctor_text(capsys, *argv: str) -> tuple[int, str, str]:
     code = cli.main(["doctor", *argv])

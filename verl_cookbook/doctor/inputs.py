@@ -82,8 +82,32 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
             for ln, col, kind, detail in script.errors
         ]
     reading = read_script(script, facts, lambda ln: (file, ln))
-    notes = [f"line {ln}: {msg}" for ln, msg in script.notes] + reading.notes
+    notes = [f"line {ln}: {msg}" for ln, msg in script.notes] + reading.notes + _other_entry_points(script, facts)
     return reading.units, reading.env, findings + reading.findings, script, notes
+
+
+# `key.sub=value`, `+key=…`, `++key=…`, `~key`: a word Hydra reads as an override of a dotted key
+_OVERRIDE_WORD = re.compile(r"^(\+{1,2}|~)?[A-Za-z_][\w-]*(\.[\w-]+)+(=|$)")
+
+
+def _other_entry_points(script: Any, facts: Facts) -> list[str]:
+    """A note for each command that passes Hydra overrides to a Python module outside verl (a recipe's trainer,
+    ``recipe.dapo.main_dapo``): its overrides are judged against nothing, so the note says they were not checked
+    rather than let "no verl command" read as if the script had none. A module under ``verl.`` that verl does not
+    have is a finding of its own (``upgrade/``)."""
+    notes = []
+    release = facts.tree.version or facts.tree.label
+    for cmd in script.commands:
+        module = cmd.module or ""
+        if "." not in module or module.split(".")[0] == "verl" or facts.entry_point(module):
+            continue
+        n = sum(bool(_OVERRIDE_WORD.match(w)) for w in cmd.argv[cmd.args_start :])
+        if n:
+            notes.append(
+                f"line {cmd.module_at[0]}: `{module}` is not an entry point of verl {release} (a recipe's or another "
+                f"package's trainer): its {n} override(s) were not checked"
+            )
+    return notes
 
 
 def yaml_unit(text: str, file: str, facts: Facts, config: str = DEFAULT_CONFIG) -> Unit:

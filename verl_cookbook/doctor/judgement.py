@@ -98,7 +98,8 @@ def diagnose(
     report.notes += script_notes
     if kind == "shell" and not units:
         report.notes.append(
-            "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script's syntax was checked"
+            "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script itself (its syntax "
+            "and exports) was checked"
         )
     for unit in units:
         if unit.note:
