@@ -79,14 +79,21 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
+def _first_line(node: ast.stmt) -> int:
+    """Where a statement starts in the source: a decorated def or class starts at its first decorator."""
+    decorators = getattr(node, "decorator_list", None) or []
+    return min([node.lineno, *(d.lineno for d in decorators)])
+
+
 def _statements_holding(source: str, tree: ast.Module, match: str) -> list[ast.stmt]:
-    """The innermost statements whose lines hold ``match`` (whitespace-insensitive)."""
+    """The innermost statements whose lines hold ``match`` (whitespace-insensitive); a decorator's line belongs to
+    the def or class it decorates."""
     want = _norm(match)
     lines = source.splitlines()
     holding = [
         node
         for node in ast.walk(tree)
-        if isinstance(node, ast.stmt) and want in _norm(" ".join(lines[node.lineno - 1 : node.end_lineno]))
+        if isinstance(node, ast.stmt) and want in _norm(" ".join(lines[_first_line(node) - 1 : node.end_lineno]))
     ]
     ids = {id(n) for n in holding}
     return [n for n in holding if not any(o is not n and id(o) in ids for o in ast.walk(n))]
@@ -96,9 +103,12 @@ def _replace_with_pass(source: str, nodes: list[ast.stmt]) -> str:
     """Each statement becomes ``pass`` in place; the line count stays the same, the module still parses."""
     lines = source.splitlines(keepends=True)
     for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset), reverse=True):
-        first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
-        # ast column offsets count UTF-8 bytes
-        head = lines[first].encode()[: node.col_offset].decode()
+        first, last = _first_line(node) - 1, (node.end_lineno or node.lineno) - 1
+        # ast column offsets count UTF-8 bytes; a decorated statement starts at its first "@", the column before
+        # the decorator's expression
+        decorators = getattr(node, "decorator_list", None) or []
+        col = node.col_offset if first == node.lineno - 1 else min(d.col_offset for d in decorators) - 1
+        head = lines[first].encode()[:col].decode()
         tail = lines[last].encode()[node.end_col_offset :].decode() if node.end_col_offset is not None else "\n"
         lines[first] = head + "pass" + tail
         for n in range(first + 1, last + 1):

@@ -70,7 +70,7 @@ class Avoided:
 class Glossary:
     terms: list[Term]
     avoided: list[Avoided]
-    problems: list[tuple[int, str]]  # (line, what is wrong with a declared table's shape)
+    problems: list[tuple[int, str]]  # (line, what is wrong with a declared table's shape: a case of table/terms-shape)
 
 
 def _bare(form: str) -> str:
@@ -84,7 +84,7 @@ def _cells(row: list[str], n: int) -> list[str]:
 def read_term_table(table: Table) -> tuple[list[Term], list[tuple[int, str]]]:
     head = [h.strip() for h in table.header]
     if len(head) < 2 or "中文" not in head[:2]:
-        return [], [(table.line, "a term table has the 中文 form and the English form in its first two columns")]
+        return [], [(table.line, "term-columns")]
     zh_col = head.index("中文")
     out = []
     problems = []
@@ -92,7 +92,7 @@ def read_term_table(table: Table) -> tuple[list[Term], list[tuple[int, str]]]:
         first, second, note = _cells(row, 3)
         zh, en = (first, second) if zh_col == 0 else (second, first)
         if not zh or not en:
-            problems.append((line, "a term row needs both its 中文 and its English form"))
+            problems.append((line, "term-row"))
             continue
         out.append(Term(line, zh, en, note))
     return out, problems
@@ -100,14 +100,14 @@ def read_term_table(table: Table) -> tuple[list[Term], list[tuple[int, str]]]:
 
 def read_avoid_table(table: Table, register: bool) -> tuple[list[Avoided], list[tuple[int, str]]]:
     if len(table.header) < 2:
-        return [], [(table.line, "a list of avoided words has the words and what to write instead")]
+        return [], [(table.line, "avoid-columns")]
     out = []
     problems = []
     for line, row in table.rows:
         words, use, unless, note = _cells(row, 4)
         split = tuple(w.strip() for w in re.split(r"[、,]\s*", words) if w.strip())
         if not split or not use:
-            problems.append((line, "an avoided-word row needs the words and what to write instead"))
+            problems.append((line, "avoid-row"))
             continue
         out.append(Avoided(line, split, use, unless, note, register))
     return out, problems
@@ -124,7 +124,7 @@ def read_glossary(page: Page) -> Glossary:
             continue
         which = d.attrs.get("list", "")
         if which not in LISTS:
-            problems.append((d.line, f'list="{which}" is not a kind of glossary table (avoid, register, or none)'))
+            problems.append((d.line, "list-kind"))
         elif which:
             rows, bad = read_avoid_table(table, register=which == "register")
             avoided += rows

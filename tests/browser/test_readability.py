@@ -195,7 +195,7 @@ def _undo(site: Path, css: str) -> None:
             ".md-typeset table:not([class]) code { word-break: break-word !important;"
             " overflow-wrap: anywhere !important }",
             table_problems,
-            "en/backends/choosing/",
+            "en/install/version-matrix/",  # generated tables of long package names and pins
             PHONE,
         ),
     ],

@@ -10,21 +10,21 @@ from __future__ import annotations
 from verl_cookbook.checks import Context, claim_check
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Directive
+from verl_cookbook.rules.claims import CLAIM_BACKENDS_DIFFER, CLAIM_MISSING_ATTR
 
 
 @claim_check("backends")
 def check_backends(d: Directive, ctx: Context) -> list[Finding]:
     listed = {n.strip() for n in d.attrs.get("names", "").split(",") if n.strip()}
     if not listed:
-        return [Finding(d.page, d.line, 1, "claim/missing-attr", "`check: backends` needs names=…")]
+        return [CLAIM_MISSING_ATTR.at(d.page, d.line, 1, kind="backends", missing=["names"])]
     registered = {r["backend"] for r in ctx.facts.registrations}
     if listed == registered:
         return []
-    parts = []
-    if registered - listed:
-        parts.append(f"registered but not listed: {', '.join(sorted(registered - listed))}")
-    if listed - registered:
-        parts.append(f"listed but not registered: {', '.join(sorted(listed - registered))}")
     label = ctx.facts.tree.version or ctx.facts.tree.label
-    message = f"verl {label} registers {', '.join(sorted(registered))}; {'; '.join(parts)}"
-    return [Finding(d.page, d.line, 1, "claim/backends-differ", message)]
+    return [
+        CLAIM_BACKENDS_DIFFER.at(
+            d.page, d.line, 1, release=label, registered=sorted(registered),
+            unlisted=sorted(registered - listed), extra=sorted(listed - registered),
+        )
+    ]  # fmt: skip

@@ -22,6 +22,7 @@ from verl_cookbook.checks import Context, table_check
 from verl_cookbook.findings import Finding
 from verl_cookbook.glossary import Avoided, read_avoid_table, read_glossary, read_term_table
 from verl_cookbook.markdown import MarkdownError, Table, parse_page
+from verl_cookbook.rules.pages import TABLE_TERMS_AVOIDED_FORM, TABLE_TERMS_SHAPE
 
 
 def _avoided_in(form: str, lists: list[Avoided]) -> tuple[str, Avoided] | None:
@@ -50,22 +51,20 @@ def check_terms(table: Table, ctx: Context) -> list[Finding]:
     assert d is not None
     which = d.attrs.get("list", "")
     if which not in ("", "avoid", "register"):
-        msg = f'list="{which}": a glossary table is a term table (no list=) or list="avoid" / list="register"'
-        return [Finding(table.page, d.line, 1, "table/terms-shape", msg)]
+        return [TABLE_TERMS_SHAPE.at(table.page, d.line, 1, case="list-kind", which=which)]
     if which:
         rows, problems = read_avoid_table(table, register=which == "register")
         forms = [(r.line, r.use) for r in rows]
     else:
         terms, problems = read_term_table(table)
         forms = [(t.line, t.zh) for t in terms]
-    out = [Finding(table.page, line, 1, "table/terms-shape", msg) for line, msg in problems]
+    out = [TABLE_TERMS_SHAPE.at(table.page, line, 1, case=case) for line, case in problems]
     lists = _page_lists(ctx, table)
     for line, form in forms:
         hit = _avoided_in(form, lists)
         if hit is None or (which and line == hit[1].line):
             continue
         word, row = hit
-        kind = "register" if row.register else "avoid"
-        msg = f"“{form}” contains “{word}”, which this glossary's {kind} list (line {row.line}) says not to use"
-        out.append(Finding(table.page, line, 1, "table/terms-avoided-form", msg))
+        case = "register" if row.register else ""
+        out.append(TABLE_TERMS_AVOIDED_FORM.at(table.page, line, 1, case=case, form=form, word=word, listed=row.line))
     return out
