@@ -114,8 +114,8 @@ def bold_findings(path: Path, text: str) -> list[Finding]:
 
 
 GENERIC_LINK_TEXTS = {
-    "zh": {"文档", "下文", "上文", "这里", "此处", "这儿", "链接", "表格", "详情", "更多", "本页", "本文", "点击这里", "点此", "该文档",
-           "原文", "该页", "设计文档", "其仓库", "仓库", "说明"},
+    "zh": {"文档", "下文", "上文", "这里", "此处", "这儿", "链接", "表格", "详情", "更多", "本页", "本文",
+           "点击这里", "点此", "该文档", "原文", "该页", "设计文档", "其仓库", "仓库", "说明"},
     "en": {"here", "this", "link", "this link", "docs", "documentation", "the docs", "below", "above", "this page",
            "more", "details", "read more", "click here", "table", "the table", "design notes", "its repository",
            "repository", "the repository", "page"},

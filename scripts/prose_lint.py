@@ -42,7 +42,6 @@ import argparse
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -238,7 +237,9 @@ def glossary_unused_findings(glossaries: dict[str, Glossary], texts: dict[Path, 
     out = []
     for term in glossaries["zh"].terms:
         for form in term.zh_forms():
-            pattern = r"\s*\S+\s*".join(re.escape(part.strip()) for part in re.split(r"(?<![A-Za-z])X(?![A-Za-z])", form))
+            pattern = r"\s*\S+\s*".join(
+                re.escape(part.strip()) for part in re.split(r"(?<![A-Za-z])X(?![A-Za-z])", form)
+            )
             if not re.search(pattern, joined):
                 message = f"“{form}”: no 中文 page uses this term; use it or remove the row"
                 out.append(Finding(GLOSSARY["zh"], term.line, 1, "prose/glossary-unused", message))

@@ -4,7 +4,8 @@ Run by scripts/prose_lint.py. Code, HTML comments and tags, URLs and link target
 a line (``prose_text.prose_lines``); the 中文 rules also leave alone what stands in quotation marks (“”「」《》: a
 quoted word is mentioned, not used), and the product-name rule the text of links to other sites (their titles).
 
-* ``prose/whitelist-switch`` (中文): whether the HCCL whitelist check is on is said as HCCL says it, 开启/关闭白名单校验,
+* ``prose/whitelist-switch`` (中文): whether the HCCL whitelist check is on is said as HCCL says it,
+  开启/关闭白名单校验,
   not 打开, 开, 不开, 启用 or 禁用.
 * ``prose/product-name`` (中文): products as CANN names them: Atlas A2 训练系列产品, Atlas A3 训练系列产品,
   Ascend 950PR/Ascend 950DT. A product's own model name (Atlas 800T A3, Atlas 200T A2 Box16) and the Atlas 950
@@ -34,7 +35,6 @@ from prose_text import (
     is_heading,
     language,
     prose_lines,
-    sentence,
     unquoted,
 )
 
@@ -102,7 +102,9 @@ def product_name_findings(path: Path, text: str, exempt: bool = False) -> list[F
         for m in _CHIP950.finditer(view):
             if _in_english(view, m.start(), m.end()):
                 continue
-            message = f"{m.group(0)}: CANN names the products Ascend 950PR/Ascend 950DT (Atlas 950 SuperPoD: the system)"
+            message = (
+                f"{m.group(0)}: CANN names the products Ascend 950PR/Ascend 950DT (Atlas 950 SuperPoD: the system)"
+            )
             out.append(Finding(path, number, m.start() + 1, "prose/product-name", message))
     return out
 
@@ -155,7 +157,7 @@ _MONTH = re.compile(r"^(?:19|20)\d\d$")
 
 def range_findings(path: Path, text: str) -> list[Finding]:
     out = []
-    for number, line, masked in prose_lines(text):
+    for number, _line, masked in prose_lines(text):
         view = unquoted(masked)
         for m in _RANGE.finditer(view):
             a, b = m.group(1), m.group(2)
@@ -218,7 +220,9 @@ def reference_findings(path: Path, text: str) -> list[Finding]:
             link_text = m.group("text")
             ok = link_text.startswith(want) and not link_text[len(want) :][:1].isdigit()
             if not ok:
-                message = f"[{link_text[:40]}] links {ref.group('kind')}/{n} of {ref.group('repo')}: its text says {want}"
+                message = (
+                    f"[{link_text[:40]}] links {ref.group('kind')}/{n} of {ref.group('repo')}: its text says {want}"
+                )
                 out.append(Finding(path, number, m.start() + 1, "prose/reference", message))
         if is_heading(line):
             continue
@@ -237,5 +241,7 @@ def doubled_word_findings(path: Path, text: str) -> list[Finding]:
     out = []
     for number, _, masked in prose_lines(text):
         for m in _DOUBLED.finditer(unquoted(masked)):
-            out.append(Finding(path, number, m.start() + 1, "prose/doubled-word", f"“{m.group(0)}”: a word written twice"))
+            out.append(
+                Finding(path, number, m.start() + 1, "prose/doubled-word", f"“{m.group(0)}”: a word written twice")
+            )
     return out

@@ -30,8 +30,22 @@ def rules(path: Path, text: str) -> list[str]:
 def test_the_glossary_lists_the_terms_and_phrases_the_site_must_not_use():
     zh = {w: row for row in AVOIDED["zh"] for w in row.words}
     en = {w for row in AVOIDED["en"] for w in row.words}
-    assert {"通信组", "显存", "建组", "多机建组超时", "走 HCCS", "走 RoCE"} <= {w for w, r in zh.items() if not r.register}
-    chat = {"拉起", "对不上", "单子", "连进来", "最省事", "读下来", "就抛", "走不到", "放不进一张卡", "别漏掉", "故意写错"}
+    assert {"通信组", "显存", "建组", "多机建组超时", "走 HCCS", "走 RoCE"} <= {
+        w for w, r in zh.items() if not r.register
+    }
+    chat = {
+        "拉起",
+        "对不上",
+        "单子",
+        "连进来",
+        "最省事",
+        "读下来",
+        "就抛",
+        "走不到",
+        "放不进一张卡",
+        "别漏掉",
+        "故意写错",
+    }
     assert chat | {"我们", "你", "大致是下面这样", "并上传 PyPI"} <= {w for w, r in zh.items() if r.register}
     assert {"comm group", "VRAM", "from step 0"} <= en
     assert zh["显存"].unless == "GPU"
@@ -53,7 +67,13 @@ def test_the_longer_of_two_overlapping_avoided_terms_is_reported_once():
 
 @pytest.mark.parametrize(
     "line",
-    ["我们没有在昇腾上安装过这些组合。", "你需要先安装 CANN。", "用 ray 拉起训练。", "两边的版本对不上。", "并上传 PyPI。"],
+    [
+        "我们没有在昇腾上安装过这些组合。",
+        "你需要先安装 CANN。",
+        "用 ray 拉起训练。",
+        "两边的版本对不上。",
+        "并上传 PyPI。",
+    ],
 )
 def test_register_fires_on_first_person_and_chat_phrasing(line):
     assert rules(ZH, line + "\n") == ["prose/register"]

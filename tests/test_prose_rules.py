@@ -149,7 +149,7 @@ def test_references_say_pr_for_a_pull_request_and_match_the_address():
     good = (
         f"见 [verl PR #7227]({pull}) 和 [Mooncake #3749]({issue})，[verl #7060 的 2026-07-20 评论]"
         "(https://github.com/verl-project/verl/issues/7060)。\n"
-        "`#7488` 是代码，<sup class=\"unchecked\" title=\"PR #7488\">※</sup>，链接文字写作“verl PR #1234”。\n"
+        '`#7488` 是代码，<sup class="unchecked" title="PR #7488">※</sup>，链接文字写作“verl PR #1234”。\n'
         "## 变更 { #changes-7488 }\n"
     )
     assert prose_terms.reference_findings(ZH, good) == []
@@ -173,7 +173,8 @@ def test_admonition_titles_come_from_the_fixed_set_and_match_the_twin():
     found = prose_layout.admonition_title_findings(ZH, zh)
     assert [f.line for f in found] == [1, 4]
     assert "“以下结论”" in found[0].message and "no title" in found[1].message
-    good_zh = '!!! info "版本说明"\n    本页对照 verl 0.9.1 核对。\n\n!!! warning "注意"\n    正文。\n\n!!! note ""\n    无标题栏。\n'
+    good_zh = '!!! info "版本说明"\n    本页对照 verl 0.9.1 核对。\n\n'
+    good_zh += '!!! warning "注意"\n    正文。\n\n!!! note ""\n    无标题栏。\n'
     good_en = '!!! info "Version notes"\n    Checked.\n\n!!! warning "Caution"\n    Text.\n\n!!! note ""\n    Bare.\n'
     assert prose_layout.admonition_title_findings(ZH, good_zh, good_en) == []
     assert prose_layout.admonition_title_findings(EN, good_en) == []
