@@ -1,0 +1,153 @@
+"""The figures and outputs the tools pages show are what the tool prints and ships now: each test runs the command
+(or reads the file) the page describes and compares with what the page shows, in both languages."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook import cli
+
+REPO = Path(__file__).resolve().parent.parent
+TOOLS = REPO / "docs" / "tools"
+CHECKER = ("checker.md", "checker.en.md")
+
+
+def _section(page: str, anchor: str) -> str:
+    """The text of ``page``'s section whose heading carries ``{ #anchor }``, up to the next heading of its level
+    (a ``#`` line inside a fenced block is no heading)."""
+    lines = (TOOLS / page).read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if re.match(rf"#+ .*\{{ #{anchor} \}}$", line)), None)
+    assert start is not None, f"{page} has no section #{anchor}"
+    level = len(lines[start]) - len(lines[start].lstrip("#"))
+    fence = ""
+    for i in range(start + 1, len(lines)):
+        m = re.match(r"(`{3,})", lines[i])
+        if m and (not fence or (m.group(1) == fence and not lines[i].strip("`\n"))):
+            fence = "" if fence else m.group(1)
+        elif not fence and re.match(rf"#{{1,{level}}} ", lines[i]):
+            return "".join(lines[start + 1 : i])
+    return "".join(lines[start + 1 :])
+
+
+def _fences(text: str) -> list[tuple[str, str]]:
+    """(opening line, body) of each top-level fenced block of ``text``."""
+    out = []
+    for m in re.finditer(r"^(`{3,})([^\n]*)\n(.*?)\n\1$", text, re.M | re.S):
+        out.append((m.group(2), m.group(3)))
+    return out
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(args)
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+# -- checker: output formats ---------------------------------------------------------------------------------------
+def _formats_example(page: str) -> tuple[str, list[str]]:
+    """The example page shown in the formats section, and the three console outputs after it."""
+    fences = _fences(_section(page, "formats"))
+    pages = [body for attrs, body in fences if 'title="docs/sync.md"' in attrs]
+    outputs = [body for attrs, body in fences if "console output" in attrs]
+    assert len(pages) == 1 and len(outputs) == 3, page
+    return pages[0] + "\n", outputs
+
+
+def _shown_command(text: str) -> list[str]:
+    """The arguments of the ``$ verl-cookbook …`` line that opens a console block."""
+    first = text.partition("\n")[0]
+    assert first.startswith("$ verl-cookbook "), first
+    return first.split()[2:]
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_three_outputs_on_the_checker_page_are_what_check_prints_for_its_example_page(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    example, (text, as_json, github) = _formats_example(page)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "sync.md").write_text(example, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    args = _shown_command(text)  # the 中文 page shows --lang zh
+    assert args[0] == "check" and "docs/sync.md" in args
+    code, out, err = _run(args, capsys)
+    assert code == 1
+    assert text == f"$ verl-cookbook {' '.join(args)}\n{out}{err}".rstrip("\n")
+    assert _run([*args, "--format", "json"], capsys)[1].rstrip("\n") == as_json
+    assert _run([*args, "--format", "github"], capsys)[1].rstrip("\n") == github
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_json_fields_the_checker_page_lists_are_the_fields_check_writes(page: str):
+    item = re.search(r"^- `json`.*?(?=\n- |\n\n)", _section(page, "formats"), re.M | re.S)
+    assert item, page
+    spans = re.findall(r"`(\w+)`", item.group(0).partition("<!--")[0])[1:]  # the first span is the format's name
+    listed = list(dict.fromkeys(spans))  # a field the item names twice (to say what it holds) counts once
+    _, outputs = _formats_example(page)
+    written = json.loads(outputs[1])
+    assert written and all(list(f) == listed for f in written)
+
+
+def test_a_field_list_missing_a_field_check_writes_is_caught():
+    item = "- `json`: a list of findings, each with the fields `path`, `line`, `col`, `rule`, `message`"
+    listed = re.findall(r"`(\w+)`", item)[1:]
+    _, outputs = _formats_example(CHECKER[1])
+    assert any(list(f) != listed for f in json.loads(outputs[1]))
+
+
+# -- checker: the size of what a covered release ships ---------------------------------------------------------
+def _kb_range(sizes: list[int]) -> str:
+    """``360[–～]530 kB``: the smallest size rounded down and the largest rounded up, to 10 kB (a pattern: the
+    English page writes an en dash, the 中文 page a full-width tilde)."""
+    return f"{math.floor(min(sizes) / 10_000) * 10}[–～]{math.ceil(max(sizes) / 10_000) * 10} kB"
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_shipped_source_sizes_on_the_checker_page_are_those_of_the_files_in_the_package(page: str):
+    import gzip
+
+    files = sorted((REPO / "verl_cookbook" / "data" / "sources").glob("*.json"))
+    assert files
+    raw = [f.stat().st_size for f in files]
+    packed = [len(gzip.compress(f.read_bytes())) for f in files]
+    section = _section(page, "offline")
+    assert re.search(_kb_range(raw), section) and re.search(_kb_range(packed), section), (raw, packed)
+
+
+# -- verl-ci: the run on verl's main branch (recorded by scripts/measure_verl_main.py) -------------------------
+VERL_CI = ("verl-ci.md", "verl-ci.en.md")
+
+
+def _record() -> dict:
+    return json.loads((REPO / "tests" / "data" / "verl_main_run.json").read_text(encoding="utf-8"))
+
+
+def test_the_recorded_run_is_of_the_command_the_verl_ci_snippet_gives():
+    snippet = (REPO / "snippets" / "tools" / "verl_checkout.sh").read_text(encoding="utf-8")
+    line = next(x for x in snippet.splitlines() if "--write-baseline" in x)
+    assert re.sub(r" --write-baseline \S+", "", line) == _record()["command"]
+    assert f"{_record()['findings']} findings" in _record()["summary"]
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_the_verl_ci_page_states_the_recorded_run_of_its_command_on_verl_main(page: str):
+    record = _record()
+    text = _section(page, "baseline")
+    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题)", text, re.S)
+    assert m, page
+    assert record["commit"].startswith(m.group(1))
+    assert int(m.group(2)) == record["findings"]
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_the_readme_run_on_the_verl_ci_page_is_the_recorded_one(page: str):
+    record = _record()
+    shown = [body for attrs, body in _fences(_section(page, "example-readme")) if "console output" in attrs]
+    assert shown == [f"$ {record['readme_command']}\n{record['readme_output']}"]
+    commit = re.search(r"`([0-9a-f]{12})`", _section(page, "example-readme"))
+    assert commit and record["commit"].startswith(commit.group(1))
