@@ -51,6 +51,8 @@ def measure(checkout: Path) -> dict[str, object]:
         "command": " ".join(command),
         "findings": len(findings),
         "summary": summary,
+        "docs_rst": len(list((checkout / "docs").rglob("*.rst"))),
+        "docs_md": len(list((checkout / "docs").rglob("*.md"))),
         "readme_command": " ".join(readme),
         "readme_output": (shown.stdout + shown.stderr).rstrip("\n"),
     }

@@ -151,3 +151,62 @@ def test_the_readme_run_on_the_verl_ci_page_is_the_recorded_one(page: str):
     assert shown == [f"$ {record['readme_command']}\n{record['readme_output']}"]
     commit = re.search(r"`([0-9a-f]{12})`", _section(page, "example-readme"))
     assert commit and record["commit"].startswith(commit.group(1))
+
+
+# -- verl-ci: the workflows the page describes ------------------------------------------------------------------
+def _workflow(path: Path) -> dict:
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
+    return data
+
+
+def _runs(workflow: dict) -> list[str]:
+    return [
+        " ".join(step["run"].split()) for job in workflow["jobs"].values() for step in job["steps"] if "run" in step
+    ]
+
+
+def test_the_drift_workflow_checks_what_a_pull_request_changes_and_every_page_on_main():
+    flow = _workflow(REPO / "snippets" / "tools" / "verl-docs-drift.yml")
+    paths = flow["on"]["pull_request"]["paths"]
+    assert {"**/*.md", "**/*.rst", "verl/**"} <= set(paths)
+    assert flow["on"]["push"]["branches"] == ["main"]
+    (step,) = [s for job in flow["jobs"].values() for s in job["steps"] if "$CHANGED" in s.get("run", "")]
+    changed = step["env"]["CHANGED"]
+    # --changed only on a pull request (against its target branch); on a push to main the variable is empty
+    assert "github.event_name == 'pull_request'" in changed and "--changed=origin/" in changed and "|| ''" in changed
+    assert "--baseline" in step["run"] and "--format github" in " ".join(step["run"].split())
+
+
+def test_the_canary_workflow_checks_the_site_against_the_newest_release_once_a_week():
+    flow = _workflow(REPO / ".github" / "workflows" / "canary.yml")
+    (cron,) = [c["cron"] for c in flow["on"]["schedule"]]
+    minute, hour, day, month, weekday = cron.split()
+    assert (day, month) == ("*", "*") and weekday.isdigit()  # one day of every week
+    assert any(r.startswith("verl-cookbook check --verl latest") for r in _runs(flow))
+
+
+def test_the_pre_commit_config_on_the_verl_ci_page_pins_a_tag_and_names_the_hook():
+    import yaml
+
+    (repo,) = yaml.safe_load((REPO / "snippets" / "tools" / "pre-commit-config.yaml").read_text())["repos"]
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert re.fullmatch(r"v\d+\.\d+\.\d+", repo["rev"])  # a tag, not a branch
+    assert [h["id"] for h in repo["hooks"]] == [hooks[0]["id"]] == ["verl-cookbook-check"]
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_the_verl_ci_page_counts_verls_doc_pages_as_the_recorded_run_found_them(page: str):
+    record = _record()
+    text = " ".join(_section(page, "declaring-checks").split())
+    m = re.search(r"(\d+) (?:of the|个) ?(\d+)", text) or re.search(r"(\d+) 页中有 (\d+)", text)
+    assert m, page
+    rst, total = (int(m.group(1)), int(m.group(2)))
+    if "页中有" in m.group(0):
+        total, rst = rst, total
+    assert (rst, total) == (record["docs_rst"], record["docs_rst"] + record["docs_md"])
+    assert rst > total - rst  # "most of them"
+    commit = re.search(r"`([0-9a-f]{12})`", text)
+    assert commit and record["commit"].startswith(commit.group(1))
