@@ -210,3 +210,44 @@ def test_the_verl_ci_page_counts_verls_doc_pages_as_the_recorded_run_found_them(
     assert rst > total - rst  # "most of them"
     commit = re.search(r"`([0-9a-f]{12})`", text)
     assert commit and record["commit"].startswith(commit.group(1))
+
+
+# -- contributing: the navigation ----------------------------------------------------------------------------------
+def _named_nav_entries(nav: list) -> list[str]:
+    """The names the nav gives by hand: each section, and each page listed as ``name: path``."""
+    out: list[str] = []
+    for item in nav:
+        if isinstance(item, dict):
+            for name, value in item.items():
+                out.append(name)
+                if isinstance(value, list):
+                    out += _named_nav_entries(value)
+    return out
+
+
+def _mkdocs() -> dict:
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # mkdocs.yml's !!python/name tags
+    return yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def _missing_translations(config: dict) -> list[str]:
+    (i18n,) = [p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p]
+    (en,) = [lang for lang in i18n["languages"] if lang["locale"] == "en"]
+    return [n for n in _named_nav_entries(config["nav"]) if n not in en.get("nav_translations", {})]
+
+
+def test_every_section_and_short_page_name_of_the_nav_has_its_english_name():
+    config = _mkdocs()
+    assert _named_nav_entries(config["nav"])
+    assert _missing_translations(config) == []
+
+
+def test_a_nav_name_without_an_english_name_is_caught():
+    config = _mkdocs()
+    config["nav"] = [*config["nav"], {"新栏目": ["index.md"]}]
+    assert _missing_translations(config) == ["新栏目"]
