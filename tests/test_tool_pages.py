@@ -251,3 +251,36 @@ def test_a_nav_name_without_an_english_name_is_caught():
     config = _mkdocs()
     config["nav"] = [*config["nav"], {"新栏目": ["index.md"]}]
     assert _missing_translations(config) == ["新栏目"]
+
+
+# -- checker: facts ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_facts_lines_on_the_checker_page_are_what_facts_prints(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    (shown,) = [body for attrs, body in _fences(_section(page, "facts")) if "console output" in attrs]
+    command, _, lines = shown.partition("\n")
+    assert command == '$ verl-cookbook facts | grep "on npu"'
+    monkeypatch.chdir(tmp_path)  # no verl installed here: the pinned release, as the page says
+    code, out, _ = _run(["facts", "--verl", "0.9.1"], capsys)
+    assert code == 0
+    assert lines == "\n".join(line for line in out.splitlines() if "on npu" in line)
+
+
+# -- checker: the cache folder -----------------------------------------------------------------------------------
+def test_cache_info_names_verl_cookbook_cache_then_xdg_cache_home_then_the_home_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    def where() -> str:
+        code, out, _ = _run(["cache", "info"], capsys)
+        assert code == 0
+        return out
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("VERL_COOKBOOK_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert str(tmp_path / "home" / ".cache" / "verl-cookbook") in where()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert str(tmp_path / "xdg" / "verl-cookbook") in where()
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "own"))
+    assert str(tmp_path / "own") in where() and "xdg" not in where()
