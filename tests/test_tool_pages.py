@@ -284,3 +284,26 @@ def test_cache_info_names_verl_cookbook_cache_then_xdg_cache_home_then_the_home_
     assert str(tmp_path / "xdg" / "verl-cookbook") in where()
     monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "own"))
     assert str(tmp_path / "own") in where() and "xdg" not in where()
+
+
+# -- checker: install ------------------------------------------------------------------------------------------------
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_dependencies_the_checker_page_lists_are_those_of_pyproject(page: str):
+    # read as text, as tests/test_workflows.py does: tomllib is Python 3.11+, the package supports 3.10
+    block = re.search(
+        r"^dependencies = \[\n(.*?)^\]", (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M | re.S
+    )
+    assert block
+    required = {
+        _normal(re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0]) for d in re.findall(r'^\s*"([^"]+)"', block.group(1), re.M)
+    }
+    assert len(required) >= 8
+    sentence = re.search(r"(?:It depends on|依赖) (.*?)(?:\(|（)", _section(page, "install"), re.S)
+    assert sentence, page
+    words = re.split(r",\s*|、|\s+and\s+|\s+和\s+", " ".join(sentence.group(1).split()))
+    listed = {_normal(n.strip()) for n in words if n.strip()}
+    assert listed == required
