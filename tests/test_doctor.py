@@ -408,3 +408,43 @@ def test_note_kind_leaves_out_lines_names_and_counts():
     assert note_kind(a) == note_kind(b)
     assert note_kind("CANN version unknown (--cann VERSION): the CANN >= 8.5.0 rule was not applied") != note_kind(a)
     assert "8.5.0" in note_kind("the CANN >= 8.5.0 rule was not applied")
+
+
+# -- --cann and --product on a YAML config ------------------------------------------------------------------------
+KIMI_YAML = (
+    "trainer:\n  device: npu\nactor_rollout_ref:\n  rollout:\n    name: vllm\n"
+    "    checkpoint_engine:\n      backend: kimi_ckpt_engine\n"
+)
+
+
+def _yaml(tmp_path: Path, text: str = KIMI_YAML) -> Path:
+    p = tmp_path / "kimi_npu.yaml"
+    p.write_text(text)
+    return p
+
+
+def test_cann_given_for_a_yaml_config_applies_the_intra_roce_rule_at_its_backend_line(facts, tmp_path):
+    config = _yaml(tmp_path)
+    report = diagnose(config, facts, cann="8.5.0", product="A3")
+    found = [d.finding for d in report.findings if d.finding.rule == "ascend/intra-roce"]
+    assert [f.line for f in found] == [line_of(config, "backend: kimi_ckpt_engine")]
+    assert not any("CANN version unknown" in n for n in report.notes)
+
+
+def test_product_950_given_for_a_yaml_config_applies_the_whitelist_rule_and_not_intra_roce(facts, tmp_path):
+    report = diagnose(_yaml(tmp_path), facts, cann="8.5.0", product="950")
+    assert [d.finding.rule for d in report.findings] == ["ascend/whitelist-required"]
+
+
+@pytest.mark.parametrize(("cann", "product"), [("8.3.RC1", "A3"), ("8.5.0", None), (None, "A2")])
+def test_a_yaml_config_below_cann_8_5_or_off_950_gets_neither_rule_it_does_not_meet(facts, tmp_path, cann, product):
+    report = diagnose(_yaml(tmp_path), facts, cann=cann, product=product)
+    rules = {d.finding.rule for d in report.findings}
+    assert ("ascend/intra-roce" in rules) is (cann == "8.5.0")
+    assert "ascend/whitelist-required" not in rules
+
+
+def test_cann_and_product_for_a_yaml_config_of_another_backend_report_nothing(facts):
+    report = diagnose(REPO / "snippets" / "doctor" / "mooncake_npu.yaml", facts, cann="8.5.0", product="950")
+    assert report.findings == []
+    assert not report.notes
