@@ -120,7 +120,11 @@ def _write(ex: Example, folder: Path, name: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("options", "codes"), page_examples.SELECT_COMMANDS, ids=page_examples.command)
+@pytest.mark.parametrize(
+    ("options", "codes"),
+    page_examples.SELECT_COMMANDS,
+    ids=[page_examples.command(o) for o, _ in page_examples.SELECT_COMMANDS],
+)
 def test_each_select_command_on_the_page_reports_the_rules_its_comment_names(
     options: tuple[str, ...], codes: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
