@@ -307,3 +307,40 @@ def test_the_dependencies_the_checker_page_lists_are_those_of_pyproject(page: st
     words = re.split(r",\s*|、|\s+and\s+|\s+和\s+", " ".join(sentence.group(1).split()))
     listed = {_normal(n.strip()) for n in words if n.strip()}
     assert listed == required
+
+
+# -- verl-ci: a checkout needs no network ------------------------------------------------------------------------
+_REGISTERED = 'verl/checkpoint_engine/hccl_checkpoint_engine.py" match=\'@CheckpointEngineRegistry.register("nccl")\''
+CLAIM_PAGE = """# Sync
+
+``` { .yaml check="config" }
+actor_rollout_ref:
+  rollout:
+    checkpoint_engine:
+      backend: nccl
+```
+
+The HCCL engine registers under the name `nccl`.
+<!-- check: contains file="{registered} -->
+""".replace("{registered}", _REGISTERED)
+
+
+def test_a_check_with_verl_src_reads_the_checkout_and_never_opens_a_connection_or_downloads(
+    verl_copy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    import socket
+
+    from verl_cookbook import verl_source
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the check reached for the network")
+
+    monkeypatch.setattr(socket.socket, "connect", refused)
+    monkeypatch.setattr(socket, "create_connection", refused)
+    monkeypatch.setattr(verl_source, "_download_wheel", refused)
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "fresh-cache"))
+    page = tmp_path / "sync.md"
+    page.write_text(CLAIM_PAGE, encoding="utf-8")
+    code, out, err = _run(["check", str(page), "--verl-src", str(verl_copy.root)], capsys)
+    assert (code, out) == (0, ""), err
+    assert "1 claim" in err and "0 findings" in err
