@@ -448,3 +448,16 @@ def test_cann_and_product_for_a_yaml_config_of_another_backend_report_nothing(fa
     report = diagnose(REPO / "snippets" / "doctor" / "mooncake_npu.yaml", facts, cann="8.5.0", product="950")
     assert report.findings == []
     assert not report.notes
+
+
+def test_a_yaml_config_is_judged_over_verls_default_config_and_its_defaults_list_is_ignored(facts, tmp_path):
+    config = tmp_path / "my_config.yaml"
+    config.write_text(
+        "defaults:\n  - ppo_trainer\n  - _self_\n"
+        "trainer:\n  device: npu\n  total_epochs: 2\n"
+        "actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: nccl\n      bukcet_size_mb: 512\n"
+    )
+    report = diagnose(config, facts)
+    assert [(d.finding.rule, d.finding.line) for d in report.findings] == [
+        ("config/unknown-key", line_of(config, "bukcet_size_mb"))
+    ]
