@@ -344,3 +344,15 @@ def test_a_check_with_verl_src_reads_the_checkout_and_never_opens_a_connection_o
     code, out, err = _run(["check", str(page), "--verl-src", str(verl_copy.root)], capsys)
     assert (code, out) == (0, ""), err
     assert "1 claim" in err and "0 findings" in err
+
+
+@pytest.mark.parametrize("where", ["root", "package"])
+def test_verl_src_takes_the_repository_root_or_its_verl_folder(
+    where: str, verl_copy, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    page = tmp_path / "sync.md"
+    page.write_text(CLAIM_PAGE, encoding="utf-8")
+    tree = verl_copy.root if where == "root" else verl_copy.root / "verl"
+    code, out, err = _run(["check", str(page), "--verl-src", str(tree)], capsys)
+    assert (code, out) == (0, ""), err
+    assert "1 claim" in err
