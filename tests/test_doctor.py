@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -461,3 +462,23 @@ def test_a_yaml_config_is_judged_over_verls_default_config_and_its_defaults_list
     assert [(d.finding.rule, d.finding.line) for d in report.findings] == [
         ("config/unknown-key", line_of(config, "bukcet_size_mb"))
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        ("bad_whitelist.json", True),  # next to the script
+        ("{dir}/bad_whitelist.json", True),  # an absolute path
+        ("missing_whitelist.json", False),  # not there: it lives on the cluster
+        ("$WL_DIR/bad_whitelist.json", False),  # a variable: not known statically
+    ],
+)
+def test_the_whitelist_file_is_read_only_when_it_exists_here_and_its_path_has_no_variable(facts, tmp_path, value, read):
+    shutil.copy(DATA / "bad_whitelist.json", tmp_path / "bad_whitelist.json")
+    script = tmp_path / "run.sh"
+    text = (DATA / "kimi_950_bad_whitelist.sh").read_text()
+    script.write_text(
+        text.replace("HCCL_WHITELIST_FILE=bad_whitelist.json", f"HCCL_WHITELIST_FILE={value.format(dir=tmp_path)}")
+    )
+    rules = [d.finding.rule for d in diagnose(script, facts).findings]
+    assert ("ascend/whitelist-file" in rules) is read
