@@ -437,7 +437,9 @@ def test_product_950_given_for_a_yaml_config_applies_the_whitelist_rule_and_not_
     assert [d.finding.rule for d in report.findings] == ["ascend/whitelist-required"]
 
 
-@pytest.mark.parametrize(("cann", "product"), [("8.3.RC1", "A3"), ("8.5.0", None), (None, "A2")])
+@pytest.mark.parametrize(
+    ("cann", "product"), [("8.3.RC1", "A3"), ("8.5.0", None), ("8.5.0", "A2"), ("8.5.0", "A3"), (None, "A2")]
+)
 def test_a_yaml_config_below_cann_8_5_or_off_950_gets_neither_rule_it_does_not_meet(facts, tmp_path, cann, product):
     report = diagnose(_yaml(tmp_path), facts, cann=cann, product=product)
     rules = {d.finding.rule for d in report.findings}
@@ -445,8 +447,9 @@ def test_a_yaml_config_below_cann_8_5_or_off_950_gets_neither_rule_it_does_not_m
     assert "ascend/whitelist-required" not in rules
 
 
-def test_cann_and_product_for_a_yaml_config_of_another_backend_report_nothing(facts):
-    report = diagnose(REPO / "snippets" / "doctor" / "mooncake_npu.yaml", facts, cann="8.5.0", product="950")
+@pytest.mark.parametrize("product", ["950", "A3"])
+def test_cann_and_product_for_a_yaml_config_of_another_backend_report_nothing(facts, product):
+    report = diagnose(REPO / "snippets" / "doctor" / "mooncake_npu.yaml", facts, cann="8.5.0", product=product)
     assert report.findings == []
     assert not report.notes
 
