@@ -229,6 +229,7 @@ _PAGE_REASON = {
     "en": "an example of this page, run by tests/test_rules_page.py",
 }
 _REPORTS = {"zh": "报告", "en": "reports"}
+_AND = {"zh": "、", "en": ", "}  # between the rules a command reports
 
 
 def _select_examples(lang: str) -> list[str]:
@@ -244,7 +245,7 @@ def _select_examples(lang: str) -> list[str]:
         f'``` {{ .bash check="skip" reason="{reason}" }}',
     ]
     for opts, codes in page_examples.SELECT_COMMANDS:
-        lines.append(f"{page_examples.command(opts).ljust(width)}  # {_REPORTS[lang]} {', '.join(codes)}")
+        lines.append(f"{page_examples.command(opts).ljust(width)}  # {_REPORTS[lang]} {_AND[lang].join(codes)}")
     return [*lines, "```"]
 
 
