@@ -40,7 +40,7 @@ def mkdocs_build(dest: Path, config: Path = REPO / "mkdocs.yml") -> BuiltSite:
         capture_output=True,
         text=True,
         env=env,
-        timeout=600,
+        timeout=1800,  # against a hung build only: under a load of 20 on two cores a build takes minutes
     )
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

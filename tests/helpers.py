@@ -19,6 +19,16 @@ def findings_for(page: Path, facts: Facts) -> list[Finding]:
     return check_paths([page], facts, root=page.parent.parent if page.parent.name == "docs" else page.parent).findings
 
 
+def sample_finding(code: str, path: str, line: int, col: int = 1, **data: object) -> Finding:
+    """A finding of rule ``code`` made as a check makes one (``RULE.at``), the fields its message needs filled with
+    placeholders unless given: for tests of what happens to findings (selection, baselines, output formats)."""
+    from verl_cookbook.rules import lookup
+
+    rule = lookup(code)
+    filled = {name: f"<{name}>" for name in rule.declared.message.required(str(data.get("case") or ""))}
+    return rule.at(path, line, col, **{**filled, **data})
+
+
 def rules(findings: list[Finding]) -> list[str]:
     return [f.rule for f in findings]
 

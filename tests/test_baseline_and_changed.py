@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import sample_finding
 
 from verl_cookbook import github_output
 from verl_cookbook.cli import main
@@ -110,7 +111,7 @@ def test_changed_outside_a_git_repository_is_a_usage_error(repo: Path, capsys) -
 
 
 def _findings(n: int) -> list[Finding]:
-    return [Finding(f"docs/p{k}.md", k + 1, 1, "json/syntax", f"bad | {k}") for k in range(n)]
+    return [sample_finding("json/syntax", f"docs/p{k}.md", k + 1, error=f"bad | {k}") for k in range(n)]
 
 
 def test_github_output_annotates_ten_and_puts_every_finding_in_the_job_summary(tmp_path: Path, monkeypatch) -> None:

@@ -68,7 +68,7 @@ def test_raises_text_found_in_another_file_is_pointed_at(facts) -> None:
 @pytest.mark.parametrize("attrs", [{}, {"file": BASE}, {"file": BASE, "error": "ValueError"}])
 def test_raises_without_its_attributes_says_which_are_missing(facts, attrs) -> None:
     (f,) = run(facts, "raises", **attrs)
-    assert f.rule == "claim/missing-attr" and "match=" in f.message
+    assert f.rule == "claim/missing-attr" and "`match`" in f.message and "match" in f.data["missing"]
 
 
 def test_file_outside_verl_is_refused(facts) -> None:

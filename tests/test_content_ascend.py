@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import ast
 import difflib
+import errno
 import json
 import os
 import re
+import socket
 import subprocess
 from pathlib import Path
 
@@ -187,6 +189,33 @@ def test_ports_check_reads_the_kernel_ranges_without_privileges_and_changes_noth
     assert re.fullmatch(r"\d+\s+\d+", lines[0]), lines[0]  # ip_local_port_range: low, high
     assert re.fullmatch(r"[\d,\-]*", lines[1]), lines[1]  # ip_local_reserved_ports: empty or a list
     assert sum(line.startswith("State") for line in lines) == 2, "ss printed its two headers"
+
+
+def test_a_second_listener_on_a_taken_port_fails_with_address_already_in_use_and_ports_check_names_the_holder() -> None:
+    """The ports page's common problem, run: a port of HCCL's default host range held by one socket refuses a
+    second bind with EADDRINUSE ("Address already in use"), and step 1's read-only commands show the holder."""
+    held = socket.socket()
+    for port in range(60000, 60032):
+        try:
+            held.bind(("127.0.0.1", port))
+            break
+        except OSError:
+            continue
+    else:
+        raise AssertionError("every port of 60000-60031 is taken on this machine")
+    held.listen()
+    try:
+        with socket.socket() as second, pytest.raises(OSError) as refused:
+            second.bind(("127.0.0.1", port))
+        assert refused.value.errno == errno.EADDRINUSE
+        assert refused.value.strerror == "Address already in use"
+        script = REPO / "snippets/ascend/ports_check.sh"
+        out = subprocess.run(["bash", "-e", str(script)], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        holder = [line for line in out.stdout.splitlines() if f"127.0.0.1:{port} " in line]
+        assert holder and f"pid={os.getpid()}," in holder[0], out.stdout
+    finally:
+        held.close()
 
 
 def _reserve_with(current: str, tmp_path: Path) -> str:

@@ -159,6 +159,13 @@ def test_cann_versions_order_release_candidates_before_the_release():
 
 
 # -- whitelist content ----------------------------------------------------------------------------
+def _whitelist_message(content: str) -> str:
+    """What doctor says about a whitelist file with ``content`` (the rule's message, its problems rendered)."""
+    from verl_cookbook.rules.scripts import ASCEND_WHITELIST_FILE
+
+    return ASCEND_WHITELIST_FILE.render({"value": "wl.json", "problems": ascend_env.whitelist_problems(content)})
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
@@ -170,13 +177,12 @@ def test_cann_versions_order_release_candidates_before_the_release():
     ],
 )
 def test_whitelist_problems_name_what_hccl_rejects(content, problem):
-    assert any(problem in p for p in ascend_env.whitelist_problems(content))
+    assert problem in _whitelist_message(content)
 
 
 def test_whitelist_shape_comes_from_the_catalog_schema():
     # only the catalog's schema (additionalProperties: false) rejects keys HCCL does not read
-    problems = ascend_env.whitelist_problems('{"host_ip": ["10.0.0.1"], "extra": 1}')
-    assert any("'extra' was unexpected" in p for p in problems)
+    assert "'extra' was unexpected" in _whitelist_message('{"host_ip": ["10.0.0.1"], "extra": 1}')
 
 
 def test_a_valid_whitelist_has_no_problems():
@@ -272,10 +278,10 @@ def test_every_linked_page_is_one_of_the_sites_pages():
 
 # -- the page -----------------------------------------------------------------------------------------
 def _console_blocks(page: Path) -> list[tuple[str, str]]:
-    """(file, shown output) of each ``$ verl-cookbook doctor FILE`` console block on ``page``."""
+    """(arguments, shown output) of each ``$ verl-cookbook doctor [OPTIONS] FILE`` console block on ``page``."""
     text = page.read_text(encoding="utf-8")
     out = []
-    for m in re.finditer(r"```[^\n]*console output[^\n]*\n\$ verl-cookbook doctor (\S+)\n(.*?)\n```", text, re.S):
+    for m in re.finditer(r"```[^\n]*console output[^\n]*\n\$ verl-cookbook doctor ([^\n]+)\n(.*?)\n```", text, re.S):
         out.append((m.group(1), m.group(2)))
     return out
 
@@ -285,10 +291,10 @@ def test_the_output_shown_on_the_page_is_what_doctor_prints(page, capsys, monkey
     blocks = _console_blocks(REPO / "docs" / "tools" / page)
     assert len(blocks) == 4
     monkeypatch.chdir(REPO / "snippets" / "doctor")
-    for name, shown in blocks:
-        cli.main(["doctor", name])
+    for args, shown in blocks:
+        cli.main(["doctor", *args.split()])
         got = capsys.readouterr()
-        assert (got.out + got.err).rstrip("\n") == shown, name
+        assert (got.out + got.err).rstrip("\n") == shown, args
 
 
 # -- scripts in the wild ------------------------------------------------------------------------------
@@ -333,6 +339,30 @@ def test_an_experimental_entry_point_is_checked_against_the_config_hydra_compose
 def test_a_script_without_a_verl_command_says_so(facts, tmp_path):
     report = diagnose(_script(tmp_path, "echo hello\n"), facts)
     assert not report.findings and any("no verl trainer command" in n for n in report.notes)
+
+
+def test_overrides_given_to_a_trainer_outside_verl_are_named_as_not_checked(facts, tmp_path):
+    # a recipe's own trainer takes Hydra overrides too: say which command was left unchecked, and how much of it
+    recipe = (
+        "python3 -m recipe.dapo.main_dapo \\\n"
+        "    algorithm.filter_groups.enable=True \\\n"
+        "    +reward_model.overlong_buffer.len=4096 \\\n"
+        "    trainer.device=npu\n"
+    )
+    report = diagnose(_script(tmp_path, recipe), facts)
+    (note,) = [n for n in report.notes if "not an entry point" in n]
+    assert note.startswith("line 3: `recipe.dapo.main_dapo`") and "3 override(s) were not checked" in note
+    assert not report.findings and any("no verl trainer command" in n for n in report.notes)
+
+
+def test_other_python_modules_and_verls_own_entry_points_get_no_such_note(facts, tmp_path):
+    script = (
+        "python3 -m pip install --upgrade verl\n"  # no override: a module of another kind
+        "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"  # verl's own: judged, not noted
+        "python3 -m vllm.entrypoints.openai.api_server --model /models/qwen --port 8000\n"
+    )
+    report = diagnose(_script(tmp_path, script), facts)
+    assert not [n for n in report.notes if "not an entry point" in n]
 
 
 # -- notes: one file, several files, --quiet ------------------------------------------------------------------

@@ -5,11 +5,12 @@ file of the pinned release; a file whose text misleads the reading of where defi
 from __future__ import annotations
 
 import ast
+import importlib
 
 import pytest
 
-from verl_cookbook.facts import parts
-from verl_cookbook.facts.pyast import Unparsable
+from verl_cookbook.facts import FAMILY_MODULES, extract_all, parts
+from verl_cookbook.facts.pyast import Unparsable, parse
 from verl_cookbook.verl_source import VerlTree
 
 
@@ -112,3 +113,21 @@ def test_a_text_that_misleads_the_reading_is_parsed_whole() -> None:
 def test_a_file_that_does_not_parse_is_refused_with_its_line() -> None:
     with pytest.raises(Unparsable, match=r"verl/x\.py:2:"):
         parts.parse_near("import os\ndef f(:\n    os.environ\n", "verl/x.py", ("environ",))
+
+
+def _whole_files(monkeypatch: pytest.MonkeyPatch) -> int:
+    """Make every family (and ``nodes_near``) parse each file it reads whole; the number of modules patched."""
+    patched = 0
+    for module in [parts, *(importlib.import_module(f"verl_cookbook.facts.{m}") for m in FAMILY_MODULES.values())]:
+        if hasattr(module, "parse_near"):
+            monkeypatch.setattr(module, "parse_near", lambda text, rel, words: parse(text, rel))
+            patched += 1
+    return patched
+
+
+def test_every_fact_read_from_the_parts_is_the_fact_read_from_the_whole_files(
+    verl_tree: VerlTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from_parts = extract_all(verl_tree)
+    assert _whole_files(monkeypatch) >= 5  # parts, and the families that read parts: all of them now read whole files
+    assert extract_all(verl_tree) == from_parts

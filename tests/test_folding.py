@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from helpers import sample_finding
+
 from verl_cookbook.cli import main
 from verl_cookbook.findings import Finding, format_github, format_text
 from verl_cookbook.folding import explains, fold
+from verl_cookbook.rules.config import CONFIG_UNKNOWN_KEY
 
 CAUSE = "override/group"  # declares that it folds unknown keys (verl_cookbook/rules/config.py)
 
@@ -26,7 +29,7 @@ def _cause(line: int = 9, under=("a.b",), span=(1, 20), path: str = "run.sh") ->
 
 
 def _key(key: str, line: int, path: str = "run.sh", rule: str = "config/unknown-key") -> Finding:
-    return Finding(path, line, 1, rule, f"unknown key `{key}`", data={"key": key})
+    return sample_finding(rule, path, line, key=key)
 
 
 def test_a_cause_folds_the_keys_under_its_packages_within_its_lines():
@@ -53,11 +56,7 @@ def test_a_finding_nothing_explains_is_shown_on_its_own_and_causes_come_first():
 
 
 def test_a_chain_of_causes_folds_under_its_root():
-    from verl_cookbook.rules import lookup
-
-    section = Finding(
-        "run.sh", 3, 1, lookup("config/unknown-section"), "section", data={"section": "a.b.m", "under": ["a.b.m"]}
-    )
+    section = sample_finding("config/unknown-section", "run.sh", 3, section="a.b.m", under=["a.b.m"])
     found = [section, _key("a.b.m.x", 3), _key("a.b.m.y", 4), _cause(line=9)]
     folding = fold(found)
     assert folding.cause == [3, 3, 3, None] and folding.shown == [3]
@@ -74,10 +73,12 @@ def test_text_shows_the_cause_with_the_count_and_lines_under_it_and_github_annot
 
 
 def test_a_github_annotation_names_the_source_of_its_fact_only_when_there_is_one():
-    bare = Finding("run.sh", 3, 1, "config/unknown-key", "unknown key `a.b`", fact="keys under a: c")
+    bare = CONFIG_UNKNOWN_KEY.at("run.sh", 3, 1, key="a.b", config="ppo_trainer", name="b", fact="keys under a: c")
     (annotation,) = format_github([bare]).splitlines()
     assert annotation.endswith("— verl: keys under a: c")
-    sourced = Finding("run.sh", 3, 1, "config/unknown-key", "unknown key `a.b`", fact="c", fact_source="verl/x.yaml:7")
+    sourced = CONFIG_UNKNOWN_KEY.at(
+        "run.sh", 3, 1, key="a.b", config="ppo_trainer", name="b", fact="c", fact_source="verl/x.yaml:7"
+    )
     assert format_github([sourced]).endswith("— verl: c (verl/x.yaml:7)")
 
 
@@ -173,3 +174,62 @@ def test_a_config_name_the_release_lacks_is_the_root_cause_of_its_command(tmp_pa
     assert cause["fact"].startswith("verl/trainer/config/generation.yaml at tag v0.7.0")
     assert all(f["caused_by"]["line"] == 1 for f in found if f["line"] == 1 and f is not cause)
     assert not any(f["line"] == 3 and f["rule"] == "config/unknown-config" for f in found)
+
+
+# The shape of verl-ascend-recipe's DeepSeek-V4 scripts: the ref reuses the actor's llm_kwargs through a loop over
+# the actor's array, rewritten with `${arg/…/…}`, skipping one key with `continue`.
+COPIED_KWARGS = """\
+ACTOR=(
+    actor_rollout_ref.actor.mindspeed.tensor_model_parallel_size=2
+    +actor_rollout_ref.actor.mindspeed.llm_kwargs.num_layers=4
+    +actor_rollout_ref.actor.mindspeed.llm_kwargs.swap_optimizer=True
+    +actor_rollout_ref.actor.mindspeed.llm_kwargs.num_layer_list=LAYERS
+)
+REF_KWARGS=()
+for arg in "${ACTOR[@]}"; do
+    if [[ "$arg" == *".actor.mindspeed.llm_kwargs."* ]]; then
+        if [[ "$arg" == *".llm_kwargs.swap_optimizer="* ]]; then
+            continue
+        fi
+        REF_KWARGS+=("${arg/actor_rollout_ref.actor.mindspeed/actor_rollout_ref.ref.mindspeed}")
+    fi
+done
+python3 -m verl.trainer.main_ppo \\
+    model_engine=mindspeed \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1 \\
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1 \\
+    "${ACTOR[@]}" \\
+    "${REF_KWARGS[@]}"
+"""
+
+
+def _doctor_json(tmp_path: Path, capsys, text: str) -> tuple[list[dict], list[str]]:
+    """The findings and the file's notes of ``doctor --format json`` on ``text``."""
+    script = tmp_path / "run.sh"
+    script.write_text(text, encoding="utf-8")
+    main(["doctor", "--verl", "0.9.1", str(script), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    return report["findings"], report["files"][0]["notes"]
+
+
+def test_overrides_a_loop_copies_from_an_array_keep_their_element_line_and_fold_under_the_engine(tmp_path, capsys):
+    found, notes = _doctor_json(tmp_path, capsys, COPIED_KWARGS)
+    shown = [(f["line"], f["rule"]) for f in found if f["caused_by"] is None]
+    assert shown == [(17, "override/group")]  # the engine choice is the one finding shown
+    copied = {f["data"].get("key"): f["line"] for f in found if ".ref.mindspeed.llm_kwargs." in str(f["data"])}
+    # each copy carries the line of the element it was made from; the key the loop skips is not copied
+    assert copied == {
+        "actor_rollout_ref.ref.mindspeed.llm_kwargs.num_layers": 3,
+        "actor_rollout_ref.ref.mindspeed.llm_kwargs.num_layer_list": 5,
+    }
+    assert all(f["caused_by"]["line"] == 17 for f in found if f["line"] in (2, 3, 4, 5))
+    assert not [n for n in notes if "not known statically" in n]  # every word was known: nothing guessed
+
+
+def test_a_copied_element_whose_value_is_not_known_gets_one_note_at_the_test_it_decides(tmp_path, capsys):
+    text = COPIED_KWARGS.replace("num_layer_list=LAYERS", "num_layer_list=$(python3 layers.py)")
+    found, notes = _doctor_json(tmp_path, capsys, text)
+    assert [(f["line"], f["rule"]) for f in found if f["caused_by"] is None] == [(17, "override/group")]
+    flow = [n for n in notes if "`if`" in n or "loop" in n]
+    assert len(flow) == 1 and flow[0].startswith("line 10: `if`")  # the `continue` test, said once

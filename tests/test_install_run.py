@@ -205,7 +205,7 @@ def test_the_sandbox_leaves_home_and_the_users_pip_alone(tmp_path, wheelhouse) -
         ("    expect: []\n", "states nothing that must hold"),
         (
             "    expect:\n      - intact: true\n    skip:\n      - match: pip\n        needs: gpu\n        reason: r\n",
-            "needs= one of npu, cluster, download",
+            "`needs=` one of `npu`, `cluster`, `download`",
         ),
     ],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import sample_finding
 
 from tests.conftest import REPO
 from tests.helpers import fence
@@ -141,7 +142,7 @@ def test_site_holds_on_every_covered_release(release, site_matrix):
 
 def test_suggested_bounds_follow_where_a_place_fails():
     def f(line: int) -> Finding:
-        return Finding("p.md", line, 1, "config/unknown-key", "m")
+        return sample_finding("config/unknown-key", "p.md", line)
 
     by_release = {"0.7.1": [f(1), f(2), f(4)], "0.8.0": [f(1), f(4)], "0.9.0": [f(3), f(4)], "0.9.1": [f(4)]}
     assert suggest_bounds(by_release) == {

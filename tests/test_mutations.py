@@ -108,7 +108,8 @@ def test_hccl_registered_under_its_own_name_leaves_nccl_without_an_npu_engine(ve
     assert snippet and snippet[0]["rule"] in {"engine/not-on-device", "engine/unknown-backend"}
     assert "nccl" in snippet[0]["message"]
     table = [f for f in findings if f["path"].endswith("index.md") and f["rule"] == "engine/unknown-backend"]
-    assert table and "`nccl` on NPU" in table[0]["message"] and "hccl" in table[0]["fact"]
+    assert table and "`nccl`" in table[0]["message"] and "on NPU" in table[0]["message"]
+    assert "hccl" in table[0]["fact"]
 
 
 def test_dataclass_default_that_disagrees_with_the_yaml_is_config_drift(verl_copy: VerlTree, capsys) -> None:

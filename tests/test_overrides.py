@@ -175,10 +175,11 @@ def test_malformed_override_is_a_finding_with_its_line() -> None:
     assert "no viable alternative at input '{\"x\"'" in findings[0].message
 
 
-def test_unknown_flag_and_sweep_without_multirun_are_findings() -> None:
+def test_an_unknown_flag_is_a_finding_and_a_sweep_is_left_to_hydras_checker() -> None:
     cmd = _cmd("python3 -m verl.trainer.main_ppo --config_name x a.b=1,2\n")
-    _assigns, findings, _info = overrides_to_assignments(cmd, "run.sh")
-    assert sorted(f.rule for f in findings) == ["override/sweep-without-multirun", "override/unknown-flag"]
+    _assigns, findings, info = overrides_to_assignments(cmd, "run.sh")
+    assert [f.rule for f in findings] == ["override/unknown-flag"]  # the sweep: hydra_apply, told info["multirun"]
+    assert info["multirun"] is False
     assert "--config-name" in next(f.message for f in findings if f.rule == "override/unknown-flag")
 
 

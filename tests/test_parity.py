@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -299,3 +300,58 @@ def test_a_run_marker_or_a_mark_in_one_language_only_is_reported(tmp_path):
     assert "parity/marks" in rules_for(site(tmp_path / "mark", zh=ZH + tail, en=EN + f"\nA report.\n{run}\n"))
     other = tail.replace("test_y", "test_z")
     assert "parity/marks" in rules_for(site(tmp_path / "run", zh=ZH + tail, en=EN + other))
+
+
+# -- parity runs from `check` ------------------------------------------------------------------------------------
+def _bilingual_site(tmp_path: Path) -> Path:
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# 甲 { #a }\n\n正文。\n", encoding="utf-8")
+    (docs / "a.en.md").write_text("# A { #a }\n\nText.\n", encoding="utf-8")
+    (docs / "b.md").write_text("# 乙 { #b }\n\n正文。\n", encoding="utf-8")
+    return docs
+
+
+def test_check_select_parity_reports_a_page_without_its_english_twin(tmp_path, capsys, monkeypatch) -> None:
+    from verl_cookbook.cli import main
+
+    docs = _bilingual_site(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "--select", "parity", "--format", "json", str(docs)])
+    found = json.loads(capsys.readouterr().out)
+    assert code == 1 and [(f["path"], f["rule"]) for f in found] == [("docs/b.md", "parity/missing-twin")]
+    assert "docs/b.en.md" in found[0]["message"]
+    assert main(["check", "--ignore", "parity", str(docs)]) == 0  # the rules page advertises it
+
+
+def test_a_cached_page_is_judged_again_once_its_twin_appears(tmp_path, capsys, monkeypatch) -> None:
+    from verl_cookbook.cli import main
+
+    docs = _bilingual_site(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--select", "parity", str(docs)]) == 1
+    (docs / "b.en.md").write_text("# B { #b }\n\nText.\n", encoding="utf-8")
+    assert main(["check", "--select", "parity", str(docs)]) == 0
+    (docs / "b.en.md").write_text("# B { #b }\n\n## More { #more }\n", encoding="utf-8")
+    assert main(["check", "--select", "parity", str(docs)]) == 1
+    assert "parity/headings" in capsys.readouterr().out
+
+
+def test_a_site_in_one_language_is_not_judged_for_parity(tmp_path, capsys, monkeypatch) -> None:
+    from verl_cookbook.cli import main
+
+    docs = _bilingual_site(tmp_path)
+    (docs / "a.en.md").unlink()
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--select", "parity", str(docs)]) == 0
+
+
+def test_a_markdown_file_outside_docs_has_no_twin_to_be_held_to(tmp_path, capsys, monkeypatch) -> None:
+    from verl_cookbook.cli import main
+
+    _bilingual_site(tmp_path)
+    (tmp_path / "NOTES.md").write_text("# 笔记 { #notes }\n\n正文。\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--select", "parity", "NOTES.md"]) == 0
+    assert main(["check", "--select", "parity", "docs/b.md"]) == 1  # the same site's page still is

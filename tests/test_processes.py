@@ -4,6 +4,7 @@ programs it started are stopped, and the message says what did not finish and wi
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,18 @@ def test_a_program_past_its_deadline_is_stopped_with_what_it_started_and_named_i
         processes.run(["bash", "-c", "sleep 300 & echo $!; wait"], timeout=1, what="the sleepy snippet")
     assert str(caught.value) == "the sleepy snippet did not finish within 1 s (stopped)"
     child = int(caught.value.stdout.split()[0])
-    assert not _alive(child)
+    assert _gone_soon(child)
+
+
+def _gone_soon(pid: int) -> bool:
+    """Whether ``pid`` has stopped within 10 s. A killed process closes its files (the pipes ``run`` waits on) before
+    the kernel marks it stopped, so right after ``run`` returns it can still show as running for a moment; under load
+    that moment was long enough to fail the suite once (a poll, not a timing: the kill is what is tested)."""
+    for _ in range(200):
+        if not _alive(pid):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_a_program_reads_no_input_unless_given_some() -> None:

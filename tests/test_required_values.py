@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from verl_cookbook.checks import launch
 from verl_cookbook.checks import required_values as rv
 from verl_cookbook.doctor import diagnose
 
@@ -14,7 +15,7 @@ DATA = Path(__file__).parent / "data" / "startup"
 
 
 def _found(facts, name: str) -> list[tuple[int, str, str]]:
-    report = diagnose(DATA / name, facts, required=True)
+    report = diagnose(DATA / name, facts, stages=launch.DOCTOR)
     return [(d.finding.line, d.finding.rule, d.finding.message) for d in report.findings if d.finding.rule in rv.RULES]
 
 

@@ -5,7 +5,10 @@ checked when the rule is declared."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -80,8 +83,11 @@ def test_every_declared_message_renders_with_placeholder_data_in_both_languages(
     for r in declarations():
         if r.message is None:
             continue
+        parts = r.message.parts
+        listed = [{n: f"<{n}>" for n in parts.fields(c)} | {"case": c} for c in parts.cases] if parts else []
         for case in r.message.cases:
             data = {name: f"<{name}>" for name in r.message.fields(case)} | {"case": case}
+            data |= dict.fromkeys(r.message.listed_fields(), listed)
             for lang in ("en", "zh"):
                 assert r.render(data, lang).strip(), (r.code, case, lang)
         assert isinstance(r, Rule)
@@ -155,3 +161,157 @@ def test_github_annotates_ten_of_each_level_and_counts_the_rest(monkeypatch) -> 
     out = github_output.emit(warnings + errors)
     assert out.count("::warning ") == 10 and out.count("::error ") == 10
     assert "5 more finding(s)" in out
+
+
+def test_every_rule_is_a_module_constant_named_after_its_code() -> None:
+    import importlib
+    import re
+
+    bound: dict[str, list[str]] = {}
+    import pkgutil
+
+    from verl_cookbook import rules
+
+    names = [m.name for m in pkgutil.iter_modules(rules.__path__) if m.name not in ("render", "template", "zh")]
+    assert {"claims", "config", "coverage", "engines", "pages", "scripts", "stack", "startup", "upgrade"} <= set(names)
+    for module in names:
+        for name, value in vars(importlib.import_module(f"verl_cookbook.rules.{module}")).items():
+            if isinstance(value, Rule):
+                bound.setdefault(value.code, []).append(name)
+                assert name == re.sub(r"[^A-Z0-9]+", "_", value.code.upper()).strip("_"), (name, value.code)
+    assert sorted(bound) == sorted(r.code for r in declarations())
+    assert all(len(names) == 1 for names in bound.values())
+
+
+def test_an_optional_part_shows_only_when_its_fields_have_values() -> None:
+    m = Message.declare("x/y", "no `{key}`[[; did you mean `{s}`?]]", "无 `{key}`[[，是否应为 `{s}`？]]")
+    assert m.render({"key": "a"}) == "no `a`" and m.render({"key": "a", "s": None}) == "no `a`"
+    assert m.render({"key": "a", "s": "b"}) == "no `a`; did you mean `b`?"
+    assert m.render({"key": "a", "s": "b"}, "zh") == "无 `a`，是否应为 `b`？"
+    assert m.required("") == {"key"} and m.fields("") == {"key", "s"}
+
+
+@pytest.mark.parametrize("template", ["a [[b", "a ]] b", "[[a [[b]] c]]"])
+def test_an_optional_part_that_is_not_closed_is_refused(template: str) -> None:
+    with pytest.raises(TemplateError):
+        fields_of(template)
+
+
+def test_doctor_lang_zh_prints_the_fix_from_the_rules_chinese_declaration(tmp_path, capsys) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo trainer.total_epoch=2\n", encoding="utf-8")
+    code, out = _run(["doctor", str(script), "--lang", "zh", "--quiet"], capsys)
+    assert code == 1
+    fix = next(line for line in out.splitlines() if line.strip().startswith("修改方法："))
+    assert "Hydra 拒绝不存在的配置项" in fix
+    code, out = _run(["doctor", str(script), "--lang", "en", "--quiet"], capsys)
+    assert "    fix: " in out and "修改方法" not in out
+
+
+def test_a_finding_lists_several_problems_with_the_rules_declared_parts() -> None:
+    from verl_cookbook.rules.scripts import PYTHON_OVERRIDE_SIGNATURE as RULE
+
+    problems = [{"case": "missing", "param": "global_step"}, {"case": "no-kwargs", "param": "kwargs"}]
+    f = RULE.at("p.md", 8, 5, cls="Mine", method="on_save", base="CheckpointCallback", problems=problems)
+    assert f.message.endswith(
+        "missing parameter `global_step`; no `**kwargs`: verl passes its hooks keyword arguments and may add more"
+    )
+    assert "缺少参数 `global_step`；没有 `**kwargs`" in f.text("zh")
+    with pytest.raises(TypeError, match="no part 'renamed'"):
+        RULE.at("p.md", 8, 5, cls="M", method="m", base="B", problems=[{"case": "renamed", "param": "x"}])
+
+
+# -- no message is written outside its rule's declaration ---------------------------------------------------------
+PACKAGE = Path(__file__).resolve().parent.parent / "verl_cookbook"
+RULES_DIR = PACKAGE / "rules"
+
+
+def _package_trees() -> list[tuple[Path, ast.Module]]:
+    return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(PACKAGE.rglob("*.py"))]
+
+
+def finding_constructions(trees: list[tuple[Path, ast.Module]]) -> list[str]:
+    """Where ``Finding(...)`` is called, or a finding's message replaced (``dataclasses.replace(f, message=…)``)."""
+    out = []
+    for path, tree in trees:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name == "Finding" or (name == "replace" and any(k.arg == "message" for k in node.keywords)):
+                out.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    return out
+
+
+def test_a_finding_is_constructed_only_by_its_rule() -> None:
+    made = finding_constructions(_package_trees())
+    assert made == ["rules/__init__.py:" + made[0].rsplit(":", 1)[1]] and len(made) == 1, made
+
+
+def test_the_construction_scan_sees_a_check_that_writes_its_own_text() -> None:
+    bad = ast.parse(
+        'from x import Finding\nf = Finding("a.md", 1, 1, RULE, "free text")\ng = replace(f, message="x")\n'
+    )
+    assert finding_constructions([(PACKAGE / "checks" / "bad.py", bad)]) == ["checks/bad.py:2", "checks/bad.py:3"]
+
+
+CODE = re.compile(r"[a-z]+/[A-Za-z][A-Za-z0-9-]*")
+
+
+def code_literals(trees: list[tuple[Path, ast.Module]]) -> list[str]:
+    """String constants outside the declarations that are a rule's code: a check names its rule by the constant."""
+    families = {r.code.split("/")[0] for r in declarations()}
+    out = []
+    for path, tree in trees:
+        if path.parent == RULES_DIR:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE.fullmatch(node.value):
+                if node.value.split("/")[0] in families:
+                    out.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {node.value}")
+    return out
+
+
+def test_no_check_names_a_rule_by_a_string() -> None:
+    assert code_literals(_package_trees()) == []
+
+
+def test_the_literal_scan_sees_a_code_written_as_a_string() -> None:
+    tree = ast.parse('if f.rule == "config/unknwon-key":\n    pass\n')
+    assert code_literals([(PACKAGE / "doctor" / "x.py", tree)]) == ["doctor/x.py:1: config/unknwon-key"]
+
+
+def at_calls_with_undeclared_data(trees: list[tuple[Path, ast.Module]]) -> list[str]:
+    """``RULE.at(..., name=…)`` calls whose keywords the rule does not declare (a misspelt field), read statically:
+    the receiver is a rule constant imported from ``verl_cookbook.rules.…``."""
+    import importlib
+
+    out = []
+    for path, tree in trees:
+        imported: dict[str, Rule] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("verl_cookbook.rules"):
+                module = importlib.import_module(node.module or "")
+                for alias in node.names:
+                    value = getattr(module, alias.name, None)
+                    if isinstance(value, Rule):
+                        imported[alias.asname or alias.name] = value
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "at":
+                rule = imported.get(getattr(node.func.value, "id", ""))
+                if rule is None:
+                    continue
+                allowed = rule.declared.data_names | {"case", "fact", "fact_source"}
+                for k in node.keywords:
+                    if k.arg is not None and k.arg not in allowed:
+                        out.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {rule} has no data `{k.arg}`")
+    return out
+
+
+def test_every_rule_at_call_passes_only_data_its_rule_declares() -> None:
+    assert at_calls_with_undeclared_data(_package_trees()) == []
+
+
+def test_the_at_scan_sees_a_misspelt_field() -> None:
+    tree = ast.parse("from verl_cookbook.rules.pages import FILE_MISSING\nFILE_MISSING.at('a', 1, 1, pth='x')\n")
+    assert at_calls_with_undeclared_data([(PACKAGE / "x.py", tree)]) == ["x.py:2: file/missing has no data `pth`"]

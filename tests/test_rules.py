@@ -1,81 +1,31 @@
-"""Every rule is one declaration (verl_cookbook/rules/): every code the package reports is declared, every declared
-rule is reported somewhere, and each rule's own bad example fires it while its correct example, written the way
-users write it, draws no finding at all."""
+"""Every rule is one declaration (verl_cookbook/rules/), and every declared rule is used: its bad example, run through
+the command line as a user runs it (``verl-cookbook check`` on a page, ``verl-cookbook doctor`` on a script or
+config), fires it, and its correct example, written the way users write it, draws no finding at all. The examples
+are batched: one ``check`` for every page, one ``doctor`` for every group of scripts that share options."""
 
 from __future__ import annotations
 
-import ast
+import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from verl_cookbook import doctor, rules
-from verl_cookbook.facts import Facts
-from verl_cookbook.findings import Finding, apply_rules_options
-from verl_cookbook.rules import Example, Rule, UndeclaredRule, lookup
-from verl_cookbook.runner import check_paths
+from verl_cookbook import rules
+from verl_cookbook.findings import Finding
+from verl_cookbook.rules import Rule, UndeclaredRule, lookup
 
-PACKAGE = Path(rules.__file__).resolve().parent.parent
 DECLARED = rules.declarations()
-FAMILIES = {r.code.split("/")[0] for r in DECLARED}
-CODE = re.compile(r"[a-z]+/[A-Za-z][A-Za-z0-9-]*")
-
-
-def _rule_constants() -> dict[str, str]:
-    """The module-level rule constants of the declaring modules (``CONFIG_UNKNOWN_KEY``), each with its code."""
-    import importlib
-
-    out = {}
-    for path in sorted((PACKAGE / "rules").glob("*.py")):
-        module = importlib.import_module(f"verl_cookbook.rules.{path.stem}".removesuffix(".__init__"))
-        out.update({name: str(v) for name, v in vars(module).items() if isinstance(v, Rule) and name.isupper()})
-    return out
-
-
-def _code_literals() -> dict[str, list[str]]:
-    """String constants shaped like a rule code of a declared family, and rule constants (``CONFIG_UNKNOWN_KEY``),
-    outside the declarations, with where each is; the constant parts of f-strings (``f"shellcheck/SC{n}"``) count
-    as prefixes."""
-    constants = _rule_constants()
-    out: dict[str, list[str]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if path.parent.name == "rules":
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Name) and node.id in constants:
-                out.setdefault(constants[node.id], []).append(f"{path.name}:{node.lineno}")
-            elif isinstance(node, ast.JoinedStr):
-                first = node.values[0] if node.values else None
-                if isinstance(first, ast.Constant) and re.fullmatch(r"[a-z]+/[A-Za-z-]*", str(first.value)):
-                    out.setdefault(str(first.value), []).append(f"{path.name}:{node.lineno}")
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and CODE.fullmatch(node.value):
-                if node.value.split("/")[0] in FAMILIES:
-                    out.setdefault(node.value, []).append(f"{path.name}:{node.lineno}")
-    return out
-
-
-LITERALS = _code_literals()
-
-
-def test_every_code_the_package_reports_is_declared():
-    undeclared = {}
-    for code, where in LITERALS.items():
-        try:
-            lookup(code) if not code.endswith(("/", "-", "SC")) else None
-        except UndeclaredRule:
-            undeclared[code] = where
-    assert not undeclared
-
-
-def test_every_declared_rule_is_reported_somewhere_in_the_package():
-    unused = [r.code for r in DECLARED if not any(lit == r.code or lit.startswith(r.code) for lit in LITERALS)]
-    assert not unused
 
 
 def test_a_finding_with_an_undeclared_code_is_refused():
     with pytest.raises(UndeclaredRule):
-        Finding("a.md", 1, 1, "config/unknwon-key", "typo in the checker")
+        lookup("config/unknwon-key")
+    with pytest.raises(TypeError, match="made by its rule"):
+        Finding("a.md", 1, 1, "config/unknown-key", "text written by a check")  # type: ignore[arg-type]
 
 
 def test_a_family_code_gets_its_familys_declaration_and_prints_itself():
@@ -115,7 +65,6 @@ WITHOUT_EXAMPLE = {
     "install/expectation": "test_install_run",
     "install/manifest": "test_install_run",
     "claim/bad-attr": "test_stack_checks",
-    "config/missing-value": "test_config_rules",
     "config/omegaconf": "test_yaml_config",
     "override/unknown-group": "test_overrides",
     "override/rejected": "test_overrides",
@@ -157,23 +106,71 @@ def test_the_rules_without_an_example_are_exactly_the_listed_ones():
     assert {r.code for r in DECLARED if r.bad is None} == set(WITHOUT_EXAMPLE)
 
 
-def _run(example: Example, tmp_path: Path, facts: Facts) -> list[Finding]:
-    """What ``doctor`` (a script or config) or ``check`` (a page) reports on ``example``, after suppressions."""
-    for name, text in example.files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    if example.kind in ("sh", "yaml"):
-        path = tmp_path / f"example.{example.kind}"
-        path.write_text(example.text, encoding="utf-8")
-        opts = dict(zip(example.args[::2], example.args[1::2], strict=True))
-        report = doctor.diagnose(
-            path, facts, device=opts.get("--device"), cann=opts.get("--cann"), product=opts.get("--product")
-        )
-        found = [df.finding for df in report.findings]
-    else:
-        path = tmp_path / "example.md"
-        path.write_text(example.text, encoding="utf-8")
-        found = check_paths([path], facts, tmp_path, {}).findings
-    return apply_rules_options(found, files=[path])
+def _slug(rule: Rule, which: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", rule.code).strip("-") + f"-{which}"
+
+
+def _cli(args: list[str], cwd: Path) -> list[dict]:
+    """What ``verl-cookbook ARGS --format json`` prints, run in its own process from ``cwd``: the findings."""
+    done = subprocess.run(
+        [sys.executable, "-m", "verl_cookbook", *args, "--format", "json", "--lang", "en"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        timeout=600,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    out = json.loads(done.stdout or "[]")
+    return out["findings"] if isinstance(out, dict) else out
+
+
+def _run_examples(root: Path) -> dict[tuple[str, str], list[str]]:
+    """(rule code, bad|good) -> the rules the command line reports on that example. The pages go to one ``check``
+    (an example with files of its own, such as a site's coverage-debt.json, to a ``check`` of its own site); the
+    scripts and configs to one ``doctor`` per set of options."""
+    examples = [(r, w, getattr(r, w)) for r in DECLARED for w in ("bad", "good") if getattr(r, w) is not None]
+    shared = root / "site"
+    shared.mkdir()
+    (shared / "mkdocs.yml").write_text("site_name: rule examples\n", encoding="utf-8")
+    where: dict[tuple[str, str], Path] = {}
+    checks: list[Path] = [shared]
+    doctor: dict[tuple[str, ...], list[Path]] = {}
+    for rule, which, ex in examples:
+        name = _slug(rule, which)
+        if ex.kind == "md" and ex.files:  # a site of its own, as the example's files say
+            site = root / name
+            site.mkdir()
+            (site / "mkdocs.yml").write_text("site_name: rule example\n", encoding="utf-8")
+            for rel, text in ex.files.items():
+                (site / rel).write_text(text, encoding="utf-8")
+            page = site / "example.md"
+            checks.append(site)
+        elif ex.kind == "md":
+            page = shared / f"{name}.md"
+        else:
+            folder = root / ("doctor-" + "-".join(a.strip("-") for a in ex.args) if ex.args else "doctor")
+            folder.mkdir(exist_ok=True)
+            page = folder / f"{name}.{ex.kind}"
+            doctor.setdefault(ex.args, []).append(page)
+        page.write_text(ex.text, encoding="utf-8")
+        where[(rule.code, which)] = page
+    found: dict[Path, list[str]] = {}
+    for site in checks:
+        for f in _cli(["check", "--root", str(site), str(site)], site):
+            # an example with a site of its own owns every finding of it (one on its coverage-debt.json, say)
+            path = (site / f["path"]).resolve() if site == shared else (site / "example.md").resolve()
+            found.setdefault(path, []).append(f["rule"])
+    for args, files in doctor.items():
+        folder = files[0].parent
+        for f in _cli(["doctor", "--quiet", *args, *(p.name for p in files)], folder):
+            found.setdefault((folder / f["path"]).resolve(), []).append(f["rule"])
+    return {key: found.get(page.resolve(), []) for key, page in where.items()}
+
+
+@pytest.fixture(scope="module")
+def reported(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], list[str]]:
+    return _run_examples(tmp_path_factory.mktemp("rule-examples"))
 
 
 WITH_BAD = [r for r in DECLARED if r.bad is not None]
@@ -181,16 +178,23 @@ WITH_GOOD = [r for r in DECLARED if r.good is not None]
 
 
 @pytest.mark.parametrize("rule", WITH_BAD, ids=str)
-def test_the_rules_bad_example_fires_it(rule: Rule, tmp_path: Path, facts: Facts, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.chdir(tmp_path)
-    found = _run(rule.bad, tmp_path, facts)
-    assert rule in {f.rule for f in found}, [(f.rule, f.message) for f in found]
+def test_the_rules_bad_example_fires_it_through_the_command_line(rule: Rule, reported) -> None:
+    assert rule.code in reported[(rule.code, "bad")] or any(
+        r.startswith(rule.code) for r in reported[(rule.code, "bad")] if rule.family
+    ), reported[(rule.code, "bad")]
 
 
 @pytest.mark.parametrize("rule", WITH_GOOD, ids=str)
-def test_the_rules_correct_example_draws_no_finding(
-    rule: Rule, tmp_path: Path, facts: Facts, monkeypatch: pytest.MonkeyPatch
-):
-    monkeypatch.chdir(tmp_path)
-    found = _run(rule.good, tmp_path, facts)
-    assert not found, [(f.rule, f.message) for f in found]
+def test_the_rules_correct_example_draws_no_finding_through_the_command_line(rule: Rule, reported) -> None:
+    assert reported[(rule.code, "good")] == []
+
+
+def test_the_example_runner_tells_a_silent_example_from_a_firing_one(tmp_path: Path) -> None:
+    """The harness itself: a page that breaks a rule is reported under it, one that does not is not."""
+    site = tmp_path / "s"
+    site.mkdir()
+    (site / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    (site / "bad.md").write_text("```yaml\ntrainer:\n  total_epochs: 2\n```\n", encoding="utf-8")
+    (site / "good.md").write_text('```yaml {check="skip" reason="r"}\nx: 1\n```\n', encoding="utf-8")
+    found = {Path(f["path"]).name: f["rule"] for f in _cli(["check", "--root", str(site), str(site)], site)}
+    assert found == {"bad.md": "snippet/undeclared"}

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from verl_cookbook.rules import declarations
-from verl_cookbook.rules.render import anchor, render, texts
+from verl_cookbook.rules.render import _shown, anchor, render, texts
 from verl_cookbook.rules.zh import ZH
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "tools"
@@ -82,3 +82,13 @@ def test_a_rule_without_chinese_keeps_its_english_on_the_chinese_page(monkeypatc
     rule = declarations()[0]
     monkeypatch.delitem(ZH, rule.code)
     assert texts(rule, "zh") == (rule.catches, rule.why)
+
+
+def test_each_page_shows_every_rules_message_and_fix_in_its_own_language():
+    zh, en = render("zh"), render("en")
+    for r in declarations():
+        m = r.declared.message
+        for case in m.cases:
+            assert _shown(m.zh[case]) in zh and _shown(m.en[case]) in en, (r.code, case)
+        if r.fix:
+            assert r.fix_text({}, "zh") in zh and r.fix_text({}, "en") in en, r.code

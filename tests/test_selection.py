@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import sample_finding
+
 from verl_cookbook.findings import Finding, apply_rules_options, source_label
 
 
 def _f(path: Path, line: int, rule: str) -> Finding:
-    return Finding(str(path), line, 1, rule, "message")
+    return sample_finding(rule, str(path), line)
 
 
 def test_select_keeps_only_the_named_codes_and_prefixes(tmp_path: Path):
@@ -92,7 +94,7 @@ def test_a_relative_path_is_read_in_the_working_folder_of_the_call(tmp_path: Pat
         (tmp_path / site).mkdir()
         (tmp_path / site / "run.sh").write_text("# verl-cookbook: ignore[shell/syntax]\nfi\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path / "one")
-    assert apply_rules_options([Finding("run.sh", 2, 1, "shell/syntax", "m")]) == []
+    assert apply_rules_options([sample_finding("shell/syntax", "run.sh", 2)]) == []
     monkeypatch.chdir(tmp_path / "two")
-    found = [Finding(str(tmp_path / "two" / "run.sh"), 2, 1, "shell/syntax", "m")]
+    found = [sample_finding("shell/syntax", str(tmp_path / "two" / "run.sh"), 2)]
     assert apply_rules_options(found, files=["run.sh"]) == []

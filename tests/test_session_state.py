@@ -7,7 +7,7 @@ from pathlib import Path
 
 from verl_cookbook.checks import required_values as rv
 from verl_cookbook.checks.citations import _by_name, _lines, find_citations
-from verl_cookbook.doctor.inputs import _config_options
+from verl_cookbook.checks.launch import _config_options
 from verl_cookbook.session import Session
 from verl_cookbook.verl_source import VerlTree
 

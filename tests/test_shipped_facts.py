@@ -77,6 +77,19 @@ def test_a_checkout_of_a_covered_release_is_extracted_live(
     assert got.data["engines"] == shipped_facts(verl_tree.label)["engines"]  # the copy is unchanged: same facts
 
 
+def test_a_checkout_is_not_taken_for_a_release_by_its_path(
+    verl_copy: VerlTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a checkout's label is its absolute path, and the cache folder joined with an absolute path is that path
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "cache"))
+    asked: list[str] = []
+    monkeypatch.setattr(facts_mod, "shipped_facts", lambda version: asked.append(version))
+    assert Path(verl_copy.label).is_absolute()
+    assert facts_mod._release_of(verl_copy) is None
+    load_facts(verl_copy)
+    assert asked == []  # no release's shipped facts looked up (nor releases.yaml read) for a checkout
+
+
 def test_no_cache_extracts_a_covered_release_afresh(verl_tree: VerlTree, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[object] = []
     real = facts_mod.families

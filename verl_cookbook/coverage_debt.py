@@ -19,11 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from verl_cookbook.findings import Finding
-from verl_cookbook.rules.coverage import COVERAGE_DEBT_FIXED, COVERAGE_DEBT_INVALID
+from verl_cookbook.rules.coverage import (
+    COVERAGE_BLANKET_CHECKED,
+    COVERAGE_DEBT_FIXED,
+    COVERAGE_DEBT_INVALID,
+    COVERAGE_HISTORY_UNBOUND,
+    COVERAGE_MARK_WITHOUT_LINK,
+    COVERAGE_UNBOUND,
+)
 
 FILE = "coverage-debt.json"
 FORMAT = 1
-RULES = ("coverage/unbound", "coverage/history-unbound", "coverage/blanket-checked", "coverage/mark-without-link")
+RULES = (COVERAGE_UNBOUND, COVERAGE_HISTORY_UNBOUND, COVERAGE_BLANKET_CHECKED, COVERAGE_MARK_WITHOUT_LINK)
 
 
 @dataclass

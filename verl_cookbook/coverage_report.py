@@ -50,7 +50,7 @@ def measure(paths: list[Path], root: Path) -> list[PageResult]:
         try:
             page = parse_page(f, Path.cwd(), bases=[root])
         except MarkdownError as e:
-            out.append(PageResult(shown_path(f, cwd), None, Finding(shown_path(f, cwd), e.line, 1, e.rule, str(e))))
+            out.append(PageResult(shown_path(f, cwd), None, e.rule.at(shown_path(f, cwd), e.line, 1, **e.data)))
             continue
         out.append(PageResult(page.path, assess(page, root, memo)))
     return out

@@ -93,9 +93,10 @@ def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = Non
         under = under_text(folding.under(i), lang)
         if under:
             lines.append(f"    {under}")
+        colon = "：" if lang == "zh" else ": "  # a 中文 label takes the full-width colon
         for label, text in extra[i] if extra else ():
             if text:
-                lines.append(f"    {label}: {text}")
+                lines.append(f"    {label}{colon}{text}")
     return "\n".join(lines)
 
 

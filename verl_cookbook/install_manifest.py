@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.stack import INSTALL_MANIFEST
 
 MANIFEST = "install-runs.yaml"
 NEEDS = {"npu": "needs an NPU", "cluster": "needs a cluster", "download": "needs a download the run does not make"}
@@ -57,9 +59,9 @@ def _mapping_with_line(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
 _Lines.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
 
 
-def manifest_finding(path: str, line: int, msg: str) -> Finding:
-    """An `install/manifest` finding: an entry of the manifest that cannot be run as written."""
-    return Finding(path, line, 1, "install/manifest", msg)
+def manifest_finding(path: str, line: int, case: str, **data: Any) -> Finding:
+    """An `install/manifest` finding: an entry of the manifest that cannot be run as written (``case`` says how)."""
+    return INSTALL_MANIFEST.at(path, line, 1, case=case, **data)
 
 
 def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
@@ -72,23 +74,19 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Lines) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        return [], [manifest_finding(shown, mark.line + 1 if mark else 1, f"not YAML: {e}")]
+        return [], [manifest_finding(shown, mark.line + 1 if mark else 1, "yaml", error=str(e))]
     runs, bad = [], []
     for entry in data.get("runs") or []:
         line = entry.get("__line__", 1)
         snippet = entry.get("snippet")
         if not snippet or not (root / snippet).is_file():
-            bad.append(manifest_finding(shown, line, f"run names snippet `{snippet}`, which is not a file of the site"))
+            bad.append(manifest_finding(shown, line, "snippet", snippet=str(snippet)))
             continue
         skips = []
         for s in entry.get("skip") or []:
             if s.get("needs") not in NEEDS or not s.get("match") or not s.get("reason"):
                 bad.append(
-                    manifest_finding(
-                        shown,
-                        s.get("__line__", line),
-                        f"a skip needs match=, reason= and needs= one of {', '.join(NEEDS)} (got {s.get('needs')!r})",
-                    )
+                    manifest_finding(shown, s.get("__line__", line), "skip", needs=list(NEEDS), got=str(s.get("needs")))
                 )
                 continue
             skips.append(Skip(str(s["match"]), str(s["needs"]), str(s["reason"])))
@@ -98,23 +96,18 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
             if len(kinds) != 1 or kinds[0] not in EXPECT_KINDS:
                 bad.append(
                     manifest_finding(
-                        shown,
-                        ex.get("__line__", line),
-                        f"an expectation is one of {', '.join(EXPECT_KINDS)} (got {', '.join(kinds) or 'nothing'})",
+                        shown, ex.get("__line__", line), "expect", kinds=list(EXPECT_KINDS), got=[str(k) for k in kinds]
                     )
                 )
                 continue
             expects.append((kinds[0], str(ex[kinds[0]])))
         if not expects:
-            bad.append(
-                manifest_finding(
-                    shown, line, f"the run of {snippet} states nothing that must hold afterwards (expect:)"
-                )
-            )
+            bad.append(manifest_finding(shown, line, "nothing-expected", snippet=str(snippet)))
             continue
         states, problem = _start_states(entry.get("start"))
         if problem:
-            bad.append(manifest_finding(shown, line, f"the run of {snippet}: {problem}"))
+            case, data = problem
+            bad.append(manifest_finding(shown, line, case, snippet=str(snippet), **data))
             continue
         setup = tuple(str(c) for c in entry.get("setup") or ())
         name = str(entry.get("name") or snippet)
@@ -137,13 +130,16 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
     return runs, bad
 
 
-def _start_states(start: object) -> tuple[list[tuple[str, tuple[str, ...]]], str | None]:
-    """The (name, commands) of each starting state an entry's ``start:`` declares, or why it cannot be read. An
-    entry without ``start:`` runs once, from a fresh environment (its state named "")."""
+def _start_states(
+    start: object,
+) -> tuple[list[tuple[str, tuple[str, ...]]], tuple[str, dict[str, Any]] | None]:
+    """The (name, commands) of each starting state an entry's ``start:`` declares, or why it cannot be read (the
+    case and data of an install/manifest finding). An entry without ``start:`` runs once, from a fresh environment
+    (its state named "")."""
     if start is None:
         return [("", ())], None
     if not isinstance(start, dict):
-        return [], "start: is a mapping of a state's name to the commands that make it"
+        return [], ("start-not-mapping", {})
     states = []
     for name, commands in start.items():
         if name == "__line__":
@@ -151,8 +147,8 @@ def _start_states(start: object) -> tuple[list[tuple[str, tuple[str, ...]]], str
         if commands is None:
             commands = []
         if not isinstance(commands, list) or not all(isinstance(c, str) for c in commands):
-            return [], f"start state {name!r} is not a list of commands"
+            return [], ("start-state-not-list", {"state": str(name)})
         states.append((str(name), tuple(commands)))
     if not states:
-        return [], "start: names no state"
+        return [], ("start-empty", {})
     return states, None

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from packaging.utils import canonicalize_name
 
@@ -47,6 +48,7 @@ from verl_cookbook.findings import Finding
 from verl_cookbook.install_manifest import MANIFEST, NEEDS, Run, Skip, load_manifest, manifest_finding
 from verl_cookbook.processes import Overdue
 from verl_cookbook.processes import run as run_program
+from verl_cookbook.rules.stack import INSTALL_COMMAND_FAILED, INSTALL_EXPECTATION
 
 # How long each program of a run may take before it is stopped and reported (a wheel of a gigabyte downloads in
 # minutes; a snippet installs from the local wheelhouse).
@@ -230,19 +232,15 @@ def run_one(run: Run, root: Path, wheelhouse: Path) -> Outcome:
     code = (root / snippet).read_text(encoding="utf-8")
     script, out.skipped, unused = script_with_skips(code, run.skip, snippet)
     for s in unused:
-        out.findings.append(
-            manifest_finding(
-                MANIFEST, run.line, f"skip `{s.match}` of the run of {snippet} matches no command of the snippet"
-            )
-        )
+        out.findings.append(manifest_finding(MANIFEST, run.line, "unused-skip", match=s.match, snippet=snippet))
     if run.no_deps:
         out.skipped.append(f"{snippet}: dependencies not installed (pip --no-deps): {run.no_deps}")
     try:
         _run_in_sandbox(run, wheelhouse, script, out)
     except Overdue as e:  # the run stops there: what it would check afterwards is not there to check
-        out.findings.append(Finding(snippet, 1, 1, "install/command-failed", f"the run stops in the sandbox: {e}"))
+        out.findings.append(INSTALL_COMMAND_FAILED.at(snippet, 1, 1, case="overdue", error=str(e)))
     except SandboxError as e:
-        out.findings.append(manifest_finding(MANIFEST, run.line, f"the sandbox of the run cannot be made: {e}"))
+        out.findings.append(manifest_finding(MANIFEST, run.line, "sandbox", error=str(e)))
     return out
 
 
@@ -261,9 +259,8 @@ def _run_in_sandbox(run: Run, wheelhouse: Path, script: str, out: Outcome) -> No
         for cmd in run.setup:
             done = run_program(["bash", "-c", cmd], timeout=SNIPPET_S, what=f"setup `{cmd}`", env=env, cwd=env["HOME"])
             if done.returncode:
-                state = f" (making the start state {run.start!r})" if run.start else ""
-                said = f"setup `{cmd}`{state} failed in the sandbox: {_last_line(done)}"
-                out.findings.append(manifest_finding(MANIFEST, run.line, said))
+                setup = {"command": cmd, "error": _last_line(done), "start": run.start}
+                out.findings.append(manifest_finding(MANIFEST, run.line, "setup", **setup))
                 return
         path = Path(env["HOME"]) / "snippet.sh"
         path.write_text(script, encoding="utf-8")
@@ -274,16 +271,13 @@ def _run_in_sandbox(run: Run, wheelhouse: Path, script: str, out: Outcome) -> No
         if done.returncode:
             err = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
             said = err[-1] if err else f"exit status {done.returncode}"
-            where = f", starting from {run.start}" if run.start else ""
-            out.findings.append(
-                Finding(snippet, 1, 1, "install/command-failed", f"the snippet stops in the sandbox{where}: {said}")
-            )
+            out.findings.append(INSTALL_COMMAND_FAILED.at(snippet, 1, 1, error=said, start=run.start))
         listed = _listed(venv, env)
         gone = _missing_files(venv)
         site = next(venv.glob("lib/python*/site-packages"))
         python = str(venv / "bin" / "python")
         for kind, value in run.expect:
-            msg: str | None = None
+            failed: dict[str, Any] | None = None  # the data of the finding, when the expectation does not hold
             if kind == "importable":
                 probe = (  # a folder left behind by a half-removed package still imports, as a namespace package
                     f"import {value} as m; assert getattr(m, '__file__', None), "
@@ -292,32 +286,29 @@ def _run_in_sandbox(run: Run, wheelhouse: Path, script: str, out: Outcome) -> No
                 imp = run_program([python, "-c", probe], timeout=PROBE_S, what=f"`import {value}`", env=env)
                 if imp.returncode:
                     last = (imp.stderr.strip().splitlines() or ["?"])[-1]
-                    msg = f"`import {value}` fails after the snippet: {last}"
+                    failed = {"case": "import", "value": value, "error": last}
             elif kind == "listed" and canonicalize_name(value) not in listed:
-                msg = f"pip does not list {value} after the snippet (it lists {', '.join(sorted(listed)) or 'nothing'})"
+                failed = {"case": "listed", "value": value, "listed": sorted(listed)}
             elif kind == "unlisted" and canonicalize_name(value) in listed:
-                msg = f"pip still lists {value} after the snippet"
+                failed = {"case": "unlisted", "value": value}
             elif kind == "intact":
                 for dist, files in sorted(gone.items()):
                     if dist in listed:
-                        msg = (
-                            f"pip lists {dist} {listed[dist]} but {len(files)} of the files its RECORD names are gone "
-                            f"({', '.join(files[:2])} …)"
-                        )
+                        version = str(listed[dist])
+                        failed = {"case": "intact", "dist": dist, "version": version, "count": len(files)}
+                        failed["files"] = files[:2]
                         break
             elif kind == "file" and not (site / value).exists():
                 folder = (site / value).parent
                 held = sorted(p.name for p in folder.iterdir() if p.name != "__pycache__") if folder.is_dir() else []
-                there = ", ".join(held[:4])
-                msg = f"`{value}` is not on disk after the snippet ({folder.name}/ holds {there or 'nothing'})"
+                case = "file" if held else "file-gone"
+                failed = {"case": case, "value": value, "folder": folder.name, "held": held[:4]}
             elif kind == "stdout" and value not in done.stdout:
-                msg = f"the snippet did not print `{value}` (it printed: {done.stdout.strip()[:160]!r})"
-            if msg:
-                where = f" (starting from {run.start})" if run.start else ""
-                where += f" (glibc faked as {run.glibc})" if run.glibc else ""
-                out.findings.append(
-                    Finding(snippet, 1, 1, "install/expectation", msg + where, fact=f"{MANIFEST}:{run.line}")
-                )
+                failed = {"case": "stdout", "value": value, "printed": done.stdout.strip()[:160]}
+            if failed:
+                fact = f"{MANIFEST}:{run.line}"
+                ran = {"glibc": run.glibc, "start": run.start}
+                out.findings.append(INSTALL_EXPECTATION.at(snippet, 1, 1, fact=fact, **ran, **failed))
 
 
 def run_all(root: Path, wheelhouse: Path | None = None, only: set[str] | None = None) -> list[Outcome]:
@@ -330,8 +321,8 @@ def run_all(root: Path, wheelhouse: Path | None = None, only: set[str] | None = 
         errors = fetch_wheels(sorted({w for r in runs if not r.fetch_deps for w in r.wheels}), house)
         errors += fetch_wheels(sorted({w for r in runs if r.fetch_deps for w in r.wheels}), house, deps=True)
         if errors:
-            msg = "cannot fetch the wheels the runs use from the package index: " + "; ".join(errors)
-            return [*outcomes, Outcome(Run(MANIFEST, 1), findings=[manifest_finding(MANIFEST, 1, msg)])]
+            bad_fetch = manifest_finding(MANIFEST, 1, "fetch", errors=list(errors))
+            return [*outcomes, Outcome(Run(MANIFEST, 1), findings=[bad_fetch])]
         for r in runs:
             outcomes.append(run_one(r, root, house))
     return outcomes

@@ -32,6 +32,7 @@ from verl_cookbook.checks.shell_placeholders import transcript_commands
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Table
 from verl_cookbook.rules.lenient import LENIENT_WRONG_LANGUAGE
+from verl_cookbook.rules.scripts import SHELLCHECK_SC
 
 LANG_KINDS = {
     "json": "json",
@@ -237,14 +238,6 @@ def short_forms(code: str, ctx: Context) -> bool:
 # ShellCheck's advice on quoting (SC2086 "double quote to prevent globbing and word splitting" and its family): style
 # for a launch script, and off for another project's docs (`--lenient`) unless `--select` names it (a code or a
 # prefix such as `shellcheck/SC2068`; `ALL` does not).
-QUOTING_ADVICE = (
-    "shellcheck/SC2086",
-    "shellcheck/SC2046",
-    "shellcheck/SC2068",
-    "shellcheck/SC2048",
-    "shellcheck/SC2206",
-    "shellcheck/SC2207",
-    "shellcheck/SC2145",
-    "shellcheck/SC2089",
-    "shellcheck/SC2090",
+QUOTING_ADVICE = tuple(
+    SHELLCHECK_SC.member(n) for n in ("2086", "2046", "2068", "2048", "2206", "2207", "2145", "2089", "2090")
 )

@@ -14,11 +14,30 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
 from verl_cookbook.checks.param_table import default_column
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import MarkdownError, Table, code_spans, flatten_containers, parse_page, read_text
+from verl_cookbook.markdown import (
+    MarkdownError,
+    Page,
+    Table,
+    block_parser,
+    code_spans,
+    flatten_containers,
+    parse_page,
+    read_text,
+)
+from verl_cookbook.rules import Rule
+from verl_cookbook.rules.claims import (
+    PARITY_ADMONITIONS,
+    PARITY_BLOCKS,
+    PARITY_CLAIMS,
+    PARITY_HEADING_ANCHOR,
+    PARITY_HEADINGS,
+    PARITY_MARKS,
+    PARITY_MISSING_TWIN,
+    PARITY_SNIPPET_VARIANT,
+    PARITY_TABLES,
+)
 from verl_cookbook.statements import MARK, RUN
 
 EN_SUFFIX = ".en.md"
@@ -135,7 +154,7 @@ def twin_path(page: Path) -> Path:
 def headings(text: str) -> list[Heading]:
     """ATX and setext headings outside code blocks, with their explicit anchors."""
     lines = text.splitlines()
-    tokens = MarkdownIt("commonmark").parse("\n".join(flatten_containers(lines)) + "\n")
+    tokens = block_parser().parse("\n".join(flatten_containers(lines)) + "\n")  # a heading's raw text is enough
     out = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map:
@@ -199,11 +218,16 @@ def is_param_table(table: Table) -> bool:
     return default_column(table) is not None
 
 
-def structure(path: Path, root: Path, text: str | None = None) -> Structure:
-    """The parity-relevant structure of one page (``root``: where its snippet includes resolve)."""
+def structure(path: Path, root: Path, text: str | None = None, shown_from: Path | None = None) -> Structure:
+    """The parity-relevant structure of one page (``root``: where its snippet includes resolve; ``shown_from``:
+    what its path is shown relative to, ``root`` by default)."""
     if text is None:
         text = read_text(path)
-    page = parse_page(path, root, bases=[root], text=text)
+    return structure_of(parse_page(path, shown_from or root, bases=[root], text=text), text)
+
+
+def structure_of(page: Page, text: str) -> Structure:
+    """The parity-relevant structure of a page already read (``text``: its Markdown)."""
     blocks = tuple(
         Block(
             b.line,
@@ -224,31 +248,29 @@ def structure(path: Path, root: Path, text: str | None = None) -> Structure:
 
 
 def _compare_seq(
-    rule: str, what: str, zh: Structure, en: Structure, a: Sequence, b: Sequence, sig: Callable = lambda x: x.sig()
+    rule: Rule, zh: Structure, en: Structure, a: Sequence, b: Sequence, sig: Callable = lambda x: x.sig()
 ) -> list[Finding]:
     """One finding at the first place the two sequences part, naming both pages and lines."""
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if sig(x) != sig(y):
             return [
-                Finding(
-                    zh.path,
-                    x.line,
-                    1,
-                    rule,
-                    f"{what} #{i + 1} differs from the English twin: here `{x.show()}`, "
-                    f"{en.path}:{y.line} has `{y.show()}`",
-                )
+                rule.at(zh.path, x.line, 1, index=i + 1, here=x.show(), twin=en.path, twin_line=y.line, there=y.show())
             ]
     if len(a) != len(b):
         longer, other, extra = (zh, en, a[len(b)]) if len(a) > len(b) else (en, zh, b[len(a)])
         return [
-            Finding(
+            rule.at(
                 zh.path,
                 extra.line if longer is zh else (a[-1].line if a else 1),
                 1,
-                rule,
-                f"{len(a)} {what}s here, {len(b)} in {en.path}: {longer.path}:{extra.line} "
-                f"`{extra.show()}` has no counterpart in {other.path}",
+                case="count",
+                count=len(a),
+                twin_count=len(b),
+                twin=en.path,
+                extra_path=longer.path,
+                extra_line=extra.line,
+                extra=extra.show(),
+                other=other.path,
             )
         ]
     return []
@@ -297,8 +319,7 @@ def variant_findings(zh: Structure, root: Path) -> list[Finding]:
             if base == inc:
                 continue
             if not (root / base).is_file():
-                msg = f"`{inc}` is a 中文 variant of `{base}`, which does not exist"
-                out.append(Finding(zh.path, b.line, 1, "parity/snippet-variant", msg))
+                out.append(PARITY_SNIPPET_VARIANT.at(zh.path, b.line, 1, case="missing-base", variant=inc, base=base))
                 continue
             mine = code_lines((root / inc).read_text(encoding="utf-8"))
             theirs = code_lines((root / base).read_text(encoding="utf-8"))
@@ -307,8 +328,9 @@ def variant_findings(zh: Structure, root: Path) -> list[Finding]:
                 at = min(len(mine), len(theirs)) if at is None else at
                 said = mine[at] if at < len(mine) else "(nothing)"
                 wanted = theirs[at] if at < len(theirs) else "(nothing)"
-                msg = f"`{inc}` runs `{said}` where `{base}` runs `{wanted}`: a 中文 variant differs only in comments"
-                out.append(Finding(zh.path, b.line, 1, "parity/snippet-variant", msg))
+                out.append(
+                    PARITY_SNIPPET_VARIANT.at(zh.path, b.line, 1, variant=inc, said=said, base=base, wanted=wanted)
+                )
     return out
 
 
@@ -318,22 +340,13 @@ def compare(zh: Structure, en: Structure) -> list[Finding]:
     for s in (zh, en):
         for h in s.headings:
             if h.anchor is None:
-                out.append(
-                    Finding(
-                        s.path,
-                        h.line,
-                        1,
-                        "parity/heading-anchor",
-                        f"heading `{h.show()}` has no explicit {{ #anchor }}: its slug would differ between "
-                        "the languages, so links into it break in one of them",
-                    )
-                )
-    out += _compare_seq("parity/headings", "heading", zh, en, zh.headings, en.headings)
-    out += _compare_seq("parity/blocks", "code block", zh, en, zh.blocks, en.blocks, sig=_block_sig)
-    out += _compare_seq("parity/tables", "parameter table", zh, en, zh.tables, en.tables)
-    out += _compare_seq("parity/admonitions", "admonition", zh, en, zh.admonitions, en.admonitions)
-    out += _compare_seq("parity/claims", "check declaration", zh, en, zh.claims, en.claims)
-    out += _compare_seq("parity/marks", "run marker or ※ mark", zh, en, zh.marks, en.marks)
+                out.append(PARITY_HEADING_ANCHOR.at(s.path, h.line, 1, heading=h.show()))
+    out += _compare_seq(PARITY_HEADINGS, zh, en, zh.headings, en.headings)
+    out += _compare_seq(PARITY_BLOCKS, zh, en, zh.blocks, en.blocks, sig=_block_sig)
+    out += _compare_seq(PARITY_TABLES, zh, en, zh.tables, en.tables)
+    out += _compare_seq(PARITY_ADMONITIONS, zh, en, zh.admonitions, en.admonitions)
+    out += _compare_seq(PARITY_CLAIMS, zh, en, zh.claims, en.claims)
+    out += _compare_seq(PARITY_MARKS, zh, en, zh.marks, en.marks)
     return out
 
 
@@ -341,24 +354,40 @@ def pages(docs: Path) -> list[Path]:
     return sorted(p for p in docs.rglob("*.md") if p.is_file())
 
 
+def page_findings(
+    page: Page, file: Path, root: Path, shown_from: Path | None = None
+) -> tuple[list[Finding], list[Path]]:
+    """The parity findings of one page of a bilingual site, and the files they depend on (the twin, the snippets its
+    中文 variants stand for): a page without its twin, and, from the 中文 side, every way the English twin's
+    structure differs and every 中文 variant that runs other code. ``page`` is ``file`` as read, its path shown from
+    ``shown_from`` (the working folder by default); ``root`` is where includes resolve."""
+    twin = twin_path(file)
+    if not twin.is_file():
+        case = "zh" if file.name.endswith(EN_SUFFIX) else ""
+        shown_twin = str(Path(page.path).with_name(twin.name))
+        return [PARITY_MISSING_TWIN.at(page.path, 1, 1, case=case, twin=shown_twin)], [twin]
+    if file.name.endswith(EN_SUFFIX):
+        return [], [twin]  # compared from its 中文 side
+    zh = structure_of(page, page.text)
+    bases = [root / base_of(inc) for b in zh.blocks for inc in b.includes if base_of(inc) != inc]
+    try:
+        theirs = structure(twin, root, shown_from=shown_from or Path.cwd())
+    except MarkdownError:
+        return variant_findings(zh, root), [twin, *bases]  # the twin gets its own finding when it is checked
+    return compare(zh, theirs) + variant_findings(zh, root), [twin, *bases]
+
+
 def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
     """Parity findings for every page under ``docs`` (``root``: the site root; default ``docs``' parent)."""
     root = root or docs.parent
     out: list[Finding] = []
-    for page in pages(docs):
-        twin = twin_path(page)
-        shown = _shown(page, root)
-        if not twin.is_file():
-            lang = "中文" if page.name.endswith(EN_SUFFIX) else "English"
-            out.append(Finding(shown, 1, 1, "parity/missing-twin", f"no {lang} twin: expected {_shown(twin, root)}"))
-            continue
-        if page.name.endswith(EN_SUFFIX):
-            continue  # compared from its 中文 side
+    for file in pages(docs):
         try:
-            zh = structure(page, root)
-            out += compare(zh, structure(twin, root)) + variant_findings(zh, root)
+            page = parse_page(file, root, bases=[root])
         except MarkdownError as e:
-            out.append(e.rule.at(shown, e.line, 1, **e.data))
+            out.append(e.rule.at(_shown(file, root), e.line, 1, **e.data))
+            continue
+        out += page_findings(page, file, root, shown_from=root)[0]
     return sorted(out, key=Finding.sort_key)
 
 

@@ -14,7 +14,7 @@ RELEASES_FILE = Path(__file__).resolve().parent / "data" / "releases.yaml"  # (i
 
 @lru_cache(maxsize=1)
 def _load() -> dict:
-    import yaml  # here, not at the top: a warm check, replayed from the cache, never reads the releases (12 ms)
+    import yaml  # here, not at the top: a module that imports this one for `version_key` need not load PyYAML
 
     text = RELEASES_FILE.read_text(encoding="utf-8")
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when PyYAML has it

@@ -4,16 +4,31 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from verl_cookbook.findings import Finding
 from verl_cookbook.fingerprints import tool_fingerprint
 from verl_cookbook.releases import version_key
 from verl_cookbook.rules import replay
-from verl_cookbook.rules.pages import FILE_MISSING
+from verl_cookbook.rules.claims import CLAIM_UNKNOWN_CHECK
+from verl_cookbook.rules.config import VERL_CONFIG_DRIFT
+from verl_cookbook.rules.pages import (
+    FILE_MISSING,
+    INCLUDE_MISSING,
+    MARKDOWN_UNTERMINATED_FENCE,
+    SNIPPET_EMPTY,
+    SNIPPET_ORPHAN,
+    SNIPPET_UNDECLARED,
+    SNIPPET_UNKNOWN_ATTR,
+    SNIPPET_UNKNOWN_CHECK,
+    TABLE_ORPHAN_DECLARATION,
+    TABLE_SKIP_WITHOUT_REASON,
+    TABLE_UNDECLARED,
+    TABLE_UNKNOWN_CHECK,
+)
 from verl_cookbook.verl_source import cache_dir, write_atomic
 
 if TYPE_CHECKING:  # the checks (and the parsers they import) load only when a page is not in the page cache
@@ -33,6 +48,7 @@ class Report:
     claims: int = 0
     checked: int = 0  # blocks, tables and claims a validator judged
     includes: set[str] = field(default_factory=set)  # snippet files the pages include
+    depends: set[str] = field(default_factory=set)  # other files a page's result depends on (its twin): not checked
     files: list[Path] = field(default_factory=list)  # the pages, as ``collect`` found them
 
 
@@ -78,6 +94,20 @@ def applies(attrs: dict[str, str], facts: Facts) -> bool:
     return True
 
 
+def _unless_clean_before(key: tuple, ctx: Context, check: Callable[[Any, Context], list[Finding]], what: Any) -> list:
+    """``check(what, ctx)``'s findings, or none when the same input (``key``: all the check reads but where it sits) was
+    checked clean before in this run: the 中文 page and its English twin include the same snippets and state the
+    same claims. A check judges what it is given, never where it is (``checks.block_check``), so an input clean on
+    one page is clean on the other; one with findings is checked again, so that each page gets its own."""
+    clean = ctx.session.clean_checks
+    if key in clean:
+        return []
+    found = check(what, ctx)
+    if not found:
+        clean.add(key)
+    return found
+
+
 def check_page(page: Page, ctx: Context, report: Report) -> None:
     """Check one page into ``report``."""
     from verl_cookbook import lenient
@@ -97,17 +127,9 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         report.blocks += 1
         report.includes.update(block.includes)
         if block.unterminated:
-            out.append(
-                Finding(
-                    page.path,
-                    block.line,
-                    block.col,
-                    "markdown/unterminated-fence",
-                    "code fence is never closed: the rest of the page is swallowed into it",
-                )
-            )
+            out.append(MARKDOWN_UNTERMINATED_FENCE.at(page.path, block.line, block.col))
         for target, line in block.missing_includes:
-            out.append(Finding(page.path, line, 1, "include/missing", f"--8<-- include `{target}` does not exist"))
+            out.append(INCLUDE_MISSING.at(page.path, line, 1, target=target))
         kind = block.attrs.get("check")
         if kind is None and ctx.options.get("lenient"):
             guessed, notes = lenient.read_block(block, ctx)  # another project's docs: read as its readers do
@@ -117,48 +139,26 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
                 kind = guessed["check"]
         if kind is None:
             if not ctx.options.get("lenient"):
-                out.append(
-                    Finding(
-                        page.path,
-                        block.line,
-                        block.col,
-                        "snippet/undeclared",
-                        f'```{block.lang or " "} block declares no check: add check="<kind>" to the '
-                        f'fence, or check="skip" reason="…"',
-                    )
-                )
+                out.append(SNIPPET_UNDECLARED.at(page.path, block.line, block.col, lang=block.lang or ""))
             continue
         if kind not in BLOCK_CHECKS:
             out.append(
-                Finding(
-                    page.path,
-                    block.line,
-                    block.col,
-                    "snippet/unknown-check",
-                    f'check="{kind}" is not a check kind; known: {", ".join(sorted(BLOCK_CHECKS))}',
-                )
+                SNIPPET_UNKNOWN_CHECK.at(page.path, block.line, block.col, kind=kind, known=sorted(BLOCK_CHECKS))
             )
             continue
         unknown = set(block.attrs) - COMMON_ATTRS - KIND_ATTRS.get(kind, set())
         if unknown:
-            out.append(
-                Finding(
-                    page.path,
-                    block.line,
-                    block.col,
-                    "snippet/unknown-attr",
-                    f'unknown fence attribute(s) {", ".join(sorted(unknown))} for check="{kind}"',
-                )
-            )
+            out.append(SNIPPET_UNKNOWN_ATTR.at(page.path, block.line, block.col, kind=kind, attrs=sorted(unknown)))
         if not applies(block.attrs, ctx.facts):
             continue
         if kind != "skip" and not block.code.strip() and not block.missing_includes:
-            out.append(Finding(page.path, block.line, block.col, "snippet/empty", "code block is empty"))
+            out.append(SNIPPET_EMPTY.at(page.path, block.line, block.col))
             continue
         if block.missing_includes:
             continue
         report.checked += 1
-        out.extend(BLOCK_CHECKS[kind](block, ctx))
+        key = ("block", kind, block.lang, block.code, tuple(block.line_map), tuple(sorted(block.attrs.items())))
+        out.extend(_unless_clean_before(key, ctx, BLOCK_CHECKS[kind], block))
     for table in page.tables:
         report.tables += 1
         d = table.directive
@@ -166,23 +166,14 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             if ctx.options.get("lenient"):
                 out.extend(lenient.backend_table_findings(table, ctx))
             if default_column(table) is not None and not ctx.options.get("lenient"):
-                out.append(
-                    Finding(
-                        page.path,
-                        table.line,
-                        1,
-                        "table/undeclared",
-                        "this table has a default column but no <!-- check: params … --> declaration "
-                        'above it (or <!-- check: skip reason="…" -->)',
-                    )
-                )
+                out.append(TABLE_UNDECLARED.at(page.path, table.line, 1))
             continue
         if d.kind == "skip":
             if not d.attrs.get("reason"):
-                out.append(Finding(page.path, d.line, 1, "table/skip-without-reason", 'check: skip needs reason="…"'))
+                out.append(TABLE_SKIP_WITHOUT_REASON.at(page.path, d.line, 1))
             continue
         if d.kind not in TABLE_CHECKS:
-            out.append(Finding(page.path, d.line, 1, "table/unknown-check", f"unknown table check `{d.kind}`"))
+            out.append(TABLE_UNKNOWN_CHECK.at(page.path, d.line, 1, kind=d.kind, known=sorted(TABLE_CHECKS)))
             continue
         if not applies(d.attrs, ctx.facts):
             continue
@@ -194,31 +185,22 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             continue
         report.claims += 1
         if d.kind in TABLE_CHECKS or d.kind == "skip":
-            out.append(
-                Finding(
-                    page.path,
-                    d.line,
-                    1,
-                    "table/orphan-declaration",
-                    f"<!-- check: {d.kind} --> is not directly above a table",
-                )
-            )
+            out.append(TABLE_ORPHAN_DECLARATION.at(page.path, d.line, 1, kind=d.kind))
             continue
         if d.kind not in CLAIM_CHECKS:
-            out.append(
-                Finding(
-                    page.path,
-                    d.line,
-                    1,
-                    "claim/unknown-check",
-                    f"unknown claim kind `{d.kind}`; known: {', '.join(sorted(CLAIM_CHECKS)) or 'none'}",
-                )
-            )
+            out.append(CLAIM_UNKNOWN_CHECK.at(page.path, d.line, 1, kind=d.kind, known=sorted(CLAIM_CHECKS)))
             continue
         if not applies(d.attrs, ctx.facts):
             continue
         report.checked += 1
-        out.extend(CLAIM_CHECKS[d.kind](d, ctx))
+        claim_key: tuple = ("claim", d.kind, tuple(sorted(d.attrs.items())))
+        out.extend(_unless_clean_before(claim_key, ctx, CLAIM_CHECKS[d.kind], d))
+    if ctx.options.get("parity") and page.path.endswith(".md") and _in_docs(Path(page.path), ctx.root):
+        from verl_cookbook import parity
+
+        found, depends = parity.page_findings(page, Path(page.path), ctx.root)
+        out.extend(found)
+        report.depends.update(shown_path(p) for p in depends)
 
 
 def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, options: dict | None = None) -> Report:
@@ -230,6 +212,8 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
     report.findings.extend(errors)
     root = root or find_site_root(paths[0] if paths else Path.cwd())
     options = options or {}
+    if "parity" not in options:  # a bilingual site's pages need their twin (parity/…); another project's do not
+        options = {**options, "parity": _bilingual(root)}
     cache = PageCache(facts, root, options)
     misses = [f for f in files if not cache.replay(f, report)]
     if misses:
@@ -242,6 +226,20 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
             _add(report, part)
     report.findings.sort(key=Finding.sort_key)
     return report
+
+
+def _in_docs(path: Path, root: Path) -> bool:
+    """Whether ``path`` is one of the site's pages (under ``root/docs``): a Markdown file elsewhere (a scratch page,
+    a README) is checked but has no twin to be held to."""
+    return (root / "docs").resolve() in path.resolve().parents
+
+
+def _bilingual(root: Path) -> bool:
+    """Whether the site at ``root`` has its pages in two languages (a ``docs/`` page with an English twin,
+    ``page.en.md``, parity.EN_SUFFIX): only then does a page need its twin. Another project's docs are not judged
+    for parity. Here, not in parity.py, so that a warm check (every page replayed) imports no Markdown parser."""
+    docs = root / "docs"
+    return docs.is_dir() and any(p.name.endswith(".en.md") for p in docs.rglob("*.md"))
 
 
 def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator[tuple[Path, Report]]:
@@ -315,6 +313,9 @@ class PageCache:
             for rel, digest in entry["includes"].items():
                 if hashlib.sha256(Path(rel).read_bytes()).hexdigest() != digest:
                     return False
+            for rel, digest in entry["depends"].items():
+                if _digest(Path(rel)) != digest:
+                    return False
             findings = [replay(d) for d in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError):
             return False
@@ -331,12 +332,22 @@ class PageCache:
         try:
             entry = {
                 "includes": {rel: hashlib.sha256(Path(rel).read_bytes()).hexdigest() for rel in includes},
+                "depends": {rel: _digest(Path(rel)) for rel in sorted(report.depends)},
                 "counters": {k: getattr(report, k) - before[k] for k in _COUNTERS},
                 "findings": [x.as_dict() for x in report.findings[start:]],
             }
             write_atomic(self.dir / f"{key}.json", json.dumps(entry, ensure_ascii=False))
         except OSError:
             pass  # a read-only cache only costs speed
+
+
+def _digest(path: Path) -> str:
+    """A file's bytes' digest, or ``absent``: a page's result that depends on a file's absence (a page without its
+    twin) is stale once it is there."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "absent"
 
 
 def _debt_digest(root: Path) -> str:
@@ -366,9 +377,7 @@ def orphan_snippets(site_root: Path, included: set[str]) -> list[Finding]:
         for f in sorted(p for p in snippets.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             shown = shown_path(f, cwd)
             if shown not in included:
-                out.append(
-                    Finding(shown, 1, 1, "snippet/orphan", "no page includes this snippet, so nothing checks it")
-                )
+                out.append(SNIPPET_ORPHAN.at(shown, 1, 1))
     return out
 
 
@@ -383,40 +392,32 @@ def consistency(facts: Facts) -> list[Finding]:
         y = block["fields"].get(name)
         if y is None:
             out.append(
-                Finding(
+                VERL_CONFIG_DRIFT.at(
                     block["file"],
                     block["line"] or 1,
                     1,
-                    "verl/config-drift",
-                    f"CheckpointEngineConfig.{name} has no entry in the checkpoint_engine YAML block",
-                    f"dataclass default: {fld['default']!r}",
-                    fld["source"],
+                    fact=f"dataclass default: {fld['default']!r}",
+                    fact_source=fld["source"],
+                    name=name,
                 )
             )
         elif y["value"] != fld["default"]:
             file, _, line = y["source"].rpartition(":")
             out.append(
-                Finding(
+                VERL_CONFIG_DRIFT.at(
                     file,
                     int(line or 1),
                     1,
-                    "verl/config-drift",
-                    f"checkpoint_engine.{name}: YAML says {y['value']!r}, the dataclass says {fld['default']!r}",
-                    f"dataclass default: {fld['default']!r}",
-                    fld["source"],
+                    fact=f"dataclass default: {fld['default']!r}",
+                    fact_source=fld["source"],
+                    case="differs",
+                    name=name,
+                    yaml=y["value"],
+                    default=fld["default"],
                 )
             )
     for name, y in block["fields"].items():
         if name != "_target_" and name not in dc["fields"]:
             file, _, line = y["source"].rpartition(":")
-            out.append(
-                Finding(
-                    file,
-                    int(line or 1),
-                    1,
-                    "verl/config-drift",
-                    f"checkpoint_engine.{name} is in the YAML block but not a CheckpointEngineConfig field",
-                    fact_source=dc["source"],
-                )
-            )
+            out.append(VERL_CONFIG_DRIFT.at(file, int(line or 1), 1, fact_source=dc["source"], case="extra", name=name))
     return out

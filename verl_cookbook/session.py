@@ -45,6 +45,8 @@ class Session:
     other_releases: dict[str, Any] = field(default_factory=dict)
     # what ``checks.required_values`` read from verl's files: (what, tree root, arguments) -> result
     required_values: dict[tuple, Any] = field(default_factory=dict)
+    # the inputs of block and claim checks that found nothing in this run, minus where they sit (``runner``)
+    clean_checks: set[tuple] = field(default_factory=set)
     # (group folder, option) of every config YAML in a verl package, by package folder (``doctor.inputs``)
     config_options: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
     # claim coverage (``checks.coverage``): the site's debt list by site root, read once; verl's package folder that

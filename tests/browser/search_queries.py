@@ -10,7 +10,9 @@ from __future__ import annotations
 ENGLISH: list[tuple[str, str]] = [
     ("resume", "en/recipes/async-resume/"),
     ("update weights", "en/backends/choosing/"),
-    ("configuration", "en/backends/mooncake-kimi/"),
+    # "configuration" alone names the handbook (its title); every Ascend page has configuration steps
+    ("configuration", "en/"),
+    ("mooncake configuration", "en/backends/mooncake-kimi/"),
     ("registered backends", "en/backends/choosing/"),
     ("cupy", "en/backends/choosing/"),
     ("install", "en/install/"),

@@ -146,7 +146,8 @@ def keep_flag_dashes(site: Path) -> None:
     [
         (stem_the_index_only, "en/", ["configuration", "cupy", "on_save"]),
         # not engine_kwargs: its page has a heading "HCCL engine kwargs", so it is found split or whole
-        (split_identifiers_apart, "en/", ["hccn.conf", "update_weights_bucket_megabytes", "destroyComm"]),
+        # not update_weights_bucket_megabytes: split, its words name the choosing page's section on a weight update
+        (split_identifiers_apart, "en/", ["hccn.conf", "destroyComm"]),
         (drop_identifier_parts, "en/", ["bucket_megabytes"]),
         (keep_flag_dashes, "", ["--lenient"]),
         (no_query_segmentation, "", ["能否支持断点续训", "支持断点续训", "怎么断点续训", "端口和ip占用冲突"]),

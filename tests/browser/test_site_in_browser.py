@@ -69,7 +69,7 @@ def search(page, query: str) -> list[str]:
     box.click()
     box.fill(query)
     box.press("End")
-    page.wait_for_selector(".md-search-result__item", timeout=15000)
+    page.wait_for_selector(".md-search-result__item")  # the context's 60 s: the first search builds the index
     return page.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
 
 

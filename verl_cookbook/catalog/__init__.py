@@ -141,8 +141,13 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def check_value(value_spec: dict, value: str) -> str | None:
-    """Why ``value`` is not accepted by ``value_spec``; None when it is."""
+# Why a value is refused, as a finding's data: ``(case, data)``; the case names the message of env/invalid-value and
+# cmake/invalid-value (verl_cookbook/rules/scripts.py), the data fills it.
+ValueProblem = tuple[str, dict[str, Any]]
+
+
+def check_value(value_spec: dict, value: str) -> ValueProblem | None:
+    """Why ``value`` is not accepted by ``value_spec`` (see :data:`ValueProblem`); None when it is."""
     t = value_spec["type"]
     ok = True
     if t == "enum":
@@ -178,38 +183,38 @@ def check_value(value_spec: dict, value: str) -> str | None:
         if ok and value_spec.get("ascending"):
             ids = [int(x) for x in value.split(",")]
             if ids != sorted(set(ids)):
-                return f"`{value}`: device IDs must be in strictly ascending order"
+                return "descending", {"value": value}
     elif t == "json":
         try:
             json.loads(value)
         except json.JSONDecodeError as e:
-            return f"`{value}` is not valid JSON: {e.msg} (column {e.colno})"
+            return "json", {"value": value, "error": e.msg, "column": e.colno}
     elif t == "cmake_bool":
         v = value.upper()
         number = re.fullmatch(r"[+-]?\d+(\.\d+)?", v) is not None
         ok = v in CMAKE_TRUE or v in CMAKE_FALSE or v.endswith("-NOTFOUND") or number
     if ok:
         return None
-    return f"`{value}` is not allowed: expected {describe(value_spec)}"
+    return "", {"value": value, "expected": describe(value_spec)}
 
 
-def _port_ranges_error(value: str) -> str | None:
+def _port_ranges_error(value: str) -> ValueProblem | None:
     if value == "auto":
         return None
     spans: list[tuple[int, int]] = []
     for part in value.split(","):
         m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
         if not m:
-            return f"`{value}`: `{part}` is not a port or a range a-b (expected {describe({'type': 'port_ranges'})})"
+            return "port-form", {"value": value, "part": part, "expected": describe({"type": "port_ranges"})}
         a = int(m.group(1))
         b = int(m.group(2) or a)
         if not (1 <= a <= 65535 and 1 <= b <= 65535):
-            return f"`{value}`: port `{part}` is outside 1-65535"
+            return "port-outside", {"value": value, "part": part}
         if a > b:
-            return f"`{value}`: range `{part}` runs backwards"
+            return "port-backwards", {"value": value, "part": part}
         for lo, hi in spans:
             if a <= hi and b >= lo:
-                return f"`{value}`: `{part}` overlaps another entry; HCCL requires entries that do not overlap"
+                return "port-overlap", {"value": value, "part": part}
         spans.append((a, b))
     return None
 

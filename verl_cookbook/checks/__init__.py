@@ -14,6 +14,7 @@ from pathlib import Path
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Directive, Table
+from verl_cookbook.rules.pages import SNIPPET_SKIP_WITHOUT_REASON
 from verl_cookbook.session import Session
 
 
@@ -49,6 +50,11 @@ KIND_ATTRS: dict[str, set[str]] = {}
 
 
 def block_check(kind: str, attrs: tuple[str, ...] = ()) -> Callable[[BlockCheck], BlockCheck]:
+    """Register the check of ``check="kind"`` blocks. A block or claim check judges what it is given (the code, where
+    each line came from, the attributes), never where it sits: its page and line only say where a finding points.
+    The runner relies on it, checking an input found clean on one page only once (``runner._unless_clean_before``).
+    """
+
     def deco(fn: BlockCheck) -> BlockCheck:
         BLOCK_CHECKS[kind] = fn
         KIND_ATTRS[kind] = set(attrs)
@@ -95,13 +101,5 @@ def load_all() -> None:
 def _skip(block: CodeBlock, ctx: Context) -> list[Finding]:
     """An explicit opt-out: console output, pseudo-code. It must say why."""
     if not block.attrs.get("reason", "").strip():
-        return [
-            Finding(
-                block.page,
-                block.line,
-                block.col,
-                "snippet/skip-without-reason",
-                'check="skip" needs reason="…" saying why this block cannot be checked',
-            )
-        ]
+        return [SNIPPET_SKIP_WITHOUT_REASON.at(block.page, block.line, block.col)]
     return []

@@ -33,6 +33,12 @@ from verl_cookbook.checks import Context
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import DIRECTIVE, Page, parse_attrs
 from verl_cookbook.releases import covered_releases, default_release
+from verl_cookbook.rules.claims import (
+    CITE_CLAIM_OUTSIDE_LINES,
+    CITE_LINE_OUT_OF_RANGE,
+    CITE_MISSING_FILE,
+    CITE_UNKNOWN_RELEASE,
+)
 from verl_cookbook.session import Session as Memo
 from verl_cookbook.verl_source import MANIFEST, VerlTree, line_counts, release_tree
 
@@ -60,7 +66,8 @@ class Citation:
     last: int | None
     release: str | None  # named right before it; None: the page's release
     in_wheel: bool = True  # False: a file of verl's repository that the wheel does not ship
-    problem: str = ""  # why ``path`` is None (a bare name no file or several files have)
+    problem: str = ""  # why ``path`` is None: "no-file" (a bare name no file has) or "ambiguous" (several have it)
+    candidates: tuple[str, ...] = ()  # the files an ambiguous name names
     spanned: bool = True  # written in a code span
 
     @property
@@ -124,24 +131,26 @@ def _mask(text: str) -> str:
     return _DOUBLE_SPAN.sub(blank, DIRECTIVE.sub(blank, text))
 
 
-def _resolve(written: str, package: Path, near: str | None, memo: Memo | None) -> tuple[str | None, bool, str]:
-    """(repository path, in the wheel, problem) of a file as written."""
+def _resolve(
+    written: str, package: Path, near: str | None, memo: Memo | None
+) -> tuple[str | None, bool, str, tuple[str, ...]]:
+    """(repository path, in the wheel, problem, candidates) of a file as written (see :class:`Citation`)."""
     if written.startswith("verl/"):
-        return written, True, ""
+        return written, True, "", ()
     if written.startswith(_REPO_ONLY):
-        return written, False, ""
+        return written, False, "", ()
     if "/" in written:
         inside = f"verl/{written}"
-        return (inside, True, "") if inside in _files(package, memo) else (None, True, "")
+        return (inside, True, "", ()) if inside in _files(package, memo) else (None, True, "", ())
     found = _by_name(package, memo).get(written, [])
     if len(found) > 1 and near:
         close = [f for f in found if f.rsplit("/", 1)[0] == near.rsplit("/", 1)[0]]
         found = close or found
     if len(found) == 1:
-        return found[0], True, ""
+        return found[0], True, "", ()
     if found:
-        return None, True, f"`{written}` names {len(found)} files of verl ({', '.join(found[:3])}); write the path"
-    return None, True, f"verl has no file named `{written}`"
+        return None, True, "ambiguous", tuple(found)
+    return None, True, "no-file", ()
 
 
 def find_citations(text: str, package: Path, memo: Memo | None = None) -> list[Citation]:
@@ -184,7 +193,7 @@ def _find_citations(text: str, package: Path, memo: Memo | None) -> list[Citatio
         if f and is_path:
             claim = _claim_before(text, m.start())
             near = (claim or {}).get("file") or (prev.path if prev else None)
-            path, in_wheel, problem = _resolve(f.group("path"), package, near, memo)
+            path, in_wheel, problem, candidates = _resolve(f.group("path"), package, near, memo)
             if path is None and not problem:
                 prev = None
                 continue  # a path with lines in some other project
@@ -199,6 +208,7 @@ def _find_citations(text: str, package: Path, memo: Memo | None) -> list[Citatio
                 release,
                 in_wheel,
                 problem,
+                candidates,
             )
         elif more and prev is not None and prev.path and (same_list or (more.group("colon") and same_paragraph)):
             last = more.group("last")
@@ -278,41 +288,33 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
         line = text.count("\n", 0, c.start) + 1
         col = c.start - (text.rfind("\n", 0, c.start) + 1) + 1
 
-        def finding(rule: str, message: str, source: str | None = None) -> Finding:
-            return Finding(page.path, line, col, rule, message, fact_source=source)  # noqa: B023
-
         if c.path is None:
-            out.append(finding("cite/missing-file", f"cites `{c.written}`: {c.problem}"))
+            files = list(c.candidates[:3])
+            out.append(CITE_MISSING_FILE.at(page.path, line, col, case=c.problem, written=c.written, files=files))
             continue
         if not c.in_wheel:
             continue  # in verl's repository, not in the release wheel this check reads
         release = c.release or tree.version
         if release != tree.version and release not in covered_releases():
-            out.append(finding("cite/unknown-release", f"cites verl {release}, which the site does not cover"))
+            out.append(CITE_UNKNOWN_RELEASE.at(page.path, line, col, release=release))
             continue
         other = None if release == tree.version else _release(release, ctx.session)
         if other is None and release != tree.version:
-            out.append(
-                finding(
-                    "cite/unknown-release",
-                    f"cites verl {release}, which is neither unpacked in the cache nor shipped with this package",
-                )
-            )
+            out.append(CITE_UNKNOWN_RELEASE.at(page.path, line, col, case="not-here", release=release))
             continue
         label = tree.label if other is None else release
         count = _line_count(other or tree, c.path, ctx.session)
         if count is None:
-            out.append(finding("cite/missing-file", f"cites `{c.path}`, which verl {label} does not have"))
+            out.append(CITE_MISSING_FILE.at(page.path, line, col, path=c.path, release=label))
             continue
         if c.first is None:
             continue
         end = c.last or c.first
         if c.first < 1 or end > count or end < c.first:
+            source = f"{c.path}:{count}"
             out.append(
-                finding(
-                    "cite/line-out-of-range",
-                    f"cites `{c.path}:{c.lines}`, but the file has {count} lines in verl {label}",
-                    f"{c.path}:{count}",
+                CITE_LINE_OUT_OF_RANGE.at(
+                    page.path, line, col, fact_source=source, path=c.path, lines=c.lines, count=count, release=label
                 )
             )
             continue
@@ -324,11 +326,14 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
             cited = _squash("\n".join("\n".join(lines[a - 1 : b]) for a, b in ranges if a))
             if _squash(claim["match"]) not in cited:
                 out.append(
-                    finding(
-                        "cite/claim-outside-lines",
-                        f"the claim before it matches `{claim['match']}`, which is not in the cited lines "
-                        f"`{c.path}:{c.lines}`",
-                        f"{c.path}:{c.lines}",
+                    CITE_CLAIM_OUTSIDE_LINES.at(
+                        page.path,
+                        line,
+                        col,
+                        fact_source=f"{c.path}:{c.lines}",
+                        match=claim["match"],
+                        path=c.path,
+                        lines=c.lines,
                     )
                 )
     return out

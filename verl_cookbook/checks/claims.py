@@ -29,13 +29,28 @@ import re
 from pathlib import Path
 
 from verl_cookbook.checks import Context, claim_check
-from verl_cookbook.checks.config.model import did_you_mean
+from verl_cookbook.checks.config.model import closest
 from verl_cookbook.checks.raise_sites import raise_sites
 from verl_cookbook.checks.verl_file import VerlFile, code_lines, docstring_lines, read_verl_file
 from verl_cookbook.checks.verl_symbols import definitions, resolve_symbol
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Directive
 from verl_cookbook.releases import default_release
+from verl_cookbook.rules.claims import (
+    CLAIM_BAD_FILE,
+    CLAIM_CODE_CHANGED,
+    CLAIM_CODE_MISSING,
+    CLAIM_FILE_MISSING,
+    CLAIM_MESSAGE_CHANGED,
+    CLAIM_MISSING_ATTR,
+    CLAIM_ONLY_IN_COMMENT,
+    CLAIM_PARAMS_MISMATCH,
+    CLAIM_RAISES_MISSING,
+    CLAIM_RAISES_OTHER_ERROR,
+    CLAIM_SYMBOL_MISSING,
+    CLAIM_UNPARSABLE,
+    CLAIM_VERL_VERSION,
+)
 from verl_cookbook.verl_source import VerlTree
 
 RELEASES_FILE = "verl_cookbook/data/releases.yaml"
@@ -50,43 +65,30 @@ def _missing_attrs(d: Directive, names: tuple[str, ...]) -> list[Finding]:
     missing = [n for n in names if not d.attrs.get(n, "").strip()]
     if not missing:
         return []
-    return [
-        Finding(
-            d.page,
-            d.line,
-            1,
-            "claim/missing-attr",
-            f"`check: {d.kind}` needs {', '.join(f'{n}=…' for n in missing)}",
-        )
-    ]
+    return [CLAIM_MISSING_ATTR.at(d.page, d.line, 1, kind=d.kind, missing=missing)]
 
 
 def _file_problem(d: Directive, ctx: Context, rel: str) -> tuple[VerlFile | None, list[Finding]]:
     tree = ctx.facts.source_tree(_why(d))
     if not rel.startswith("verl/") or ".." in Path(rel).parts:
-        msg = f"file=`{rel}` must be a path inside verl's package (verl/…)"
-        return None, [Finding(d.page, d.line, 1, "claim/bad-file", msg)]
+        return None, [CLAIM_BAD_FILE.at(d.page, d.line, 1, file=rel)]
     mod = read_verl_file(tree, rel, ctx.session.verl_files)
     if mod is None:
         name = Path(rel).name
         moved = sorted(str(p.relative_to(tree.root)) for p in tree.package.rglob(name))
-        hint = f"; a file of that name is at {', '.join(moved[:3])}" if moved else ""
         return None, [
-            Finding(
+            CLAIM_FILE_MISSING.at(
                 d.page,
                 d.line,
                 1,
-                "claim/file-missing",
-                f"verl {tree.label} has no file `{rel}`{hint}",
                 fact_source=moved[0] if moved else None,
+                release=tree.label,
+                file=rel,
+                moved=moved[:3],
             )
         ]
     if mod.tree is None:
-        return None, [
-            Finding(
-                d.page, d.line, 1, "claim/unparsable", f"verl's `{rel}` does not parse: {mod.error}", fact_source=rel
-            )
-        ]
+        return None, [CLAIM_UNPARSABLE.at(d.page, d.line, 1, fact_source=rel, file=rel, error=str(mod.error))]
     return mod, []
 
 
@@ -163,49 +165,54 @@ def check_raises(d: Directive, ctx: Context) -> list[Finding]:
     if other:
         name, msg, line = other[0]
         return [
-            Finding(
+            CLAIM_RAISES_OTHER_ERROR.at(
                 d.page,
                 d.line,
                 1,
-                "claim/raises-other-error",
-                f"`{rel}` raises {name}, not {error}, with a message containing {match!r}",
                 fact=f"raise {name}({msg!r})",
                 fact_source=f"{rel}:{line}",
+                file=rel,
+                raised=name,
+                error=error,
+                match=match,
             )
         ]
     close = _closest(match, same_error)
     if close and close[2] >= 0.6:
         msg, line, _ = close
         return [
-            Finding(
+            CLAIM_MESSAGE_CHANGED.at(
                 d.page,
                 d.line,
                 1,
-                "claim/message-changed",
-                f"`{rel}` no longer raises {error} with {match!r}; message changed: now {msg!r}",
                 fact=f"raise {error}({msg!r})",
                 fact_source=f"{rel}:{line}",
+                file=rel,
+                error=error,
+                match=match,
+                now=msg,
             )
         ]
     elsewhere = _grep_tree(ctx.facts.source_tree(_why(d)), match, rel)
-    if not same_error:
-        detail = f"`{rel}` has no `raise {error}`" + (" or `assert …, msg`" if error == "AssertionError" else "")
-        names = sorted({name for name, _m, _l in raises})
-        hint = did_you_mean(error, names)
+    if same_error:
+        case, suggestion = "", None
+    elif error == "AssertionError":
+        case, suggestion = "no-assert", None
     else:
-        detail = f"no {error} raised in `{rel}` has a message containing {match!r}"
-        hint = ""
-    if elsewhere:
-        detail += f"; the text is now in {elsewhere}"
+        case, suggestion = "no-raise", closest(error, sorted({name for name, _m, _l in raises}))
     return [
-        Finding(
+        CLAIM_RAISES_MISSING.at(
             d.page,
             d.line,
             1,
-            "claim/raises-missing",
-            detail + hint,
             fact=f"{error} messages: " + "; ".join(repr(m) for m, _l in same_error[:3]) if same_error else None,
             fact_source=elsewhere or rel,
+            case=case,
+            file=rel,
+            error=error,
+            match=match,
+            elsewhere=elsewhere,
+            suggestion=suggestion,
         )
     ]
 
@@ -221,15 +228,7 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
     rel, node, missing_parts, offers = resolve_symbol(tree, name, ctx.session.verl_files)
     if node is None:
         if not rel:
-            return [
-                Finding(
-                    d.page,
-                    d.line,
-                    1,
-                    "claim/symbol-missing",
-                    f"`{name}`: no module of verl {tree.label} matches (expected verl.<package>.<module>.…)",
-                )
-            ]
+            return [CLAIM_SYMBOL_MISSING.at(d.page, d.line, 1, case="no-module", name=name, release=tree.label)]
         choices = [c for c in offers.split(",") if c]
         part = missing_parts[0]
         if rel.endswith("/__init__.py") and (len(missing_parts) > 1 or part.islower()):
@@ -241,26 +240,32 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
                 if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()
             )
             return [
-                Finding(
+                CLAIM_FILE_MISSING.at(
                     d.page,
                     d.line,
                     1,
-                    "claim/file-missing",
-                    f"`{name}`: verl {tree.label} has no module file `{pkg}/{part}.py` (nor a `{part}` "
-                    f"defined in `{rel}`)" + did_you_mean(part, modules + choices),
                     fact=f"modules of {pkg.replace('/', '.')}: {', '.join(modules[:12])}" if modules else None,
                     fact_source=rel,
+                    case="module",
+                    name=name,
+                    release=tree.label,
+                    module_file=f"{pkg}/{part}.py",
+                    part=part,
+                    file=rel,
+                    suggestion=closest(part, modules + choices),
                 )
             ]
         return [
-            Finding(
+            CLAIM_SYMBOL_MISSING.at(
                 d.page,
                 d.line,
                 1,
-                "claim/symbol-missing",
-                f"`{name}`: `{part}` is not defined in `{rel}`" + did_you_mean(part, choices),
                 fact=f"defines: {', '.join(choices[:12])}" if choices else None,
                 fact_source=rel,
+                name=name,
+                part=part,
+                file=rel,
+                suggestion=closest(part, choices),
             )
         ]
     want = [p.strip() for p in d.attrs.get("params", "").split(",") if p.strip()]
@@ -270,18 +275,10 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
     if isinstance(node, ast.ClassDef):
         fn = definitions(node.body).get("__init__")
         if fn is None:
-            return [
-                Finding(
-                    d.page,
-                    d.line,
-                    1,
-                    "claim/params-mismatch",
-                    f"`{name}` defines no `__init__` of its own, so params= cannot be checked here",
-                    fact_source=f"{rel}:{node.lineno}",
-                )
-            ]
+            source = f"{rel}:{node.lineno}"
+            return [CLAIM_PARAMS_MISMATCH.at(d.page, d.line, 1, fact_source=source, case="no-init", name=name)]
     if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-        return [Finding(d.page, d.line, 1, "claim/params-mismatch", f"`{name}` is a module; params= needs a callable")]
+        return [CLAIM_PARAMS_MISMATCH.at(d.page, d.line, 1, case="module", name=name)]
     a = fn.args
     have = [x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs]]
     if a.vararg:
@@ -292,16 +289,10 @@ def check_symbol(d: Directive, ctx: Context) -> list[Finding]:
     if not lost:
         return []
     sig = f"{fn.name}({ast.unparse(a)})"
-    hints = "".join(did_you_mean(p, [h for h in have if h not in want]) for p in lost[:1])
+    suggestion = closest(lost[0], [h for h in have if h not in want])
     return [
-        Finding(
-            d.page,
-            d.line,
-            1,
-            "claim/params-mismatch",
-            f"`{name}` takes no parameter {', '.join(f'`{p}`' for p in lost)}{hints}",
-            fact=sig,
-            fact_source=f"{rel}:{fn.lineno}",
+        CLAIM_PARAMS_MISMATCH.at(
+            d.page, d.line, 1, fact=sig, fact_source=f"{rel}:{fn.lineno}", name=name, lost=lost, suggestion=suggestion
         )
     ]
 
@@ -336,40 +327,23 @@ def check_contains(d: Directive, ctx: Context) -> list[Finding]:
         None,
     )
     if in_comment:
-        return [
-            Finding(
-                d.page,
-                d.line,
-                1,
-                "claim/only-in-comment",
-                f"`{rel}` has {match!r} only in a comment or docstring, not in code",
-                fact_source=f"{rel}:{in_comment}",
-            )
-        ]
+        return [CLAIM_ONLY_IN_COMMENT.at(d.page, d.line, 1, fact_source=f"{rel}:{in_comment}", file=rel, match=match)]
     close = _closest(match, [(t.strip(), n) for t, n in lines])
     if close and close[2] >= 0.6:
         text, n, _ = close
         return [
-            Finding(
+            CLAIM_CODE_CHANGED.at(
                 d.page,
                 d.line,
                 1,
-                "claim/code-changed",
-                f"`{rel}` has no code line containing {match!r}; closest now: {_norm(text)!r}",
                 fact=_norm(text),
                 fact_source=f"{rel}:{n}",
+                file=rel,
+                match=match,
+                closest=_norm(text),
             )
         ]
-    return [
-        Finding(
-            d.page,
-            d.line,
-            1,
-            "claim/code-missing",
-            f"`{rel}` has no code line containing {match!r}",
-            fact_source=rel,
-        )
-    ]
+    return [CLAIM_CODE_MISSING.at(d.page, d.line, 1, fact_source=rel, file=rel, match=match)]
 
 
 # -- verl-version ------------------------------------------------------------------------------------------
@@ -396,28 +370,28 @@ def check_verl_version(d: Directive, ctx: Context) -> list[Finding]:
     pinned = default_release()
     if stated != pinned:
         return [
-            Finding(
+            CLAIM_VERL_VERSION.at(
                 d.page,
                 d.line,
                 1,
-                "claim/verl-version",
-                f"the page says it was checked against verl {stated}, but the pinned release is {pinned}: "
-                f"re-read the page against {pinned} and update the statement",
                 fact=f"pinned release: {pinned}",
                 fact_source=_releases_line(),
+                stated=stated,
+                pinned=pinned,
             )
         ]
     tree = ctx.facts.tree
     if tree.label == pinned and tree.version and tree.version != pinned:
         return [
-            Finding(
+            CLAIM_VERL_VERSION.at(
                 d.page,
                 d.line,
                 1,
-                "claim/verl-version",
-                f"the pinned release is {pinned}, but the tree unpacked for it says version {tree.version}",
                 fact=f"verl/version/version: {tree.version}",
                 fact_source="verl/version/version",
+                case="tree",
+                pinned=pinned,
+                version=tree.version,
             )
         ]
     return []

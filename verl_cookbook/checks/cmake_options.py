@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from verl_cookbook import catalog
 from verl_cookbook.checks import Context, command_check
-from verl_cookbook.checks.config.model import did_you_mean
+from verl_cookbook.checks.config.model import closest
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.scripts import CMAKE_INVALID_VALUE, CMAKE_UNKNOWN_OPTION
 from verl_cookbook.shell.evaluate import parse_script
 
 
@@ -67,35 +68,36 @@ def check_cmake(argv: list[str], block: CodeBlock, code_line: int, ctx: Context)
         if name in options:
             opt = options[name]
             if value is not None:
-                why = catalog.check_value(opt["value"], value)
-                if why:
+                problem = catalog.check_value(opt["value"], value)
+                if problem:
+                    case, data = problem
                     out.append(
-                        Finding(
+                        CMAKE_INVALID_VALUE.at(
                             file,
                             line,
                             1,
-                            "cmake/invalid-value",
-                            f"-D{name}: {why}",
                             fact=f'option({name} "{opt["meaning"]["en"]}" {opt["default"]})',
                             fact_source=opt["source"],
+                            case=case,
+                            name=name,
+                            **data,
                         )
                     )
             continue
         if standard(name):
             continue
-        hint = did_you_mean(name, sorted(options))
-        if not (mooncake or hint):
+        suggestion = closest(name, sorted(options))
+        if not (mooncake or suggestion):
             continue  # not evidently a Mooncake build: another project's options are not ours to judge
         out.append(
-            Finding(
+            CMAKE_UNKNOWN_OPTION.at(
                 file,
                 line,
                 1,
-                "cmake/unknown-option",
-                f"-D{name} is not one of Mooncake's CMake options, so CMake ignores it (it only warns about "
-                f"an unused variable){hint}",
                 fact=f"{len(options)} options in {cat['repository']} @ {cat['commit'][:9]}",
-                fact_source=(options[hint.split("`")[1]]["source"] if hint else cat["repository"]),
+                fact_source=(options[suggestion]["source"] if suggestion else cat["repository"]),
+                name=name,
+                suggestion=suggestion,
             )
         )
     return out

@@ -7,6 +7,11 @@ from typing import Any
 
 from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import (
+    OVERRIDE_FLAG_NEEDS_VALUE,
+    OVERRIDE_MALFORMED,
+    OVERRIDE_UNKNOWN_FLAG,
+)
 from verl_cookbook.shell.hydra_cli import HYDRA_FLAGS, Problem, read_command_line
 from verl_cookbook.shell.model import Command
 
@@ -26,32 +31,19 @@ def overrides_to_assignments(cmd: Command, file: str) -> tuple[list[Assignment],
 def _finding(p: Problem, file: str) -> Finding:
     w = p.word
     if p.kind == "unknown-flag":
-        message = (
-            f"`{p.text}` is not a Hydra command-line flag, so the script exits with 'unrecognized arguments'"
-            + _flag_hint(p.text)
-        )
-        return Finding(file, w.line, w.col, "override/unknown-flag", message)
+        bare = p.text.lstrip("-") if p.text.startswith("--") and "." in p.text else None
+        suggestion = _close_flag(p.text)
+        case = "dashes" if bare and not suggestion else ""
+        return OVERRIDE_UNKNOWN_FLAG.at(file, w.line, w.col, case=case, flag=p.text, suggestion=suggestion, bare=bare)
     if p.kind == "flag-needs-value":
-        return Finding(file, w.line, w.col, "override/flag-needs-value", f"`{p.text}` needs a value")
+        return OVERRIDE_FLAG_NEEDS_VALUE.at(file, w.line, w.col, flag=p.text)
     if p.kind == "malformed":
-        return Finding(file, w.line, w.col, "override/malformed", f"Hydra cannot parse `{p.text}`: {p.error}")
-    if p.kind == "sweep-without-multirun":
-        return Finding(
-            file,
-            w.line,
-            w.col,
-            "override/sweep-without-multirun",
-            f"`{p.text}` is a sweep; without --multirun (-m) Hydra refuses to run it",
-        )
+        return OVERRIDE_MALFORMED.at(file, w.line, w.col, override=p.text, hydra=p.error)
     raise ValueError(f"unknown command-line problem {p.kind!r}")
 
 
-def _flag_hint(flag: str) -> str:
+def _close_flag(flag: str) -> str | None:
     import difflib  # here: only a misspelt flag needs it
 
     close = difflib.get_close_matches(flag, [f for f in HYDRA_FLAGS if f.startswith("--")], n=1, cutoff=0.6)
-    if close:
-        return f"; did you mean `{close[0]}`?"
-    if flag.startswith("--") and "." in flag:
-        return f"; Hydra overrides have no dashes: `{flag.lstrip('-')}=…`"
-    return ""
+    return close[0] if close else None

@@ -14,6 +14,7 @@ from verl_cookbook.checks import Context, block_check
 from verl_cookbook.diagrams import DIAGRAMS_DIR, drawings, svg_path
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.pages import DIAGRAM_EMPTY, DIAGRAM_NOT_DRAWN, DIAGRAM_NOT_MERMAID, DIAGRAM_UNKNOWN_TYPE
 
 # Diagram types mermaid 11 parses (the first word of a diagram, after optional front matter / directives).
 MERMAID_TYPES = frozenset(
@@ -54,11 +55,11 @@ _FIRST_WORD = re.compile(r"^\s*([A-Za-z][\w-]*)")
 _ONE_LINER = re.compile(r"^(?:\s+(?:LR|RL|TB|TD|BT))?\s*;\s*\S")
 
 
-def _close(word: str) -> str:
+def _close(word: str) -> str | None:
     import difflib
 
     near = difflib.get_close_matches(word, sorted(MERMAID_TYPES), n=1)
-    return f"; did you mean `{near[0]}`?" if near else ""
+    return near[0] if near else None
 
 
 def _body_lines(code: str) -> list[tuple[int, str]]:
@@ -81,48 +82,23 @@ def _body_lines(code: str) -> list[tuple[int, str]]:
 @block_check("diagram", attrs=())
 def check_diagram(block: CodeBlock, ctx: Context) -> list[Finding]:
     if block.lang != "mermaid":
-        return [
-            Finding(
-                block.page,
-                block.line,
-                block.col,
-                "diagram/not-mermaid",
-                f'check="diagram" is for mermaid fences (``` {{ .mermaid check="diagram" }}), '
-                f"not `{block.lang or 'no language'}`",
-            )
-        ]
+        case = "" if block.lang else "no-lang"
+        return [DIAGRAM_NOT_MERMAID.at(block.page, block.line, block.col, case=case, lang=block.lang)]
     body = _body_lines(block.code)
     if not body:
-        return [Finding(block.page, block.line, block.col, "diagram/empty", "the mermaid diagram has no content")]
+        return [DIAGRAM_EMPTY.at(block.page, block.line, block.col)]
     code_line, first = body[0]
     m = _FIRST_WORD.match(first)
     word = m.group(1) if m else first.split()[0]
     if word not in MERMAID_TYPES:
         file, line = block.where(code_line)
-        return [
-            Finding(
-                file,
-                line,
-                1,
-                "diagram/unknown-type",
-                f"`{word}` is not a mermaid diagram type{_close(word)} (known: flowchart, sequenceDiagram, "
-                "classDiagram, stateDiagram-v2, …)",
-            )
-        ]
+        return [DIAGRAM_UNKNOWN_TYPE.at(file, line, 1, word=word, suggestion=_close(word))]
     rest = first[m.end() :] if m else ""
     if len(body) < 2 and not _ONE_LINER.match(rest):
         file, line = block.where(code_line)
-        return [Finding(file, line, 1, "diagram/empty", f"the `{word}` diagram declares its type but draws nothing")]
+        return [DIAGRAM_EMPTY.at(file, line, 1, case="declared", word=word)]
     missing = [p for p in (svg_path(ctx.root, s) for s in drawings(block.code)) if p is not None and not p.is_file()]
     if missing:
-        return [
-            Finding(
-                block.page,
-                block.line,
-                block.col,
-                "diagram/not-drawn",
-                f"this diagram's SVG {DIAGRAMS_DIR}/{missing[0].name} does not exist (the diagram changed, or "
-                "mermaid did): run `python scripts/render_diagrams.py`",
-            )
-        ]
+        svg = f"{DIAGRAMS_DIR}/{missing[0].name}"
+        return [DIAGRAM_NOT_DRAWN.at(block.page, block.line, block.col, svg=svg)]
     return []

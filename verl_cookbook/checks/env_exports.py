@@ -9,6 +9,14 @@ from __future__ import annotations
 from verl_cookbook import catalog
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.scripts import (
+    ENV_CONFLICT,
+    ENV_INVALID_VALUE,
+    ENV_NOT_EXPORTED,
+    ENV_PRESENCE_ENABLES,
+    ENV_REQUIRES,
+    ENV_UNKNOWN_NAME,
+)
 from verl_cookbook.shell.model import Export, Script
 
 
@@ -40,51 +48,43 @@ def check_exports(script: Script, where, facts: Facts | None = None) -> list[Fin
                 if guess:
                     g = cat.vars.get(guess)
                     out.append(
-                        Finding(
+                        ENV_UNKNOWN_NAME.at(
                             *loc,
-                            "env/unknown-name",
-                            f"`{e.name}` is not a known variable; did you mean `{guess}`? The misspelt name is "
-                            "silently ignored",
                             fact=(g["meaning"]["en"] if g else None),
                             fact_source=(g["source"] if g else cat.other_names.get(guess)),
+                            name=e.name,
+                            suggestion=guess,
                         )
                     )
             continue
         if e.kind == "assign" and not allexport and e.name not in exported_names:
-            out.append(
-                Finding(
-                    *loc,
-                    "env/not-exported",
-                    f"`{e.name}={e.value}` is set but never exported, so the processes this script starts do not "
-                    f"see it; write `export {e.name}=…`",
-                    fact_source=entry["source"],
-                )
-            )
+            out.append(ENV_NOT_EXPORTED.at(*loc, fact_source=entry["source"], name=e.name, value=e.value))
         if e.value is None or e.has_var:
             continue
         spec = entry["value"]
         if spec["type"] == "presence":
             if e.value.strip().lower() in ("0", "false", "off", "no", ""):
                 out.append(
-                    Finding(
+                    ENV_PRESENCE_ENABLES.at(
                         *loc,
-                        "env/presence-enables",
-                        f"`{e.name}={e.value}` turns the feature ON: only whether `{e.name}` is set matters, not "
-                        f"its value; unset it (`unset {e.name}`) to keep it off",
                         fact=entry["meaning"]["en"],
                         fact_source=entry.get("presence_source") or entry["source"],
+                        name=e.name,
+                        value=e.value,
                     )
                 )
             continue
-        why = catalog.check_value(spec, e.value)
-        if why:
+        problem = catalog.check_value(spec, e.value)
+        if problem:
+            case, data = problem
             out.append(
-                Finding(
+                ENV_INVALID_VALUE.at(
                     *loc,
-                    "env/invalid-value",
-                    f"`{e.name}`: {why}",
                     fact=f"{entry['meaning']['en']} Default: {entry.get('default')}",
                     fact_source=entry["source"],
+                    case=case,
+                    name=e.name,
+                    **data,
                 )
             )
     out.extend(_cross_checks(final, where, cat))
@@ -101,14 +101,15 @@ def _cross_checks(final: dict[str, Export], where, cat: catalog.EnvCatalog) -> l
         req = entry.get("requires_when")
         if req and e.value == req["value"] and req["name"] not in final:
             out.append(
-                Finding(
+                ENV_REQUIRES.at(
                     file,
                     line,
                     e.col,
-                    "env/requires",
-                    f"`{name}={e.value}` needs `{req['name']}` too, and this script does not export it",
                     fact=cat.vars.get(req["name"], {}).get("meaning", {}).get("en"),
                     fact_source=entry["source"],
+                    name=name,
+                    value=e.value,
+                    required=req["name"],
                 )
             )
         for c in entry.get("conflicts", []):
@@ -120,13 +121,16 @@ def _cross_checks(final: dict[str, Export], where, cat: catalog.EnvCatalog) -> l
             if other is None or ("value" in c and other.value != c["value"]):
                 continue
             out.append(
-                Finding(
+                ENV_CONFLICT.at(
                     file,
                     line,
                     e.col,
-                    "env/conflict",
-                    f"`{name}={e.value}` together with `{c['name']}={other.value}`: {c['why']}",
                     fact_source=c.get("source") or entry["source"],
+                    name=name,
+                    value=e.value,
+                    other=c["name"],
+                    other_value=other.value,
+                    why=c["why"],
                 )
             )
     return out

@@ -15,6 +15,7 @@ from verl_cookbook import catalog
 from verl_cookbook.checks import Context, block_check
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.scripts import JSON_SCHEMA, JSON_SYNTAX, JSON_UNKNOWN_SCHEMA
 
 _FORMATS = jsonschema.FormatChecker(formats=())
 
@@ -112,45 +113,23 @@ def check_json_text(text: str, schema_name: str | None, where, fallback: tuple[s
         data: Any = json.loads(text)
     except json.JSONDecodeError as e:
         file, line = where(e.lineno)
-        hint = ""
         comma = _trailing_comma(text, e.pos)
         if comma is not None:
             c_line = text.count("\n", 0, comma) + 1
             c_col = comma - (text.rfind("\n", 0, comma) + 1) + 1
             file, line = where(c_line)
-            closer = text[e.pos] if e.pos < len(text) else "the end"
-            return [
-                Finding(
-                    file,
-                    line,
-                    c_col,
-                    "json/syntax",
-                    f"invalid JSON: trailing comma before `{closer}` (line {c_line}, column {c_col}): JSON allows "
-                    "no comma after the last item of an object or array; remove it",
-                )
-            ]
+            closer = text[e.pos] if e.pos < len(text) else "EOF"
+            return [JSON_SYNTAX.at(file, line, c_col, case="trailing-comma", closer=closer, line=c_line, column=c_col)]
+        case = ""
         if e.msg.startswith("Expecting property name"):
-            hint = ' (inside an object every value needs a "key": in front'
-            hint += "; put all IPs in one array)" if _whitelist_like(text, schema_name) else ")"
-        return [
-            Finding(
-                file, line, e.colno, "json/syntax", f"invalid JSON: {e.msg} (line {e.lineno}, column {e.colno}){hint}"
-            )
-        ]
+            case = "key-ips" if _whitelist_like(text, schema_name) else "key"
+        return [JSON_SYNTAX.at(file, line, e.colno, case=case, error=e.msg, line=e.lineno, column=e.colno)]
     if not schema_name:
         return []
     schema = catalog.schema(schema_name)
     if schema is None:
         file, line = fallback
-        return [
-            Finding(
-                file,
-                line,
-                1,
-                "json/unknown-schema",
-                f"no schema `{schema_name}` in the catalog; known: {', '.join(catalog.schema_names())}",
-            )
-        ]
+        return [JSON_UNKNOWN_SCHEMA.at(file, line, 1, schema=schema_name, known=catalog.schema_names())]
     validator = jsonschema.Draft202012Validator(schema, format_checker=_FORMATS)
     positions = _value_lines(text)
     source = _schema_source(schema)
@@ -159,24 +138,17 @@ def check_json_text(text: str, schema_name: str | None, where, fallback: tuple[s
         path = tuple(err.absolute_path)
         line, col = positions.get(path, positions.get((), (1, 1)))
         file, fline = where(line)
-        at = "/".join(str(p) for p in path) or "(top level)"
-        msg = err.message
+        at = "/".join(str(p) for p in path)
+        rule = JSON_SCHEMA.member(str(err.validator))
+        common = {"fact": schema.get("title"), "fact_source": source, "schema": schema_name, "at": at}
         if err.validator == "format":
-            msg = f"{err.instance!r} is not a valid {err.validator_value} address"
+            value = err.instance if isinstance(err.instance, str | int | float | bool) else str(err.instance)
+            out.append(rule.at(file, fline, col, case="format", value=value, format=str(err.validator_value), **common))
         elif err.validator == "additionalProperties":
-            allowed = ", ".join(f"`{k}`" for k in schema.get("properties", {}))
-            msg = f"{msg}; the file may only have {allowed}"
-        out.append(
-            Finding(
-                file,
-                fline,
-                col,
-                f"json/schema-{err.validator}",
-                f"{schema_name}: at {at}: {msg}",
-                fact=schema.get("title"),
-                fact_source=source,
-            )
-        )
+            allowed = list(schema.get("properties", {}))
+            out.append(rule.at(file, fline, col, case="additional", message=err.message, allowed=allowed, **common))
+        else:
+            out.append(rule.at(file, fline, col, message=err.message, **common))
     return out
 
 

@@ -10,9 +10,21 @@ option left out, an option that needs a value and has none. Each names the page 
 from __future__ import annotations
 
 from verl_cookbook.checks import Context, command_check
-from verl_cookbook.checks.config.model import did_you_mean
+from verl_cookbook.checks.config.model import closest
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.scripts import (
+    MERGER_ABSENT,
+    MERGER_AMBIGUOUS_OPTION,
+    MERGER_INVALID_CHOICE,
+    MERGER_MISSING_REQUIRED,
+    MERGER_MISSING_SUBCOMMAND,
+    MERGER_MISSING_VALUE,
+    MERGER_UNEXPECTED_ARGUMENT,
+    MERGER_UNEXPECTED_VALUE,
+    MERGER_UNKNOWN_OPTION,
+    MERGER_UNKNOWN_SUBCOMMAND,
+)
 
 NAME = "verl.model_merger"
 HELP_FLAGS = {"-h", "--help"}
@@ -64,15 +76,7 @@ def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: C
     where = _locator(block, code_line)
     if not facts:
         file, line, col = where(NAME)
-        return [
-            Finding(
-                file,
-                line,
-                col,
-                "merger/absent",
-                f"verl {ctx.facts.tree.label} has no `{NAME}` command line (no argparse parser in verl/model_merger)",
-            )
-        ]
+        return [MERGER_ABSENT.at(file, line, col, release=ctx.facts.tree.label, name=NAME)]
     source = facts["source"]
     subcommands: dict[str, dict] = facts.get("subcommands") or {}
     if any(a in HELP_FLAGS for a in args[:1]):
@@ -86,14 +90,14 @@ def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: C
             if sub.get("required") and not any(a in HELP_FLAGS for a in args):
                 file, line, col = where(NAME)
                 return [
-                    Finding(
+                    MERGER_MISSING_SUBCOMMAND.at(
                         file,
                         line,
                         col,
-                        "merger/missing-subcommand",
-                        f"`python -m {NAME}` needs a subcommand first: {' or '.join(f'`{s}`' for s in subcommands)}",
                         fact=f"subcommands: {', '.join(subcommands)}",
                         fact_source=sub.get("source") or source,
+                        name=NAME,
+                        subcommands=list(subcommands),
                     )
                 ]
         else:
@@ -102,14 +106,15 @@ def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: C
             if command not in subcommands:
                 file, line, col = where(command)
                 return [
-                    Finding(
+                    MERGER_UNKNOWN_SUBCOMMAND.at(
                         file,
                         line,
                         col,
-                        "merger/unknown-subcommand",
-                        f"`{command}` is not a subcommand of `{NAME}`" + did_you_mean(command, list(subcommands)),
                         fact=f"subcommands: {', '.join(subcommands)}",
                         fact_source=sub.get("source") or source,
+                        command=command,
+                        name=NAME,
+                        suggestion=closest(command, list(subcommands)),
                     )
                 ]
             options = options + subcommands[command]["options"]
@@ -117,7 +122,7 @@ def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: C
     findings: list[Finding] = []
     given: set[str] = set()
     i = 0
-    label = f"`{NAME} {command}`" if command else f"`{NAME}`"
+    label = f"{NAME} {command}" if command else NAME
     while i < len(rest):
         tok = rest[i]
         i += 1
@@ -125,39 +130,41 @@ def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: C
             return findings
         if not tok.startswith("-") or tok == "-":
             file, line, col = where(tok)
-            findings.append(
-                Finding(file, line, col, "merger/unexpected-argument", f"{label} takes no positional argument `{tok}`")
-            )
+            findings.append(MERGER_UNEXPECTED_ARGUMENT.at(file, line, col, command=label, arg=tok))
             continue
         flag, _, inline = tok.partition("=")
         resolved, cands = _resolve(flag, by_flag)
         if resolved is None:
             file, line, col = where(flag)
             if len(cands) > 1:
-                msg = f"`{flag}` is ambiguous for {label}: it could be {', '.join(f'`{c}`' for c in cands)}"
-                findings.append(Finding(file, line, col, "merger/ambiguous-option", msg, fact_source=source))
+                findings.append(
+                    MERGER_AMBIGUOUS_OPTION.at(
+                        file, line, col, fact_source=source, flag=flag, command=label, candidates=cands
+                    )
+                )
                 continue
             elsewhere = [
                 name
                 for name, s in subcommands.items()
                 if name != command and any(flag in o["flags"] for o in s["options"])
             ]
-            hint = f"; only `{'`, `'.join(elsewhere)}` takes it" if elsewhere else did_you_mean(flag, list(by_flag))
             other = next(
                 (o for s in subcommands.values() for o in s["options"] if flag in o["flags"]),
                 None,
             )
             findings.append(
-                Finding(
+                MERGER_UNKNOWN_OPTION.at(
                     file,
                     line,
                     col,
-                    "merger/unknown-option",
-                    f"{label} has no option `{flag}` (argparse stops: unrecognized arguments){hint}",
                     fact=f"options: {', '.join(sorted(by_flag))}",
                     fact_source=other["source"]
                     if other
                     else (subcommands.get(command or "", {}).get("source") or source),
+                    command=label,
+                    flag=flag,
+                    elsewhere=elsewhere,
+                    suggestion=None if elsewhere else closest(flag, list(by_flag)),
                 )
             )
             # skip a value that belongs to the unknown option
@@ -170,13 +177,8 @@ def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: C
             if inline:
                 file, line, col = where(tok)
                 findings.append(
-                    Finding(
-                        file,
-                        line,
-                        col,
-                        "merger/unexpected-value",
-                        f"`{resolved}` is a switch ({opt['action']}) and takes no value",
-                        fact_source=opt["source"],
+                    MERGER_UNEXPECTED_VALUE.at(
+                        file, line, col, fact_source=opt["source"], flag=resolved, action=opt["action"]
                     )
                 )
             continue
@@ -187,44 +189,36 @@ def check_model_merger(argv: list[str], block: CodeBlock, code_line: int, ctx: C
                 i += 1
         if value is None:
             file, line, col = where(flag)
-            findings.append(
-                Finding(
-                    file,
-                    line,
-                    col,
-                    "merger/missing-value",
-                    f"`{resolved}` needs a value",
-                    fact_source=opt["source"],
-                )
-            )
+            findings.append(MERGER_MISSING_VALUE.at(file, line, col, fact_source=opt["source"], flag=resolved))
             continue
         choices = opt.get("choices")
         if choices and not _is_dynamic(value) and value not in [str(c) for c in choices]:
             file, line, col = where(value)
             findings.append(
-                Finding(
+                MERGER_INVALID_CHOICE.at(
                     file,
                     line,
                     col,
-                    "merger/invalid-choice",
-                    f"`{resolved} {value}`: invalid choice" + did_you_mean(value, [str(c) for c in choices]),
                     fact=f"choices: {', '.join(str(c) for c in choices)}",
                     fact_source=opt["source"],
+                    flag=resolved,
+                    value=value,
+                    suggestion=closest(value, [str(c) for c in choices]),
                 )
             )
     for opt in options:
         if opt["required"] and not opt["positional"] and opt["dest"] not in given:
             file, line, col = where(NAME if command is None else command)
             findings.append(
-                Finding(
+                MERGER_MISSING_REQUIRED.at(
                     file,
                     line,
                     col,
-                    "merger/missing-required",
-                    f"{label} requires `{opt['flags'][0]}`"
-                    + (f" ({' or '.join(str(c) for c in opt['choices'])})" if opt.get("choices") else ""),
                     fact=f"{opt['flags'][0]}: required=True",
                     fact_source=opt["source"],
+                    command=label,
+                    flag=opt["flags"][0],
+                    choices=[str(c) for c in opt.get("choices") or []],
                 )
             )
     return findings

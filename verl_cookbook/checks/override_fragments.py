@@ -10,8 +10,8 @@ import re
 
 from verl_cookbook.checks import Context
 from verl_cookbook.checks.command_line import overrides_to_assignments
+from verl_cookbook.checks.launch import SHELL_BLOCK, judge, read_command, script_env
 from verl_cookbook.checks.shell_placeholders import ELIDED, PLACEHOLDER
-from verl_cookbook.checks.trainer_overrides import check_trainer_command
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
@@ -66,10 +66,13 @@ def check_fragments(code: str, block: CodeBlock, ctx: Context) -> list[Finding]:
         def where(code_line: int, offset: int = offset) -> tuple[str, int]:
             return block.where(max(1, code_line - 1 + offset))
 
-        for cmd in parse_script(synthetic).commands:
+        script = parse_script(synthetic)
+        for cmd in script.commands:
             if cmd.module == "verl.trainer.main_ppo":
                 config = block.attrs.get("config") or _fragment_config(cmd, ctx.facts)
-                out.extend(check_trainer_command(cmd, where, ctx.facts, block.attrs.get("device"), config))
+                unit, _notes = read_command(cmd, ctx.facts, where, script_env(script), config)
+                if unit is not None:
+                    out.extend(judge(unit, ctx.facts, block.attrs.get("device"), SHELL_BLOCK))
     return out
 
 

@@ -20,9 +20,18 @@ from typing import Any
 import yaml
 
 from verl_cookbook.checks import Context, table_check
-from verl_cookbook.checks.config.model import DEVICES, did_you_mean, lookup_path
+from verl_cookbook.checks.config.model import DEVICES, closest, lookup_path
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Table, code_spans
+from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG, CONFIG_UNKNOWN_KEY
+from verl_cookbook.rules.engines import ENGINE_UNKNOWN_BACKEND, ENGINE_UNKNOWN_KWARG
+from verl_cookbook.rules.pages import (
+    TABLE_AMBIGUOUS_ENGINE,
+    TABLE_DEFAULT_MISMATCH,
+    TABLE_NO_DEFAULT_COLUMN,
+    TABLE_NO_KEY,
+    TABLE_UNDECLARED_SCOPE,
+)
 
 DEFAULT_HEADERS = {"默认值", "默认", "default", "defaults", "default value", "缺省值"}
 NO_DEFAULT = {"—", "-", "–", "无", "none (required)", "required", "必填", "(必填)", "（必填）"}
@@ -66,29 +75,13 @@ def check_params(table: Table, ctx: Context) -> list[Finding]:
     assert d is not None
     col = default_column(table)
     if col is None:
-        return [
-            Finding(
-                table.page,
-                table.line,
-                1,
-                "table/no-default-column",
-                "declared parameter table has no default column (默认值 / Default)",
-            )
-        ]  # noqa: E501
+        return [TABLE_NO_DEFAULT_COLUMN.at(table.page, table.line, 1)]
     if "engine" in d.attrs:
         lookup = _engine_lookup(d.attrs["engine"], d.attrs.get("device"), ctx, table)
     elif "scope" in d.attrs:
         lookup = _config_lookup(d.attrs["scope"], d.attrs.get("config", "ppo_trainer"), ctx, table)
     else:
-        return [
-            Finding(
-                d.page,
-                d.line,
-                1,
-                "table/undeclared-scope",
-                'a params table needs scope="<config path>" or engine="<backend>"',
-            )
-        ]  # noqa: E501
+        return [TABLE_UNDECLARED_SCOPE.at(d.page, d.line, 1)]
     if isinstance(lookup, list):
         return lookup
     findings: list[Finding] = []
@@ -97,48 +90,59 @@ def check_params(table: Table, ctx: Context) -> list[Finding]:
             continue
         keys = code_spans(cells[0])
         if not keys:
-            findings.append(Finding(table.page, line, 1, "table/no-key", "first column must name the key in `code`"))
+            findings.append(TABLE_NO_KEY.at(table.page, line, 1))
             continue
         key = keys[0]
         claimed = code_spans(cells[col]) if col < len(cells) else []
         cell_text = cells[col].strip() if col < len(cells) else ""
-        found = lookup(key)
+        found = lookup(key, line)
         if isinstance(found, Finding):
-            findings.append(Finding(table.page, line, 1, found.rule, found.message, found.fact, found.fact_source))
+            findings.append(found)
             continue
         has_default, actual, source = found
         if not claimed:
             if cell_text.lower() in NO_DEFAULT and not has_default:
                 continue
-            if cell_text.lower() in NO_DEFAULT:
-                msg = f"`{key}`: the table says there is no default, but verl's default is {actual!r}"
-            else:
-                msg = f"`{key}`: put the default value in `code` (got {cell_text!r})"
-            findings.append(Finding(table.page, line, 1, "table/default-mismatch", msg, f"default: {actual!r}", source))
-            continue
-        if not has_default:
+            case = "no-default" if cell_text.lower() in NO_DEFAULT else "not-code"
             findings.append(
-                Finding(
+                TABLE_DEFAULT_MISMATCH.at(
                     table.page,
                     line,
                     1,
-                    "table/default-mismatch",
-                    f"`{key}`: the table claims default `{claimed[0]}`, but verl gives it no default (required)",
-                    "required argument",
-                    source,
+                    fact=f"default: {actual!r}",
+                    fact_source=source,
+                    case=case,
+                    key=key,
+                    default=actual,
+                    cell=cell_text,
+                )
+            )
+            continue
+        if not has_default:
+            findings.append(
+                TABLE_DEFAULT_MISMATCH.at(
+                    table.page,
+                    line,
+                    1,
+                    fact="required argument",
+                    fact_source=source,
+                    case="required",
+                    key=key,
+                    claimed=claimed[0],
                 )
             )
             continue
         if not same_value(claimed[0], actual):
             findings.append(
-                Finding(
+                TABLE_DEFAULT_MISMATCH.at(
                     table.page,
                     line,
                     1,
-                    "table/default-mismatch",
-                    f"`{key}`: the table says the default is `{claimed[0]}`, verl's default is {actual!r}",
-                    f"default: {actual!r}",
-                    source,
+                    fact=f"default: {actual!r}",
+                    fact_source=source,
+                    key=key,
+                    claimed=claimed[0],
+                    default=actual,
                 )
             )
     return findings
@@ -147,24 +151,27 @@ def check_params(table: Table, ctx: Context) -> list[Finding]:
 def _config_lookup(scope: str, config: str, ctx: Context, table: Table):
     base = ctx.facts.default_config(config)
     if base is None:
-        from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG
-
         return [CONFIG_UNKNOWN_CONFIG.at(table.page, table.line, 1, case="table", config=config)]
     prefix = tuple(p for p in scope.split(".") if p)
 
-    def lookup(key: str):
+    def lookup(key: str, line: int):
         path = (*prefix, *key.split("."))
         state, depth, node = lookup_path(base, path)
         dotted = ".".join(path)
         if state != "found":
             parent = node if isinstance(node, dict) else {}
-            return Finding(
+            suggestion = closest(path[depth], sorted(parent)) if depth < len(path) else None
+            return CONFIG_UNKNOWN_KEY.at(
                 table.page,
-                0,
+                line,
                 1,
-                "config/unknown-key",
-                f"`{dotted}` is not in verl's default config" + did_you_mean(path[depth], sorted(parent)),
                 fact_source=ctx.facts.config_source(".".join(path[:depth]), config),
+                case="suggested" if suggestion else "",
+                key=dotted,
+                config=config,
+                name=path[depth] if depth < len(path) else path[-1],
+                parent=".".join(path[:depth]),
+                suggestion=suggestion,
             )
         source = ctx.facts.config_source(dotted, config)
         if len(path) >= 2 and path[-2] == "checkpoint_engine":
@@ -181,42 +188,37 @@ def _engine_lookup(backend: str, device: str | None, ctx: Context, table: Table)
     engines = ctx.facts.engines_for(backend, dev)
     if not engines:
         known = ctx.facts.backends()
-        where = f" on {dev.upper()}" if dev else ""
         return [
-            Finding(
+            ENGINE_UNKNOWN_BACKEND.at(
                 table.page,
                 table.line,
                 1,
-                "engine/unknown-backend",
-                f"no checkpoint engine registers `{backend}`{where}" + did_you_mean(backend, known),
                 fact=f"registered backends: {', '.join(known)}",
                 fact_source=ctx.facts.data["engines"]["source"],
+                name=backend,
+                device=dev.upper() if dev else None,
+                suggestion=closest(backend, [k for k in known if k != backend]),
             )
         ]
     if len(engines) > 1:
-        names = ", ".join(e["class"] for e in engines)
         return [
-            Finding(
-                table.page,
-                table.line,
-                1,
-                "table/ambiguous-engine",
-                f'`{backend}` resolves to several engines ({names}); declare device="npu" or device="gpu"',
-            )
+            TABLE_AMBIGUOUS_ENGINE.at(table.page, table.line, 1, backend=backend, engines=[e["class"] for e in engines])
         ]
     eng = engines[0]
     params = {p["name"]: p for p in eng["constructor"]["params"]}
 
-    def lookup(key: str):
+    def lookup(key: str, line: int):
         if key not in params:
-            return Finding(
+            return ENGINE_UNKNOWN_KWARG.at(
                 table.page,
-                0,
+                line,
                 1,
-                "engine/unknown-kwarg",
-                f"{eng['class']} (`{backend}`) takes no argument `{key}`" + did_you_mean(key, list(params)),
                 fact=f"accepts: {', '.join(params)}",
                 fact_source=eng["constructor"]["source"],
+                backend=backend,
+                name=key,
+                cls=eng["class"],
+                suggestion=closest(key, list(params)),
             )
         p = params[key]
         return (not p["required"], p["default"], p["source"])

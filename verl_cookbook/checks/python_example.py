@@ -27,13 +27,15 @@ import ast
 import importlib.util
 import re
 from pathlib import Path
+from typing import Any
 
 from verl_cookbook.checks import Context, block_check
-from verl_cookbook.checks.config.model import did_you_mean
+from verl_cookbook.checks.config.model import closest
 from verl_cookbook.checks.verl_symbols import resolve_symbol
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, parse_info, read_text, resolve_include
+from verl_cookbook.rules.scripts import PYTHON_OVERRIDE_SIGNATURE, PYTHON_SYNTAX, PYTHON_VERL_IMPORT
 from verl_cookbook.verl_source import VerlTree
 
 _MAX_BASE_DEPTH = 5
@@ -146,9 +148,10 @@ def _sig(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
 
 def compare_signatures(
     mine: ast.FunctionDef | ast.AsyncFunctionDef, base: ast.FunctionDef | ast.AsyncFunctionDef
-) -> list[str]:
-    """Why ``mine`` cannot stand in for ``base`` when verl calls it; empty when it can."""
-    problems: list[str] = []
+) -> list[dict[str, Any]]:
+    """Why ``mine`` cannot stand in for ``base`` when verl calls it, each problem as the data of one part of
+    python/override-signature's message (``{"case": "missing", "param": …}``); empty when it can."""
+    problems: list[dict[str, Any]] = []
     ma, ba = mine.args, base.args
     m_pos = [a.arg for a in [*ma.posonlyargs, *ma.args]]
     b_pos = [a.arg for a in [*ba.posonlyargs, *ba.args]]
@@ -159,31 +162,31 @@ def compare_signatures(
         if i < len(m_pos) and m_pos[i] == name:
             continue
         if name in m_pos:
-            problems.append(f"parameter `{name}` is position {m_pos.index(name) + 1}, verl's is {i + 1}")
+            problems.append({"case": "position", "param": name, "here": m_pos.index(name) + 1, "there": i + 1})
         elif name in m_kw:
-            problems.append(f"`{name}` is keyword-only here but positional-or-keyword in verl's")
+            problems.append({"case": "keyword-only", "param": name})
         elif ma.kwarg is None:  # **kwargs would take it when verl passes it by keyword, as it does for hooks
-            hint = did_you_mean(name, [n for n in m_all if n not in b_pos and n not in b_kw])
-            problems.append(f"missing parameter `{name}`{hint}")
+            hint = closest(name, [n for n in m_all if n not in b_pos and n not in b_kw])
+            problems.append({"case": "missing", "param": name, "suggestion": hint})
     for name in b_kw:
         if name not in m_all and ma.kwarg is None:
-            hint = did_you_mean(name, [n for n in m_all if n not in b_pos and n not in b_kw])
-            problems.append(f"missing keyword-only parameter `{name}`{hint}")
+            hint = closest(name, [n for n in m_all if n not in b_pos and n not in b_kw])
+            problems.append({"case": "missing-keyword", "param": name, "suggestion": hint})
     if ba.vararg is not None and ma.vararg is None:
-        problems.append(f"no `*{ba.vararg.arg}`, which verl's takes")
+        problems.append({"case": "no-varargs", "param": ba.vararg.arg})
     if ba.kwarg is not None and ma.kwarg is None:
-        problems.append(f"no `**{ba.kwarg.arg}`: verl passes its hooks keyword arguments and may add more")
+        problems.append({"case": "no-kwargs", "param": ba.kwarg.arg})
     # new parameters without a default are never passed by verl
     m_defaults = len(ma.defaults)
     required_pos = m_pos[: len(m_pos) - m_defaults] if m_defaults else m_pos
     for name in required_pos:
         if name not in b_pos and name not in b_kw and name not in ("self", "cls"):
-            problems.append(f"new required parameter `{name}`, which verl never passes")
+            problems.append({"case": "new-required", "param": name})
     for a, d in zip(ma.kwonlyargs, ma.kw_defaults, strict=True):
         if d is None and a.arg not in b_pos and a.arg not in b_kw:
-            problems.append(f"new required keyword-only parameter `{a.arg}`, which verl never passes")
+            problems.append({"case": "new-required-keyword", "param": a.arg})
     if isinstance(mine, ast.AsyncFunctionDef) != isinstance(base, ast.AsyncFunctionDef):
-        problems.append("one is `async def`, the other is not")
+        problems.append({"case": "async"})
     return problems
 
 
@@ -228,9 +231,9 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
         compile(mod, block.page, "exec", dont_inherit=True)
     except SyntaxError as e:
         file, line = block.where(e.lineno or 1)
-        return [Finding(file, line, col(e.lineno or 1, e.offset or 1), "python/syntax", f"invalid Python: {e.msg}")]
+        return [PYTHON_SYNTAX.at(file, line, col(e.lineno or 1, e.offset or 1), error=str(e.msg))]
     except ValueError as e:  # e.g. null bytes
-        return [Finding(block.page, block.line, block.col, "python/syntax", f"invalid Python: {e}")]
+        return [PYTHON_SYNTAX.at(block.page, block.line, block.col, error=str(e))]
     findings: list[Finding] = []
     imports = _verl_imports(mod)
     if not imports:
@@ -243,16 +246,18 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
         if node is None:
             file, pline = block.where(line)
             choices = [c for c in offers.split(",") if c]
-            where = f" in `{rel}`" if rel else ""
+            name = (missing or [local])[0]
             findings.append(
-                Finding(
+                PYTHON_VERL_IMPORT.at(
                     file,
                     pline,
                     col(line, column + 1),
-                    "python/verl-import",
-                    f"`{path}` does not exist in verl {tree.label}: `{(missing or [local])[0]}` is not defined{where}"
-                    + did_you_mean((missing or [local])[0], choices),
                     fact_source=rel or None,
+                    path=path,
+                    release=tree.label,
+                    name=name,
+                    file=rel or None,
+                    suggestion=closest(name, choices),
                 )
             )
     for cls in [n for n in ast.walk(mod) if isinstance(n, ast.ClassDef)]:
@@ -272,15 +277,16 @@ def check_python(block: CodeBlock, ctx: Context) -> list[Finding]:
                     continue
                 file, pline = block.where(fn.lineno)
                 findings.append(
-                    Finding(
+                    PYTHON_OVERRIDE_SIGNATURE.at(
                         file,
                         pline,
                         col(fn.lineno, fn.col_offset + 1),
-                        "python/override-signature",
-                        f"`{cls.name}.{name}` overrides verl's `{base_cls}.{name}` with another signature: "
-                        + "; ".join(problems),
                         fact=f"{base_cls}.{_sig(base_fn)}",
                         fact_source=f"{rel}:{base_fn.lineno}",
+                        cls=cls.name,
+                        method=name,
+                        base=base_cls,
+                        problems=problems,
                     )
                 )
     return findings

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.startup import CONFIG_BOTH_SET, CONFIG_REQUIRED_MISSING, CONFIG_VALUE_NOT_ACCEPTED
 from verl_cookbook.verl_source import VerlTree
 
-RULE_MISSING = "config/required-missing"
-RULE_BOTH = "config/both-set"
-RULE_NOT_ACCEPTED = "config/value-not-accepted"
+RULE_MISSING = CONFIG_REQUIRED_MISSING
+RULE_BOTH = CONFIG_BOTH_SET
+RULE_NOT_ACCEPTED = CONFIG_VALUE_NOT_ACCEPTED
 RULES = frozenset({RULE_MISSING, RULE_BOTH, RULE_NOT_ACCEPTED})
 MISSING = "???"
 
@@ -218,18 +219,7 @@ def check(
     for key in _missing_keys(config):
         if key in set_keys or key in symbolic:
             continue
-        out.append(
-            Finding(
-                file,
-                command_line,
-                1,
-                RULE_MISSING,
-                f"`{key}` is required (`???` in verl's config) and this command does not set it: "
-                "verl stops when it reads it",
-                f"{key}: ???",
-                None,
-            )
-        )
+        out.append(RULE_MISSING.at(file, command_line, 1, fact=f"{key}: ???", key=key))
     use_kl = _truthy(_get(config, "actor_rollout_ref.actor.use_kl_loss")) or _truthy(
         _get(config, "algorithm.use_kl_in_reward")
     )
@@ -260,29 +250,29 @@ def check(
         cite = f"{pair.file}:{line}"
         if old_v in (None, "null") and new_v in (None, "null"):
             out.append(
-                Finding(
+                RULE_MISSING.at(
                     file,
                     command_line,
                     1,
-                    RULE_MISSING,
-                    f"neither `{new_k}` nor `{old_k}` is set: verl requires one of them when dynamic batch size is "
-                    f"off, and rejects the command at startup (set `{new_k}`)",
-                    f"one of {pair.old} / {pair.new} must be set",
-                    cite,
+                    fact=f"one of {pair.old} / {pair.new} must be set",
+                    fact_source=cite,
+                    case="pair",
+                    new=new_k,
+                    old=old_k,
                 )
             )
         elif old_v not in (None, "null") and new_v not in (None, "null"):
             line_old = set_keys.get(old_k, (command_line, 1))
             out.append(
-                Finding(
+                RULE_BOTH.at(
                     file,
                     line_old[0],
                     line_old[1],
-                    RULE_BOTH,
-                    f"both `{old_k}` and `{new_k}` are set: verl rejects the command at startup; keep only "
-                    f"`{new_k}` (`{pair.old}` is deprecated)",
-                    f"only one of {pair.old} / {pair.new} may be set",
-                    cite,
+                    fact=f"only one of {pair.old} / {pair.new} may be set",
+                    fact_source=cite,
+                    old=old_k,
+                    new=new_k,
+                    old_name=pair.old,
                 )
             )
     name = _get(config, "actor_rollout_ref.rollout.name")
@@ -293,15 +283,14 @@ def check(
         if name not in names:
             line, col = set_keys.get(key, (command_line, 1))
             out.append(
-                Finding(
+                RULE_NOT_ACCEPTED.at(
                     file,
                     line,
                     col,
-                    RULE_NOT_ACCEPTED,
-                    f"rollout name `{name}` is not one verl can build: it knows {', '.join(sorted(names))}; "
-                    "get_rollout_class asserts the name is in its registry",
-                    f"_ROLLOUT_REGISTRY names: {', '.join(sorted(names))}",
-                    cite,
+                    fact=f"_ROLLOUT_REGISTRY names: {', '.join(sorted(names))}",
+                    fact_source=cite,
+                    name=name,
+                    known=sorted(names),
                 )
             )
     return out

@@ -11,8 +11,16 @@ import os
 import re
 
 from verl_cookbook.checks.config.hydra_apply import entry_point_findings
+from verl_cookbook.checks.shell_placeholders import ELIDED, PLACEHOLDER
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import COMMAND_MISSING_DASH_M
+from verl_cookbook.rules.scripts import (
+    SHELL_AFTER_PIPE,
+    SHELL_COMMENT_ENDS_COMMAND,
+    SHELL_ORPHAN_OVERRIDES,
+    SHELL_UNSET_COMMAND,
+)
 from verl_cookbook.shell.model import Script
 
 
@@ -23,17 +31,13 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
     out: list[Finding] = []
     for line, start, nxt, word in script.cut_continuations:
         file, ln = where(line)
-        out.append(
-            Finding(
-                file,
-                ln,
-                1,
-                "shell/comment-ends-command",
-                f"this comment line ends the command started on line {where(start)[1]}: the `\\` before it joins "
-                f"the comment, so `{word}` on line {where(nxt)[1]} and the lines after it are not arguments of "
-                "that command (bash runs them as a command of their own)",
-            )
-        )
+        out.append(SHELL_COMMENT_ENDS_COMMAND.at(file, ln, 1, start=where(start)[1], word=word, next=where(nxt)[1]))
+    for line, col, name, after in script.unset_commands:
+        if f"${{{name}}}" in (ELIDED, PLACEHOLDER):
+            continue  # a `...` or `<placeholder>` of lenient mode, standing for what the page left out
+        file, ln = where(line)
+        shown = after if len(after) <= 60 else after[:57] + "…"
+        out.append(SHELL_UNSET_COMMAND.at(file, ln, col, name=name, next=shown, case="" if after else "alone"))
     cut_lines = {nxt for _line, _start, nxt, _word in script.cut_continuations}
     assign_lines = [e.line for e in script.exports if e.kind == "assign"]
     for k, cmd in enumerate(script.commands):
@@ -47,16 +51,7 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
             ):
                 continue  # overrides written among settings, not after a command that should take them
             file, ln = where(cmd.line)
-            out.append(
-                Finding(
-                    file,
-                    ln,
-                    cmd.words[0].col,
-                    "shell/orphan-overrides",
-                    f"`{cmd.argv[0]}` starts a command of its own (bash: 'command not found'): the line before does "
-                    "not end with `\\`, so these overrides reach no command",
-                )
-            )
+            out.append(SHELL_ORPHAN_OVERRIDES.at(file, ln, cmd.words[0].col, word=cmd.argv[0]))
             continue
         py = next(
             (
@@ -70,16 +65,7 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
         if py is not None:
             prog = os.path.basename(cmd.argv[py])
             file, ln = where(cmd.words[py + 1].line)
-            out.append(
-                Finding(
-                    file,
-                    ln,
-                    cmd.words[py + 1].col,
-                    "command/missing-dash-m",
-                    f"`{prog} {cmd.argv[py + 1]}` runs a file named `{cmd.argv[py + 1]}`, which does not exist; "
-                    f"a module is run with `{prog} -m {cmd.argv[py + 1]}`",
-                )
-            )
+            out.append(COMMAND_MISSING_DASH_M.at(file, ln, cmd.words[py + 1].col, prog=prog, module=cmd.argv[py + 1]))
         if cmd.piped_from is not None and cmd.module == "tee":
             src = script.commands[cmd.piped_from]
             if not (src.module or "").startswith("verl."):
@@ -87,16 +73,8 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
             for w in cmd.words[1:]:
                 if _OVERRIDE_LIKE.match(w.text):
                     file, ln = where(w.line)
-                    out.append(
-                        Finding(
-                            file,
-                            ln,
-                            w.col,
-                            "shell/after-pipe",
-                            f"`{w.text}` comes after `| tee` (line {where(cmd.line)[1]}), so it is a file name for "
-                            f"tee, not an override: `{src.module}` never sees it; move it before `| tee`",
-                        )
-                    )
+                    tee_line = where(cmd.line)[1]
+                    out.append(SHELL_AFTER_PIPE.at(file, ln, w.col, word=w.text, line=tee_line, module=src.module))
                     break
         if facts is not None and cmd.module:
             from verl_cookbook.checks import upgrade

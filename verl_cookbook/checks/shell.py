@@ -7,8 +7,8 @@
    variables that conflict or need a companion, and catalogued variables assigned but never exported
    (:mod:`~verl_cookbook.checks.env_exports`);
 3. Hydra overrides of verl's trainer entry points (``python3 -m verl.trainer.main_ppo …``) with the same
-   rules as ``check="config"`` plus Hydra's ``+``/``++``/``~`` (:mod:`~verl_cookbook.checks.trainer_overrides`),
-   and what bash makes of the script as a whole (:mod:`~verl_cookbook.checks.script_shape`);
+   rules as ``check="config"`` plus Hydra's ``+``/``++``/``~``, and what bash makes of the script as a whole:
+   the one judge ``doctor`` and lenient fragment lists use too (:mod:`~verl_cookbook.checks.launch`);
 4. other known commands through :data:`verl_cookbook.checks.COMMAND_CHECKS` (``cmake`` here: ``-D`` options
    against Mooncake's CMake options, :mod:`~verl_cookbook.checks.cmake_options`).
 
@@ -25,34 +25,36 @@ from __future__ import annotations
 import re
 
 from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check
-from verl_cookbook.checks.env_exports import check_exports
+from verl_cookbook.checks.launch import SHELL_BLOCK, Stage, judge_script
 from verl_cookbook.checks.override_fragments import check_fragments, fragment_lines
-from verl_cookbook.checks.script_shape import script_findings
 from verl_cookbook.checks.shell_placeholders import lenient_commands
 from verl_cookbook.checks.shell_tools import bash_syntax, shellcheck
-from verl_cookbook.checks.trainer_overrides import check_trainer_command, entry_points
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.lenient import short_forms
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.scripts import SHELLCHECK_SC
 from verl_cookbook.shell.evaluate import parse_script
 
 # -- the block ---------------------------------------------------------------------------------------
 
 
 def check_script(
-    code: str, where, facts: Facts | None, device: str | None = None, config: str | None = None, block=None, ctx=None
+    code: str,
+    where,
+    facts: Facts,
+    device: str | None = None,
+    config: str | None = None,
+    block=None,
+    ctx=None,
+    stages: Stage = SHELL_BLOCK,
 ) -> list[Finding]:
-    """Everything but syntax: env exports, trainer overrides and known commands (a shell block's, strict or lenient;
-    ``doctor`` reads a launch script through ``doctor.inputs.script_units`` instead)."""
+    """Everything but syntax: the script and its verl commands judged by the one judge (:mod:`.launch`, the
+    ``stages`` a shell block asks for), and other known commands (a shell block's, strict or lenient)."""
     script = parse_script(code)
-    out = check_exports(script, where, facts)
-    out.extend(script_findings(script, where, facts))
-    trainers = set(entry_points(facts)) if facts is not None else {"verl.trainer.main_ppo"}
+    out = judge_script(script, facts, where, device, stages, config)
     for cmd in script.commands:
-        if cmd.module in trainers and facts is not None:
-            out.extend(check_trainer_command(cmd, where, facts, device, config))
-        elif cmd.module in COMMAND_CHECKS and block is not None and ctx is not None:
+        if cmd.module in COMMAND_CHECKS and block is not None and ctx is not None:
             out.extend(COMMAND_CHECKS[cmd.module](cmd.argv, block, cmd.line, ctx))
     return out
 
@@ -97,7 +99,7 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
 
 # ShellCheck codes that our own rules say more precisely: SC2276 "command name containing '='" is an
 # override line that no command receives (shell/orphan-overrides, shell/comment-ends-command).
-_SAID_BETTER = {"shellcheck/SC2276"}
+_SAID_BETTER = {SHELLCHECK_SC.member("2276")}
 
 
 @block_check("shell", attrs=("config",))

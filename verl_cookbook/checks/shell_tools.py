@@ -20,6 +20,7 @@ from verl_cookbook.checks.override_fragments import fragment_lines
 from verl_cookbook.checks.shell_placeholders import lenient_commands
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.scripts import SHELL_SYNTAX, SHELL_TIMEOUT, SHELLCHECK_SC
 from verl_cookbook.session import Session
 
 TIMEOUT_S = 10
@@ -46,7 +47,7 @@ def bash_syntax(code: str, where, session: Session | None = None) -> list[Findin
             proc = subprocess.run([bash, "-n"], input=code, capture_output=True, text=True, timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
             file, line = where(1)
-            return [Finding(file, line, 1, "shell/timeout", f"`bash -n` did not finish within {TIMEOUT_S} s")]
+            return [SHELL_TIMEOUT.at(file, line, 1, tool="bash -n", seconds=TIMEOUT_S)]
     if proc.returncode == 0:
         return []
     out = []
@@ -60,14 +61,12 @@ def bash_syntax(code: str, where, session: Session | None = None) -> list[Findin
         # bash prints an error and then the offending line (`` `text' ``): one finding says both
         errors = [x for x in msgs if not (x.startswith("`") and x.endswith("'"))]
         quoted = [x[1:-1].strip() for x in msgs if x.startswith("`") and x.endswith("'")]
-        text = "; ".join(errors) or "syntax error"
-        if quoted:
-            text += f" in `{quoted[0]}`"
         file, line = where(ln)
-        out.append(Finding(file, line, 1, "shell/syntax", f"bash: {text}"))
+        near = quoted[0] if quoted else None
+        out.append(SHELL_SYNTAX.at(file, line, 1, error="; ".join(errors) or "syntax error", near=near))
     if not out:
         file, line = where(1)
-        out.append(Finding(file, line, 1, "shell/syntax", f"bash -n: {proc.stderr.strip() or 'syntax error'}"))
+        out.append(SHELL_SYNTAX.at(file, line, 1, case="raw", error=proc.stderr.strip() or "syntax error"))
     return out
 
 
@@ -85,22 +84,15 @@ def shellcheck(code: str, where, severity: str = "warning", session: Session | N
             comments = json.loads(proc.stdout or "{}").get("comments", [])
         except subprocess.TimeoutExpired:
             file, line = where(1)
-            return [Finding(file, line, 1, "shell/timeout", f"ShellCheck did not finish within {TIMEOUT_S} s")]
+            return [SHELL_TIMEOUT.at(file, line, 1, tool="ShellCheck", seconds=TIMEOUT_S)]
         except (json.JSONDecodeError, OSError):
             return []
     out = []
     for c in comments:
         file, line = where(int(c.get("line", 1)))
         code_ = f"SC{c.get('code')}"
-        out.append(
-            Finding(
-                file,
-                line,
-                int(c.get("column", 1)),
-                f"shellcheck/{code_}",
-                f"{c.get('message', '')} (https://www.shellcheck.net/wiki/{code_})",
-            )
-        )
+        rule = SHELLCHECK_SC.member(str(c.get("code")))
+        out.append(rule.at(file, line, int(c.get("column", 1)), message=str(c.get("message", "")), code=code_))
     return out
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -32,6 +33,21 @@ from verl_cookbook.checks import Context, claim_check, command_check
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock, Directive
 from verl_cookbook.releases import default_release
+from verl_cookbook.rules.claims import CLAIM_MISSING_ATTR
+from verl_cookbook.rules.stack import (
+    CLAIM_BAD_ATTR,
+    COMBO_CONFLICT,
+    COMBO_NO_CONFLICT,
+    COMBO_NOT_ON_INDEX,
+    COMBO_UNRESOLVED,
+    FACT_MISMATCH,
+    FACT_NO_ENTRY,
+    FACT_UNKNOWN,
+    INSTALL_CHECKOUT_OTHER_RELEASE,
+    INSTALL_UNINSTALL_SHARED_FILES,
+    WHEEL_MISMATCH,
+    WHEEL_UNKNOWN,
+)
 from verl_cookbook.shell.evaluate import parse_script
 from verl_cookbook.stack_facts import (
     select,
@@ -48,7 +64,7 @@ def _need(d: Directive, *names: str) -> list[Finding]:
     missing = [n for n in names if not d.attrs.get(n, "").strip()]
     if not missing:
         return []
-    return [Finding(d.page, d.line, 1, "claim/missing-attr", f"`check: {d.kind}` needs {', '.join(missing)}=…")]
+    return [CLAIM_MISSING_ATTR.at(d.page, d.line, 1, kind=d.kind, missing=missing)]
 
 
 @claim_check("fact")
@@ -59,32 +75,31 @@ def check_fact(d: Directive, ctx: Context) -> list[Finding]:
     entries = stack_facts().get(fid)
     if not entries:
         close = difflib.get_close_matches(fid, sorted(stack_facts()), n=1)
-        hint = f"; did you mean `{close[0]}`?" if close else ""
-        return [Finding(d.page, d.line, 1, "fact/unknown", f"no fact `{fid}` in the stack snapshot{hint}")]
+        return [FACT_UNKNOWN.at(d.page, d.line, 1, id=fid, suggestion=close[0] if close else None)]
     fact = select(entries, cann)
     if fact is None:
-        known = ", ".join(sorted(e.cann or "-" for e in entries))
-        what = f"for CANN {cann}" if cann else "without cann=…"
-        msg = f"fact `{fid}` has no entry {what} (documented for CANN {known})"
-        return [Finding(d.page, d.line, 1, "fact/no-entry", msg)]
+        known = sorted(e.cann or "-" for e in entries)
+        return [FACT_NO_ENTRY.at(d.page, d.line, 1, case="" if cann else "no-cann", id=fid, cann=cann, known=known)]
     if fact.value != claimed:
-        version = f" for CANN {cann}" if cann else ""
         return [
-            Finding(
+            FACT_MISMATCH.at(
                 d.page,
                 d.line,
                 1,
-                "fact/mismatch",
-                f"the page says `{claimed}`{version}, the source says `{fact.value}` (fact `{fid}`)",
                 fact=fact.text,
                 fact_source=fact.source,
+                claimed=claimed,
+                cann=cann,
+                value=fact.value,
+                id=fid,
             )
         ]
     return []
 
 
-def _wheel_finding(d: Directive, entry: dict, msg: str) -> Finding:
-    return Finding(d.page, d.line, 1, "wheel/mismatch", msg, fact=entry["spec"], fact_source=wheel_source(entry))
+def _wheel_finding(d: Directive, entry: dict, case: str, **data: Any) -> Finding:
+    source = wheel_source(entry)
+    return WHEEL_MISMATCH.at(d.page, d.line, 1, fact=entry["spec"], fact_source=source, case=case, **data)
 
 
 @claim_check("wheel")
@@ -94,49 +109,48 @@ def check_wheel(d: Directive, ctx: Context) -> list[Finding]:
     spec = d.attrs["dist"]
     entry = wheel(spec)
     if entry is None:
-        known = ", ".join(sorted(wheel_facts()["wheels"]))
-        return [Finding(d.page, d.line, 1, "wheel/unknown", f"no snapshot of `{spec}` (snapshot has {known})")]
+        return [WHEEL_UNKNOWN.at(d.page, d.line, 1, spec=spec, known=sorted(wheel_facts()["wheels"]))]
     out: list[Finding] = []
     a = d.attrs
     if "record" in a and a["record"] not in entry.get("record", []):
-        out.append(_wheel_finding(d, entry, f"{spec} does not ship `{a['record']}` (RECORD)"))
+        out.append(_wheel_finding(d, entry, "record", spec=spec, path=a["record"]))
     if "absent" in a and a["absent"] in entry.get("record", []):
-        out.append(_wheel_finding(d, entry, f"{spec} does ship `{a['absent']}` (RECORD)"))
+        out.append(_wheel_finding(d, entry, "absent", spec=spec, path=a["absent"]))
     if "requires" in a:
         try:
             want = Requirement(a["requires"])
         except InvalidRequirement as e:
-            return [Finding(d.page, d.line, 1, "claim/bad-attr", f"requires=`{a['requires']}`: {e}")]
+            return [CLAIM_BAD_ATTR.at(d.page, d.line, 1, attr="requires", value=a["requires"], error=str(e))]
         have = [r for r in entry.get("requires_dist", []) if Requirement(r).name.lower() == want.name.lower()]
         if not any(Requirement(r).specifier == want.specifier for r in have):
-            said = ", ".join(f"`{r}`" for r in have) or "nothing"
-            out.append(_wheel_finding(d, entry, f"{spec} requires {said} for {want.name}, not `{want}`"))
+            case = "requires" if have else "requires-none"
+            out.append(_wheel_finding(d, entry, case, spec=spec, have=have, name=want.name, want=str(want)))
     if "tag" in a and not any(a["tag"] in t for t in entry.get("tags", [])):
-        out.append(_wheel_finding(d, entry, f"{spec} is tagged {', '.join(entry['tags'])}, not `{a['tag']}`"))
+        out.append(_wheel_finding(d, entry, "tag", spec=spec, tags=entry["tags"], tag=a["tag"]))
     if "top_level" in a and a["top_level"] not in entry.get("top_level", []):
-        listed = entry.get("top_level")
-        out.append(_wheel_finding(d, entry, f"{spec}'s top_level.txt lists {listed}, not `{a['top_level']}`"))
+        listed = entry.get("top_level") or []
+        out.append(_wheel_finding(d, entry, "top-level", spec=spec, listed=listed, name=a["top_level"]))
     if "needs" in a:
         needs = entry.get("needs", {})
         if not any(a["needs"] in libs for libs in needs.values()):
-            out.append(_wheel_finding(d, entry, f"no shared object in {spec} needs `{a['needs']}` (readelf NEEDED)"))
+            out.append(_wheel_finding(d, entry, "needs", spec=spec, lib=a["needs"]))
     if "shares" in a:
         other = wheel(a["shares"])
         if other is None:
-            out.append(Finding(d.page, d.line, 1, "wheel/unknown", f"no snapshot of `{a['shares']}`"))
+            out.append(WHEEL_UNKNOWN.at(d.page, d.line, 1, spec=a["shares"]))
         else:
             n = len(shared_paths(entry, other))
             if str(n) != a.get("count", str(n)) or n == 0:
-                out.append(_wheel_finding(d, entry, f"{spec} and {a['shares']} share {n} paths, not {a.get('count')}"))
+                claimed = a.get("count")
+                out.append(_wheel_finding(d, entry, "shares", spec=spec, other=a["shares"], count=n, claimed=claimed))
     if "min_glibc" in a:
         levels = wheel_facts()["platforms"].get(entry["spec"], {})
         lowest = sorted({lvl for row in levels.values() for lvl, f in row.items() if f})
         below = sorted({lvl for row in levels.values() for lvl, f in row.items() if not f})
         claimed = f"manylinux_{a['min_glibc'].replace('.', '_')}"
         if not lowest or lowest[0] != claimed or not below:
-            out.append(
-                _wheel_finding(d, entry, f"{spec}: the index has it from {lowest or ['nothing']}, not from {claimed}")
-            )
+            case = "min-glibc" if lowest else "min-glibc-none"
+            out.append(_wheel_finding(d, entry, case, spec=spec, lowest=lowest, claimed=claimed))
     return out
 
 
@@ -145,7 +159,7 @@ def _pins(text: str) -> list[Requirement]:
 
 
 _VERDICTS = ("ok", "conflict", "missing")
-_RULE_FOR_PIP = {"conflict": "combo/conflict", "ok": "combo/no-conflict", "missing": "combo/not-on-index"}
+_RULE_FOR_PIP = {"conflict": COMBO_CONFLICT, "ok": COMBO_NO_CONFLICT, "missing": COMBO_NOT_ON_INDEX}
 
 
 @claim_check("combo")
@@ -157,36 +171,28 @@ def check_combo(d: Directive, ctx: Context) -> list[Finding]:
     try:
         pins = _pins(d.attrs["pins"])
     except InvalidRequirement as e:
-        return [Finding(d.page, d.line, 1, "claim/bad-attr", f"pins=`{d.attrs['pins']}`: {e}")]
+        return [CLAIM_BAD_ATTR.at(d.page, d.line, 1, attr="pins", value=d.attrs["pins"], error=str(e))]
     verdict = d.attrs["verdict"]
     if verdict not in _VERDICTS:
-        msg = f'verdict="{verdict}": expected one of {", ".join(_VERDICTS)}'
-        return [Finding(d.page, d.line, 1, "claim/bad-attr", msg)]
+        expected = list(_VERDICTS)
+        return [CLAIM_BAD_ATTR.at(d.page, d.line, 1, case="choice", attr="verdict", value=verdict, expected=expected)]
     texts = [str(p) for p in pins]
     pip = resolver.answer(texts)
     if pip is None:
-        msg = (
-            f"pip's resolver has not answered for `{resolver.key(texts)}`: add it with "
-            f"python scripts/refresh_resolver.py"
-        )
-        return [Finding(d.page, d.line, 1, "combo/unresolved", msg)]
+        return [COMBO_UNRESOLVED.at(d.page, d.line, 1, key=resolver.key(texts))]
     if pip.verdict == verdict:
         return []
-    said = {
-        "conflict": "pip cannot install them together",
-        "ok": "pip installs them together",
-        "missing": "pip cannot finish: the index lacks a requirement",
-    }[pip.verdict]
     quoted = " / ".join(pip.lines) if pip.lines else f"{len(pip.installs)} distributions resolved"
     return [
-        Finding(
+        _RULE_FOR_PIP[pip.verdict].at(
             d.page,
             d.line,
             1,
-            _RULE_FOR_PIP[pip.verdict],
-            f"the page says {verdict}; {said}: {quoted}",
             fact=quoted,
             fact_source=f"verl_cookbook/snapshots/resolver.json ({resolver.target_label()})",
+            verdict=verdict,
+            pip=" / ".join(pip.lines) or None,
+            resolved=None if pip.lines else len(pip.installs),
         )
     ]
 
@@ -240,17 +246,16 @@ def check_pip(argv: list[str], block: CodeBlock, line: int, ctx: Context) -> lis
                         continue
                     page, page_line = block.where(line)
                     out.append(
-                        Finding(
+                        INSTALL_UNINSTALL_SHARED_FILES.at(
                             page,
                             page_line,
                             1,
-                            "install/uninstall-shared-files",
-                            f"`pip uninstall {removed}` after installing {kept_name}: both wheels install the same "
-                            f"{len(paths)} paths ({', '.join(paths[:2])} …), so the uninstall deletes "
-                            f"{kept_name}'s files while pip still lists it; uninstall first, or reinstall "
-                            f"{kept_name} with --force-reinstall afterwards",
                             fact=f"{gone['spec']} and {kept['spec']} RECORD",
                             fact_source=f"{wheel_source(gone)}; {wheel_source(kept)}",
+                            removed=removed,
+                            kept=kept_name,
+                            count=len(paths),
+                            paths=paths[:2],
                         )
                     )
                     return out
@@ -272,14 +277,14 @@ def check_git(argv: list[str], block: CodeBlock, line: int, ctx: Context) -> lis
         return []
     page, page_line = block.where(line)
     return [
-        Finding(
+        INSTALL_CHECKOUT_OTHER_RELEASE.at(
             page,
             page_line,
             1,
-            "install/checkout-other-release",
-            f"`git checkout {ref}` on a page checked against verl {pinned}: the code run is {m.group(1)}'s, "
-            f"not the release the page describes",
             fact=f"pinned release {pinned}",
             fact_source="verl_cookbook/data/releases.yaml",
+            ref=ref,
+            pinned=pinned,
+            release=m.group(1),
         )
     ]

@@ -22,6 +22,13 @@ from typing import Any
 
 from verl_cookbook.facts import Facts, compose
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import CONFIG_UNKNOWN_KEY
+from verl_cookbook.rules.upgrade import (
+    CONFIG_UNKNOWN_SECTION,
+    UPGRADE_ENTRY_POINT_MOVED,
+    UPGRADE_KEY_MOVED,
+    UPGRADE_KEY_REMOVED,
+)
 
 KEY_MOVES = Path(__file__).resolve().parent.parent / "data" / "key_moves.json"
 
@@ -96,16 +103,18 @@ def entry_point_findings(
     ep = facts.entry_point(new) or {}
     label = facts.tree.version or facts.tree.label
     return [
-        Finding(
+        UPGRADE_ENTRY_POINT_MOVED.at(
             file,
             line,
             col,
-            "upgrade/entry-point-moved",
-            f"`{module}` is gone since verl {since}; verl {label} runs it as `{new}` (config "
-            f"`{ep.get('config_name')}`): the rest of this command is judged against that config",
             fact=source,
             fact_source=ep.get("source"),
-            data={"old": module, "new": new, "since": since, **({"span": span} if span else {})},
+            old=module,
+            new=new,
+            since=since,
+            release=label,
+            config=ep.get("config_name"),
+            span=span,
         )
     ]
 
@@ -161,11 +170,10 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
     out: list[Finding] = []
     sections: dict[str, list[Finding]] = {}
     for f in findings:
-        if f.rule != "config/unknown-key":
+        if f.rule != CONFIG_UNKNOWN_KEY:
             out.append(f)
             continue
         key = str(f.data.get("key", "")).lstrip("+~")
-        message = _HYDRA_PLUS_HINT.sub("", f.message)
         section = _missing_section(base, key) if base else key
         move = moves.get(key)
         if key in HAND_MOVES and _has(base, HAND_MOVES[key][0]):
@@ -177,23 +185,23 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
             out.append(_moved(f, key, move["new"], move, move["source"], label))
         elif move and not move.get("new"):
             out.append(
-                Finding(
+                UPGRADE_KEY_REMOVED.at(
                     f.path,
                     f.line,
                     f.col,
-                    "upgrade/key-removed",
-                    f"`{key}` was removed in verl {move['since']} (verl {move['last']} was the last to have it) and "
-                    f"verl {label}'s config has no key of that name elsewhere: drop it",
                     fact=f"verl {move['last']}: {move['source']}",
-                    data={"key": key, "last": move["last"], "since": move["since"]},
+                    key=key,
+                    last=move["last"],
+                    since=move["since"],
+                    release=label,
                 )
             )
         elif section != key:
             sections.setdefault(section, []).append(f)
         else:
-            out.append(_with_message(f, message))
+            out.append(_without_plus_hint(f))
     for section, group in sections.items():
-        out += [_with_message(f, _HYDRA_PLUS_HINT.sub("", f.message)) for f in group]
+        out += [_without_plus_hint(f) for f in group]
         if len(group) > 1:
             move = moves.get(section)
             choice = None if move else _choice_with(facts, config, base, section)
@@ -219,20 +227,23 @@ def _choice_with(facts: Facts, config: str, base: dict, section: str) -> str | N
     return None
 
 
-def _with_message(f: Finding, message: str) -> Finding:
-    return Finding(f.path, f.line, f.col, f.rule, message, fact=f.fact, fact_source=f.fact_source, data=f.data)
+def _without_plus_hint(f: Finding) -> Finding:
+    """``f`` quoting Hydra without its "To append to your config use +…": ``+`` is the wrong fix for a stale key."""
+    hydra = f.data.get("hydra")
+    return f.with_data(hydra=_HYDRA_PLUS_HINT.sub("", hydra)) if isinstance(hydra, str) else f
 
 
 def _moved(f: Finding, key: str, new: str, move: dict | None, source: str, label: str) -> Finding:
-    when = f" in verl {move['since']} (verl {move['last']} was the last to read it here)" if move else ""
-    return Finding(
+    return UPGRADE_KEY_MOVED.at(
         f.path,
         f.line,
         f.col,
-        "upgrade/key-moved",
-        f"`{key}` is not where verl {label} reads it: it moved to `{new}`{when}; did you mean `{new}`?",
         fact=source,
-        data={"key": key, "new": new, **({"since": move["since"], "last": move["last"]} if move else {})},
+        key=key,
+        new=new,
+        release=label,
+        since=move["since"] if move else None,
+        last=move["last"] if move else None,
     )
 
 
@@ -242,33 +253,28 @@ def _section(
     first = min(group, key=lambda f: (f.line, f.col))
     lines = sorted({f.line for f in group})
     keys = [str(f.data.get("key", "")) for f in group]
-    if move and move.get("new"):
-        where = f"it moved to `{move['new']}` in verl {move['since']} (verl {move['last']} had it here)"
-    elif move:
-        where = f"verl {move['last']} was the last release to have it (removed in {move['since']})"
-    elif choice:
-        where = f"verl {label}'s config has it when the command chooses `{choice}`, which this one does not"
-    elif "ppo" in config:
-        where = "no generated PPO trainer config of a verl release from 0.5.0 to this one has it"
+    if move:
+        case = "moved" if move.get("new") else "removed"
     else:
-        where = "older releases' configs were not compared for this config"
-    shown = ", ".join(str(n) for n in lines[:12]) + (" …" if len(lines) > 12 else "")
-    return Finding(
+        case = "choice" if choice else ("" if "ppo" in config else "other")
+    return CONFIG_UNKNOWN_SECTION.at(
         first.path,
         first.line,
         first.col,
-        "config/unknown-section",
-        f"`{section}` is not a section of verl {label}'s `{config}` config, so all {len(group)} keys under it are "
-        f"unknown (lines {shown}); {where}",
         fact=first.fact,
         fact_source=first.fact_source,
-        data={
-            "section": section,
-            "count": len(group),
-            "keys": keys,
-            "lines": [f.line for f in group],
-            "under": [section],  # the keys' own findings are folded under this one
-            "span": [lines[0], lines[-1]],
-            **({"case": "choice", "choice": choice} if choice and not move else {}),
-        },
+        case=case,
+        section=section,
+        release=label,
+        config=config,
+        count=len(group),
+        shown=[*lines[:12], *(["…"] if len(lines) > 12 else [])],
+        new=move.get("new") if move else None,
+        since=move.get("since") if move else None,
+        last=move.get("last") if move else None,
+        keys=keys,
+        lines=[f.line for f in group],
+        choice=choice if not move else None,
+        under=[section],  # the keys' own findings are folded under this one
+        span=[lines[0], lines[-1]],
     )

@@ -20,6 +20,8 @@ from verl_cookbook.checks.config.checker import ConfigChecker
 from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.rules.config import CONFIG_OMEGACONF
+from verl_cookbook.rules.scripts import YAML_EMPTY, YAML_NOT_A_MAPPING, YAML_SYNTAX
 
 _MISSING = object()
 
@@ -84,21 +86,13 @@ def parse_fragment(block: CodeBlock, base: dict | None) -> tuple[list[Assignment
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         return (
             [],
-            [Finding(file, fline, (mark.column + 1) if mark else 1, "yaml/syntax", f"invalid YAML: {problem}")],
+            [YAML_SYNTAX.at(file, fline, (mark.column + 1) if mark else 1, error=problem)],
             None,
         )
     if node is None:
-        return [], [Finding(block.page, block.line, block.col, "yaml/empty", "empty YAML block")], None
+        return [], [YAML_EMPTY.at(block.page, block.line, block.col)], None
     if not isinstance(node, yaml.MappingNode):
-        return (
-            [],
-            [
-                Finding(
-                    block.page, block.line, block.col, "yaml/not-a-mapping", "a config fragment must be a YAML mapping"
-                )
-            ],
-            None,
-        )  # noqa: E501
+        return [], [YAML_NOT_A_MAPPING.at(block.page, block.line, block.col)], None
     root = tuple(p for p in block.attrs.get("root", "").split(".") if p)
     scoped = base
     for p in root:
@@ -129,7 +123,7 @@ def _omegaconf_merge(
         OmegaConf.merge(cfg, data)
     except OmegaConfBaseException as e:
         msg = str(e).splitlines()[0]
-        return [Finding(block.page, block.line, block.col, "config/omegaconf", f"OmegaConf rejects the merge: {msg}")]
+        return [CONFIG_OMEGACONF.at(block.page, block.line, block.col, error=msg)]
     return []
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import asdict
 
 from verl_cookbook import github_output
+from verl_cookbook.checks import launch
 from verl_cookbook.doctor.inputs import InputError
 from verl_cookbook.doctor.judgement import FileReport, dedupe, diagnose
 from verl_cookbook.doctor_rules import DoctorFinding, ascend_env, with_fix
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     """``verl-cookbook doctor`` with its parsed ``args`` against ``facts``; returns the exit code."""
     reports: list[FileReport] = []
     errors: list[str] = []
+    asked = getattr(args, "startup", False) or getattr(args, "startup_python", None)
+    stages = launch.DOCTOR | (launch.Stage.STARTUP if asked else launch.Stage(0))  # the stages doctor declares
     for path in args.files:
         try:
             reports.append(
@@ -48,12 +51,12 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
                     device=args.device,
                     cann=args.cann,
                     product=args.product,
-                    required=True,
+                    stages=stages,
                 )
             )
         except InputError as e:
             errors.append(f"{path}: {e}")
-    stage = startup_stage(reports, args, facts)
+    stage = startup_stage(reports, args, facts) if launch.Stage.STARTUP in stages else None
     for r in reports:
         r.findings = select_findings(r, getattr(args, "select", None), getattr(args, "ignore", None))
     findings = [f for r in reports for f in r.findings]
@@ -118,13 +121,12 @@ def select_findings(r: FileReport, select: list[str] | None, ignore: list[str] |
 
 
 def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Facts) -> str | None:
-    """``--startup`` (``--startup-python PYTHON``): verl's own startup checks on each command (verl_cookbook/startup/).
-    A flag, not an option with an optional value: ``doctor --startup run.sh`` must not take the script for a Python."""
+    """The ``STARTUP`` stage (``--startup``, ``--startup-python PYTHON``): verl's own startup checks on each command
+    (verl_cookbook/startup/), on the units the one judge read. A flag, not an option with an optional value:
+    ``doctor --startup run.sh`` must not take the script for a Python."""
     from verl_cookbook.startup import doctor_stage
 
     python = getattr(args, "startup_python", None)
-    if not getattr(args, "startup", False) and not python:
-        return None
     stage = doctor_stage.apply(reports, python, facts.tree.version, lambda f: with_fix(f, None))
     for r in reports:
         r.findings = dedupe(r.findings)
@@ -145,7 +147,7 @@ _LABELS = {"en": ("fix", "see"), "zh": ("修改方法", "参见")}
 
 def _extra(reports: list[FileReport], lang: str) -> list[list[tuple[str, str | None]]]:
     fix, see = _LABELS[lang]
-    return [[(fix, df.fix), (see, df.link)] for r in reports for df in r.findings]
+    return [[(fix, df.fix_text(lang)), (see, df.link)] for r in reports for df in r.findings]
 
 
 def format_text(reports: list[FileReport], facts: Facts, lang: str = "en") -> str:
@@ -168,7 +170,7 @@ def format_json(reports: list[FileReport], facts: Facts, lang: str = "en") -> st
             for r in reports
         ],
         "findings": [
-            {**d, "fix": df.fix, "link": df.link}
+            {**d, "fix": df.fix_text(lang), "link": df.link}
             for d, df in zip(
                 json_findings([df.finding for r in reports for df in r.findings], lang),
                 [df for r in reports for df in r.findings],

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from verl_cookbook.checks import upgrade
+from verl_cookbook.checks import launch
 from verl_cookbook.checks.config.checker import ConfigChecker
-from verl_cookbook.checks.config.model import Assignment, ckpt_prefixes, merged_config
+from verl_cookbook.checks.config.model import ckpt_prefixes, merged_config
+from verl_cookbook.checks.launch import Stage
 from verl_cookbook.doctor.guesses import Guess, guess_cann, guess_device, guess_product
 from verl_cookbook.doctor.inputs import (
     DEFAULT_CONFIG,
@@ -42,126 +41,15 @@ class FileReport:
     env: dict = field(default_factory=dict)
 
 
-def required_values(unit: Unit, target: Target, facts: Facts) -> list[Finding]:
-    from verl_cookbook.checks import required_values as rv
-
-    set_keys = {a.dotted: (a.line, a.col) for a in unit.assignments}
-    symbolic = {".".join(k) for k in unit.symbolic}
-    return rv.check(
-        target.config,
-        set_keys,
-        facts.tree,
-        target.file,
-        unit.line,
-        symbolic,
-        facts.session.required_values,
-        module=unit.module,
-    )
-
-
-# -- judging --------------------------------------------------------------------------------------
-
-
-# Findings about a key itself (not its value): still right when the value is a shell expansion.
-_KEY_RULES = {"config/unknown-key", "config/not-a-mapping", "override/needs-plus", "override/plus-on-existing"}
-
-
-def _about_symbolic(f: Finding, unit: Unit) -> bool:
-    return any(a.path in unit.symbolic and (a.line, a.col) == (f.line, f.col) for a in unit.assignments)
-
-
-def judge(unit: Unit, target: Target, checker: ConfigChecker, strict_keys: bool) -> list[DoctorFinding]:
-    out: list[DoctorFinding] = []
-    raw = list(unit.findings)
-    if unit.assignments:
-        for f in checker.check(unit.assignments, mode="config", delta=True, unknown=unit.symbolic):
-            if f.rule in _KEY_RULES or f.rule == "delta/rejected" or not _about_symbolic(f, unit):
-                raw.append(f)
-    raw += _after_backend_fix(raw, unit, checker)
-    kept = [
-        f
-        for f in raw
-        if strict_keys
-        or f.rule not in ("config/unknown-key", "override/needs-plus", "override/group", "config/not-a-field")
-    ]
-    for f in upgrade.rewrite(kept, checker.facts, checker.base, unit.config):  # stale keys read as an upgrade
-        out.append(with_fix(f, target))
+def judge(unit: Unit, target: Target, stages: Stage) -> list[DoctorFinding]:
+    """``unit`` judged by the one judge every caller shares (:func:`verl_cookbook.checks.launch.judge`, for the
+    ``stages`` asked for), then by doctor's own rules about the machine (the HCCL whitelist, RoCE, rebuild_group);
+    each finding with its fix."""
+    out = [with_fix(f, target) for f in launch.judge(unit, target.facts, target.device, stages)]
     out += ascend_env.check_whitelist(target)
     out += ascend_env.check_intra_roce(target)
     out += ascend_env.check_rebuild_group(target)
     return out
-
-
-# A backend name verl does not register, and the name the fix tells the user to write instead.
-_BACKEND_FIXES = {"hccl": "nccl"}
-
-
-def _after_backend_fix(found: list[Finding], unit: Unit, checker: ConfigChecker) -> list[Finding]:
-    """Every other line that must change once a wrong backend name is corrected: kwargs under
-    ``engine_kwargs.<wrong name>`` (ignored after the fix), and what the corrected engine says about them."""
-    wrong = {
-        f.data["name"]
-        for f in found
-        if f.rule == "engine/unknown-backend"
-        and not f.data.get("as_kwargs_key")
-        and f.data.get("name") in _BACKEND_FIXES
-    }
-    out: list[Finding] = []
-    for name in sorted(wrong):
-        good = _BACKEND_FIXES[name]
-        fixed: list[Assignment] = []
-        for a in unit.assignments:
-            path = a.path
-            if "checkpoint_engine" in path and path[-1] == "backend" and a.value == name:
-                a = Assignment(path, good, a.file, a.line, a.col, op=a.op)
-            elif "engine_kwargs" in path and path.index("engine_kwargs") + 1 < len(path):
-                k = path.index("engine_kwargs") + 1
-                if path[k] == name:
-                    new_path = (*path[:k], good, *path[k + 1 :])
-                    out.append(
-                        Finding(
-                            a.file,
-                            a.line,
-                            a.col,
-                            "engine/kwargs-ignored",
-                            f"`{'.'.join(path)}`: once the backend is corrected to `{good}`, verl reads only "
-                            f"`engine_kwargs.{good}`, so this setting would be ignored; write "
-                            f"`{'.'.join(new_path)}` instead",
-                            data={"key": ".".join(path), "corrected": good, "case": "after-fix"},
-                        )
-                    )
-                    a = Assignment(new_path, a.value, a.file, a.line, a.col, op=a.op)
-            fixed.append(a)
-        seen = {(f.line, f.rule) for f in found}
-        for f in checker.check(fixed, mode="config", delta=True, unknown=unit.symbolic):
-            if f.rule.startswith("engine/") and (f.line, f.rule) not in seen:
-                out.append(dataclasses.replace(f, message=f"with backend `{good}`: {f.message}"))
-    return out
-
-
-def unknown_config(unit: Unit, facts: Facts, file: str) -> Finding:
-    """``config/unknown-config`` at a command's ``--config-name`` that verl's config folders do not hold: the configs
-    the release has, the last release (or verl's main branch) with the one named; the rest of the command, judged
-    against the default config, is folded under it (its ``span``)."""
-    from verl_cookbook.facts import history
-    from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG
-
-    assert unit.config_at is not None
-    line, col = unit.config_at
-    lines = [line, unit.line, *(a.line for a in unit.assignments)]
-    entry = facts.entry_point(unit.module or "") or {}
-    folder = facts.config_dir(entry.get("config_name", DEFAULT_CONFIG))
-    known: dict[str, Any] = {
-        "config": unit.config,
-        "release": facts.tree.version or facts.tree.label,
-        "offered": [n for n in facts.config_names() if facts.config_dir(n) == folder],  # beside the entry's own
-        "span": [min(lines), max(lines)],
-    }
-    gone = history.gone_config(facts.tree.version, unit.config)
-    if gone is None:
-        return CONFIG_UNKNOWN_CONFIG.at(file, line, col, case="missing", **known)
-    case = "newer" if gone["last"] == "main" else "gone"
-    return CONFIG_UNKNOWN_CONFIG.at(file, line, col, fact=gone["source"], case=case, last=gone["last"], **known)
 
 
 def diagnose(
@@ -171,7 +59,7 @@ def diagnose(
     device: str | None = None,
     cann: str | None = None,
     product: str | None = None,
-    required: bool = False,
+    stages: Stage = Stage.STATIC,
 ) -> FileReport:
     """All findings for one file. Raises :class:`InputError` when there is no file to read (missing, a folder);
     a file that cannot be read as text is a ``file/…`` finding on it, an empty file has none (a note says so)."""
@@ -210,21 +98,19 @@ def diagnose(
     report.notes += script_notes
     if kind == "shell" and not units:
         report.notes.append(
-            "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script's syntax was checked"
+            "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script itself (its syntax "
+            "and exports) was checked"
         )
     for unit in units:
         if unit.note:
             report.notes.append(unit.note)
         config = unit.config
-        strict = unit.strict
         if facts.default_config(config) is None:
-            if unit.config_at is not None and config not in facts.config_names():
-                report.findings.append(with_fix(unknown_config(unit, facts, file), None))
             report.notes.append(
                 f"verl generates no full config for `{config}`: checked against `{DEFAULT_CONFIG}`, "
                 "unknown keys not reported"
             )
-            config, strict = DEFAULT_CONFIG, False
+            config = DEFAULT_CONFIG
         report.config = config
         checker = ConfigChecker(facts, config, dev.value)
         base = checker.base or {}
@@ -244,9 +130,7 @@ def diagnose(
             env=env,
             anchor_line=unit.line,
         )
-        report.findings += judge(unit, target, checker, strict)
-        if required and unit.module:  # a command: verl's required and enumerated values (checks/required_values.py)
-            report.findings += [with_fix(f, target) for f in required_values(unit, target, facts)]
+        report.findings += judge(unit, target, stages)
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
     elif dev.value == "npu":

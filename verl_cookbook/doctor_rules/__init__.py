@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from verl_cookbook.checks.config.model import Assignment
 from verl_cookbook.facts import Facts
@@ -28,6 +30,9 @@ from verl_cookbook.rules import (  # noqa: F401 - the pages the rules point to, 
     PAGE_NCCL_HCCL,
     PAGE_WHITELIST,
 )
+from verl_cookbook.rules.config import COMMAND_MISSING_DASH_M, COMMAND_UNKNOWN_ENTRY_POINT
+from verl_cookbook.rules.scripts import SHELL_AFTER_PIPE, SHELL_COMMENT_ENDS_COMMAND, SHELL_ORPHAN_OVERRIDES
+from verl_cookbook.rules.upgrade import UPGRADE_ENTRY_POINT_MOVED
 
 # The site's address when neither $VERL_COOKBOOK_SITE_URL nor mkdocs.yml's ``site_url`` says otherwise
 # (an installed package has no mkdocs.yml beside it). tests/test_doctor.py keeps it equal to mkdocs.yml.
@@ -59,9 +64,19 @@ def link(page: str) -> str:
 
 @dataclass
 class DoctorFinding:
+    """A finding with doctor's advice: the fix (rendered in either language from the rule's declaration and
+    ``context``, the finding's data with the backend in effect) and the link to the page that explains it."""
+
     finding: Finding
-    fix: str | None = None
     link: str | None = None
+    context: Mapping[str, Any] | None = None
+
+    def fix_text(self, lang: str = "en") -> str | None:
+        return self.finding.rule.fix_text(self.context, lang) if self.context is not None else None
+
+    @property
+    def fix(self) -> str | None:
+        return self.fix_text("en")
 
 
 @dataclass
@@ -105,12 +120,12 @@ class Target:
 
 # Rules whose fix holds for the script as a whole, before any command is judged (``with_fix`` with no target).
 _SCRIPT_LEVEL = (
-    "shell/comment-ends-command",
-    "shell/after-pipe",
-    "shell/orphan-overrides",
-    "command/missing-dash-m",
-    "command/unknown-entry-point",
-    "upgrade/entry-point-moved",
+    SHELL_COMMENT_ENDS_COMMAND,
+    SHELL_AFTER_PIPE,
+    SHELL_ORPHAN_OVERRIDES,
+    COMMAND_MISSING_DASH_M,
+    COMMAND_UNKNOWN_ENTRY_POINT,
+    UPGRADE_ENTRY_POINT_MOVED,
 )
 
 
@@ -119,7 +134,7 @@ def with_fix(f: Finding, target: Target | None) -> DoctorFinding:
     (``target`` None: a finding about the script as a whole, before any command is judged: only the fix of a rule
     that holds for the whole script, no page)."""
     if target is None:
-        return DoctorFinding(f, f.rule.fix_text(f.data) if f.rule in _SCRIPT_LEVEL else None)
+        return DoctorFinding(f, None, f.data if f.rule in _SCRIPT_LEVEL else None)
     context = {**f.data, "backend": target.backend}
     page = f.rule.page_for(context)
-    return DoctorFinding(f, f.rule.fix_text(context), link(page) if page else None)
+    return DoctorFinding(f, link(page) if page else None, context)

@@ -24,9 +24,15 @@ import ipaddress
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from verl_cookbook.doctor_rules import DoctorFinding, Target, with_fix
-from verl_cookbook.findings import Finding
+from verl_cookbook.rules.scripts import (
+    ASCEND_INTRA_ROCE,
+    ASCEND_REBUILD_GROUP_NPU,
+    ASCEND_WHITELIST_FILE,
+    ASCEND_WHITELIST_REQUIRED,
+)
 
 KIMI = "kimi_ckpt_engine"
 ROCE_SINCE = (8, 5, 0)
@@ -68,22 +74,22 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
     wl_file = _env(t, "HCCL_WHITELIST_FILE")
     missing = []
     if disable is None or (disable[0] or "").strip() != "0":
-        missing.append("`HCCL_WHITELIST_DISABLE=0`")
+        missing.append("HCCL_WHITELIST_DISABLE=0")
     if wl_file is None or not (wl_file[0] or "").strip():
-        missing.append("`HCCL_WHITELIST_FILE=/path/to/whitelist.json`")
+        missing.append("HCCL_WHITELIST_FILE=/path/to/whitelist.json")
     if missing:
         where = disable[1] if disable and disable[0] != "0" else line
         out.append(
             with_fix(
-                Finding(
+                ASCEND_WHITELIST_REQUIRED.at(
                     t.file,
                     where,
                     col if where == line else 1,
-                    "ascend/whitelist-required",
-                    f"`{KIMI}` on Ascend 950PR/950DT needs HCCL's whitelist turned on: export {' and '.join(missing)}",
                     fact="verl's README: on Ascend 950 kimi_ckpt_engine needs HCCL_WHITELIST_DISABLE=0 and "
                     "HCCL_WHITELIST_FILE",
                     fact_source=README,
+                    backend=KIMI,
+                    missing=missing,
                 ),
                 t,
             )
@@ -102,8 +108,9 @@ def resolve_beside(t: Target, value: str) -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-def whitelist_problems(text: str) -> list[str]:
-    """What is wrong with a whitelist file's content ([] when it is valid).
+def whitelist_problems(text: str) -> list[dict[str, Any]]:
+    """What is wrong with a whitelist file's content ([] when it is valid), each problem as the data of one part of
+    ascend/whitelist-file's message (``{"case": "not-ipv4", "where": …, "value": …}``).
 
     The shape comes from the catalog's ``hccl_whitelist`` JSON Schema (the one the site's ``check="json"``
     blocks use), when the catalog is installed; a built-in copy of the same rules stands in otherwise.
@@ -112,16 +119,16 @@ def whitelist_problems(text: str) -> list[str]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        return [f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"]
+        return [{"case": "not-json", "error": e.msg, "line": e.lineno, "column": e.colno}]
     problems = _schema_problems(data)
     if problems is None:
         problems = _builtin_problems(data)
     if isinstance(data, dict) and data.get("device_ip"):
-        problems.append("`device_ip` is reserved and not supported by HCCL: list host NIC IPs under `host_ip`")
+        problems.append({"case": "device-ip"})
     return problems
 
 
-def _schema_problems(data: object) -> list[str] | None:
+def _schema_problems(data: object) -> list[dict[str, Any]] | None:
     try:
         import jsonschema
 
@@ -136,35 +143,35 @@ def _schema_problems(data: object) -> list[str] | None:
     for err in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".")
         if err.validator == "required":
-            out.append("has no `host_ip` key (HCCL: 'json object has no property called host_ip')")
+            out.append({"case": "no-host-ip"})
         elif err.validator == "format":
-            out.append(f"`{where}` {err.instance!r} is not a dotted-decimal IPv4 address")
+            out.append({"case": "not-ipv4", "where": where, "value": str(err.instance)})
         elif err.validator == "minItems":
-            out.append(f"`{where}` must be a non-empty list of IPv4 addresses")
+            out.append({"case": "empty-list", "where": where})
         elif err.validator == "additionalProperties":
-            out.append(f"{err.message} (HCCL reads only `host_ip`)")
+            out.append({"case": "extra-key", "message": err.message})
         elif err.validator == "type" and not where:
-            out.append("must be a JSON object with a `host_ip` list")
+            out.append({"case": "not-object"})
         else:
-            out.append(f"`{where or '(top level)'}`: {err.message}")
+            out.append({"case": "other", "where": where, "message": err.message})
     return out
 
 
-def _builtin_problems(data: object) -> list[str]:
+def _builtin_problems(data: object) -> list[dict[str, Any]]:
     if not isinstance(data, dict):
-        return ["must be a JSON object with a `host_ip` list"]
-    problems = []
+        return [{"case": "not-object"}]
+    problems: list[dict[str, Any]] = []
     hosts = data.get("host_ip")
     if "host_ip" not in data:
-        problems.append("has no `host_ip` key (HCCL: 'json object has no property called host_ip')")
+        problems.append({"case": "no-host-ip"})
     elif not isinstance(hosts, list) or not hosts:
-        problems.append("`host_ip` must be a non-empty list of IPv4 addresses")
+        problems.append({"case": "empty-list", "where": "host_ip"})
     else:
         for i, ip in enumerate(hosts):
             try:
                 ipaddress.IPv4Address(ip if isinstance(ip, str) else "")
             except ValueError:
-                problems.append(f"`host_ip[{i}]` {ip!r} is not a dotted-decimal IPv4 address")
+                problems.append({"case": "not-ipv4", "where": f"host_ip[{i}]", "value": str(ip)})
     return problems
 
 
@@ -175,21 +182,21 @@ def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFindin
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        problems = [f"cannot be read: {e}"]
+        problems = [{"case": "unreadable", "error": str(e)}]
     else:
         problems = whitelist_problems(text)
     if not problems:
         return []
     return [
         with_fix(
-            Finding(
+            ASCEND_WHITELIST_FILE.at(
                 t.file,
                 line,
                 1,
-                "ascend/whitelist-file",
-                f"HCCL_WHITELIST_FILE {value}: " + "; ".join(problems),
                 fact='HCCL reads {"host_ip": ["ip1", "ip2"]}: host NIC IPv4 addresses',
                 fact_source=HCCL_WL_DOC,
+                value=value,
+                problems=problems,
             ),
             t,
         )
@@ -207,16 +214,16 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
     if given is not None and (given[0] or "").strip() == "1":
         return []
     line, col = (given[1], 1) if given else _anchor(t)
-    product = {"A2": "Atlas A2", "A3": "Atlas A3"}.get(t.product or "", "Ascend (product unknown)")
+    product = t.product if t.product in ("A2", "A3") else None
     return [
         with_fix(
-            Finding(
+            ASCEND_INTRA_ROCE.at(
                 t.file,
                 line,
                 col,
-                "ascend/intra-roce",
-                f"`{KIMI}` with CANN {t.cann} on {product}: export HCCL_INTRA_ROCE_ENABLE=1, otherwise "
-                f"Mooncake's host-to-device transfers go over HCCS and time out",
+                backend=KIMI,
+                cann=t.cann,
+                product=product,
                 fact="verl README: 'If you are using CANN version >= 8.5.0 on Ascend devices, you must set "
                 "HCCL_INTRA_ROCE_ENABLE=1'; HCCL: not supported on Ascend 950PR/950DT, on A3 it acts on LLM-DataDist, "
                 "on A2 it is documented only for the Atlas 200T A2 Box16",
@@ -256,15 +263,10 @@ def check_rebuild_group(t: Target) -> list[DoctorFinding]:
     line, col = t.line_of((*t.ckpt_prefix, *path)) or _anchor(t)
     return [
         with_fix(
-            Finding(
+            ASCEND_REBUILD_GROUP_NPU.at(
                 t.file,
                 line,
                 col,
-                "ascend/rebuild-group-npu",
-                "`engine_kwargs.nccl.rebuild_group=True` on Ascend is expected to fail at the end of the first "
-                "weight sync: HCCLCheckpointEngine.finalize() calls `self.pyhccl.destroyComm(...)`, and "
-                "vllm-ascend's PyHcclCommunicator has no such method (AttributeError); verl's own NPU test "
-                "runs only rebuild_group=False",
                 fact="finalize() calls self.pyhccl.destroyComm(self.pyhccl.comm); PyHcclCommunicator defines only "
                 f"__init__, all_reduce and broadcast ({PYHCCL})",
                 fact_source=f"{HCCL_ENGINE}:{verl_line}",

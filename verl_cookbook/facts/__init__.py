@@ -182,9 +182,14 @@ class Facts:
     def converted(self, path: tuple[str, ...]) -> bool:
         """Whether verl turns the config node at ``path`` into its ``_target_`` dataclass (some
         ``omega_conf_to_dataclass`` call reaches it or an ancestor)."""
+        return self.converted_at(path) is not None
+
+    def converted_at(self, path: tuple[str, ...]) -> str | None:
+        """``file:line`` of the ``omega_conf_to_dataclass`` call that turns the node at ``path`` (or an ancestor)
+        into its ``_target_`` dataclass; None when none does."""
         from verl_cookbook.facts import dataclass_types
 
-        return dataclass_types.is_converted(self.data["dataclasses"], path)
+        return dataclass_types.converted_at(self.data["dataclasses"], path)
 
     def delta_guards(self) -> list:
         """verl's ``delta_sharded`` guards (``facts.delta_guards.Guard``), their code parsed once per run."""
@@ -288,10 +293,12 @@ def shipped_facts(version: str) -> dict | None:
 
 def _release_of(tree: VerlTree) -> str | None:
     """The release ``tree`` is, when it is one unpacked by ``verl_source.from_release`` or what ships of one (never a
-    checkout, an installed verl or a user's wheel)."""
+    checkout, an installed verl or a user's wheel). A checkout's label is its path: joined to the cache folder it
+    would give the checkout itself, so the folder and the name are compared apart."""
     if not tree.whole:
         return tree.label
-    return tree.label if tree.root == cache_dir() / "releases" / tree.label else None
+    releases = cache_dir() / "releases"
+    return tree.label if tree.root.parent == releases and tree.root.name == tree.label else None
 
 
 def load_facts(tree: VerlTree, use_cache: bool = True, whole: Callable[[str], VerlTree] | None = None) -> Facts:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from verl_cookbook.facts.pyast import annotation_text, literal_or_source, parse
+from verl_cookbook.facts.parts import parse_near
+from verl_cookbook.facts.pyast import annotation_text, literal_or_source
 from verl_cookbook.verl_source import VerlTree
 from verl_cookbook.yaml_lines import load_with_lines
 
@@ -20,7 +21,7 @@ def dataclass_fields(tree: VerlTree, rel: str, class_name: str) -> dict[str, Any
     if not tree.exists(rel):
         return None
     source = tree.read(rel)
-    mod = parse(source, rel)
+    mod = parse_near(source, rel, (class_name,))  # the class, which names itself
     for node in ast.walk(mod):
         if isinstance(node, ast.ClassDef) and node.name == class_name:
             fields: dict[str, dict] = {}

@@ -101,9 +101,10 @@ def converted(tree: VerlTree) -> dict[str, str]:
     out: dict[str, str] = {}
     for sub in CONVERT_SCANNED:
         for path in sorted((tree.package / sub).rglob("*.py")):
-            text = path.read_text(encoding="utf-8", errors="replace")
-            if "omega_conf_to_dataclass(" not in text:
+            data = path.read_bytes()
+            if b"omega_conf_to_dataclass(" not in data:  # most files: not decoded
                 continue
+            text = data.decode("utf-8", errors="replace")
             rel = path.relative_to(tree.root).as_posix()
             for m in _CONVERT.finditer(text):
                 arg = m.group(1)
@@ -123,9 +124,10 @@ def typed_merges(tree: VerlTree) -> dict[str, str]:
     instantiates its ``_target_`` and checks no type (verl 0.9.1 ``verl/utils/config.py:42-64``)."""
     out: dict[str, str] = {}
     for path in sorted(tree.package.rglob("*.py")):
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if "dataclass_type" not in text or "omega_conf_to_dataclass(" not in text:
+        data = path.read_bytes()
+        if b"dataclass_type" not in data or b"omega_conf_to_dataclass(" not in data:  # most files: not decoded
             continue
+        text = data.decode("utf-8", errors="replace")
         rel = path.relative_to(tree.root).as_posix()
         for m in _TYPED_CALL.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
@@ -150,15 +152,16 @@ def _suffixes(arg: str) -> list[str]:
     return sorted({full, words[-1]}) if words else []
 
 
-def is_converted(data: dict, path: tuple[str, ...]) -> bool:
-    """Whether verl converts the node at ``path`` (or an ancestor) to its dataclass."""
+def converted_at(data: dict, path: tuple[str, ...]) -> str | None:
+    """``file:line`` of the ``omega_conf_to_dataclass`` call that converts the node at ``path`` (or the nearest
+    ancestor a call reaches); None when none does."""
     conv = data.get("converted") or {}
     for k in range(len(path), 0, -1):
-        for suffix in conv:
+        for suffix, where in conv.items():
             seg = tuple(suffix.split("."))
             if path[:k][-len(seg) :] == seg:
-                return True
-    return False
+                return where
+    return None
 
 
 def _classes(mod: ast.Module, text: str, rel: str, module: str) -> dict[str, dict]:

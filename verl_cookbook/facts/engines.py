@@ -194,30 +194,35 @@ def _device_comparisons(mod: _ModuleInfo) -> list[dict]:
     return out
 
 
-def _caller(tree: VerlTree, rel: str, word: str) -> list[ast.AST]:
-    """The nodes of ``rel`` on the lines that name ``word``, in ``ast.walk`` order; none if ``rel`` is absent."""
-    if not tree.exists(rel):
-        return []
-    source = tree.read(rel)
-    return nodes_near(source, rel, (word,))[0] if word in source else []
+_CALLER_WORDS = ("CheckpointEngineRegistry", "engine_kwargs")  # what injected_kwargs and kwargs_lookups look for
 
 
-def injected_kwargs(tree: VerlTree) -> list[dict]:
+def _callers(tree: VerlTree) -> dict[str, list[ast.AST]]:
+    """Each of ``INJECTING_CALLERS`` (that the tree has): its nodes on the lines that name ``CheckpointEngineRegistry``
+    or ``engine_kwargs``, in ``ast.walk`` order, from one parse of the parts that name them."""
+    out: dict[str, list[ast.AST]] = {}
+    for rel in INJECTING_CALLERS:
+        source = tree.read(rel) if tree.exists(rel) else ""
+        out[rel] = nodes_near(source, rel, _CALLER_WORDS)[0] if any(w in source for w in _CALLER_WORDS) else []
+    return out
+
+
+def injected_kwargs(callers: dict[str, list[ast.AST]]) -> list[dict]:
     """Keyword arguments verl itself passes to ``CheckpointEngineRegistry.new`` (a user may not repeat them)."""
     out = []
-    for rel in INJECTING_CALLERS:
-        for node in _caller(tree, rel, "CheckpointEngineRegistry"):
+    for rel, nodes in callers.items():
+        for node in nodes:
             if isinstance(node, ast.Call) and (dotted_name(node.func) or "").endswith("CheckpointEngineRegistry.new"):
                 names = [kw.arg for kw in node.keywords if kw.arg]
                 out.append({"kwargs": names, "source": f"{rel}:{node.lineno}"})
     return out
 
 
-def kwargs_lookups(tree: VerlTree) -> list[dict]:
+def kwargs_lookups(callers: dict[str, list[ast.AST]]) -> list[dict]:
     """Where verl picks ``engine_kwargs[<backend>]`` (so kwargs under any other key are ignored)."""
     out = []
-    for rel in INJECTING_CALLERS:
-        for node in _caller(tree, rel, "engine_kwargs"):
+    for rel, nodes in callers.items():
+        for node in nodes:
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
@@ -269,12 +274,13 @@ def extract(tree: VerlTree) -> dict:
             continue  # never imported by verl.checkpoint_engine: not registered at runtime
         for dev in reg["devices"]:
             resolution.setdefault(reg["backend"], {})[dev] = reg["class"]  # last import wins
+    callers = _callers(tree)
     return {
         "registrations": sorted(registrations, key=lambda r: (r["backend"], r["source"])),
         "import_order": order,
         "resolution": resolution,
-        "injected_kwargs": injected_kwargs(tree),
-        "kwargs_lookups": kwargs_lookups(tree),
+        "injected_kwargs": injected_kwargs(callers),
+        "kwargs_lookups": kwargs_lookups(callers),
         "source": INIT,
     }
 

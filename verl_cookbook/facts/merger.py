@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from verl_cookbook.facts.pyast import literal_or_source, parse
+from verl_cookbook.facts.parts import parse_near
+from verl_cookbook.facts.pyast import literal_or_source
 from verl_cookbook.verl_source import VerlTree
 
 PKG = "verl/model_merger"
@@ -129,6 +130,9 @@ def _options_of(var: str, parsers: dict[str, dict], seen: frozenset[str] = froze
     return out + p["options"]
 
 
+_WORDS = ("ArgumentParser", "add_subparsers", "add_parser", "add_argument")
+
+
 def extract(tree: VerlTree) -> dict:
     """``{"module", "source", "subcommand": {dest, required}, "options": [...], "subcommands": {name: {...}}}``."""
     pkg = tree.root / PKG
@@ -139,7 +143,7 @@ def extract(tree: VerlTree) -> dict:
         source = path.read_text(encoding="utf-8", errors="replace")
         if "add_argument" not in source:
             continue
-        mod = parse(source, rel)
+        mod = parse_near(source, rel, _WORDS)  # the functions that build a parser
         for fn in [n for n in ast.walk(mod) if isinstance(n, ast.FunctionDef)]:
             v = _Parsers(source, rel)
             v.visit(fn)

@@ -119,9 +119,20 @@ def nodes_near(text: str, rel: str, words: tuple[str, ...]) -> tuple[list[ast.AS
     one's parent: what a fact about nodes that name one of ``words`` reads, and no more."""
     lines: list[int] = []
     line, at = 1, 0
-    for m in re.finditer("|".join(map(re.escape, words)), text):
-        line += text.count("\n", at, m.start())
-        at = m.start()
+    for start in sorted(_occurrences(text, words)):
+        line += text.count("\n", at, start)
+        at = start
         if not lines or lines[-1] != line:
             lines.append(line)
     return walk_lines(parse_near(text, rel, words), lines)
+
+
+def _occurrences(text: str, words: tuple[str, ...]) -> set[int]:
+    """Where each of ``words`` starts in ``text`` (``str.find``: several times faster than a regex alternation)."""
+    out: set[int] = set()
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            out.add(at)
+            at = text.find(word, at + 1)
+    return out

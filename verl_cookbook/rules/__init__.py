@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from verl_cookbook.rules.template import Message, TemplateError, fields_of
+from verl_cookbook.rules.template import Message, TemplateError
 
 ERROR = "error"
 WARNING = "warning"
@@ -55,12 +55,12 @@ class Rule(str):
     catches: str
     why: str
     severity: str
-    fix: str | Mapping[str, str] | None
+    fix: Message | None  # how to fix it, in English and 中文, filled from the data and doctor's context
     page: str | Mapping[str, str] | None
     bad: Example | None
     good: Example | None
     parent: Rule | None
-    message: Message | None  # None only while a check still writes its own text (the compat path)
+    message: Message  # the finding's text, in English and 中文
     folds: tuple[str, ...]  # codes (or prefixes) of the rules whose findings this rule's findings can explain
     data_names: frozenset[str]  # the data a finding may carry: its templates' fields, the fix's, and ``extra``
 
@@ -96,13 +96,11 @@ class Rule(str):
         (``data["case"]``, default ``""``) reads, and nothing the rule does not declare. The message is rendered
         from the template; ``fact`` says what verl (or the source named by ``fact_source``) actually has."""
         message = self.declared.message
-        if message is None:
-            raise TemplateError(f"rule {self}: declares no message template")
         case = str(data.get("case") or "")
         cases = message.cases
         if case not in cases and not ("" in cases and case in self.declared.extra_cases):
             raise TypeError(f"rule {self}: no case {case!r} (declared: {', '.join(map(repr, cases))})")
-        missing = message.fields(case if case in cases else "") - data.keys()
+        missing = message.required(case if case in cases else "") - data.keys()
         unknown = data.keys() - self.declared.data_names - {"case"}
         if missing or unknown:
             raise TypeError(
@@ -116,25 +114,37 @@ class Rule(str):
                     if part
                 )
             )
-        return Finding(path, line, col, self, message.render(data), fact, fact_source, data)
+        for name in message.listed_fields() & data.keys():
+            try:
+                message.check_parts(data[name])
+            except TypeError as e:
+                raise TypeError(f"rule {self}: data {name}: {e}") from None
+        required = message.required(case if case in cases else "")
+        # a field given as None that the message does not need is left out: the data says what the check knew
+        values = {k: _value(v, self, k) for k, v in data.items() if v is not None or k in required}
+        return Finding(path, line, col, self, message.render(values), fact, fact_source, values)
 
     def render(self, data: Mapping[str, Any], lang: str = "en") -> str:
         """This rule's message for ``data`` in ``lang`` (``en`` or ``zh``)."""
-        message = self.declared.message
-        return message.render(data, lang) if message is not None else ""
+        return self.declared.message.render(data, lang)
+
+    def member(self, suffix: str) -> Rule:
+        """The code of this family that ends in ``suffix`` (``SHELLCHECK_SC.member("2086")``: ``shellcheck/SC2086``)."""
+        if not self.family:
+            raise TypeError(f"rule {self} is not a family")
+        return lookup(self.code + suffix)
 
     @property
     def extra_cases(self) -> frozenset[str]:
         """Cases the fix or the page tells apart while the message has one wording."""
-        return frozenset(k for m in (self.fix, self.page) if isinstance(m, Mapping) for k in m if isinstance(k, str))
+        cases = set(self.fix.cases if self.fix else ()) | set(self.page if isinstance(self.page, Mapping) else ())
+        return frozenset(cases)
 
-    def fix_text(self, data: Mapping[str, Any]) -> str | None:
-        """The fix, filled from a finding's data (and context such as ``backend``); ``data["case"]`` picks one of
-        several fixes when the rule declares a mapping."""
+    def fix_text(self, data: Mapping[str, Any], lang: str = "en") -> str | None:
+        """The fix in ``lang``, filled from a finding's data and context such as ``backend`` (a field neither has
+        shows as ``<name>``); ``data["case"]`` picks one of several fixes when the rule declares a mapping."""
         fix = self.declared.fix
-        if isinstance(fix, Mapping):
-            fix = fix.get(str(data.get("case") or ""), fix.get(""))
-        return fix.format_map(_Defaulting(data)) if fix else None
+        return fix.render(_Defaulting(data), lang) if fix else None
 
     def page_for(self, data: Mapping[str, Any]) -> str | None:
         """The site page that explains the rule; a mapping picks it by ``data["case"]``, else by ``data["backend"]``
@@ -146,6 +156,18 @@ class Rule(str):
                     return page[str(key)]
             return page.get("")
         return page
+
+
+def _value(v: Any, rule: Rule, name: str) -> Any:
+    """``v`` as a finding carries it: JSON's values only (a tuple becomes a list), so a finding read back from the
+    page cache or a baseline renders the same text."""
+    if v is None or isinstance(v, (str, bool, int, float)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [_value(x, rule, name) for x in v]
+    if isinstance(v, Mapping):
+        return {str(k): _value(x, rule, name) for k, x in v.items()}
+    raise TypeError(f"rule {rule}: data {name} is a {type(v).__name__}, not a JSON value")
 
 
 class _Defaulting(dict):
@@ -168,35 +190,24 @@ class Finding:
     path: str
     line: int
     col: int
-    rule: Rule  # a declared code given as a string is looked up in __post_init__ (the compat path)
-    message: str
+    rule: Rule
+    message: str  # rendered by the rule from ``data`` (English); never written by a check
     fact: str | None = None
     fact_source: str | None = None
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
-    if TYPE_CHECKING:  # what the generated __init__ accepts: the rule as a Rule or as its code
-
-        def __init__(
-            self,
-            path: str,
-            line: int,
-            col: int,
-            rule: Rule | str,
-            message: str,
-            fact: str | None = None,
-            fact_source: str | None = None,
-            data: Mapping[str, Any] = ...,
-        ) -> None: ...
-
     def __post_init__(self) -> None:
         if not isinstance(self.rule, Rule):
-            object.__setattr__(self, "rule", lookup(self.rule))
+            raise TypeError(f"a finding is made by its rule (RULE.at(path, line, col, **data)), not from {self.rule!r}")
 
     def text(self, lang: str = "en") -> str:
         """The message in ``lang`` (``en`` or ``zh``), rendered from the rule's template."""
-        if lang == "en" or self.rule.declared.message is None:
-            return self.message
-        return self.rule.render(self.data, lang)
+        return self.message if lang == "en" else self.rule.render(self.data, lang)
+
+    def with_data(self, **changes: Any) -> Finding:
+        """This finding made again by its rule, at the same place, with ``changes`` to its data."""
+        data = {**self.data, **changes}
+        return self.rule.at(self.path, self.line, self.col, fact=self.fact, fact_source=self.fact_source, **data)
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.col, self.rule, self.message)
@@ -220,8 +231,6 @@ def replay(d: Mapping[str, Any]) -> Finding:
     """A finding again from its :meth:`Finding.as_dict` (English) form, e.g. out of the page cache."""
     rule = lookup(d["rule"])
     data = dict(d.get("data") or {})
-    if rule.declared.message is None:  # the compat path: the text was written by the check
-        return Finding(d["path"], d["line"], d["col"], rule, d["message"], d.get("fact"), d.get("fact_source"), data)
     return rule.at(d["path"], d["line"], d["col"], fact=d.get("fact"), fact_source=d.get("fact_source"), **data)
 
 
@@ -242,18 +251,22 @@ def declare(
     *,
     severity: str = ERROR,
     fix: str | Mapping[str, str] | None = None,
+    fix_zh: str | Mapping[str, str] | None = None,
     page: str | Mapping[str, str] | None = None,
     bad: Example | None = None,
     good: Example | None = None,
     family: bool = False,
     message: str | Mapping[str, str] | None = None,
     message_zh: str | Mapping[str, str] | None = None,
+    parts: Mapping[str, str] | None = None,
+    parts_zh: Mapping[str, str] | None = None,
     extra: Sequence[str] = (),
     folds: Sequence[str] = (),
 ) -> Rule:
     """Declare one rule (once: a second declaration of the same code is a bug).
 
     ``message`` and ``message_zh`` are the finding's text in English and 中文 (one template, or one per case);
+    ``parts``/``parts_zh`` the wording of each kind of problem a ``{problems!p}`` field lists;
     ``extra`` names the data a finding carries beyond the templates' fields (what its fix, page or advice read).
     ``folds`` names the rules (codes or prefixes) whose findings a finding of this rule can explain: they are shown
     folded under it when they lie within the reach its data gives, ``under`` (key prefixes) and ``span`` (lines)
@@ -262,11 +275,15 @@ def declare(
         raise ValueError(f"rule {code} declared twice")
     if severity not in (ERROR, WARNING, INFO):
         raise ValueError(f"rule {code}: severity {severity!r}")
-    if (message is None) != (message_zh is None):
-        raise TemplateError(f"rule {code}: a message needs both its English and its 中文 template")
-    msg = Message.declare(code, message, message_zh) if message is not None and message_zh is not None else None
-    fix_fields = _fix_fields(fix)
-    names = (msg.all_fields() if msg else frozenset()) | fix_fields | frozenset(extra)
+    if message is None or message_zh is None:
+        raise TemplateError(f"rule {code}: a rule declares its message in English and in 中文")
+    listed = (parts, parts_zh) if parts is not None and parts_zh is not None else None
+    msg = Message.declare(code, message, message_zh, listed)
+    if (fix is None) != (fix_zh is None):
+        raise TemplateError(f"rule {code}: a fix needs both its English and its 中文 text")
+    fixes = Message.declare(code, fix, fix_zh) if fix is not None and fix_zh is not None else None
+    fix_fields = fixes.all_fields() - {"backend"} if fixes else frozenset()  # the backend is doctor's context
+    names = msg.all_fields() | fix_fields | frozenset(extra)
     if folds:
         names |= {"under", "span"}
     if {"fact", "fact_source"} & names:
@@ -279,7 +296,7 @@ def declare(
         catches=catches,
         why=why,
         severity=severity,
-        fix=fix,
+        fix=fixes,
         page=page,
         bad=bad,
         good=good,
@@ -290,12 +307,6 @@ def declare(
     )
     (_FAMILIES if family else _RULES)[code] = rule
     return rule
-
-
-def _fix_fields(fix: str | Mapping[str, str] | None) -> frozenset[str]:
-    """The data a fix template reads (``backend`` is the doctor's context, not a finding's data)."""
-    texts = [fix] if isinstance(fix, str) else list(fix.values()) if fix else []
-    return frozenset().union(*(fields_of(t) for t in texts)) - {"backend"}
 
 
 def lookup(code: str) -> Rule:
@@ -345,8 +356,10 @@ PAGE_BY_BACKEND = {
 
 
 # The declarations, one module per family of rules.
+from verl_cookbook.rules import claims as _claims  # noqa: E402,F401
 from verl_cookbook.rules import config as _config  # noqa: E402,F401
 from verl_cookbook.rules import coverage as _coverage  # noqa: E402,F401
+from verl_cookbook.rules import engines as _engines  # noqa: E402,F401
 from verl_cookbook.rules import lenient as _lenient  # noqa: E402,F401
 from verl_cookbook.rules import pages as _pages  # noqa: E402,F401
 from verl_cookbook.rules import scripts as _scripts  # noqa: E402,F401

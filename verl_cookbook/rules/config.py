@@ -1,48 +1,68 @@
 """Rules about verl's config: keys, types and Hydra overrides (``config/``, ``override/``, ``defaults/``), the
-checkpoint engines (``engine/``, ``delta/``), the command that starts verl (``command/``) and the site's own
-consistency with verl (``verl/``)."""
+command that starts verl (``command/``) and the site's own consistency with verl (``verl/``). The checkpoint
+engines' rules are in :mod:`.engines`."""
 
 from __future__ import annotations
 
-from verl_cookbook.rules import PAGE_BY_BACKEND, PAGE_DELTA, PAGE_NCCL_HCCL, WARNING, Example, declare
+from verl_cookbook.rules import WARNING, Example, declare
 
-_PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
-_CKPT = "actor_rollout_ref.rollout.checkpoint_engine"
+# verl's PPO trainer with what every command of it must set (a rollout, the micro-batch sizes validate_config
+# asks for), so that an example shows its own rule and nothing else.
+PPO = (
+    "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm "
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 "
+    "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2"
+)
+CKPT = "actor_rollout_ref.rollout.checkpoint_engine"
 
 
-def _sh(*overrides: str, head: str = "", args: tuple[str, ...] = ()) -> Example:
+def ppo_script(*overrides: str, head: str = "", args: tuple[str, ...] = ()) -> Example:
     """A launch script running verl's PPO trainer with ``overrides``, given to ``doctor``."""
-    return Example("sh", "#!/usr/bin/env bash\n" + head + " \\\n    ".join((_PPO, *overrides)) + "\n", args)
-
-
-def _npu(*overrides: str) -> Example:
-    return _sh(*overrides, head="export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3,4,5,6,7\n")
+    return Example("sh", "#!/usr/bin/env bash\n" + head + " \\\n    ".join((PPO, *overrides)) + "\n", args)
 
 
 # -- config/ ------------------------------------------------------------------
-declare(
+CONFIG_UNKNOWN_KEY = declare(
     "config/unknown-key",
     "Unknown config key",
     "配置项不存在",
     "A key that verl's composed config does not have (a typo, or a key of another verl release).",
     "Hydra's config is in struct mode: it stops at start-up on a key it does not know.",
+    message={
+        "": "unknown key `{key}`: verl's `{config}` config has no `{name}`[[ under `{parent}`]][[; did you "
+        "mean `{suggestion}`?]][[ (Hydra: {hydra})]]",
+        "group": "unknown key `{key}`: `{name}` is a config group of `{config}`, chosen on its own: write "
+        "`{name}={value}`[[ (Hydra: {hydra})]]",
+    },
+    message_zh={
+        "": "配置项 `{key}` 不存在：verl 的 `{config}` 配置中[[ `{parent}` 下]]没有 `{name}`[[；是否应为 "
+        "`{suggestion}`？]][[（Hydra：{hydra}）]]",
+        "group": "配置项 `{key}` 不存在：`{name}` 是 `{config}` 的配置组，须单独选择：写作 `{name}={value}`[[（"
+        "Hydra：{hydra}）]]",
+    },
     fix={
         "": "fix the key or drop it (or add it with `+` if it is yours); Hydra rejects unknown keys",
         "suggested": "fix the key as suggested, or drop it; Hydra rejects unknown keys",
     },
-    bad=_sh("trainer.total_epoch=2"),
-    good=_sh("trainer.total_epochs=2"),
+    fix_zh={
+        "": "修正该配置项或删除它（如果是自定义配置项，请以 `+` 添加）；Hydra 拒绝不存在的配置项",
+        "suggested": "按提示修正该配置项，或删除它；Hydra 拒绝不存在的配置项",
+    },
+    bad=ppo_script("trainer.total_epoch=2"),
+    good=ppo_script("trainer.total_epochs=2"),
 )
-declare(
+CONFIG_NOT_A_MAPPING = declare(
     "config/not-a-mapping",
     "Key set below a plain value",
     "在非映射的配置值下设置子项",
     "A dotted key that goes below a value that is not a mapping in verl's config (`trainer.total_epochs.x`).",
     "Hydra cannot set a key inside a number or a string; the job stops at start-up.",
-    bad=_sh("trainer.total_epochs.max=2"),
-    good=_sh("trainer.total_epochs=2"),
+    message="`{parent}` is a value in verl's config, not a mapping, so `{key}` cannot be set[[ (Hydra: {hydra})]]",
+    message_zh="`{parent}` 在 verl 配置中是一个值而非映射，因此无法设置 `{key}`[[（Hydra：{hydra}）]]",
+    bad=ppo_script("trainer.total_epochs.max=2"),
+    good=ppo_script("trainer.total_epochs=2"),
 )
-declare(
+CONFIG_WRONG_TYPE = declare(
     "config/wrong-type",
     "Value of the wrong type",
     "配置值类型错误",
@@ -50,34 +70,77 @@ declare(
     "profiler, distillation teachers, skip settings) does not accept.",
     "OmegaConf converts the value when verl builds that dataclass, and a value it cannot convert stops the job. "
     "A node verl only instantiates from its `_target_` (actor, rollout, optimizer) is passed on unchecked.",
-    bad=_sh("actor_rollout_ref.model.use_shm=sometimes"),
-    good=_sh("actor_rollout_ref.model.use_shm=True"),
+    message="`{key}` = {value!r} is not a `{annotation}` (the type of `{field}`); OmegaConf: {error}",
+    message_zh="`{key}` 的值 {value!r} 不是 `{annotation}` 类型（`{field}` 的类型）；OmegaConf：{error}",
+    bad=ppo_script("actor_rollout_ref.model.use_shm=sometimes"),
+    good=ppo_script("actor_rollout_ref.model.use_shm=True"),
 )
-declare(
+_UNCONVERTED = (
+    "`{key}`: {value!r} is {got}, but `{cls}.{field}` is `{annotation}`; verl builds `{cls}` with "
+    "hydra.utils.instantiate ({built}), which passes the value on unconverted"
+)
+_UNCONVERTED_ZH = (
+    "`{key}`：{value!r} 是{got}，但 `{cls}.{field}` 的类型是 `{annotation}`；verl 通过 hydra.utils.instantiate 构造 "
+    "`{cls}`（{built}），取值不经转换直接传入"
+)
+CONFIG_UNCONVERTED_TYPE = declare(
+    "config/unconverted-type",
+    "Value verl passes on without converting",
+    "verl 不经转换直接传递的值",
+    "A value under a node verl builds by instantiating its `_target_` that cannot be what the field holds as "
+    "written: a string where the field holds numbers, a list or a mapping (a quoted list inside a double-quoted "
+    "shell variable keeps its quotes), a list or a mapping where it holds something else.",
+    "`hydra.utils.instantiate` converts nothing: the dataclass holds the value as it came, and the code that reads "
+    "the field fails or misreads it (torch's optimizer cannot use `betas='[0.9,0.95]'`).",
+    message={
+        "": _UNCONVERTED.replace("{got}", "a string"),
+        "list": _UNCONVERTED.replace("{got}", "a list"),
+        "mapping": _UNCONVERTED.replace("{got}", "a mapping"),
+    },  # fmt: skip
+    message_zh={
+        "": _UNCONVERTED_ZH.replace("{got}", "字符串"),
+        "list": _UNCONVERTED_ZH.replace("{got}", "列表"),
+        "mapping": _UNCONVERTED_ZH.replace("{got}", "映射"),
+    },  # fmt: skip
+    fix="write the value as Hydra reads a `{annotation}` (`{key}=[0.9,0.95]`, `{key}=1e-5`): without quotes around "
+    "it, and inside a double-quoted shell variable without the single quotes, which bash keeps in the value",
+    fix_zh="按 Hydra 读取 `{annotation}` 的写法书写该值（`{key}=[0.9,0.95]`、`{key}=1e-5`）：值两侧不加引号；"
+    "写在双引号 shell 变量中时也不加单引号，bash 会把单引号保留在值中",
+    bad=Example(
+        "sh",
+        f"#!/usr/bin/env bash\nOPTIM=\"actor_rollout_ref.actor.optim.betas='[0.9,0.95]'\"\n{PPO} \\\n    $OPTIM\n",
+    ),
+    good=Example(
+        "sh",
+        f'#!/usr/bin/env bash\nOPTIM="actor_rollout_ref.actor.optim.betas=[0.9,0.95]"\n{PPO} \\\n    $OPTIM\n',
+    ),
+)
+CONFIG_NOT_A_FIELD = declare(
     "config/not-a-field",
     "Key added where verl's dataclass has no field",
     "新增的配置项不是 dataclass 字段",
     "A key added with `+` under a node that verl turns into a dataclass without that field.",
     "Hydra accepts the key, but building the dataclass raises TypeError (unexpected keyword argument).",
-    bad=_sh("+actor_rollout_ref.rollout.checkpoint_engine.bucket_mb=512"),
-    good=_sh("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
+    message="`{key}`: Hydra adds it, but {cls}, which verl builds[[ from `{node}`]], has no field `{name}`, so "
+    "building it raises TypeError (unexpected keyword argument)[[; did you mean `{suggestion}`?]]",
+    message_zh="`{key}`：Hydra 会添加该配置项，但 verl 会[[由 `{node}` ]]构造 {cls}，而它没有字段 `{name}`，"
+    "构造时抛出 TypeError（unexpected keyword argument）[[；是否应为 `{suggestion}`？]]",
+    bad=ppo_script("+actor_rollout_ref.rollout.checkpoint_engine.bucket_mb=512"),
+    good=ppo_script("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
 )
-declare(
+CONFIG_LEGACY_KEY = declare(
     "config/legacy-key",
     "Legacy key the entry point never reads",
     "入口不再读取的旧配置项",
     "A key Hydra still accepts but the entry point no longer reads (only another entry point migrates it).",
     "The setting is silently without effect: the job runs, just not as written.",
+    message="`{key}` is a legacy key: Hydra accepts it, but it is not read by {readers!c}; only {migrating!c} "
+    "moves it to its new place (`{function}`)[[: set `{new}` instead]]",
+    message_zh="`{key}` 是旧配置项：Hydra 接受它，但 {readers!c} 不读取它；只有 {migrating!c} 会通过 `{function}` "
+    "将其迁移到新位置[[：请改为设置 `{new}`]]",
     severity=WARNING,
-    bad=_sh("reward_model.reward_manager=naive"),
-    good=_sh("reward.reward_manager.name=naive"),
-)
-declare(
-    "config/missing-value",
-    "Mandatory value never set",
-    "必填配置项未设置",
-    "A key that is `???` (mandatory) in verl's config and that the command never sets.",
-    "verl stops with MissingMandatoryValue as soon as it reads the key.",
+    bad=ppo_script("reward_model.reward_manager=naive"),
+    good=ppo_script("reward.reward_manager.name=naive"),
 )
 _NO_CONFIG = "`--config-name {config}`: verl {release} has no config `{config}` (it has {offered!c})"
 _NO_CONFIG_ZH = "`--config-name {config}`：verl {release} 中没有配置 `{config}`（可选：{offered!c}）"
@@ -107,48 +170,63 @@ CONFIG_UNKNOWN_CONFIG = declare(
     bad=Example("md", '```yaml {check="config" config="ppo_trainerx"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" config="ppo_trainer"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
-declare(
+CONFIG_OMEGACONF = declare(
     "config/omegaconf",
     "OmegaConf rejects the merge",
     "OmegaConf 拒绝合并",
     "A YAML fragment that OmegaConf cannot merge onto verl's defaults.",
     "verl merges configs with OmegaConf; what it rejects never reaches the trainer.",
+    message="OmegaConf rejects the merge: {error}",
+    message_zh="OmegaConf 拒绝合并：{error}",
 )
 
 # -- override/ ------------------------------------------------------------------
-declare(
+OVERRIDE_NEEDS_PLUS = declare(
     "override/needs-plus",
     "New key without `+`",
     "新增配置项缺少 `+`",
     "An override of a key that is not in verl's config (its parent is empty there), written without `+`.",
     "Hydra adds keys only with `+` (or `++`); without it the job stops at start-up.",
-    bad=_sh("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
-    good=_sh("+actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
+    message="`{key}` is not in verl's `{config}` config (its parent is empty there), so Hydra rejects "
+    "`{override}`; write `+{override}`[[ (Hydra: {hydra})]]",
+    message_zh="`{key}` 不在 verl 的 `{config}` 配置中（其上级为空），因此 Hydra 拒绝 `{override}`；请写作 "
+    "`+{override}`[[（Hydra：{hydra}）]]",
+    bad=ppo_script("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
+    good=ppo_script("+actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
 )
-declare(
+OVERRIDE_PLUS_ON_EXISTING = declare(
     "override/plus-on-existing",
     "`+` on a key that exists",
     "对已存在的配置项使用 `+`",
     "An override written `+key=value` for a key that verl's config already has.",
     "Hydra refuses to append an existing key; write `key=value` (or `++key=value`).",
-    bad=_sh("+trainer.total_epochs=2"),
-    good=_sh("trainer.total_epochs=2"),
+    message="`{key}` already exists in verl's `{config}` config, so Hydra rejects `{override}`; write it without "
+    "`+`[[ (Hydra: {hydra})]]",
+    message_zh="`{key}` 已存在于 verl 的 `{config}` 配置中，因此 Hydra 拒绝 `{override}`；请去掉 `+`[[（Hydra："
+    "{hydra}）]]",
+    bad=ppo_script("+trainer.total_epochs=2"),
+    good=ppo_script("trainer.total_epochs=2"),
 )
-declare(
+OVERRIDE_DELETE_MISSING = declare(
     "override/delete-missing",
     "Deleting a key that does not exist",
     "删除不存在的配置项",
     "An override `~key` for a key verl's config does not have.",
     "Hydra stops: there is nothing to delete.",
-    bad=_sh("~trainer.no_such_key"),
-    good=_sh("trainer.total_epochs=2"),
+    message="`{override}` deletes a key verl's config does not have[[ (Hydra: {hydra})]]",
+    message_zh="`{override}` 删除的配置项在 verl 配置中不存在[[（Hydra：{hydra}）]]",
+    bad=ppo_script("~trainer.no_such_key"),
+    good=ppo_script("trainer.total_epochs=2"),
 )
-declare(
+OVERRIDE_UNKNOWN_GROUP = declare(
     "override/unknown-group",
     "Unknown config group",
     "配置组不存在",
     "An override that Hydra reads as a config group choice, for a group verl's config does not have.",
     "Hydra stops at start-up.",
+    message="`{override}` names a config group verl does not have[[; did you mean `{suggestion}`?]][[ (Hydra: "
+    "{hydra})]]",
+    message_zh="`{override}` 引用的配置组在 verl 中不存在[[；是否应为 `{suggestion}`？]][[（Hydra：{hydra}）]]",
 )
 # What a group option the release lacks would have defined: keys there are judged against the default option, so
 # what Hydra or verl would make of them is not known; their findings are folded under the choice.
@@ -196,70 +274,99 @@ OVERRIDE_GROUP = declare(
         "newer": "choose an option verl {release} has, or run a verl built from the main branch",
         "missing": "choose an option verl {release} has, or add the config folder that holds `{option}`",
     },
+    fix_zh={
+        "": "选择该配置组中存在的选项（Hydra 会列出）",
+        "gone": "选择 verl {release} 中存在的选项，或改用最后提供 `{option}` 的版本 verl {last}",
+        "newer": "选择 verl {release} 中存在的选项，或使用基于 main 分支构建的 verl",
+        "missing": "选择 verl {release} 中存在的选项，或添加包含 `{option}` 的配置目录",
+    },
     folds=_UNDER_A_CHOICE,
-    bad=_sh("model_engine=no_such_engine"),
-    good=_sh("model_engine=megatron"),
+    bad=ppo_script("model_engine=no_such_engine"),
+    good=ppo_script("model_engine=megatron"),
 )
-declare(
+OVERRIDE_REJECTED = declare(
     "override/rejected",
     "Override Hydra rejects",
     "Hydra 拒绝的覆盖项",
     "Any other override that Hydra's own parser and composition reject; the message quotes Hydra.",
     "What Hydra rejects stops the job at start-up.",
+    message="Hydra rejects `{override}`: {hydra}",
+    message_zh="Hydra 拒绝 `{override}`：{hydra}",
 )
-declare(
+OVERRIDE_MALFORMED = declare(
     "override/malformed",
     "Override Hydra cannot parse",
     "Hydra 无法解析的覆盖项",
     "A command-line override that is not valid Hydra override syntax (unbalanced brackets or quotes).",
     "Hydra stops before composing the config.",
-    bad=_sh("trainer.logger=[console"),
-    good=_sh("trainer.logger=[console]"),
+    message="Hydra cannot parse `{override}`: {hydra}",
+    message_zh="Hydra 无法解析 `{override}`：{hydra}",
+    bad=ppo_script("trainer.logger=[console"),
+    good=ppo_script("trainer.logger=[console]"),
 )
-declare(
+OVERRIDE_SWEEP_WITHOUT_MULTIRUN = declare(
     "override/sweep-without-multirun",
     "Sweep without `--multirun`",
     "未使用 `--multirun` 的参数扫描",
     "A sweep value (`a=1,2`) in a command that does not run Hydra with `--multirun`.",
     "Hydra refuses a sweep in a single run.",
-    bad=_sh("trainer.total_epochs=1,2"),
-    good=_sh("trainer.total_epochs=2"),
+    message="`{override}` is a sweep: without `--multirun` (`-m`) Hydra refuses to run it[[ (Hydra: {hydra})]]",
+    message_zh="`{override}` 是参数扫描（sweep）：未指定 `--multirun`（`-m`）时 Hydra 拒绝运行[[（Hydra：{hydra}）]]",
+    bad=ppo_script("trainer.total_epochs=1,2"),
+    good=ppo_script("trainer.total_epochs=2"),
 )
-declare(
+OVERRIDE_UNKNOWN_FLAG = declare(
     "override/unknown-flag",
     "Unknown Hydra flag",
     "Hydra 不支持的命令行参数",
     "A `--flag` that Hydra's command line does not have.",
     "The script exits with 'unrecognized arguments' before training.",
-    bad=_sh("--config-nam=ppo_trainer"),
-    good=_sh("--config-name=ppo_trainer"),
+    message={
+        "": "`{flag}` is not a Hydra command-line flag, so the script exits with 'unrecognized arguments'[[; "
+        "did you mean `{suggestion}`?]]",
+        "dashes": "`{flag}` is not a Hydra command-line flag, so the script exits with 'unrecognized arguments'; "
+        "Hydra overrides have no dashes: `{bare}=…`",
+    },
+    message_zh={
+        "": "`{flag}` 不是 Hydra 命令行选项，脚本会以 'unrecognized arguments' 退出[[；是否应为 `{suggestion}`？]]",
+        "dashes": "`{flag}` 不是 Hydra 命令行选项，脚本会以 'unrecognized arguments' 退出；Hydra 覆盖项不带短横线："
+        "`{bare}=…`",
+    },
+    bad=ppo_script("--config-nam=ppo_trainer"),
+    good=ppo_script("--config-name=ppo_trainer"),
 )
-declare(
+OVERRIDE_FLAG_NEEDS_VALUE = declare(
     "override/flag-needs-value",
     "Hydra flag without its value",
     "Hydra 参数缺少取值",
     "A Hydra flag such as `--config-name` at the end of the command, with no value.",
     "Hydra's argument parser stops.",
-    bad=_sh("--config-name"),
-    good=_sh("--config-name ppo_trainer"),
+    message="`{flag}` needs a value",
+    message_zh="`{flag}` 需要一个值",
+    bad=ppo_script("--config-name"),
+    good=ppo_script("--config-name ppo_trainer"),
 )
 
 # -- defaults/ ------------------------------------------------------------------
-declare(
+DEFAULTS_MISMATCH = declare(
     "defaults/mismatch",
     "Default shown differs from verl's",
     "页面所示默认值与 verl 不一致",
     "A YAML block declared as verl's defaults (`check=\"defaults\"`) with a value verl's default config does not have.",
     "Readers copy defaults from the page; a wrong one misleads them.",
+    message="`{key}` is shown as the default {shown!r}, but verl's default is {default!r}",
+    message_zh="`{key}` 标注的默认值为 {shown!r}，而 verl 的默认值为 {default!r}",
     bad=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 99\n```\n'),
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
 )
-declare(
+DEFAULTS_NOT_A_DEFAULT = declare(
     "defaults/not-a-default",
     "Key shown as a default that verl lacks",
     "页面所示默认项在 verl 中不存在",
     "A key in a defaults block that verl's default config does not have.",
     "The page documents a setting that does not exist.",
+    message="`{key}` is shown as a default, but verl's default config has no such key",
+    message_zh="`{key}` 标注为默认值，但 verl 的默认配置中没有该配置项",
     bad=Example(
         "md",
         '```yaml {check="defaults"}\nactor_rollout_ref:\n  rollout:\n    engine_kwargs:\n      sglang:\n'
@@ -268,140 +375,50 @@ declare(
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
 )
 
-# -- engine/ and delta/ ------------------------------------------------------------------
-declare(
-    "engine/unknown-backend",
-    "Backend name no engine registers",
-    "未注册的检查点引擎后端名",
-    "A `checkpoint_engine.backend` value (or an `engine_kwargs` key) that no checkpoint engine registers.",
-    "verl looks the engine up by that name and stops; on Ascend the HCCL engine is registered as `nccl`.",
-    fix={
-        "": "use one of the registered backend names listed above (`verl:`)",
-        "kwargs-key": "key the kwargs by the backend in effect: `engine_kwargs.{backend}.<name>=…` "
-        "(on Ascend the HCCL engine's name is `nccl`)",
-        "hccl": "set `actor_rollout_ref.rollout.checkpoint_engine.backend=nccl`: on Ascend the name `nccl` "
-        "loads the HCCL engine, and its kwargs go under `engine_kwargs.nccl`",
-    },
-    page=PAGE_NCCL_HCCL,
-    bad=_npu(f"{_CKPT}.backend=hccl"),
-    good=_npu(f"{_CKPT}.backend=nccl"),
-)
-declare(
-    "engine/kwargs-ignored",
-    "engine_kwargs under another backend",
-    "engine_kwargs 不在当前后端下",
-    "`engine_kwargs.<name>` where `<name>` is not the backend in effect.",
-    "verl passes only `engine_kwargs[<backend>]` to the engine: the rest is silently ignored.",
-    fix={
-        "": "move these kwargs under `engine_kwargs.{backend}` (the backend in effect), or drop them",
-        "after-fix": "rename the key as the message says when you correct the backend",
-    },
-    page=PAGE_BY_BACKEND,
-    bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.hccl.rebuild_group=False"),
-    good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
-)
-declare(
-    "engine/kwargs-not-mapping",
-    "engine_kwargs entry is not a mapping",
-    "engine_kwargs 条目不是映射",
-    "`engine_kwargs.<backend>` set to a plain value instead of a mapping of constructor arguments.",
-    "verl unpacks it as keyword arguments of the engine's constructor.",
-)
-declare(
-    "engine/unknown-kwarg",
-    "Argument the engine's constructor does not take",
-    "引擎构造函数不接受的参数",
-    "A key under `engine_kwargs.<backend>` that the engine class's `__init__` does not accept on this device.",
-    "Building the engine raises TypeError (unexpected keyword argument).",
-    fix="remove the argument: the engine's constructor does not take it on this device",
-    page=PAGE_BY_BACKEND,
-    bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.multi_sender=True"),
-    good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
-)
-declare(
-    "engine/injected-kwarg",
-    "Argument verl passes itself",
-    "由 verl 自行传入的参数",
-    "A key under `engine_kwargs.<backend>` that verl already passes to the engine (e.g. `bucket_size`).",
-    "The constructor gets the argument twice and raises TypeError (multiple values for keyword argument).",
-    fix="remove it from engine_kwargs: verl passes it itself",
-    page=PAGE_BY_BACKEND,
-    bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.bucket_size=512"),
-    good=_npu(f"{_CKPT}.backend=nccl", f"{_CKPT}.update_weights_bucket_megabytes=512"),
-)
-declare(
-    "engine/wrong-type",
-    "Engine argument of the wrong type",
-    "引擎参数类型错误",
-    "An `engine_kwargs` value whose type differs from the constructor parameter's annotation or default.",
-    "The engine receives a value it does not expect (a string where it compares a bool, for instance).",
-    fix="give the type the constructor's default has",
-    page=PAGE_BY_BACKEND,
-    bad=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=sometimes"),
-    good=_npu(f"{_CKPT}.backend=nccl", f"+{_CKPT}.engine_kwargs.nccl.rebuild_group=False"),
-)
-declare(
-    "engine/npu-device",
-    "Engine needs `device: npu` on Ascend",
-    "昇腾上引擎需设置 `device: npu`",
-    'An engine whose constructor compares its `device` argument with "npu", used on Ascend without `device: npu`.',
-    "Without it the engine takes its CUDA path on an NPU.",
-    fix="add `actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.{backend}.device=npu`",
-    page="backends/mooncake-kimi/",
-    bad=_npu(f"{_CKPT}.backend=mooncake"),
-    good=_npu(f"{_CKPT}.backend=mooncake", f"+{_CKPT}.engine_kwargs.mooncake.device=npu"),
-)
-declare(
-    "engine/not-on-device",
-    "Backend not registered on this device",
-    "后端在当前设备上未注册",
-    "A backend whose engine module does not register on the device the job runs on.",
-    "verl cannot find the engine on that device and stops.",
-    fix={
-        "": "pick a backend registered on this device",
-        "delta_sharded": "on Ascend use `backend=nccl` (HCCL); delta_sharded is CUDA/NCCL-only in this verl release",
-    },
-    page={"delta_sharded": PAGE_DELTA, "": PAGE_NCCL_HCCL},
-    bad=_npu(f"{_CKPT}.backend=delta_sharded"),
-    good=_npu(f"{_CKPT}.backend=nccl"),
-)
-declare(
-    "delta/rejected",
-    "delta_sharded setup verl rejects",
-    "verl 拒绝的 delta_sharded 配置",
-    "A `delta_sharded` setup that one of the `raise` statements in verl's delta engine rejects.",
-    "The job stops at its first weight sync, after the cluster has been allocated.",
-    fix="change the setting named in the message, or use another backend (e.g. nccl)",
-    page=PAGE_DELTA,
-    bad=_sh(f"{_CKPT}.backend=delta_sharded", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),
-    good=_sh(f"{_CKPT}.backend=nccl", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),
-)
-
 # -- command/ and verl/ ------------------------------------------------------------------
-declare(
+COMMAND_MISSING_DASH_M = declare(
     "command/missing-dash-m",
     "Module run without `-m`",
     "运行模块时缺少 `-m`",
     "`python verl.trainer.main_ppo`: a module name given to Python as if it were a file.",
     "Python looks for a file of that name and stops.",
+    message="`{prog} {module}` runs a file named `{module}`, which does not exist; a module is run with "
+    "`{prog} -m {module}`",
+    message_zh="`{prog} {module}` 会运行名为 `{module}` 的文件，而该文件不存在；运行模块应写作 `{prog} -m {module}`",
     fix="add `-m` before the module name",
+    fix_zh="在模块名前加上 `-m`",
     bad=Example("sh", "python3 verl.trainer.main_ppo trainer.total_epochs=2\n"),
-    good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
+    good=Example("sh", f"{PPO} trainer.total_epochs=2\n"),
 )
-declare(
+COMMAND_UNKNOWN_ENTRY_POINT = declare(
     "command/unknown-entry-point",
     "verl has no such module",
     "verl 中不存在该模块",
     "`python -m verl.<module>` for a module this verl release does not have.",
     "Python stops with 'No module named …'.",
+    message="`python -m {module}`: verl {release} has no module `{module}`, so Python stops with 'No module named "
+    "{module}'[[; did you mean `{suggestion}`?]]",
+    message_zh="`python -m {module}`：verl {release} 中没有模块 `{module}`，Python 会报错 'No module named {module}' "
+    "并退出[[；是否应为 `{suggestion}`？]]",
     fix="run an entry point this verl release has (named in the message)",
+    fix_zh="改为运行本 verl 版本中存在的入口模块（见问题描述）",
     bad=Example("sh", "python3 -m verl.trainer.main_ppx trainer.total_epochs=2\n"),
-    good=Example("sh", "python3 -m verl.trainer.main_ppo trainer.total_epochs=2\n"),
+    good=Example("sh", f"{PPO} trainer.total_epochs=2\n"),
 )
-declare(
+VERL_CONFIG_DRIFT = declare(
     "verl/config-drift",
     "verl's YAML and dataclass disagree",
     "verl 的 YAML 与 dataclass 不一致",
     "A field of verl's CheckpointEngineConfig whose default differs from (or is missing in) the YAML block.",
     "The site documents one of the two; a drift inside verl means one of them is wrong for some users.",
+    message={
+        "": "`CheckpointEngineConfig.{name}` has no entry in the `checkpoint_engine` YAML block",
+        "differs": "`checkpoint_engine.{name}`: the YAML block says {yaml!r}, the dataclass says {default!r}",
+        "extra": "`checkpoint_engine.{name}` is in the YAML block but is no `CheckpointEngineConfig` field",
+    },
+    message_zh={
+        "": "`CheckpointEngineConfig.{name}` 在 `checkpoint_engine` 的 YAML 配置块中没有对应项",
+        "differs": "`checkpoint_engine.{name}`：YAML 配置块中为 {yaml!r}，dataclass 中为 {default!r}",
+        "extra": "`checkpoint_engine.{name}` 在 YAML 配置块中，但不是 `CheckpointEngineConfig` 的字段",
+    },
 )

@@ -28,6 +28,8 @@ COVERAGE_UNBOUND = declare(
     extra=("text", "signal"),
     fix="bind the sentence: a `check:` claim or a `run:` marker right after it, a citation of the verl lines it rests "
     "on, or a ※ mark whose title says what it rests on",
+    fix_zh="为该句建立依据：紧随其后添加 `check:` 声明或 `run:` 标记、引用其所依据的 verl 源码行，或加上 ※ "
+    "标记并在其 title 中说明依据",
     bad=Example("md", "On Ascend, the HCCL engine registers under the name `nccl`.\n"),
     good=Example("md", f"On Ascend, the HCCL engine registers under the name `nccl`.{_REGISTER}\n"),
 )
@@ -57,6 +59,7 @@ COVERAGE_HISTORY_UNBOUND = declare(
     extra=("text",),
     fix='add since="X" (or until="Y") to the claim that holds the sentence, or mark it ※ when no covered release '
     "can check it",
+    fix_zh='为承载该句的声明添加 `since="X"`（或 `until="Y"`）；若没有任何覆盖的版本能核对它，请将其标记为 ※',
     bad=Example(
         "md",
         f"Since verl 0.8.0, Megatron-Bridge saves a LoRA adapter under `huggingface/adapter/`.\n{_ADAPTER} -->\n",
@@ -79,6 +82,7 @@ COVERAGE_BLANKET_CHECKED = declare(
     message_zh="“{words}”声称全部内容均已核对；标题下的说明按实际数字生成",
     extra=("text",),
     fix="delete the sentence; keep the release the page is checked against with its verl-version claim",
+    fix_zh="删除该句；页面所核对的版本由其 verl-version 声明给出",
     bad=Example(
         "md",
         '!!! info "Checked against"\n    Every statement on this page was checked against verl 0.9.1.\n'
@@ -97,9 +101,10 @@ COVERAGE_MARK_WITHOUT_TITLE = declare(
     'A ※ mark (`sup class="unchecked"`) without a `title="…"` saying what the statement rests on.',
     "The title is what the reader sees on hover: a report, an upstream thread, reading the source, not run.",
     message='※ without title="…": say what “{words}” rests on',
-    message_zh='※ 标记缺少 title="…"：请写明“{words}”的依据',
+    message_zh='※ 标记缺少 `title="…"`：请写明“{words}”的依据',
     extra=("text",),
     fix='add title="…" (for example "from a user report, not checked"), and link the report in the sentence',
+    fix_zh='添加 `title="…"`（例如 `title="from a user report, not checked"`），并在句中链接该报告',
     bad=Example("md", 'A user reports that the sync hangs on 16 nodes.<sup class="unchecked">※</sup>\n'),
     good=Example(
         "md",
@@ -118,6 +123,7 @@ COVERAGE_MARK_WITHOUT_LINK = declare(
     message_zh="“{words}”以“{title}”标 ※，但未给出报告的链接",
     extra=("text",),
     fix="link the report, thread or issue in the sentence (or say in the title what else the sentence rests on)",
+    fix_zh="在句中链接该报告、讨论或 issue（或在 title 中说明该句还依据什么）",
     bad=Example(
         "md",
         "A user reports that the sync hangs on 16 nodes."
@@ -146,6 +152,7 @@ COVERAGE_DEBT_FIXED = declare(
     },
     extra=("text",),
     fix="remove the entry (`verl-cookbook coverage --write-debt` rewrites the list from the pages)",
+    fix_zh="删除该条目（`verl-cookbook coverage --write-debt` 会根据页面重写该列表）",
     bad=Example("md", "Nothing here.\n", files={"coverage-debt.json": _DEBT}),
     good=Example("md", "The HCCL engine registers as `nccl`.\n", files={"coverage-debt.json": _DEBT}),
 )
@@ -158,4 +165,5 @@ COVERAGE_DEBT_INVALID = declare(
     message="{file} is not a coverage debt list ({error})",
     message_zh="{file} 不是覆盖率欠账列表（{error}）",
     fix="rewrite it with `verl-cookbook coverage --write-debt`",
+    fix_zh="用 `verl-cookbook coverage --write-debt` 重写该文件",
 )

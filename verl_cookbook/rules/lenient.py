@@ -13,9 +13,9 @@ _SHOWS = {
     "error": ("an error message (output, not commands)", "报错信息（输出而非命令）"),
     "help": ("`--help` text (output, not commands)", "`--help` 帮助信息（输出而非命令）"),
     "banner": ("a program's status output, not commands", "程序的状态输出而非命令"),
-    "pip": ("pip's output, not commands", "pip 的输出而非命令"),
+    "pip": ("pip's output, not commands", "来自 pip 的输出而非命令"),
     "transcript": ("a console session with its output", "带输出的终端会话"),
-    "command": ("a shell command, not Python", "shell 命令而非 Python"),
+    "command": ("a shell command, not Python", "一条 shell 命令而非 Python 代码"),
 }
 
 LENIENT_WRONG_LANGUAGE = declare(
@@ -36,4 +36,5 @@ LENIENT_WRONG_LANGUAGE = declare(
         what: f"该代码块标注为 `{{lang}}`，但内容是{zh}；请改标为 `{{tag}}`" for what, (_en, zh) in _SHOWS.items()
     },
     fix="tag the block `{tag}`",
+    fix_zh="将代码块改标为 `{tag}`",
 )

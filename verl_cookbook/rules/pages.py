@@ -1,10 +1,13 @@
 """Rules about the pages themselves: files, fences and their declarations (``file/``, ``markdown/``, ``include/``,
-``snippet/``, ``table/``), stated claims and citations of verl's source (``claim/``, ``cite/``), translation parity
-(``parity/``), diagrams (``diagram/``) and suppression comments (``suppression/``)."""
+``snippet/``, ``table/``), diagrams (``diagram/``) and suppression comments (``suppression/``). Stated claims,
+citations and translation parity are in :mod:`.claims`."""
 
 from __future__ import annotations
 
 from verl_cookbook.rules import WARNING, Example, declare
+
+_DIAGRAM = "The site shows pre-rendered SVGs; a diagram mermaid cannot draw shows nothing."
+_REASON = "A reason lets a reviewer tell a deliberate skip from a forgotten check."
 
 _OK = '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'
 
@@ -55,75 +58,91 @@ FILE_TOO_LARGE = declare(
     message="the file is {size} bytes; the checker reads files up to {limit} bytes",
     message_zh="文件大小为 {size} 字节，超过检查工具可读取的上限（{limit} 字节）",
 )
-declare(
+MARKDOWN_UNTERMINATED_FENCE = declare(
     "markdown/unterminated-fence",
     "Code fence never closed",
     "代码块未闭合",
     "A ``` fence with no closing fence.",
     "The rest of the page is swallowed into the block and renders as code.",
+    message="the code fence is never closed: the rest of the page is swallowed into it",
+    message_zh="代码块未闭合：页面其余内容都被并入该代码块",
     bad=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n'),
     good=Example("md", _OK),
 )
-declare(
+INCLUDE_MISSING = declare(
     "include/missing",
     "Included file does not exist",
     "引用的文件不存在",
     "A `--8<--` include whose target file does not exist.",
     "The page renders without the snippet, and the snippet it meant is never checked.",
+    message="the included file `{target}` does not exist",
+    message_zh="`--8<--` 引用的文件 `{target}` 不存在",
 )
 
 # -- snippet/ ------------------------------------------------------------------
-declare(
+SNIPPET_UNDECLARED = declare(
     "snippet/undeclared",
     "Code block without a check",
     "代码块未声明检查方式",
     'A fenced block that declares no `check="<kind>"` (or `check="skip" reason="…"`).',
     "Which check a block needs is declared, never guessed; an undeclared block would go unchecked.",
+    message='the ```{lang} block declares no check: add `check="<kind>"` to its fence, or `check="skip" reason="…"`',
+    message_zh='该 ```{lang} 代码块未声明检查方式：请在代码块首行添加 `check="<kind>"`，或 `check="skip" reason="…"`',
     bad=Example("md", "```yaml\ntrainer:\n  total_epochs: 2\n```\n"),
     good=Example("md", _OK),
 )
-declare(
+SNIPPET_UNKNOWN_CHECK = declare(
     "snippet/unknown-check",
     "Unknown check kind",
     "未知的检查类型",
     'A fence whose `check="…"` names no check the checker has.',
     "A misspelt kind would otherwise leave the block unchecked.",
+    message='`check="{kind}"` is not a check kind; known: {known!c}',
+    message_zh='`check="{kind}"` 不是可用的检查类型；可用类型：{known!c}',
     bad=Example("md", '```yaml {check="confgi"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", _OK),
 )
-declare(
+SNIPPET_UNKNOWN_ATTR = declare(
     "snippet/unknown-attr",
     "Unknown fence attribute",
     "未知的代码块属性",
     "A fence attribute the declared check does not read.",
     "A misspelt attribute (`devcie=`) silently changes nothing.",
+    message='`check="{kind}"` does not read the fence attribute(s) {attrs!c}',
+    message_zh='`check="{kind}"` 不读取代码块属性 {attrs!c}',
     bad=Example("md", '```yaml {check="config" devcie="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" device="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
-declare(
+SNIPPET_SKIP_WITHOUT_REASON = declare(
     "snippet/skip-without-reason",
     "Skipped block without a reason",
     "跳过检查但未说明原因",
     'A block declared `check="skip"` without `reason="…"`.',
-    "A reason lets a reviewer tell a deliberate skip from a forgotten check.",
+    _REASON,
+    message='`check="skip"` needs `reason="…"` saying why the block cannot be checked',
+    message_zh='`check="skip"` 须以 `reason="…"` 说明该代码块无法检查的原因',
     bad=Example("md", '```text {check="skip"}\nsome console output\n```\n'),
     good=Example("md", '```text {check="skip" reason="console output"}\nsome console output\n```\n'),
 )
-declare(
+SNIPPET_EMPTY = declare(
     "snippet/empty",
     "Empty code block",
     "空代码块",
     "A fenced block with no content.",
     "An empty block is a snippet that was lost (often an include that moved).",
+    message="the code block is empty",
+    message_zh="代码块为空",
     bad=Example("md", '```yaml {check="config"}\n```\n'),
     good=Example("md", _OK),
 )
-declare(
+SNIPPET_ORPHAN = declare(
     "snippet/orphan",
     "Snippet no page includes",
     "未被任何页面引用的代码片段",
     "A file under snippets/ that no page includes.",
     "Nothing checks it, and readers never see it.",
+    message="no page includes this snippet, so nothing checks it",
+    message_zh="没有页面引用该代码片段，因此它不会被检查",
 )
 SNIPPET_ORPHAN_DECLARATION = declare(
     "snippet/orphan-declaration",
@@ -145,268 +164,154 @@ SNIPPET_ORPHAN_DECLARATION = declare(
 )
 
 # -- table/ ------------------------------------------------------------------
-for code, summary, zh, catches, why in (
-    (
-        "table/undeclared",
-        "Table of defaults without a declaration",
-        "默认值表格未声明检查方式",
-        "A table with a default column and no `check: params …` comment (or skip) above it.",
-        "A table of defaults that is not checked drifts from verl unnoticed.",
-    ),
-    (
-        "table/orphan-declaration",
-        "Table declaration not above a table",
-        "表格检查声明下方没有表格",
-        "A `check: …` comment that is not directly above a table.",
-        "The declaration checks nothing.",
-    ),
-    (
-        "table/unknown-check",
-        "Unknown table check",
-        "未知的表格检查类型",
-        "A table declaration naming a check kind the checker does not have.",
-        "The table would go unchecked.",
-    ),
-    (
-        "table/skip-without-reason",
-        "Skipped table without a reason",
-        "跳过表格检查但未说明原因",
-        'a `check: skip` comment above a table without `reason="…"`.',
-        "A reason lets a reviewer tell a deliberate skip from a forgotten check.",
-    ),
-    (
-        "table/undeclared-scope",
-        "Params table without a scope",
-        "参数表格未声明作用范围",
-        'A params table with neither `scope="<config path>"` nor `engine="<backend>"`.',
-        "The checker cannot tell which part of verl's config the rows name.",
-    ),
-    (
-        "table/no-default-column",
-        "Params table without a default column",
-        "参数表格缺少默认值列",
-        "A declared params table with no 默认值 / Default column.",
-        "There is nothing to compare with verl's defaults.",
-    ),
-    (
-        "table/no-key",
-        "Row without a key",
-        "表格行缺少配置项名",
-        "A row of a params table whose first column names no key in `code`.",
-        "The row cannot be matched with verl's config.",
-    ),
-    (
-        "table/default-mismatch",
-        "Default in the table differs from verl's",
-        "表格中的默认值与 verl 不一致",
-        "A row whose default is not the one verl's config or the engine's constructor has.",
-        "Readers copy defaults from the page; a wrong one misleads them.",
-    ),
-    (
-        "table/ambiguous-engine",
-        "Engine name resolves to several engines",
-        "后端名对应多个引擎",
-        'An `engine="<backend>"` table for a backend with several engines, without `device="npu|gpu"`.',
-        "Each engine has its own constructor; the table must say which one it documents.",
-    ),
-):
-    declare(code, summary, zh, catches, why)
-
-# -- claim/ and cite/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "claim/unknown-check",
-        "Unknown claim kind",
-        "未知的声明类型",
-        "A `check: …` claim comment of a kind the checker does not have.",
-    ),
-    (
-        "claim/missing-attr",
-        "Claim without its attributes",
-        "声明缺少属性",
-        "A claim declaration missing an attribute its kind needs.",
-    ),
-    (
-        "claim/bad-file",
-        "Claim names a bad path",
-        "声明引用的路径无效",
-        "A claim whose `file=` is not a path inside verl's package.",
-    ),
-    (
-        "claim/file-missing",
-        "Claimed file missing",
-        "声明引用的文件不存在",
-        "A claim about a verl file this release does not have.",
-    ),
-    (
-        "claim/unparsable",
-        "verl file does not parse",
-        "verl 文件无法解析",
-        "A claim about a verl file that Python cannot parse.",
-    ),
-    (
-        "claim/symbol-missing",
-        "Claimed symbol missing",
-        "声明引用的符号不存在",
-        "A claim naming a class or function the verl file does not define.",
-    ),
-    (
-        "claim/params-mismatch",
-        "Claimed parameters differ",
-        "声明的参数与源码不一致",
-        "A claim listing parameters the function does not take.",
-    ),
-    (
-        "claim/code-missing",
-        "Claimed code line missing",
-        "声明引用的代码行不存在",
-        "A claim quoting code that no line of the verl file contains.",
-    ),
-    (
-        "claim/code-changed",
-        "Claimed code line changed",
-        "声明引用的代码行已变更",
-        "A claim quoting code whose closest line in verl now differs.",
-    ),
-    (
-        "claim/only-in-comment",
-        "Claimed text only in a comment",
-        "声明的内容仅出现在注释中",
-        "A claim quoting code that appears only in a comment or docstring.",
-    ),
-    (
-        "claim/raises-missing",
-        "Claimed error not raised",
-        "声明的异常未被抛出",
-        "A claim that verl raises an error with a message that no `raise` has.",
-    ),
-    (
-        "claim/raises-other-error",
-        "Another error class raised",
-        "抛出的异常类型不同",
-        "A claim about an error whose message verl raises with another class.",
-    ),
-    (
-        "claim/message-changed",
-        "Error message changed",
-        "异常信息已变更",
-        "A claim quoting an error message verl has since changed.",
-    ),
-    (
-        "claim/verl-version",
-        "Page checked against another release",
-        "页面核对的 verl 版本与锁定版本不同",
-        "A page stating the verl release it was checked against, other than the pinned one.",
-    ),
-    (
-        "cite/missing-file",
-        "Cited file missing",
-        "引用的文件不存在",
-        "A citation of a verl file the cited release does not have.",
-    ),
-    (
-        "cite/unknown-release",
-        "Cited release not covered",
-        "引用的版本不在覆盖范围内",
-        "A citation of a verl release the site does not cover.",
-    ),
-    (
-        "cite/line-out-of-range",
-        "Cited line beyond the file",
-        "引用的行号超出文件范围",
-        "A citation whose line numbers run past the end of the file.",
-    ),
-    (
-        "cite/claim-outside-lines",
-        "Claim not in the cited lines",
-        "声明内容不在引用的行内",
-        "A claim whose quoted code is outside the lines its citation names.",
-    ),
-):
-    declare(
-        code, summary, zh, catches, "A statement about verl that no longer matches verl's source misleads the reader."
-    )
-
-# -- parity/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "parity/missing-twin",
-        "Page without its translation",
-        "页面缺少对应译文",
-        "A page with no twin in the other language.",
-    ),
-    (
-        "parity/heading-anchor",
-        "Heading without an explicit anchor",
-        "标题缺少显式锚点",
-        "A heading without `{ #anchor }`, whose slug would differ between the languages.",
-    ),
-    (
-        "parity/headings",
-        "Headings differ",
-        "标题结构不一致",
-        "Headings (level and anchor) that differ from the twin's.",
-    ),
-    (
-        "parity/blocks",
-        "Code blocks differ",
-        "代码块不一致",
-        "Fenced blocks (language, check, lines) that differ from the twin's.",
-    ),
-    (
-        "parity/tables",
-        "Parameter tables differ",
-        "参数表格不一致",
-        "Parameter tables whose rows differ from the twin's.",
-    ),
-    ("parity/admonitions", "Admonitions differ", "提示框不一致", "Admonitions whose kinds differ from the twin's."),
-    ("parity/claims", "Check declarations differ", "检查声明不一致", "Check declarations that differ from the twin's."),
-    (
-        "parity/snippet-variant",
-        "中文 variant of a snippet that runs other code",
-        "配置片段的中文版本与原片段的代码不同",
-        "A `x.zh.sh` snippet on a 中文 page whose lines, comments left out, differ from `x.sh`'s.",
-    ),
-    (
-        "parity/marks",
-        "Run markers or ※ marks differ",
-        "运行标记或 ※ 标记不一致",
-        "`run:` markers or ※ marks that differ, in number or order, from the twin's.",
-    ),
-):
-    declare(
-        code,
-        summary,
-        zh,
-        catches,
-        "Both languages say the same things; a structural difference is a translation that drifted.",
-    )
+TABLE_UNDECLARED = declare(
+    "table/undeclared",
+    "Table of defaults without a declaration",
+    "默认值表格未声明检查方式",
+    "A table with a default column and no `check: params …` comment (or skip) above it.",
+    "A table of defaults that is not checked drifts from verl unnoticed.",
+    message='the table has a default column but no `check: params …` comment above it (or `check: skip reason="…"`)',
+    message_zh='该表格含默认值列，但上方没有 `check: params …` 注释（或 `check: skip reason="…"`）',
+)
+TABLE_ORPHAN_DECLARATION = declare(
+    "table/orphan-declaration",
+    "Table declaration not above a table",
+    "表格检查声明下方没有表格",
+    "A `check: …` comment that is not directly above a table.",
+    "The declaration checks nothing.",
+    message="the `check: {kind}` comment is not directly above a table",
+    message_zh="`check: {kind}` 注释未紧贴在表格上方",
+)
+TABLE_UNKNOWN_CHECK = declare(
+    "table/unknown-check",
+    "Unknown table check",
+    "未知的表格检查类型",
+    "A table declaration naming a check kind the checker does not have.",
+    "The table would go unchecked.",
+    message="`{kind}` is not a table check; known: {known!c}",
+    message_zh="`{kind}` 不是可用的表格检查类型；可用类型：{known!c}",
+)
+TABLE_SKIP_WITHOUT_REASON = declare(
+    "table/skip-without-reason",
+    "Skipped table without a reason",
+    "跳过表格检查但未说明原因",
+    'a `check: skip` comment above a table without `reason="…"`.',
+    _REASON,
+    message='`check: skip` needs `reason="…"`',
+    message_zh='`check: skip` 须注明 `reason="…"`',
+)
+TABLE_UNDECLARED_SCOPE = declare(
+    "table/undeclared-scope",
+    "Params table without a scope",
+    "参数表格未声明作用范围",
+    'A params table with neither `scope="<config path>"` nor `engine="<backend>"`.',
+    "The checker cannot tell which part of verl's config the rows name.",
+    message='a params table needs `scope="<config path>"` or `engine="<backend>"`',
+    message_zh='参数表格须声明 `scope="<config path>"` 或 `engine="<backend>"`',
+)
+TABLE_NO_DEFAULT_COLUMN = declare(
+    "table/no-default-column",
+    "Params table without a default column",
+    "参数表格缺少默认值列",
+    "A declared params table with no 默认值 / Default column.",
+    "There is nothing to compare with verl's defaults.",
+    message="the declared parameter table has no default column (默认值 / Default)",
+    message_zh="声明检查的参数表格没有默认值列（默认值 / Default）",
+)
+TABLE_NO_KEY = declare(
+    "table/no-key",
+    "Row without a key",
+    "表格行缺少配置项名",
+    "A row of a params table whose first column names no key in `code`.",
+    "The row cannot be matched with verl's config.",
+    message="the first column must name the key in `code`",
+    message_zh="第一列须以 `code` 形式写出配置项名",
+)
+TABLE_DEFAULT_MISMATCH = declare(
+    "table/default-mismatch",
+    "Default in the table differs from verl's",
+    "表格中的默认值与 verl 不一致",
+    "A row whose default is not the one verl's config or the engine's constructor has.",
+    "Readers copy defaults from the page; a wrong one misleads them.",
+    message={
+        "": "`{key}`: the table says the default is `{claimed}`, verl's default is {default!r}",
+        "no-default": "`{key}`: the table says there is no default, but verl's default is {default!r}",
+        "not-code": "`{key}`: put the default value in `code` (the cell says {cell!r})",
+        "required": "`{key}`: the table claims the default `{claimed}`, but verl gives it no default (it is required)",
+    },
+    message_zh={
+        "": "`{key}`：表格中的默认值为 `{claimed}`，而 verl 的默认值为 {default!r}",
+        "no-default": "`{key}`：表格中写明没有默认值，而 verl 的默认值为 {default!r}",
+        "not-code": "`{key}`：请以 `code` 形式写出默认值（单元格内容为 {cell!r}）",
+        "required": "`{key}`：表格中的默认值为 `{claimed}`，而 verl 没有为它设置默认值（必填）",
+    },
+)
+TABLE_AMBIGUOUS_ENGINE = declare(
+    "table/ambiguous-engine",
+    "Engine name resolves to several engines",
+    "后端名对应多个引擎",
+    'An `engine="<backend>"` table for a backend with several engines, without `device="npu|gpu"`.',
+    "Each engine has its own constructor; the table must say which one it documents.",
+    message='`{backend}` resolves to several engines ({engines!l}); declare `device="npu"` or `device="gpu"`',
+    message_zh='`{backend}` 对应多个引擎（{engines!l}）；请声明 `device="npu"` 或 `device="gpu"`',
+)
 
 # -- diagram/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "diagram/not-mermaid",
-        "Diagram check on a non-mermaid fence",
-        "非 mermaid 代码块声明了图表检查",
-        'A `check="diagram"` fence that is not mermaid.',
-    ),
-    ("diagram/empty", "Empty diagram", "空图表", "A mermaid fence with no content."),
-    (
-        "diagram/unknown-type",
-        "Unknown diagram type",
-        "未知的图表类型",
-        "A mermaid diagram whose first word is not a diagram type.",
-    ),
-    (
-        "diagram/not-drawn",
-        "Diagram not rendered",
-        "图表未渲染",
-        "A diagram whose SVG under docs/diagrams/ is missing or stale.",
-    ),
-):
-    declare(
-        code, summary, zh, catches, "The site shows pre-rendered SVGs; a diagram mermaid cannot draw shows nothing."
-    )
+DIAGRAM_NOT_MERMAID = declare(
+    "diagram/not-mermaid",
+    "Diagram check on a non-mermaid fence",
+    "非 mermaid 代码块声明了图表检查",
+    'A `check="diagram"` fence that is not mermaid.',
+    _DIAGRAM,
+    message={
+        "": '`check="diagram"` is for mermaid fences (``` {{ .mermaid check="diagram" }}), not `{lang}`',
+        "no-lang": '`check="diagram"` is for mermaid fences (``` {{ .mermaid check="diagram" }}), not a fence '
+        "without a language",
+    },
+    message_zh={
+        "": '`check="diagram"` 仅用于 mermaid 代码块（``` {{ .mermaid check="diagram" }}），'
+        "而该代码块的语言为 `{lang}`",
+        "no-lang": '`check="diagram"` 仅用于 mermaid 代码块（``` {{ .mermaid check="diagram" }}），'
+        "而该代码块未注明语言",
+    },
+)
+DIAGRAM_EMPTY = declare(
+    "diagram/empty",
+    "Empty diagram",
+    "空图表",
+    "A mermaid fence with no content.",
+    _DIAGRAM,
+    message={
+        "": "the mermaid diagram has no content",
+        "declared": "the `{word}` diagram declares its type but draws nothing",
+    },
+    message_zh={
+        "": "mermaid 图表没有内容",
+        "declared": "`{word}` 图表只声明了类型，没有绘制任何内容",
+    },
+)
+DIAGRAM_UNKNOWN_TYPE = declare(
+    "diagram/unknown-type",
+    "Unknown diagram type",
+    "未知的图表类型",
+    "A mermaid diagram whose first word is not a diagram type.",
+    _DIAGRAM,
+    message="`{word}` is not a mermaid diagram type[[; did you mean `{suggestion}`?]] (known: flowchart, "
+    "sequenceDiagram, classDiagram, stateDiagram-v2, …)",
+    message_zh="`{word}` 不是 mermaid 图表类型[[；是否应为 `{suggestion}`？]]（可用类型如 flowchart、sequenceDiagram、"
+    "classDiagram、stateDiagram-v2 等）",
+)
+DIAGRAM_NOT_DRAWN = declare(
+    "diagram/not-drawn",
+    "Diagram not rendered",
+    "图表未渲染",
+    "A diagram whose SVG under docs/diagrams/ is missing or stale.",
+    _DIAGRAM,
+    message="the diagram's SVG `{svg}` does not exist (the diagram changed, or mermaid did): run `python "
+    "scripts/render_diagrams.py`",
+    message_zh="图表对应的 SVG 文件 `{svg}` 不存在（图表或 mermaid 版本已变更）：请运行 `python "
+    "scripts/render_diagrams.py`",
+)
 
 # -- suppression/ ------------------------------------------------------------------
 SUPPRESSION_UNUSED = declare(
@@ -419,6 +324,7 @@ SUPPRESSION_UNUSED = declare(
     message_zh="`verl-cookbook: ignore[{code}]` 未生效：本行及下一行均无 `{code}` 问题",
     severity=WARNING,
     fix="remove the comment (or the code it names)",
+    fix_zh="删除该注释（或其中列出的规则代码）",
     bad=Example("md", "<!-- verl-cookbook: ignore[snippet/undeclared] -->\n" + _OK),
     good=Example(
         "md", "<!-- verl-cookbook: ignore[snippet/undeclared] -->\n```yaml\ntrainer:\n  total_epochs: 2\n```\n"

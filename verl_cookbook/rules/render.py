@@ -4,12 +4,13 @@ A pure function of the declarations: ``scripts/gen_rules_page.py`` writes the tw
 ``tests/test_rules_page.py`` fails when the committed ones differ from what it renders. Both languages have the
 same structure (headings with the same English anchors, the same fences, the same table rows), so translation
 parity holds by construction. The Chinese page gives each rule's summary, what it catches and why in 中文 (the
-last two from ``rules/zh.py``) and keeps the fix and the examples in English: they quote config keys and verl's,
-Hydra's and the checker's own messages, which are English in the terminal too.
+last two from ``rules/zh.py``), and its message and fix as the rule declares them in 中文 (what ``--lang zh`` prints);
+the examples are code, the same on both pages.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TypedDict
 
 from verl_cookbook.rules import Example, Rule, declarations
@@ -66,6 +67,7 @@ class _Text(TypedDict):
     cols: tuple[str, str, str]
     catches: str
     why: str
+    message: str
     fix: str
     bad: str
     good: str
@@ -79,8 +81,13 @@ _TEXT: dict[str, _Text] = {
         "title": "规则列表 { #rules }",
         "intro": (
             "`verl-cookbook check` 与 `verl-cookbook doctor` 报告的每个问题都属于下列某条规则，输出中以规则代码标识"
-            "（如 `config/unknown-key`）。本页由规则声明（`verl_cookbook/rules/`）生成；每条规则的修改方法与示例"
-            "以英文给出，与命令行输出的英文信息一致。"
+            "（如 `config/unknown-key`）。本页由规则声明（`verl_cookbook/rules/`）生成。每条规则的提示信息与修改方法"
+            "均以中文和英文声明：`--lang zh` 输出中文，`--lang en` 输出英文；未指定时按 `LC_ALL`、`LC_MESSAGES`、"
+            "`LANG` 中第一个已设置的变量判断，以 `zh` 开头即输出中文。提示信息中的 `{名称}` 由问题的数据填入，⟦…⟧ "
+            "中的部分只在相应数据存在时显示（规则声明中写作 `[[…]]`）。\n\n"
+            "级别为“警告”的规则在 `--format github` 输出中显示为 `::warning` 注解，在文本输出中于规则代码后标注 "
+            "`(warning)`。与 ShellCheck 和 ruff 相同，报告出的警告与错误一样使退出码为 1；不希望因某条规则而失败时，"
+            "用 `--ignore` 或忽略注释将其排除。"
         ),
         "select_h": "选择与忽略规则 { #select }",
         "select": (
@@ -98,6 +105,7 @@ _TEXT: dict[str, _Text] = {
         "cols": ("规则代码", "摘要", "级别"),
         "catches": "检查内容",
         "why": "原因",
+        "message": "提示信息",
         "fix": "修改方法",
         "bad": "错误示例",
         "good": "正确示例",
@@ -110,7 +118,15 @@ _TEXT: dict[str, _Text] = {
         "intro": (
             "Every finding of `verl-cookbook check` and `verl-cookbook doctor` belongs to one of the rules below, "
             "and the output names it by its code (`config/unknown-key`). This page is generated from the rule "
-            "declarations (`verl_cookbook/rules/`)."
+            "declarations (`verl_cookbook/rules/`). Each rule declares its message and its fix in English and in "
+            "中文: `--lang en` prints the English, `--lang zh` the 中文; without `--lang`, the first of `LC_ALL`, "
+            "`LC_MESSAGES` and `LANG` that is set decides (a value starting with `zh` means 中文). In a message, "
+            "`{name}` is filled from the finding's data, and a part in ⟦…⟧ (written `[[…]]` in the declaration) is "
+            "shown only when its data is there."
+            "\n\n"
+            "A rule of severity warning is annotated `::warning` in `--format github` output and marked `(warning)` "
+            "after its code in text output. As with ShellCheck and ruff, a reported warning sets exit code 1 just as "
+            "an error does; to keep a rule from failing a run, leave it out with `--ignore` or a suppression comment."
         ),
         "select_h": "Selecting and ignoring rules { #select }",
         "select": (
@@ -129,6 +145,7 @@ _TEXT: dict[str, _Text] = {
         "cols": ("Code", "Summary", "Severity"),
         "catches": "What it catches",
         "why": "Why",
+        "message": "Message",
         "fix": "Fix",
         "bad": "Bad",
         "good": "Correct",
@@ -164,6 +181,40 @@ def _example(ex: Example, lang: str) -> list[str]:
         *ex.text.rstrip("\n").split("\n"),
         fence,
     ]
+
+
+_SPAN = re.compile(r"(`+)(.+?)\1")
+
+
+def _shown(template: str) -> str:
+    """A template as Markdown text: an optional part ``[[…]]`` shown as ``⟦…⟧`` and other square brackets outside
+    code spans escaped, so that neither reads as a link reference."""
+
+    def text(part: str) -> str:
+        part = part.replace("[[", "⟦").replace("]]", "⟧")
+        return part.replace("[", "\\[").replace("]", "\\]")
+
+    out, last = [], 0
+    for m in _SPAN.finditer(template):
+        out += [text(template[last : m.start()]), m.group(0)]
+        last = m.end()
+    out.append(text(template[last:]))
+    return "".join(out)
+
+
+def _messages(rule: Rule, lang: str, label: str) -> list[str]:
+    """The rule's message templates in ``lang``: one line, or one sub-item per case (and per listed part)."""
+    m = rule.declared.message
+    templates = {case: _shown(text) for case, text in (m.zh if lang == "zh" else m.en).items()}
+    colon = "：" if lang == "zh" else ": "
+    if list(templates) == [""]:
+        lines = [label + templates[""]]
+    else:
+        lines = [label] + [f"    - `{case or '…'}`{colon}{text}" for case, text in templates.items()]
+    if m.parts is not None:  # the problems a `!p` field lists, one wording each
+        parts = m.parts.zh if lang == "zh" else m.parts.en
+        lines += [f"    - `{case}`{colon}{_shown(text)}" for case, text in parts.items()]
+    return lines
 
 
 def _cell(text: str) -> str:
@@ -230,7 +281,8 @@ def render(lang: str) -> str:
         colon = "：" if zh else ": "  # a 中文 label takes the full-width colon (AutoCorrect, scripts/prose_lint.py)
         catches, why = texts(r, lang)
         out += [f"- {t['catches']}{colon}{catches}", f"- {t['why']}{colon}{why}"]
-        fix = r.fix_text({"case": ""}) if r.fix else None
+        out += _messages(r, lang, f"- {t['message']}{colon}")
+        fix = r.fix_text({}, lang) if r.fix else None
         if fix:
             out.append(f"- {t['fix']}{colon}{fix}")
         for heading, ex in ((t["bad"], r.bad), (t["good"], r.good)):

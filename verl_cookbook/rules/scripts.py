@@ -5,135 +5,303 @@ model merger command line (``merger/``), JSON files (``json/``), YAML blocks (``
 
 from __future__ import annotations
 
-from verl_cookbook.rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, Example, declare
+from verl_cookbook.rules import PAGE_MOONCAKE_KIMI, PAGE_NCCL_HCCL, PAGE_WHITELIST, WARNING, Example, declare
+from verl_cookbook.rules.config import PPO
 
-_PPO = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm"
-_KIMI = f"{_PPO} \\\n    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n"
+_ENV = "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late."
+_MERGER = "argparse stops the merger with a usage error; the checkpoint is not merged."
+
+# Why a value is refused (catalog.check_value's cases), after what names it: ``{name}`` of an env variable or a
+# ``-D`` option.
+_VALUE = {
+    "": "`{value}` is not allowed: expected {expected}",
+    "descending": "`{value}`: device IDs must be in strictly ascending order",
+    "json": "`{value}` is not valid JSON: {error} (column {column})",
+    "port-form": "`{value}`: `{part}` is not a port or a range a-b (expected {expected})",
+    "port-outside": "`{value}`: port `{part}` is outside 1-65535",
+    "port-backwards": "`{value}`: range `{part}` runs backwards",
+    "port-overlap": "`{value}`: `{part}` overlaps another entry; HCCL requires entries that do not overlap",
+}
+_VALUE_ZH = {
+    "": "`{value}` 不是允许的取值：应为 {expected}",
+    "descending": "`{value}`：设备 ID 须严格递增",
+    "json": "`{value}` 不是合法的 JSON：{error}（第 {column} 列）",
+    "port-form": "`{value}`：`{part}` 不是端口号或 a-b 形式的端口范围（应为 {expected}）",
+    "port-outside": "`{value}`：端口 `{part}` 超出 1-65535",
+    "port-backwards": "`{value}`：范围 `{part}` 的起点大于终点",
+    "port-overlap": "`{value}`：`{part}` 与其他条目重叠；HCCL 要求各条目互不重叠",
+}
+
+# What python/override-signature lists as wrong with an override's signature (its parts).
+_SIGNATURE_CASES = {
+    "position": "parameter `{param}` is position {here}, verl's is {there}",
+    "keyword-only": "`{param}` is keyword-only here but positional-or-keyword in verl's",
+    "missing": "missing parameter `{param}`[[; did you mean `{suggestion}`?]]",
+    "missing-keyword": "missing keyword-only parameter `{param}`[[; did you mean `{suggestion}`?]]",
+    "no-varargs": "no `*{param}`, which verl's takes",
+    "no-kwargs": "no `**{param}`: verl passes its hooks keyword arguments and may add more",
+    "new-required": "new required parameter `{param}`, which verl never passes",
+    "new-required-keyword": "new required keyword-only parameter `{param}`, which verl never passes",
+    "async": "one is `async def`, the other is not",
+}
+_SIGNATURE_CASES_ZH = {
+    "position": "参数 `{param}` 位于第 {here} 位，verl 中位于第 {there} 位",
+    "keyword-only": "`{param}` 在此处为仅限关键字参数，在 verl 中为位置或关键字参数",
+    "missing": "缺少参数 `{param}`[[；是否应为 `{suggestion}`？]]",
+    "missing-keyword": "缺少仅限关键字参数 `{param}`[[；是否应为 `{suggestion}`？]]",
+    "no-varargs": "没有 verl 中的 `*{param}`",
+    "no-kwargs": "没有 `**{param}`：verl 以关键字参数调用钩子，并可能增加新的参数",
+    "new-required": "新增的必填参数 `{param}` 不会由 verl 传入",
+    "new-required-keyword": "新增的必填仅限关键字参数 `{param}` 不会由 verl 传入",
+    "async": "两者中一个是 `async def`，另一个不是",
+}
+
+# What ascend/whitelist-file lists as wrong with an HCCL whitelist file (its parts).
+_WHITELIST_PARTS = {
+    "unreadable": "cannot be read: {error}",
+    "not-json": "not valid JSON: {error} at line {line} column {column}",
+    "no-host-ip": "has no `host_ip` key (HCCL: 'json object has no property called host_ip')",
+    "not-ipv4": "`{where}` {value!r} is not a dotted-decimal IPv4 address",
+    "empty-list": "`{where}` must be a non-empty list of IPv4 addresses",
+    "extra-key": "{message} (HCCL reads only `host_ip`)",
+    "not-object": "must be a JSON object with a `host_ip` list",
+    "other": "[[`{where}`: ]]{message}",
+    "device-ip": "`device_ip` is reserved and not supported by HCCL: list host NIC IPs under `host_ip`",
+}
+_WHITELIST_PARTS_ZH = {
+    "unreadable": "无法读取：{error}",
+    "not-json": "不是合法的 JSON：{error}（第 {line} 行第 {column} 列）",
+    "no-host-ip": "没有 `host_ip` 键（HCCL：'json object has no property called host_ip'）",
+    "not-ipv4": "`{where}` 的值 {value!r} 不是点分十进制的 IPv4 地址",
+    "empty-list": "`{where}` 须为非空的 IPv4 地址列表",
+    "extra-key": "{message}（HCCL 只读取 `host_ip`）",
+    "not-object": "须为含 `host_ip` 列表的 JSON 对象",
+    "other": "[[`{where}`：]]{message}",
+    "device-ip": "`device_ip` 为预留字段，HCCL 不支持：请在 `host_ip` 下列出主机网卡 IP",
+}
+
+
+def _value(subject: str, colon: str, cases: dict[str, str]) -> dict[str, str]:
+    return {case: subject + colon + text for case, text in cases.items()}
+
+
+_KIMI = f"{PPO} \\\n    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n"
 
 # -- shell/ ------------------------------------------------------------------
-declare(
+SHELL_SYNTAX = declare(
     "shell/syntax",
     "Shell syntax error",
     "Shell 语法错误",
     "A script or shell block that `bash -n` rejects.",
     "bash stops at the error; nothing after it runs.",
+    message={
+        "": "bash: {error}[[ in `{near}`]]",
+        "raw": "bash -n: {error}",
+        "unterminated": "`{expected}` expected here (unterminated construct)",
+        "reader-failed": "the shell reader failed: {error}",
+    },
+    message_zh={
+        "": "bash：{error}[[（位于 `{near}`）]]",
+        "raw": "bash -n：{error}",
+        "unterminated": "此处应为 `{expected}`（结构未闭合）",
+        "reader-failed": "Shell 解析器出错：{error}",
+    },
     bad=Example("sh", 'if [ -n "$X" ]; then\n  echo x\n'),
     good=Example("sh", 'if [ -n "$X" ]; then\n  echo x\nfi\n'),
 )
-declare(
+SHELL_TIMEOUT = declare(
     "shell/timeout",
     "A shell check did not finish",
     "shell 检查未在时限内完成",
     "A script whose syntax check (`bash -n`) or ShellCheck did not finish within the time limit.",
     "What that tool would have said about it is missing.",
+    message="{tool} did not finish within {seconds} s",
+    message_zh="{tool} 未在 {seconds} 秒内完成",
 )
-declare(
+SHELL_COMMENT_ENDS_COMMAND = declare(
     "shell/comment-ends-command",
     "Comment line cuts a command short",
     "注释行截断了命令",
     "A comment line inside a command continued with `\\`: the arguments after it are not the command's.",
     "bash ends the command at the comment; the overrides after it run as a command of their own.",
+    message="this comment line ends the command started on line {start}: the `\\` before it joins the comment, so "
+    "`{word}` on line {next} and the lines after it are not arguments of that command (bash runs them as "
+    "a command of their own)",
+    message_zh="该注释行截断了第 {start} 行开始的命令：其前的 `\\` 连接的是注释，因此第 {next} 行的 `{word}` "
+    "及其后各行不是该命令的参数（bash 会将它们作为独立的命令运行）",
     fix="move the comment above the command (or delete it) so that the `\\` joins the next argument",
-    bad=Example("sh", f"{_PPO} \\\n    # epochs\n    trainer.total_epochs=2\n"),
-    good=Example("sh", f"# epochs\n{_PPO} \\\n    trainer.total_epochs=2\n"),
+    fix_zh="将注释移到命令上方（或删除），使 `\\` 能连接下一个参数",
+    bad=Example("sh", f"{PPO} \\\n    # epochs\n    trainer.total_epochs=2\n"),
+    good=Example("sh", f"# epochs\n{PPO} \\\n    trainer.total_epochs=2\n"),
 )
-declare(
+SHELL_ORPHAN_OVERRIDES = declare(
     "shell/orphan-overrides",
     "Overrides that reach no command",
     "未传给任何命令的覆盖项",
     "Lines of overrides after a line that does not end with `\\`.",
     "bash runs them as a command of their own ('command not found'); verl never sees them.",
+    message="`{word}` starts a command of its own (bash: 'command not found'): the line before does not end with "
+    "`\\`, so these overrides reach no command",
+    message_zh="`{word}` 成为一条独立的命令（bash 报 'command not found'）：上一行末尾没有 `\\`，"
+    "这些覆盖项不会传给任何命令",
     fix="end the line before with `\\` so that these lines continue the command",
-    bad=Example("sh", f"{_PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
-    good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
+    fix_zh="在上一行末尾加上 `\\`，使这些行接续该命令",
+    bad=Example("sh", f"{PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
+    good=Example("sh", f"{PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
 )
-declare(
+SHELL_UNSET_COMMAND = declare(
+    "shell/unset-command",
+    "Command named by a variable the script never sets",
+    "命令名是脚本从未设置的变量",
+    "A command whose name is a variable (`$COMMAND data.train_files=…`) that no line of the script sets.",
+    "Unless the environment sets it, bash expands it to nothing and runs the next word as the command ('command not "
+    "found'), so the overrides never reach verl.",
+    severity=WARNING,
+    message={
+        "": "`${name}` is never set in this script: unless the environment sets it, bash expands it to nothing and "
+        "runs `{next}` as the command ('command not found')",
+        "alone": "`${name}` is never set in this script: unless the environment sets it, this line runs nothing",
+    },
+    message_zh={
+        "": "脚本中从未设置 `${name}`：除非环境中已设置该变量，bash 会将其展开为空，并把 `{next}` 当作命令运行"
+        "（command not found）",
+        "alone": "脚本中从未设置 `${name}`：除非环境中已设置该变量，这一行不运行任何命令",
+    },
+    fix='set `{name}` in the script before this line (`{name}="torchrun --nproc_per_node=8 -m verl.trainer.'
+    'sft_trainer"`), or write the command itself',
+    fix_zh='在这一行之前设置 `{name}`（`{name}="torchrun --nproc_per_node=8 -m verl.trainer.sft_trainer"`），'
+    "或直接写出命令本身",
+    bad=Example("sh", "#!/usr/bin/env bash\n$COMMAND \\\n    trainer.total_epochs=2\n"),
+    good=Example(
+        "sh",
+        f'#!/usr/bin/env bash\nCOMMAND="{PPO}"\n$COMMAND \\\n    trainer.total_epochs=2\n',
+    ),
+)
+SHELL_AFTER_PIPE = declare(
     "shell/after-pipe",
     "Override after `| tee`",
     "覆盖项位于 `| tee` 之后",
     "An override written after `2>&1 | tee log`: it is a file name for tee.",
     "verl never sees the setting.",
+    message="`{word}` comes after `| tee` (line {line}), so it is a file name for tee, not an override: "
+    "`{module}` never sees it; move it before `| tee`",
+    message_zh="`{word}` 位于 `| tee`（第 {line} 行）之后，是 tee 的文件名而不是覆盖项：`{module}` 读取不到它；"
+    "请将其移到 `| tee` 之前",
     fix="put every override before `2>&1 | tee …`; only the log file name goes after `tee`",
-    bad=Example("sh", f"{_PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
-    good=Example("sh", f"{_PPO} \\\n    trainer.total_epochs=2 2>&1 | tee run.log\n"),
+    fix_zh="将所有覆盖项放在 `2>&1 | tee …` 之前；`tee` 之后只写日志文件名",
+    bad=Example("sh", f"{PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
+    good=Example("sh", f"{PPO} \\\n    trainer.total_epochs=2 2>&1 | tee run.log\n"),
 )
-declare(
+SHELLCHECK_SC = declare(
     "shellcheck/SC",
     "ShellCheck's own rules",
     "ShellCheck 规则",
     "What ShellCheck reports on a shell block; the code is ShellCheck's (`shellcheck/SC2086`).",
     "ShellCheck's wiki page, linked in the message, explains each one.",
+    message="{message} (https://www.shellcheck.net/wiki/{code})",
+    message_zh="ShellCheck：{message}（https://www.shellcheck.net/wiki/{code}）",
     family=True,
 )
 
 # -- env/ and ascend/ ------------------------------------------------------------------
-for code, summary, zh, catches in (
-    (
-        "env/unknown-name",
-        "Misspelt environment variable",
-        "环境变量名拼写错误",
-        "An exported name close to a known HCCL/Ascend variable but not one.",
-    ),
-    (
-        "env/not-exported",
-        "Variable set but not exported",
-        "环境变量已赋值但未导出",
-        "A known variable assigned without `export`, so the processes started do not see it.",
-    ),
-    (
-        "env/presence-enables",
-        "Variable enabled by being set",
-        "环境变量一经设置即生效",
-        "A variable whose mere presence enables a feature, set to a value meant to turn it off.",
-    ),
-    (
-        "env/invalid-value",
-        "Invalid variable value",
-        "环境变量取值无效",
-        "A value outside what the variable's documentation allows.",
-    ),
-    (
-        "env/requires",
-        "Variable needs another",
-        "环境变量依赖其他变量",
-        "A variable that has effect only together with another this script does not export.",
-    ),
-    ("env/conflict", "Conflicting variables", "环境变量相互冲突", "Two variables whose values contradict each other."),
-):
-    declare(
-        code,
-        summary,
-        zh,
-        catches,
-        "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late.",
-    )
-declare(
+ENV_UNKNOWN_NAME = declare(
+    "env/unknown-name",
+    "Misspelt environment variable",
+    "环境变量名拼写错误",
+    "An exported name close to a known HCCL/Ascend variable but not one.",
+    _ENV,
+    message="`{name}` is not a known variable; did you mean `{suggestion}`? The misspelt name is silently ignored",
+    message_zh="`{name}` 不是已知的环境变量，是否应为 `{suggestion}`？拼写错误的变量名会被静默忽略",
+)
+ENV_NOT_EXPORTED = declare(
+    "env/not-exported",
+    "Variable set but not exported",
+    "环境变量已赋值但未导出",
+    "A known variable assigned without `export`, so the processes started do not see it.",
+    _ENV,
+    message="`{name}={value}` is set but never exported, so the processes this script starts do not see it; write "
+    "`export {name}=…`",
+    message_zh="`{name}={value}` 已赋值但未导出，脚本启动的进程读取不到它；请写作 `export {name}=…`",
+)
+ENV_PRESENCE_ENABLES = declare(
+    "env/presence-enables",
+    "Variable enabled by being set",
+    "环境变量一经设置即生效",
+    "A variable whose mere presence enables a feature, set to a value meant to turn it off.",
+    _ENV,
+    message="`{name}={value}` turns the feature ON: only whether `{name}` is set matters, not its value; unset it "
+    "(`unset {name}`) to keep it off",
+    message_zh="`{name}={value}` 会开启该功能：只要设置了 `{name}` 即生效，与取值无关；如需关闭，请取消设置（`unset "
+    "{name}`）",
+)
+ENV_INVALID_VALUE = declare(
+    "env/invalid-value",
+    "Invalid variable value",
+    "环境变量取值无效",
+    "A value outside what the variable's documentation allows.",
+    _ENV,
+    message=_value("`{name}`", ": ", _VALUE),
+    message_zh=_value("`{name}`", "：", _VALUE_ZH),
+)
+ENV_REQUIRES = declare(
+    "env/requires",
+    "Variable needs another",
+    "环境变量依赖其他变量",
+    "A variable that has effect only together with another this script does not export.",
+    _ENV,
+    message="`{name}={value}` needs `{required}` too, and this script does not export it",
+    message_zh="`{name}={value}` 还需要设置 `{required}`，而该脚本没有导出它",
+)
+ENV_CONFLICT = declare(
+    "env/conflict",
+    "Conflicting variables",
+    "环境变量相互冲突",
+    "Two variables whose values contradict each other.",
+    _ENV,
+    message="`{name}={value}` together with `{other}={other_value}`: {why}",
+    message_zh="`{name}={value}` 与 `{other}={other_value}` 不能同时设置：{why}",
+)
+ASCEND_WHITELIST_REQUIRED = declare(
     "ascend/whitelist-required",
     "kimi_ckpt_engine on 950 without HCCL's whitelist",
     "Ascend 950PR/950DT 上 kimi_ckpt_engine 未开启 HCCL 白名单",
     "`kimi_ckpt_engine` on Ascend 950PR/950DT without `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE`.",
     "verl's README asks for both on Ascend 950.",
+    message="`{backend}` on Ascend 950PR/950DT needs HCCL's whitelist turned on: export {missing!c}",
+    message_zh="在 Ascend 950PR/950DT 上使用 `{backend}` 需要开启 HCCL 白名单：请设置 {missing!c}",
     fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "
     'like {{"host_ip": ["192.168.1.10", "192.168.1.11"]}} (the host NIC IPs of every node)',
+    fix_zh='设置 HCCL_WHITELIST_DISABLE=0，并将 HCCL_WHITELIST_FILE 指向形如 {{"host_ip": ["192.168.1.10", '
+    '"192.168.1.11"]}} 的 JSON 文件（内容为各节点主机网卡的 IP 地址）',
     page=PAGE_WHITELIST,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "950", "--cann", "8.5.0")),
 )
-declare(
+ASCEND_WHITELIST_FILE = declare(
     "ascend/whitelist-file",
     "Invalid HCCL whitelist file",
     "HCCL 白名单文件无效",
     'An `HCCL_WHITELIST_FILE` that is missing or not `{"host_ip": [...]}` with IPv4 addresses.',
     "HCCL reads host NIC IPv4 addresses from it; `device_ip` is reserved and not supported.",
+    message="`HCCL_WHITELIST_FILE={value}`: {problems!p}",
+    message_zh="`HCCL_WHITELIST_FILE={value}`：{problems!p}",
+    parts=_WHITELIST_PARTS,
+    parts_zh=_WHITELIST_PARTS_ZH,
     fix='write the file as {{"host_ip": ["<node1 host IP>", "<node2 host IP>"]}}',
+    fix_zh='将文件内容写为 `{{"host_ip": ["<节点 1 主机 IP>", "<节点 2 主机 IP>"]}}`',
     page=PAGE_WHITELIST,
 )
-declare(
+ASCEND_INTRA_ROCE = declare(
     "ascend/intra-roce",
     "kimi_ckpt_engine with CANN ≥ 8.5.0 without intra-node RoCE",
     "CANN 8.5.0 及以上版本使用 kimi_ckpt_engine 时未开启节点内 RoCE",
     "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`.",
     "Otherwise host-to-device transfers go over HCCS and time out (verl PR #5546).",
+    message="`{backend}` with CANN {cann}[[ on Atlas {product}]]: export HCCL_INTRA_ROCE_ENABLE=1, otherwise "
+    "Mooncake's host-to-device transfers go over HCCS and time out",
+    message_zh="以 CANN {cann}[[ 在 Atlas {product} 上]]使用 `{backend}`：请设置 HCCL_INTRA_ROCE_ENABLE=1，否则 "
+    "Mooncake 的主机到设备传输会经由 HCCS 进行并超时",
     fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/950DT, where HCCL does not support it)",
+    fix_zh="执行 export HCCL_INTRA_ROCE_ENABLE=1（Ascend 950PR/950DT 除外：HCCL 在该产品上不支持此变量）",
     page=PAGE_MOONCAKE_KIMI,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "A3", "--cann", "8.5.0")),
     good=Example(
@@ -142,172 +310,266 @@ declare(
         ("--product", "A3", "--cann", "8.5.0"),
     ),
 )
-declare(
+ASCEND_REBUILD_GROUP_NPU = declare(
     "ascend/rebuild-group-npu",
     "`rebuild_group=True` on Ascend",
     "昇腾上设置 `rebuild_group=True`",
     "`engine_kwargs.nccl.rebuild_group=True` on Ascend, where the HCCL engine's `finalize()` calls a method "
     "vllm-ascend's communicator does not have.",
     "The job fails at the end of its first weight sync.",
+    message="`engine_kwargs.nccl.rebuild_group=True` on Ascend is expected to fail at the end of the first weight "
+    "sync: HCCLCheckpointEngine.finalize() calls `self.pyhccl.destroyComm(...)`, and vllm-ascend's "
+    "PyHcclCommunicator has no such method (AttributeError); verl's own NPU test runs only "
+    "rebuild_group=False",
+    message_zh="在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True` 预计会在第一次权重同步结束时失败："
+    "HCCLCheckpointEngine.finalize() 会调用 `self.pyhccl.destroyComm(...)`，而 vllm-ascend 的 "
+    "PyHcclCommunicator 没有该方法（AttributeError）；verl 自身的 NPU 测试只运行 rebuild_group=False",
     fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
     "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
+    fix_zh="保持默认的 `rebuild_group=False`（通信域只建立一次并复用）；如果推理实例会动态增减，请使用 "
+    "`backend=mooncake` 并设置 `device=npu`，它在每次同步时重新建链",
     page=PAGE_NCCL_HCCL + "#rebuild-group-npu",
 )
 
 # -- cmake/, merger/ ------------------------------------------------------------------
-declare(
+CMAKE_UNKNOWN_OPTION = declare(
     "cmake/unknown-option",
     "Unknown Mooncake CMake option",
     "Mooncake 不支持的 CMake 选项",
     "A `-D<NAME>` that is not one of Mooncake's CMake options.",
     "CMake only warns about an unused variable; the build is not what was meant.",
+    message="`-D{name}` is not one of Mooncake's CMake options, so CMake ignores it (it only warns about an "
+    "unused variable)[[; did you mean `{suggestion}`?]]",
+    message_zh="`-D{name}` 不是 Mooncake 的 CMake 选项，CMake 会忽略它（只对未使用的变量给出警告）[[；是否应为 "
+    "`{suggestion}`？]]",
 )
-declare(
+CMAKE_INVALID_VALUE = declare(
     "cmake/invalid-value",
     "Invalid Mooncake CMake value",
     "Mooncake CMake 选项取值无效",
     "A `-D<NAME>=<value>` outside the option's values.",
     "The build is not what was meant.",
+    message=_value("`-D{name}`", ": ", _VALUE),
+    message_zh=_value("`-D{name}`", "：", _VALUE_ZH),
 )
-for code, summary, zh, catches in (
-    (
-        "merger/absent",
-        "No model merger in this release",
-        "该版本无 model merger 命令",
-        "A `python -m verl.model_merger` command for a release without it.",
-    ),
-    (
-        "merger/missing-subcommand",
-        "Merger subcommand missing",
-        "缺少 model merger 子命令",
-        "`python -m verl.model_merger` without `merge` or `test`.",
-    ),
-    (
-        "merger/unknown-subcommand",
-        "Unknown merger subcommand",
-        "未知的 model merger 子命令",
-        "A subcommand the merger's argparse parser does not have.",
-    ),
-    (
-        "merger/unknown-option",
-        "Unknown merger option",
-        "未知的 model merger 选项",
-        "An option the merger's parser does not have.",
-    ),
-    (
-        "merger/ambiguous-option",
-        "Ambiguous merger option",
-        "有歧义的 model merger 选项",
-        "An abbreviated option that matches several options.",
-    ),
-    (
-        "merger/unexpected-argument",
-        "Unexpected merger argument",
-        "多余的 model merger 参数",
-        "A positional argument the merger does not take.",
-    ),
-    (
-        "merger/unexpected-value",
-        "Value given to a switch",
-        "开关选项被赋值",
-        "A value after an option that is a switch.",
-    ),
-    (
-        "merger/missing-value",
-        "Merger option without its value",
-        "model merger 选项缺少取值",
-        "An option that needs a value, given none.",
-    ),
-    (
-        "merger/invalid-choice",
-        "Invalid merger choice",
-        "model merger 选项取值无效",
-        "A value outside an option's choices.",
-    ),
-    (
-        "merger/missing-required",
-        "Required merger option missing",
-        "缺少必需的 model merger 选项",
-        "A required option that is not given.",
-    ),
-):
-    declare(code, summary, zh, catches, "argparse stops the merger with a usage error; the checkpoint is not merged.")
+MERGER_ABSENT = declare(
+    "merger/absent",
+    "No model merger in this release",
+    "该版本无 model merger 命令",
+    "A `python -m verl.model_merger` command for a release without it.",
+    _MERGER,
+    message="verl {release} has no `{name}` command line (no argparse parser in `verl/model_merger`)",
+    message_zh="verl {release} 中没有 `{name}` 命令行（`verl/model_merger` 中没有 argparse 解析器）",
+)
+MERGER_MISSING_SUBCOMMAND = declare(
+    "merger/missing-subcommand",
+    "Merger subcommand missing",
+    "缺少 model merger 子命令",
+    "`python -m verl.model_merger` without `merge` or `test`.",
+    _MERGER,
+    message="`python -m {name}` needs a subcommand first: one of {subcommands!c}",
+    message_zh="`python -m {name}` 须先给出子命令：{subcommands!c} 之一",
+)
+MERGER_UNKNOWN_SUBCOMMAND = declare(
+    "merger/unknown-subcommand",
+    "Unknown merger subcommand",
+    "未知的 model merger 子命令",
+    "A subcommand the merger's argparse parser does not have.",
+    _MERGER,
+    message="`{command}` is not a subcommand of `{name}`[[; did you mean `{suggestion}`?]]",
+    message_zh="`{command}` 不是 `{name}` 的子命令[[；是否应为 `{suggestion}`？]]",
+)
+MERGER_UNKNOWN_OPTION = declare(
+    "merger/unknown-option",
+    "Unknown merger option",
+    "未知的 model merger 选项",
+    "An option the merger's parser does not have.",
+    _MERGER,
+    message="`{command}` has no option `{flag}` (argparse stops: unrecognized arguments)[[; only {elsewhere!c} "
+    "takes it]][[; did you mean `{suggestion}`?]]",
+    message_zh="`{command}` 没有选项 `{flag}`（argparse 报 unrecognized arguments 并退出）[[；只有 {elsewhere!c} "
+    "接受它]][[；是否应为 `{suggestion}`？]]",
+)
+MERGER_AMBIGUOUS_OPTION = declare(
+    "merger/ambiguous-option",
+    "Ambiguous merger option",
+    "有歧义的 model merger 选项",
+    "An abbreviated option that matches several options.",
+    _MERGER,
+    message="`{flag}` is ambiguous for `{command}`: it could be {candidates!c}",
+    message_zh="`{flag}` 对 `{command}` 有歧义：可能是 {candidates!c}",
+)
+MERGER_UNEXPECTED_ARGUMENT = declare(
+    "merger/unexpected-argument",
+    "Unexpected merger argument",
+    "多余的 model merger 参数",
+    "A positional argument the merger does not take.",
+    _MERGER,
+    message="`{command}` takes no positional argument `{arg}`",
+    message_zh="`{command}` 不接受位置参数 `{arg}`",
+)
+MERGER_UNEXPECTED_VALUE = declare(
+    "merger/unexpected-value",
+    "Value given to a switch",
+    "开关选项被赋值",
+    "A value after an option that is a switch.",
+    _MERGER,
+    message="`{flag}` is a switch ({action}) and takes no value",
+    message_zh="`{flag}` 是开关选项（{action}），不接受取值",
+)
+MERGER_MISSING_VALUE = declare(
+    "merger/missing-value",
+    "Merger option without its value",
+    "model merger 选项缺少取值",
+    "An option that needs a value, given none.",
+    _MERGER,
+    message="`{flag}` needs a value",
+    message_zh="`{flag}` 需要一个值",
+)
+MERGER_INVALID_CHOICE = declare(
+    "merger/invalid-choice",
+    "Invalid merger choice",
+    "model merger 选项取值无效",
+    "A value outside an option's choices.",
+    _MERGER,
+    message="`{flag} {value}`: invalid choice[[; did you mean `{suggestion}`?]]",
+    message_zh="`{flag} {value}`：取值无效[[；是否应为 `{suggestion}`？]]",
+)
+MERGER_MISSING_REQUIRED = declare(
+    "merger/missing-required",
+    "Required merger option missing",
+    "缺少必需的 model merger 选项",
+    "A required option that is not given.",
+    _MERGER,
+    message="`{command}` requires `{flag}`[[ (one of {choices!c})]]",
+    message_zh="`{command}` 须指定 `{flag}`[[（{choices!c} 之一）]]",
+)
 
 # -- json/, yaml/, python/ ------------------------------------------------------------------
-declare(
+JSON_SYNTAX = declare(
     "json/syntax",
     "Invalid JSON",
     "JSON 语法错误",
     "A JSON block or file that does not parse.",
     "Whatever reads it (HCCL's whitelist, a config) fails.",
+    message={
+        "": "invalid JSON: {error} (line {line}, column {column})",
+        "key": "invalid JSON: {error} (line {line}, column {column}) (inside an object every value needs a "
+        '"key": in front)',
+        "key-ips": "invalid JSON: {error} (line {line}, column {column}) (inside an object every value needs a "
+        '"key": in front; put all IPs in one array)',
+        "trailing-comma": "invalid JSON: trailing comma before `{closer}` (line {line}, column {column}): JSON "
+        "allows no comma after the last item of an object or array; remove it",
+    },
+    message_zh={
+        "": "JSON 格式错误：{error}（第 {line} 行第 {column} 列）",
+        "key": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":）',
+        "key-ips": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":；请将所有 IP '
+        "放在同一个数组中）",
+        "trailing-comma": "JSON 格式错误：`{closer}` 前有多余的逗号（第 {line} 行第 {column} 列）：JSON "
+        "不允许在对象或数组的最后一项后加逗号，请删除",
+    },
     bad=Example("md", '```json {check="json"}\n{"a": 1,}\n```\n'),
     good=Example("md", '```json {check="json"}\n{"a": 1}\n```\n'),
 )
-declare(
+JSON_UNKNOWN_SCHEMA = declare(
     "json/unknown-schema",
     "Unknown JSON schema",
     "未知的 JSON schema",
     "A JSON block naming a schema the catalog does not have.",
     "The block would go unchecked.",
+    message="no schema `{schema}` in the catalog; known: {known!c}",
+    message_zh="目录中没有 schema `{schema}`；已知：{known!c}",
 )
-declare(
+JSON_SCHEMA = declare(
     "json/schema-",
     "JSON that its schema rejects",
     "不符合 schema 的 JSON",
     "A JSON block that its declared schema rejects; the code names jsonschema's validator (`json/schema-required`).",
     "The file's reader (e.g. HCCL for its whitelist) expects that shape.",
+    message={
+        "": "{schema}[[ at `{at}`]]: {message}",
+        "format": "{schema}[[ at `{at}`]]: {value!r} is not a valid {format} address",
+        "additional": "{schema}[[ at `{at}`]]: {message}; the file may only have {allowed!c}",
+    },
+    message_zh={
+        "": "{schema}[[ `{at}` 处]]：{message}",
+        "format": "{schema}[[ `{at}` 处]]：{value!r} 不是有效的 {format} 地址",
+        "additional": "{schema}[[ `{at}` 处]]：{message}；该文件只能包含 {allowed!c}",
+    },
     family=True,
 )
-declare(
+YAML_SYNTAX = declare(
     "yaml/syntax",
     "Invalid YAML",
     "YAML 语法错误",
     "A YAML block or config that does not parse.",
     "Hydra cannot load it.",
+    message="invalid YAML: {error}",
+    message_zh="YAML 格式错误：{error}",
     bad=Example("yaml", "trainer:\n  total_epochs: [2\n"),
     good=Example("yaml", "trainer:\n  total_epochs: 2\n"),
 )
-declare(
+YAML_EMPTY = declare(
     "yaml/empty",
     "Empty YAML block",
     "空 YAML 代码块",
     "A YAML config block with nothing in it.",
     "There is nothing to check.",
+    message="the YAML block is empty",
+    message_zh="YAML 代码块为空",
 )
-declare(
+YAML_NOT_A_MAPPING = declare(
     "yaml/not-a-mapping",
     "YAML fragment is not a mapping",
     "YAML 片段不是映射",
     "A config fragment, or a YAML config given to doctor, whose top level is not a mapping.",
     "verl's config is a mapping; a list or scalar cannot be merged onto it.",
+    message={
+        "": "a config fragment must be a YAML mapping",
+        "config": "a verl config must be a YAML mapping (such as `actor_rollout_ref: ...`), not a list or a value",
+    },
+    message_zh={
+        "": "配置片段须为 YAML 映射",
+        "config": "verl 配置须为 YAML 映射（如 `actor_rollout_ref: ...`），而不是列表或单个值",
+    },
     bad=Example("md", '```yaml {check="config"}\n- trainer\n```\n'),
     good=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'),
 )
-declare(
+PYTHON_SYNTAX = declare(
     "python/syntax",
     "Invalid Python",
     "Python 语法错误",
     "A Python example that does not parse.",
     "Readers copy it and it fails.",
+    message="invalid Python: {error}",
+    message_zh="Python 语法错误：{error}",
     bad=Example("md", '```python {check="python"}\ndef f(:\n    pass\n```\n'),
     good=Example("md", '```python {check="python"}\ndef f():\n    pass\n```\n'),
 )
-declare(
+PYTHON_VERL_IMPORT = declare(
     "python/verl-import",
     "Import of something verl lacks",
     "导入 verl 中不存在的对象",
     "A Python example importing a module or name this verl release does not have.",
     "The example fails at its first line.",
+    message="`{path}` does not exist in verl {release}: `{name}` is not defined[[ in `{file}`]][[; did you mean "
+    "`{suggestion}`?]]",
+    message_zh="`{path}` 在 verl {release} 中不存在：[[`{file}` 中]]没有定义 `{name}`[[；是否应为 `{suggestion}`？]]",
     bad=Example("md", '```python {check="python"}\nfrom verl.checkpoint_engine import NoSuchEngine\n```\n'),
     good=Example(
         "md", '```python {check="python"}\nfrom verl.checkpoint_engine import CheckpointEngineRegistry\n```\n'
     ),
 )
-declare(
+PYTHON_OVERRIDE_SIGNATURE = declare(
     "python/override-signature",
     "Override with another signature",
     "重写方法的签名与基类不同",
     "A subclass method in an example that overrides verl's with a different signature (a constructor only where verl "
     "itself builds the object with the base's arguments, e.g. a tool from its config; not a Worker subclass).",
     "verl calls it with the base class's arguments.",
+    message="`{cls}.{method}` overrides verl's `{base}.{method}` with another signature: {problems!p}",
+    message_zh="`{cls}.{method}` 重写了 verl 的 `{base}.{method}`，但签名不同：{problems!p}",
+    parts=_SIGNATURE_CASES,
+    parts_zh=_SIGNATURE_CASES_ZH,
 )

@@ -141,10 +141,6 @@ ZH: dict[str, tuple[str, str]] = {
         "Hydra 仍接受、但当前入口已不再读取的配置项（只有其他入口会迁移该配置项）。",
         "该设置不生效且无任何提示：作业照常运行，但与所写配置不符。",
     ),
-    "config/missing-value": (
-        "在 verl 配置中为 `???`（必填）、而命令中未设置的配置项。",
-        "verl 读取该配置项时即报 MissingMandatoryValue 并退出。",
-    ),
     "config/not-a-field": (
         "以 `+` 新增的配置项，其所在节点由 verl 转换为 dataclass，而该 dataclass 没有此字段。",
         "Hydra 接受该配置项，但构造 dataclass 时抛出 TypeError（`unexpected keyword argument`）。",
@@ -186,6 +182,12 @@ ZH: dict[str, tuple[str, str]] = {
         "dataclass 字段不接受该取值。",
         "verl 构造该 dataclass 时由 OmegaConf 转换取值，无法转换即导致作业退出。只由 `_target_` 实例化的节点"
         "（actor、rollout、优化器）不做类型检查，原样传递。",
+    ),
+    "config/unconverted-type": (
+        "verl 通过实例化 `_target_` 构造的节点下，按字面无法成为字段类型的取值：字段需要数值、列表或映射时给出了"
+        "字符串（双引号 shell 变量中带引号的列表会保留引号），或字段需要其他类型时给出了列表或映射。",
+        "`hydra.utils.instantiate` 不做任何转换：dataclass 原样保存该取值，读取该字段的代码会失败或误读"
+        "（torch 的优化器无法使用 `betas='[0.9,0.95]'`）。",
     ),
     # defaults
     "defaults/mismatch": (
@@ -404,6 +406,11 @@ ZH: dict[str, tuple[str, str]] = {
     "shell/orphan-overrides": (
         "位于某个不以 `\\` 结尾的行之后的覆盖项行。",
         "bash 将其作为独立命令运行（`command not found`），verl 读不到这些设置。",
+    ),
+    "shell/unset-command": (
+        "命令名是一个脚本中从未设置的变量（`$COMMAND data.train_files=…`）。",
+        "除非环境中已设置该变量，bash 会将其展开为空，并把下一个词当作命令运行（command not found），覆盖项到不了 "
+        "verl。",
     ),
     "shell/syntax": ("被 `bash -n` 拒绝的脚本或 shell 代码块。", "bash 在出错处停止，之后的内容均不运行。"),
     "shell/timeout": (

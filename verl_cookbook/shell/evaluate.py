@@ -63,6 +63,8 @@ class _Eval(ControlFlow):
         self.depth = 0
         self.budget = _MAX_NODES
         self.assoc: set[str] = set()  # names declared with `declare -A`
+        self.root: Node | None = None
+        self.assigned: set[str] | None = None  # every name the script sets anywhere, read when first needed
 
     # -- statements -------------------------------------------------------------------------------
     def run(self, node: Node) -> None:
@@ -297,7 +299,20 @@ class _Eval(ControlFlow):
             cmd.module, cmd.args_start = argv[cmd.args_start], cmd.args_start + 1
         if words[0].has_var and words[0].var_spans[0][0] == 0:
             self.note(node, f"the command name `{words[0].text}` is not known statically: this command was not checked")
+            self.unset_command(words)
         self.script.commands.append(cmd)
+
+    def unset_command(self, words: list[Word]) -> None:
+        """Record a command named by a variable (unquoted, nothing else in the word) that no statement of the script
+        ever sets: bash expands it to nothing and runs the next word."""
+        m = _BARE_VAR.fullmatch(words[0].text)
+        if m is None or words[0].quoted:
+            return
+        if self.assigned is None:
+            self.assigned = _assigned_names(self)
+        if m.group(1) not in self.assigned:
+            nxt = (words[1].raw or words[1].text) if len(words) > 1 else ""
+            self.script.unset_commands.append((words[0].line, words[0].col, m.group(1), nxt))
 
     def call(self, name: str, args: list[Word], node: Node) -> None:
         if self.depth >= _MAX_DEPTH:
@@ -321,6 +336,33 @@ class _Eval(ControlFlow):
                 self.run(body)
 
 
+_BARE_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+# Commands whose arguments name variables they set (`read -r NAME`, `getopts opts NAME`, `mapfile NAME`)
+_SETTERS = {"read", "getopts", "mapfile", "readarray", "printf"}
+
+
+def _assigned_names(ev: _Eval) -> set[str]:
+    """Every variable name a statement of the script sets, in any branch: assignments (with ``declare``, ``export``,
+    ``local`` … too), ``for`` variables, and the names ``read``/``getopts``/``mapfile``/``printf -v`` write."""
+    out: set[str] = set()
+    stack = [ev.root] if ev.root is not None else []
+    while stack:
+        n = stack.pop()
+        stack.extend(n.children)
+        if n.type == "variable_assignment" and n.children:
+            out.add(ev.text(n.children[0]).split("[", 1)[0])
+        elif n.type in ("for_statement", "select_statement"):
+            var = n.child_by_field_name("variable")
+            if var is not None:
+                out.add(ev.text(var))
+        elif n.type == "command":
+            name = n.child_by_field_name("name")
+            if name is not None and ev.text(name) in _SETTERS:
+                out.update(w for c in n.children[1:] if _IDENT.fullmatch(w := ev.text(c)))
+    return out
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NOT_ARGUMENTS = ("file_redirect", "herestring_redirect", "heredoc_redirect", "comment", "subshell", "ERROR")
 
 
@@ -368,7 +410,7 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
     try:
         tree = bash_parser().parse(src)
     except Exception as e:  # noqa: BLE001 - a parser failure is reported, never raised
-        script.errors.append((1 + line_offset, 1, f"the shell reader failed: {type(e).__name__}"))
+        script.errors.append((1 + line_offset, 1, "reader-failed", type(e).__name__))
         return script
     inserted: dict[int, list[int]] = {}
     if tree.root_node.has_error and b"$(((" in src:
@@ -378,6 +420,7 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
         tree = bash_parser().parse(src)
     ev = _Eval(src, line_offset, script)
     ev.inserted = inserted
+    ev.root = tree.root_node
     try:
         ev.tilde_words = tilde_words(ev, tree.root_node)
         ev.run(tree.root_node)
@@ -414,6 +457,6 @@ def _syntax_problems(ev: _Eval, root: Node, script: Script) -> None:
         n = stack.pop()
         if n.is_missing:
             line, col = ev.pos(n)
-            script.errors.append((line, col, f"`{n.type}` expected here (unterminated construct)"))
+            script.errors.append((line, col, "unterminated", n.type))
         elif n.has_error:
             stack.extend(n.children)

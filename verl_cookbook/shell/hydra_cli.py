@@ -48,8 +48,8 @@ _INFO_CHOICES = {"all", "config", "defaults", "defaults-tree", "plugins", "searc
 @dataclass
 class Problem:
     """An argument Hydra would refuse. ``kind``: ``unknown-flag`` (``text`` is the flag), ``flag-needs-value``
-    (the flag), ``malformed`` (``text`` is the argument as parsed, ``error`` Hydra's message) or
-    ``sweep-without-multirun`` (the argument)."""
+    (the flag) or ``malformed`` (``text`` is the argument as parsed, ``error`` Hydra's message). A sweep without
+    ``--multirun`` is Hydra's own verdict, given by the config checker, which ``info["multirun"]`` tells."""
 
     kind: str
     word: Word
@@ -168,11 +168,8 @@ def read_command_line(cmd: Command) -> CommandLine:
         if w.has_var and ov.has_value:
             value = None
             info["symbolic"].append(ov.key)
-        elif ov.sweep:
-            if not info["multirun"]:
-                out.problems.append(Problem("sweep-without-multirun", w, w.text))
-            if value is None:
-                info["symbolic"].append(ov.key)
+        elif ov.sweep and value is None:  # a sweep with --multirun is judged by its first value (Hydra's checker
+            info["symbolic"].append(ov.key)  # refuses one without it: checks.config.hydra_apply)
         # raw: the word as bash hands it to verl, for Hydra's own parser in the checker (not when part of it
         # is a shell expansion not known statically)
         out.overrides.append(Override(ov.key, value, ov.op, w, None if w.has_var else w.text))

@@ -105,9 +105,13 @@ class Script:
     file: str
     exports: list[Export] = field(default_factory=list)
     commands: list[Command] = field(default_factory=list)
-    errors: list[tuple[int, int, str]] = field(default_factory=list)  # (line, col, message): syntax errors
+    # (line, col, kind, detail): syntax errors, "unterminated" (detail: what was expected) or "reader-failed"
+    errors: list[tuple[int, int, str, str]] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)  # (line, message): what was not known
     unread: list[tuple[int, int]] = field(default_factory=list)  # (first, last) lines tree-sitter could not parse
     # (comment line, line of the command it cuts short, next code line, its first word): a `\`-continued
     # command that a comment line ends early; the lines after it are not arguments of that command.
     cut_continuations: list[tuple[int, int, int, str]] = field(default_factory=list)
+    # (line, col, variable, the next word as written or ""): a command whose name is a variable the script never
+    # sets (`$COMMAND data.train_files=…`), so that bash, unless the environment sets it, runs the next word
+    unset_commands: list[tuple[int, int, str, str]] = field(default_factory=list)

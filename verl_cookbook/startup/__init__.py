@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.startup import STARTUP_MISSING_VALUE, STARTUP_REJECTED
 
 WORKER = Path(__file__).with_name("worker.py")
 PYTHON_ENV = "VERL_COOKBOOK_STARTUP_PYTHON"
-RULE_REJECTED = "startup/rejected"
-RULE_MISSING = "startup/missing-value"
+RULE_REJECTED = STARTUP_REJECTED
+RULE_MISSING = STARTUP_MISSING_VALUE
 # errors that are verl's verdict on the config; anything else (ImportError, OSError, RuntimeError from a device
 # probe, ...) is about the environment, the model or the hardware, and is a note
 VERDICT_ERRORS = frozenset(
@@ -295,34 +296,34 @@ def findings(env: Environment, results: list[Result]) -> tuple[list[Finding], li
             continue
         if r.status == "fail" and r.failure and r.failure.verdict:
             f = r.failure
-            quote = f"{f.type}: {_one_line(f.message)}"
+            said = {"verl": env.verl, "error": f.type, "verl_message": _one_line(f.message)}
             if f.overrides:
                 first = f.overrides[0]
                 others = [o.line for o in f.overrides[1:] if o.line != first.line]
-                also = f" (with line{'s' if len(others) > 1 else ''} {', '.join(map(str, others))})" if others else ""
                 out.append(
-                    Finding(
+                    RULE_REJECTED.at(
                         job.file,
                         first.line,
                         first.col,
-                        RULE_REJECTED,
-                        f"verl {env.verl} rejects this command at startup{also}: {quote}",
-                        f.verl_text or None,
-                        f.source,
+                        fact=f.verl_text or None,
+                        fact_source=f.source,
+                        others=others,
+                        **said,
                     )
                 )
             else:
-                keys = ", ".join(f"`{k}`" for k in f.keys[:4]) or "a value verl requires"
+                keys = list(f.keys[:4])
+                case = "" if keys else "no-keys"
                 out.append(
-                    Finding(
+                    RULE_MISSING.at(
                         job.file,
                         job.line,
                         1,
-                        RULE_MISSING,
-                        f"verl {env.verl} rejects this command at startup: no override sets {keys}, and verl's "
-                        f"default does not pass: {quote}",
-                        f.verl_text or None,
-                        f.source,
+                        fact=f.verl_text or None,
+                        fact_source=f.source,
+                        case=case,
+                        keys=keys,
+                        **said,
                     )
                 )
             continue

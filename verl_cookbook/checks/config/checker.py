@@ -14,22 +14,28 @@ values nobody sets.
 
 from __future__ import annotations
 
-from typing import Any
-
 from verl_cookbook.checks.config.delta import DeltaRules
 from verl_cookbook.checks.config.engines import EngineRules
 from verl_cookbook.checks.config.field_types import FieldTypes
 from verl_cookbook.checks.config.hydra_apply import HydraApplication, hydra_error_text
 from verl_cookbook.checks.config.model import (
     CKPT_LEAF,
-    UNKNOWN,
     Assignment,
     ckpt_prefixes,
-    did_you_mean,
+    closest,
+    keys_under,
     lookup_path,
     merged_config,
 )
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import (
+    CONFIG_LEGACY_KEY,
+    CONFIG_NOT_A_MAPPING,
+    CONFIG_UNKNOWN_CONFIG,
+    CONFIG_UNKNOWN_KEY,
+    DEFAULTS_MISMATCH,
+    DEFAULTS_NOT_A_DEFAULT,
+)
 
 
 class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
@@ -46,17 +52,14 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
         mode: str = "config",
         delta: bool = False,
         unknown: set[tuple[str, ...]] | None = None,
-        whole_command: bool = False,
         multirun: bool = False,
     ) -> list[Finding]:
         """``mode``: "config" (a fragment to apply) or "defaults" (a fragment claiming verl's defaults).
         ``delta``: also evaluate verl's ``delta_sharded`` run-time guards on the merged config; ``unknown``:
-        paths whose value is not known statically (a shell variable), which no rule treats as known.
-        ``whole_command``: the assignments are every override of one command, so a mandatory ``???`` value they
-        leave unset is reported; ``multirun``: the command has ``--multirun`` (sweeps are allowed)."""
+        paths whose value is not known statically (a shell variable), which no rule treats as known; ``multirun``:
+        the command has ``--multirun`` (sweeps are allowed). A mandatory ``???`` value a command leaves unset is
+        ``config/required-missing`` (checks/required_values.py), judged on the whole command by doctor."""
         if self.base is None:
-            from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG
-
             a = assigns[0] if assigns else None
             return [
                 CONFIG_UNKNOWN_CONFIG.at(
@@ -94,8 +97,6 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
             findings.extend(self._check_engines(values, base, blocks))
             if delta:
                 findings.extend(self._check_delta(values, cfg, blocks))
-            if whole_command and overrides:
-                findings.extend(self._check_missing(cfg, unknown, overrides[0]))
         return findings
 
     # -- YAML fragments -------------------------------------------------------------------------------------------
@@ -105,53 +106,48 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
         if state == "unknown" and self._in_dict_field(base, a.path[: depth + 1]):
             return []  # a new entry of a dict-typed field (distillation.teacher_models.<name>): a file may add it
         if state == "unknown":
-            parent = ".".join(a.path[:depth]) or "(top level)"
+            parent = ".".join(a.path[:depth])
             key = a.path[depth]
             choices = sorted(node)
-            hint = did_you_mean(key, choices)
+            suggestion = closest(key, choices)
             return [
-                Finding(
+                CONFIG_UNKNOWN_KEY.at(
                     *where,
-                    "config/unknown-key",
-                    f"unknown key `{a.dotted}`: verl's config has no `{key}` under `{parent}`" + hint,
-                    fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
+                    fact=keys_under(parent, choices),
                     fact_source=self.src(a.path[:depth]) if depth else self.facts.config_source("", self.config),
-                    data={"key": a.dotted, "case": "suggested" if hint else ""},
+                    case="suggested" if suggestion else "",
+                    key=a.dotted,
+                    config=self.config,
+                    name=key,
+                    parent=parent,
+                    suggestion=suggestion,
                 )
             ]
         if state == "leaf":
             return [
-                Finding(
+                CONFIG_NOT_A_MAPPING.at(
                     *where,
-                    "config/not-a-mapping",
-                    f"`{'.'.join(a.path[:depth])}` is a value in verl's config, not a mapping; "
-                    f"`{a.dotted}` cannot be set",
                     fact=f"default: {node!r}",
                     fact_source=self.src(a.path[:depth]),
-                    data={"key": a.dotted},
+                    parent=".".join(a.path[:depth]),
+                    key=a.dotted,
                 )
             ]
         exists = state == "found"
         out: list[Finding] = []
         if exists and mode == "defaults" and not isinstance(a.value, dict) and a.value != node:
             out.append(
-                Finding(
+                DEFAULTS_MISMATCH.at(
                     *where,
-                    "defaults/mismatch",
-                    f"`{a.dotted}` is shown as the default {a.value!r}, but verl's default is {node!r}",
                     fact=f"default: {node!r}",
                     fact_source=self._default_source(a.path),
+                    key=a.dotted,
+                    shown=a.value,
+                    default=node,
                 )
             )
         elif mode == "defaults" and not exists:
-            out.append(
-                Finding(
-                    *where,
-                    "defaults/not-a-default",
-                    f"`{a.dotted}` is shown as a default, but verl's default config has no such key",
-                    fact_source=self.src(a.path[:depth]),
-                )
-            )
+            out.append(DEFAULTS_NOT_A_DEFAULT.at(*where, fact_source=self.src(a.path[:depth]), key=a.dotted))
         return out
 
     def _default_source(self, path: tuple[str, ...]) -> str | None:
@@ -183,46 +179,19 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
                     continue
                 new = _renamed(a.dotted, mig["renames"])
                 out.append(
-                    Finding(
+                    CONFIG_LEGACY_KEY.at(
                         a.file,
                         a.line,
                         a.col,
-                        "config/legacy-key",
-                        f"warning: `{a.dotted}` is a legacy key: Hydra accepts it, but {', '.join(readers)} never "
-                        f"read{'s' if len(readers) == 1 else ''} it; only {', '.join(migrating)} migrate"
-                        f"{'s' if len(migrating) == 1 else ''} it ({fn})" + (f"; set `{new}` instead" if new else ""),
                         fact=f"{fn} moves {', '.join(mig['keys'])}",
                         fact_source=mig["source"],
+                        key=a.dotted,
+                        readers=readers,
+                        migrating=migrating,
+                        function=fn,
+                        new=new,
                     )
                 )
-        return out
-
-    def _check_missing(self, cfg: dict, unknown: set[tuple[str, ...]], anchor: Assignment) -> list[Finding]:
-        """Mandatory values (``???``) the command leaves unset. A ``???`` below a node whose ``enable`` is false
-        (e.g. the reward model's rollout) is not read and not reported."""
-        out: list[Finding] = []
-
-        def walk(node: Any, path: tuple[str, ...]) -> None:
-            if isinstance(node, dict):
-                if node.get("enable") is False:
-                    return
-                for k, v in node.items():
-                    walk(v, (*path, str(k)))
-            elif node == UNKNOWN and path not in unknown:
-                out.append(
-                    Finding(
-                        anchor.file,
-                        anchor.line,
-                        anchor.col,
-                        "config/missing-value",
-                        f"`{'.'.join(path)}` is mandatory (`???` in verl's `{self.config}` config) and this command "
-                        f"never sets it: verl stops with MissingMandatoryValue when it reads it; "
-                        f"add `{'.'.join(path)}=…`",
-                        fact_source=self.src(path),
-                    )
-                )
-
-        walk(cfg, ())
         return out
 
 

@@ -11,6 +11,7 @@ from verl_cookbook.checks.config.model import (
     lookup_path,
 )
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.engines import DELTA_REJECTED
 
 
 class DeltaRules(CheckedConfig):
@@ -35,17 +36,17 @@ class DeltaRules(CheckedConfig):
                     continue
                 read = [p for p in verdict.read if p[-1] != "backend"]
                 where = next((hit for p in reversed(read) if (hit := _last_assignment_to(assigns, p))), anchor)
-                settings = ", ".join(dict.fromkeys(t for p in read if (t := _setting_text(cfg, p))))
+                settings = list(dict.fromkeys(t for p in read if (t := _setting_text(cfg, p))))
                 out.append(
-                    Finding(
+                    DELTA_REJECTED.at(
                         where.file,
                         where.line,
                         where.col,
-                        "delta/rejected",
-                        f"verl rejects this delta_sharded setup at run time: {guard.error}: "
-                        f"{delta_guards.render_message(guard, cfg)}" + (f" ({settings})" if settings else ""),
                         fact=f"if {guard.condition_text}: raise {guard.error}",
                         fact_source=guard.source,
+                        error=guard.error,
+                        verl_message=delta_guards.render_message(guard, cfg),
+                        settings=settings,
                     )
                 )
         return out

@@ -10,10 +10,22 @@ from verl_cookbook.checks.config.field_types import type_error
 from verl_cookbook.checks.config.model import (
     Assignment,
     CheckedConfig,
-    did_you_mean,
+    closest,
     lookup_path,
 )
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.engines import (
+    ENGINE_INJECTED_KWARG,
+    ENGINE_KWARGS_IGNORED,
+    ENGINE_KWARGS_NOT_MAPPING,
+    ENGINE_NOT_ON_DEVICE,
+    ENGINE_NPU_DEVICE,
+    ENGINE_UNKNOWN_BACKEND,
+    ENGINE_UNKNOWN_KWARG,
+    ENGINE_WRONG_TYPE,
+)
+
+CKPT = "actor_rollout_ref.rollout.checkpoint_engine"  # where the rollout's checkpoint engine is configured
 
 
 class EngineRules(CheckedConfig):
@@ -63,20 +75,17 @@ class EngineRules(CheckedConfig):
         for key, items in kwargs.items():
             a0 = items[0][0]
             if key != backend:
-                hint = ""
-                if key == "hccl" and backend == "nccl":
-                    hint = " (on Ascend the HCCL engine is registered as `nccl`: put these under engine_kwargs.nccl)"
                 findings.append(
-                    Finding(
+                    ENGINE_KWARGS_IGNORED.at(
                         a0.file,
                         a0.line,
                         a0.col,
-                        "engine/kwargs-ignored",
-                        f"`{ckpt}.engine_kwargs.{key}` is silently ignored: verl only reads "
-                        f"engine_kwargs[<backend>], and the backend in effect is `{backend}`{hint}",
                         fact="; ".join(sorted({k["code"] for k in self._lookups()})) or None,
                         fact_source=", ".join(k["source"] for k in self._lookups()) or None,
-                        data={"key": key, "in_effect": backend},
+                        path=f"{ckpt}.engine_kwargs.{key}",
+                        key=key,
+                        in_effect=backend,
+                        registered_as="nccl" if key == "hccl" and backend == "nccl" else None,
                     )
                 )
                 if key not in known and key != backend:
@@ -103,43 +112,31 @@ class EngineRules(CheckedConfig):
         known = self.facts.backends()
         where = (a.file, a.line, a.col)
         if not isinstance(backend, str) or backend not in known:
-            if str(backend) == "hccl":
-                nccl = [r for r in self.facts.registrations if r["backend"] == "nccl" and "npu" in r["devices"]]
-                hint = (
-                    "; on Ascend write `nccl`: the HCCL engine registers itself under that name"
-                    if nccl
-                    else did_you_mean(str(backend), known)
-                )
-                fact_source = nccl[0]["source"] if nccl else self.facts.data["engines"]["source"]
-            else:
-                hint = did_you_mean(str(backend), known)
-                fact_source = self.facts.data["engines"]["source"]
-            what = f"engine_kwargs key `{backend}`" if as_kwargs_key else f"backend `{backend}`"
+            nccl = [r for r in self.facts.registrations if r["backend"] == "nccl" and "npu" in r["devices"]]
+            hccl = str(backend) == "hccl" and bool(nccl)  # on Ascend the HCCL engine is registered as `nccl`
             return [
-                Finding(
+                ENGINE_UNKNOWN_BACKEND.at(
                     *where,
-                    "engine/unknown-backend",
-                    f"{what}: no checkpoint engine registers that name{hint}",
                     fact=self._registered_text(),
-                    fact_source=fact_source,
-                    data={
-                        "name": str(backend),
-                        "as_kwargs_key": as_kwargs_key,
-                        "case": "kwargs-key" if as_kwargs_key else ("hccl" if str(backend) == "hccl" else ""),
-                    },
+                    fact_source=nccl[0]["source"] if hccl else self.facts.data["engines"]["source"],
+                    case="kwargs-key" if as_kwargs_key else ("hccl" if str(backend) == "hccl" else ""),
+                    name=str(backend),
+                    suggestion=None if hccl else closest(str(backend), known),
+                    registered_as="nccl" if hccl else None,
+                    as_kwargs_key=as_kwargs_key,
                 )
             ]
         if self.device and not self.facts.engines_for(backend, self.device):
             regs = [r for r in self.facts.registrations if r["backend"] == backend]
             why = "; ".join(regs[0]["device_reasons"]) if regs else ""
             return [
-                Finding(
+                ENGINE_NOT_ON_DEVICE.at(
                     *where,
-                    "engine/not-on-device",
-                    f"backend `{backend}` is not registered on {self.device.upper()}: its module does not import there",
                     fact=why or None,
                     fact_source=regs[0]["source"] if regs else None,
-                    data={"name": backend, "device": self.device, "case": backend},
+                    case=backend if backend in ENGINE_NOT_ON_DEVICE.extra_cases else "",
+                    name=backend,
+                    device=self.device.upper(),
                 )
             ]
         return []
@@ -153,32 +150,22 @@ class EngineRules(CheckedConfig):
         for a, sub, value in items:
             if not sub:
                 findings.append(
-                    Finding(
+                    ENGINE_KWARGS_NOT_MAPPING.at(
                         a.file,
                         a.line,
                         a.col,
-                        "engine/kwargs-not-mapping",
-                        f"`{ckpt}.engine_kwargs.{backend}` must be a mapping of constructor arguments, got {value!r}",
                         fact_source=engines[0]["constructor"]["source"],
+                        path=f"{ckpt}.engine_kwargs.{backend}",
+                        value=value,
                     )
                 )
                 continue
             name = sub[0]
             if name in injected:
+                instead = f"{CKPT}.update_weights_bucket_megabytes" if name == "bucket_size" else None
                 findings.append(
-                    Finding(
-                        a.file,
-                        a.line,
-                        a.col,
-                        "engine/injected-kwarg",
-                        f"`engine_kwargs.{backend}.{name}`: verl passes `{name}` to the engine itself, so this "
-                        f"raises TypeError (multiple values for keyword argument)"
-                        + (
-                            " — set actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes"
-                            if name == "bucket_size"
-                            else ""
-                        ),
-                        fact_source=injected[name],
+                    ENGINE_INJECTED_KWARG.at(
+                        a.file, a.line, a.col, fact_source=injected[name], backend=backend, name=name, instead=instead
                     )
                 )
                 continue
@@ -191,33 +178,37 @@ class EngineRules(CheckedConfig):
                 if name not in params:
                     accepted = [p for p in params if p not in injected]
                     findings.append(
-                        Finding(
+                        ENGINE_UNKNOWN_KWARG.at(
                             a.file,
                             a.line,
                             a.col,
-                            "engine/unknown-kwarg",
-                            f"`engine_kwargs.{backend}.{name}`: {eng['class']} (`{backend}` on {where_dev}) takes "
-                            f"no argument `{name}`, so building the engine raises TypeError"
-                            + did_you_mean(name, accepted),
                             fact=f"{eng['class']}.__init__ accepts: {', '.join(accepted)}",
                             fact_source=eng["constructor"]["source"],
+                            backend=backend,
+                            name=name,
+                            cls=eng["class"],
+                            devices=where_dev,
+                            suggestion=closest(name, accepted),
                         )
                     )
                     continue
                 p = params[name]
                 default = p["default"]
                 literal_default = not (isinstance(default, str) and p["annotation"] not in (None, "str"))
-                err = type_error(default, value, p["annotation"]) if literal_default else None
-                if err:
+                expected = type_error(default, value, p["annotation"]) if literal_default else None
+                if expected:
                     findings.append(
-                        Finding(
+                        ENGINE_WRONG_TYPE.at(
                             a.file,
                             a.line,
                             a.col,
-                            "engine/wrong-type",
-                            f"`engine_kwargs.{backend}.{name}`: {err}",
                             fact=f"{name}: {p['annotation']} = {default!r}",
                             fact_source=p["source"],
+                            backend=backend,
+                            name=name,
+                            expected=expected,
+                            got=type(value).__name__,
+                            value=value,
                         )
                     )
         return findings
@@ -239,16 +230,15 @@ class EngineRules(CheckedConfig):
                 continue
             a = (items[0][0] if items else None) or backend_a or assigns[0]
             findings.append(
-                Finding(
+                ENGINE_NPU_DEVICE.at(
                     a.file,
                     a.line,
                     a.col,
-                    "engine/npu-device",
-                    f"`{backend}` on Ascend needs `engine_kwargs.{backend}.device: npu` "
-                    f"(default {params['device']['default']!r}); `{npu_cmp[0]['code']}` is what selects the "
-                    f"NPU path",
                     fact=f"device: {params['device']['annotation']} = {params['device']['default']!r}",
                     fact_source=f"{params['device']['source']}; {npu_cmp[0]['source']}",
+                    backend=backend,
+                    default=params["device"]["default"],
+                    code=npu_cmp[0]["code"],
                 )
             )
         return findings

@@ -1,19 +1,20 @@
-"""Types: what a value may be where verl's config holds it. A value under a node that verl converts to a
-dataclass with OmegaConf's typed merge must convert to the field's annotation the way OmegaConf converts it
-(:func:`conversion_error`); an engine constructor's keyword argument must match its Python default
-(:func:`type_error`).
+"""Types: what a value may be where verl's config holds it, judged where the value ends up. A value under a node
+that verl converts to a dataclass with OmegaConf's typed merge must convert to the field's annotation the way
+OmegaConf converts it (:func:`conversion_error`, ``config/wrong-type``); a value under a node verl instantiates must
+already be what the field holds, for nothing converts it (:func:`unconverted_case`, ``config/unconverted-type``);
+an engine constructor's keyword argument must match its Python default (:func:`type_error`).
 
 verl's ``omega_conf_to_dataclass`` (verl 0.9.1 ``verl/utils/config.py:23``) has two branches. Called with only the
 node (``dataclass_type`` None, verl/utils/config.py:42-50), it builds the node's ``_target_`` with
-``hydra.utils.instantiate``, which passes the values to the constructor as they are and checks no type: a string
-for a ``tuple[float, float]`` field is kept as a string. Only a call that names the class
-(``dataclass_type=…``) takes the typed branch (``OmegaConf.merge(OmegaConf.structured(cls), cfg)``,
-verl/utils/config.py:52-64), which rejects a value that does not convert. In 0.9.1 the typed calls are
-``HFModelConfig`` (the rollout servers: vllm_async_server.py:1099, async_sglang_server.py:165,
-trtllm_async_server.py:116), ``ProfilerConfig`` (workers/engine_workers.py:487), ``DistillationTeacherModelConfig``
-(workers/config/distillation.py:315) and ``SkipManagerConfig`` (utils/skip/skip_manager.py:40); every other node
-(the actor, its ``optim``, the rollout, the critic …) is instantiated. So the type rule judges a value only below a
-node whose class verl converts with a typed call (the ``typed`` facts of ``facts.dataclass_types``)."""
+``hydra.utils.instantiate``, which passes the values to the constructor as they are: a string for a
+``tuple[float, float]`` field is kept as a string, and the optimizer verl builds from it fails in torch
+(tests/test_unconverted_type.py runs it). Only a call that names the class (``dataclass_type=…``) takes the typed
+branch (``OmegaConf.merge(OmegaConf.structured(cls), cfg)``, verl/utils/config.py:52-64), which converts what it can
+(``"0.5"`` for a float) and rejects the rest. In 0.9.1 the typed calls are ``HFModelConfig`` (the rollout servers:
+vllm_async_server.py:1099, async_sglang_server.py:165, trtllm_async_server.py:116), ``ProfilerConfig``
+(workers/engine_workers.py:487), ``DistillationTeacherModelConfig`` (workers/config/distillation.py:315) and
+``SkipManagerConfig`` (utils/skip/skip_manager.py:40); every other node (the actor, its ``optim``, the rollout, the
+critic …) is instantiated (the ``typed`` and ``converted`` facts of ``facts.dataclass_types``)."""
 
 from __future__ import annotations
 
@@ -26,14 +27,15 @@ from verl_cookbook.checks.config.model import (
     UNKNOWN,
     Assignment,
     CheckedConfig,
-    did_you_mean,
+    closest,
 )
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import CONFIG_NOT_A_FIELD, CONFIG_UNCONVERTED_TYPE, CONFIG_WRONG_TYPE
 
 
 def type_error(default: Any, value: Any, annotation: str | None = None) -> str | None:
-    """Why ``value`` cannot stand where a Python default is ``default`` (an engine constructor's keyword argument,
-    passed as is); None if it can."""
+    """The type ``value`` should have where a Python default is ``default`` (an engine constructor's keyword
+    argument, passed as is), when it does not have it; None if it can stand there."""
     if isinstance(value, str) and value.startswith("${"):
         return None  # an interpolation: resolved by OmegaConf at run time
     if value is None:
@@ -56,7 +58,7 @@ def type_error(default: Any, value: Any, annotation: str | None = None) -> str |
     }[expected]
     if ok:
         return None
-    return f"expected {expected.__name__}, got {type(value).__name__} {value!r}"
+    return expected.__name__
 
 
 # -- types from verl's dataclasses ----------------------------------------------------------------------------
@@ -163,6 +165,39 @@ def conversion_error(annotation: str, value: Any) -> str | None:
     return first
 
 
+_SEQUENCES = (list, tuple, typing.List, typing.Tuple, typing.Sequence)  # noqa: UP006 - verl's annotations
+_MAPPINGS = (dict, typing.Dict, typing.Mapping)  # noqa: UP006
+
+
+def unconverted_case(annotation: str, value: Any) -> str | None:
+    """The case of ``config/unconverted-type`` when ``value``, passed on as it is (``hydra.utils.instantiate``
+    converts nothing), cannot be what a field annotated ``annotation`` holds: ``""`` a string where no member of the
+    annotation is a string (numbers, a list, a mapping), ``"list"`` a list where none is a sequence, ``"mapping"`` a
+    mapping where none is one. None when it can, for null, an interpolation or ``???``, a number or a boolean (a
+    number stands for a number of another kind, and Hydra reads ``1``/``True`` as written), and an annotation that
+    can't be judged (another class, an enum, ``Any``)."""
+    if value is None or (isinstance(value, str) and ("${" in value or value == UNKNOWN)):
+        return None
+    fits: tuple[Any, ...]
+    if isinstance(value, str):
+        case, fits = "", (str, bytes)
+    elif isinstance(value, list):
+        case, fits = "list", _SEQUENCES
+    elif isinstance(value, dict):
+        case, fits = "mapping", _MAPPINGS
+    else:
+        return None
+    try:
+        tp = _annotation(annotation)
+    except (ValueError, SyntaxError, TypeError):
+        return None
+    members = typing.get_args(tp) if typing.get_origin(tp) is typing.Union else (tp,)
+    kinds = [typing.get_origin(m) or m for m in members if m is not type(None) and m is not None]
+    if not kinds or any(k is Any or not isinstance(k, type) and k not in (*_SEQUENCES, *_MAPPINGS) for k in kinds):
+        return None
+    return None if any(k in fits for k in kinds) else case
+
+
 class FieldTypes(CheckedConfig):
     """The type rules of :class:`~verl_cookbook.checks.config.checker.ConfigChecker`."""
 
@@ -178,6 +213,22 @@ class FieldTypes(CheckedConfig):
                 dc = self.facts.dataclass_fields(target) if self.facts.converted(path[:k]) else None
                 return (k, *dc) if dc else None
         return None
+
+    def _unconverted(self, a: Assignment, cls: str, name: str, field: dict) -> list[Finding]:
+        """``config/unconverted-type`` for a value verl hands to ``cls`` unconverted (``hydra.utils.instantiate``,
+        verl/utils/config.py:42-50 in 0.9.1) that cannot be what the field ``name`` holds."""
+        case = unconverted_case(field["annotation"], a.value)
+        if case is None:
+            return []
+        short = cls.rpartition(".")[2]
+        built = self.facts.converted_at(a.path[:-1]) or "omega_conf_to_dataclass"
+        return [
+            CONFIG_UNCONVERTED_TYPE.at(
+                a.file, a.line, a.col, key=a.dotted, value=a.value, cls=short, field=name,
+                annotation=field["annotation"], built=built, case=case,
+                fact=f"{short}.{name}: {field['annotation']}", fact_source=field["source"],
+            )
+        ]  # fmt: skip
 
     def _typed_merged(self, cls: str) -> bool:
         """Whether verl builds the dataclass ``cls`` (qualified name) with OmegaConf's typed merge somewhere, so a
@@ -210,41 +261,45 @@ class FieldTypes(CheckedConfig):
                 continue
             k, cls, fields = dc
             name = a.path[k]
-            node = ".".join(a.path[:k]) or "(top level)"
+            node = ".".join(a.path[:k])
             short = cls.rpartition(".")[2]
             if name not in fields:
                 if a.op not in ("add", "force"):
                     continue  # a YAML key or `k=v` that the config lacks is reported as an unknown key
                 out.append(
-                    Finding(
+                    CONFIG_NOT_A_FIELD.at(
                         a.file,
                         a.line,
                         a.col,
-                        "config/not-a-field",
-                        f"`{a.dotted}`: Hydra adds it, but verl turns `{node}` into {short}, which "
-                        f"has no field `{name}`, so building it raises TypeError (unexpected keyword argument)"
-                        + did_you_mean(name, sorted(fields)),
                         fact=f"{short} fields: {', '.join(sorted(f for f in fields if f != '_target_')[:12])} …",
                         fact_source=self.facts.data["dataclasses"]["classes"][cls]["source"],
-                        data={"key": a.dotted},
+                        key=a.dotted,
+                        cls=short,
+                        node=node,
+                        name=name,
+                        suggestion=closest(name, sorted(fields)),
                     )
                 )
                 continue
-            if k != len(a.path) - 1 or not self._typed_merged(cls):
-                continue  # instantiated from `_target_` (verl/utils/config.py:42-50 in 0.9.1): no type is checked
+            if k != len(a.path) - 1:
+                continue
+            if not self._typed_merged(cls):  # instantiated from `_target_`: the value is passed on as it is
+                out.extend(self._unconverted(a, cls, name, fields[name]))
+                continue
             err = conversion_error(fields[name]["annotation"], a.value)
             if err:
                 out.append(
-                    Finding(
+                    CONFIG_WRONG_TYPE.at(
                         a.file,
                         a.line,
                         a.col,
-                        "config/wrong-type",
-                        f"`{a.dotted}`: {a.value!r} is not a `{fields[name]['annotation']}` ({short}.{name}): "
-                        f"OmegaConf: {err}",
                         fact=f"{short}.{name}: {fields[name]['annotation']}",
                         fact_source=fields[name]["source"],
-                        data={"key": a.dotted},
+                        key=a.dotted,
+                        value=a.value,
+                        annotation=fields[name]["annotation"],
+                        field=f"{short}.{name}",
+                        error=err,
                     )
                 )
         return out

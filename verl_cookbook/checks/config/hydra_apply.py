@@ -16,12 +16,26 @@ from verl_cookbook.checks.config.model import (
     UNKNOWN,
     Assignment,
     CheckedConfig,
-    did_you_mean,
+    closest,
+    keys_under,
     lookup_path,
 )
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.hydra_overrides import hydra_message, op, parse_one
+from verl_cookbook.rules.config import (
+    COMMAND_UNKNOWN_ENTRY_POINT,
+    CONFIG_NOT_A_MAPPING,
+    CONFIG_UNKNOWN_KEY,
+    OVERRIDE_DELETE_MISSING,
+    OVERRIDE_GROUP,
+    OVERRIDE_MALFORMED,
+    OVERRIDE_NEEDS_PLUS,
+    OVERRIDE_PLUS_ON_EXISTING,
+    OVERRIDE_REJECTED,
+    OVERRIDE_SWEEP_WITHOUT_MULTIRUN,
+    OVERRIDE_UNKNOWN_GROUP,
+)
 
 
 # -- Hydra --------------------------------------------------------------------------------------------------------
@@ -34,7 +48,7 @@ def assignment_from_override(text: str, file: str, line: int, col: int = 1) -> A
     try:
         ov = parse_one(text)
     except HydraException as e:
-        return Finding(file, line, col, "override/malformed", f"Hydra cannot parse `{text}`: {hydra_message(e)}")
+        return OVERRIDE_MALFORMED.at(file, line, col, override=text, hydra=hydra_message(e))
     value = list(ov.sweep_string_iterator()) if ov.is_sweep_override() else ov.value()
     return Assignment(tuple(ov.key_or_group.split(".")), value, file, line, col, op(ov), raw=text)
 
@@ -51,15 +65,15 @@ def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: i
     entries = sorted(known)
     label = facts.tree.version or facts.tree.label
     return [
-        Finding(
+        COMMAND_UNKNOWN_ENTRY_POINT.at(
             file,
             line,
             col,
-            "command/unknown-entry-point",
-            f"`python -m {module}`: verl {label} has no module `{module}`, so Python stops with "
-            f"'No module named {module}'" + did_you_mean(module, entries),
             fact="Hydra entry points: " + ", ".join(f"{m} ({known[m]['config_name']})" for m in entries),
             fact_source=", ".join(known[m]["source"] for m in entries[:3]) + (" …" if len(entries) > 3 else ""),
+            module=module,
+            release=label,
+            suggestion=closest(module, entries),
         )
     ]
 
@@ -110,11 +124,7 @@ class HydraApplication(CheckedConfig):
             try:
                 ov = parse_one(text)
             except HydraException as e:
-                findings.append(
-                    Finding(
-                        a.file, a.line, a.col, "override/malformed", f"Hydra cannot parse `{text}`: {hydra_message(e)}"
-                    )
-                )
+                findings.append(OVERRIDE_MALFORMED.at(a.file, a.line, a.col, override=text, hydra=hydra_message(e)))
                 continue
             if ov.is_hydra_override():
                 continue  # Hydra's own config (hydra.run.dir=…), not verl's
@@ -160,7 +170,6 @@ class HydraApplication(CheckedConfig):
         the last release (or verl's main branch) that had it, and what the option fills (``under``), whose keys are
         folded under the finding; otherwise Hydra's own message."""
         from verl_cookbook.facts import compose, history
-        from verl_cookbook.rules.config import OVERRIDE_GROUP
 
         group, option = ov.key_or_group, ov.value()
         folder = self.config_dir or self.facts.config_dir(self.config)
@@ -209,12 +218,10 @@ class HydraApplication(CheckedConfig):
 
         try:
             ConfigLoaderImpl.validate_sweep_overrides_legal([ov], RunMode.RUN, from_shell=True)
-            msg = f"'{ov.input_line}' is a sweep"
+            msg = None
         except HydraException as e:
             msg = hydra_message(e)
-        return Finding(
-            a.file, a.line, a.col, "override/sweep-without-multirun", f"Hydra refuses `{ov.input_line}`: {msg}"
-        )
+        return OVERRIDE_SWEEP_WITHOUT_MULTIRUN.at(a.file, a.line, a.col, override=ov.input_line, hydra=msg)
 
     def _override_finding(self, a: Assignment, ov: Any, msg: str, base: dict) -> Finding:
         where = (a.file, a.line, a.col)
@@ -223,71 +230,67 @@ class HydraApplication(CheckedConfig):
         if msg.startswith("Could not override"):
             state, depth, node = lookup_path(base, path)
             if state == "leaf":
-                return Finding(
+                return CONFIG_NOT_A_MAPPING.at(
                     *where,
-                    "config/not-a-mapping",
-                    f"`{'.'.join(path[:depth])}` is a value in verl's config, not a mapping, so `{ov.key_or_group}` "
-                    f"cannot be set; Hydra: {quoted}",
                     fact=f"default: {node!r}",
                     fact_source=self.src(path[:depth]),
-                    data={"key": ov.key_or_group},
+                    parent=".".join(path[:depth]),
+                    key=ov.key_or_group,
+                    hydra=quoted,
                 )
             if state == "open":
-                return Finding(
+                return OVERRIDE_NEEDS_PLUS.at(
                     *where,
-                    "override/needs-plus",
-                    f"`{ov.key_or_group}` is not in verl's `{self.config}` config (its parent is empty there), so "
-                    f"Hydra rejects `{ov.input_line}`: {quoted}",
                     fact_source=self.src(path[:depth]),
-                    data={"key": ov.key_or_group},
+                    key=ov.key_or_group,
+                    config=self.config,
+                    override=ov.input_line,
+                    hydra=quoted,
                 )
-            parent = ".".join(path[:depth]) or "(top level)"
+            parent = ".".join(path[:depth])
             key = path[depth] if depth < len(path) else path[-1]
             choices = sorted(node) if isinstance(node, dict) else []
-            hint = did_you_mean(key, choices)
-            case = "suggested" if hint else ""
-            if key in self.facts.config_groups(self.config, self.config_dir) and len(path) > 1:
-                hint = f"; `{key}` is a config group: choose it on its own, `{key}={ov.input_line.partition('=')[2]}`"
-                case = "group"
-            return Finding(
+            suggestion = closest(key, choices)
+            group = key in self.facts.config_groups(self.config, self.config_dir) and len(path) > 1
+            return CONFIG_UNKNOWN_KEY.at(
                 *where,
-                "config/unknown-key",
-                f"unknown key `{ov.key_or_group}`: verl's `{self.config}` config has no `{key}` under `{parent}`, "
-                f"so Hydra stops: {quoted}" + hint,
-                fact=f"keys under {parent}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}",
+                fact=keys_under(parent, choices),
                 fact_source=self.src(path[:depth]) if depth else self.facts.config_source("", self.config),
-                data={"key": ov.key_or_group, "case": case},
+                case="group" if group else "suggested" if suggestion else "",
+                key=ov.key_or_group,
+                config=self.config,
+                name=key,
+                parent=parent,
+                suggestion=None if group else suggestion,
+                value=ov.input_line.partition("=")[2] if group else None,
+                hydra=quoted,
             )
         if msg.startswith("Could not append"):
             node = lookup_path(base, path)[2]
-            return Finding(
+            return OVERRIDE_PLUS_ON_EXISTING.at(
                 *where,
-                "override/plus-on-existing",
-                f"`{ov.key_or_group}` already exists in verl's `{self.config}` config, so Hydra rejects "
-                f"`{ov.input_line}`: {quoted}",
                 fact=f"default: {node!r}",
                 fact_source=self.src(path),
-                data={"key": ov.key_or_group},
+                key=ov.key_or_group,
+                config=self.config,
+                override=ov.input_line,
+                hydra=quoted,
             )
         if msg.startswith("Could not delete"):
-            return Finding(
-                *where,
-                "override/delete-missing",
-                f"`{ov.input_line}`: Hydra: {quoted}",
-                fact_source=self.src(path[:-1]),
+            return OVERRIDE_DELETE_MISSING.at(
+                *where, fact_source=self.src(path[:-1]), override=ov.input_line, hydra=quoted
             )
         if "looks like a config group" in msg:
             groups = sorted(self.facts.config_groups(self.config, self.config_dir))
-            return Finding(
+            return OVERRIDE_UNKNOWN_GROUP.at(
                 *where,
-                "override/unknown-group",
-                f"Hydra: {quoted}" + did_you_mean(ov.key_or_group, groups),
                 fact=f"config groups: {', '.join(groups)}",
                 fact_source=self.facts.config_source("", self.config),
+                override=ov.input_line,
+                suggestion=closest(ov.key_or_group, groups),
+                hydra=quoted,
             )
-        return Finding(
-            *where, "override/rejected", f"Hydra rejects `{ov.input_line}`: {quoted}", fact_source=self.src(path)
-        )
+        return OVERRIDE_REJECTED.at(*where, fact_source=self.src(path), override=ov.input_line, hydra=quoted)
 
 
 def hydra_error_text(composed: dict) -> str:

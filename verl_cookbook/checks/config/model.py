@@ -65,9 +65,15 @@ def _dict_key(k: Any) -> str:
     return s if s.replace("_", "").replace("-", "").isalnum() else override_value(s)
 
 
-def did_you_mean(word: str, choices: list[str]) -> str:
+def closest(word: str, choices: list[str]) -> str | None:
+    """The choice ``word`` was most likely meant to be (a finding's ``suggestion``), or None."""
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    return close[0] if close else None
+
+
+def keys_under(parent: str, choices: list[str]) -> str:
+    """The fact of an unknown-key finding: the keys verl's config has where the key was looked for."""
+    return f"keys under {parent or '(top level)'}: {', '.join(choices[:12])}{' …' if len(choices) > 12 else ''}"
 
 
 def lookup_path(base: Any, path: tuple[str, ...]) -> tuple[str, int, Any]:
