@@ -134,7 +134,8 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             out.append(INCLUDE_MISSING.at(page.path, line, 1, target=target))
         kind = block.attrs.get("check")
         if kind is None and ctx.options.get("lenient"):
-            guessed = lenient.guess_attrs(block, ctx)  # another project's docs: guess from the language
+            guessed, notes = lenient.read_block(block, ctx)  # another project's docs: read as its readers do
+            out.extend(notes)
             if guessed is not None:
                 block.attrs = {**block.attrs, **guessed}
                 kind = guessed["check"]

@@ -311,6 +311,14 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "json/syntax": ("无法解析的 JSON 代码块或文件。", "读取它的程序（HCCL 白名单、配置）会失败。"),
     "json/unknown-schema": ("JSON 代码块引用的 schema 不在目录中。", "该代码块不会被检查。"),
+    # lenient
+    "lenient/wrong-language": (
+        "其他项目文档中标注为 `bash`（或 `shell`、`sh`）的代码块，内容却是程序的输出（日志、异常堆栈、报错信息、"
+        "`--help` 帮助信息、状态输出、带输出的终端会话）；或标注为 `python` 的代码块，内容却是 shell 命令。"
+        "该代码块按其实际内容读取，不作为脚本或模块检查，只在代码块起始处给出一条提示。",
+        "Sphinx 与 GitHub 按所标语言高亮代码块，读者也按该语言复制：标为 `bash` 的输出看起来像要执行的命令。"
+        "这不会导致运行失败，因此只是提示（单独出现时退出码为 0）。",
+    ),
     # markdown
     "markdown/unterminated-fence": (
         "缺少闭合标记的 ``` 代码块。",
