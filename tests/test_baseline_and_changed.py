@@ -130,3 +130,39 @@ def test_github_output_within_the_limit_has_no_notice(tmp_path: Path, monkeypatc
     out = github_output.emit(_findings(3))
     assert out.count("::error ") == 3 and "::notice" not in out
     assert github_output.emit([]) == ""
+
+
+EXCERPT = "```python\nfor step in range(3):\n    <<<continue below>>>\n```\n"
+
+
+def _recorded_by_an_older_checker(repo: Path, page: Path, line: int) -> None:
+    """A baseline as an older verl-cookbook wrote it: a python/syntax finding on an excerpt's line, which this one
+    reads as an excerpt and no longer reports."""
+    import json
+
+    from verl_cookbook.baseline import line_fingerprint
+
+    text = page.read_text(encoding="utf-8").splitlines()[line - 1]
+    entry = {"path": "docs/a.md", "rule": "python/syntax", "fingerprint": line_fingerprint("python/syntax", text)}
+    doc = {"verl-cookbook-baseline": 1, "findings": [{**entry, "count": 1, "line": line, "message": "invalid Python"}]}
+    (repo / "base.json").write_text(json.dumps(doc), encoding="utf-8")
+
+
+def test_a_baselined_finding_the_checker_no_longer_reports_is_gone_not_fixed(repo: Path, capsys) -> None:
+    page = repo / "docs" / "a.md"
+    page.write_text("# Page\n\n" + EXCERPT, encoding="utf-8")
+    _recorded_by_an_older_checker(repo, page, 5)
+    code, out, err = _check(repo, capsys, "--baseline", "base.json")
+    assert (code, out) == (0, "")
+    assert err.count("gone: docs/a.md python/syntax (line 5 is unchanged") == 1
+    assert "fixed:" not in err and "drop the fixed and gone ones" in err
+
+
+def test_a_baselined_line_that_changed_is_fixed_not_gone(repo: Path, capsys) -> None:
+    page = repo / "docs" / "a.md"
+    page.write_text("# Page\n\n" + EXCERPT, encoding="utf-8")
+    _recorded_by_an_older_checker(repo, page, 5)
+    page.write_text("# Page\n\n" + EXCERPT.replace("<<<continue below>>>", "pass"), encoding="utf-8")
+    code, out, err = _check(repo, capsys, "--baseline", "base.json")
+    assert (code, out) == (0, "")
+    assert "fixed: docs/a.md python/syntax (was line 5)" in err and "gone:" not in err

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -408,3 +409,79 @@ def test_note_kind_leaves_out_lines_names_and_counts():
     assert note_kind(a) == note_kind(b)
     assert note_kind("CANN version unknown (--cann VERSION): the CANN >= 8.5.0 rule was not applied") != note_kind(a)
     assert "8.5.0" in note_kind("the CANN >= 8.5.0 rule was not applied")
+
+
+# -- --cann and --product on a YAML config ------------------------------------------------------------------------
+KIMI_YAML = (
+    "trainer:\n  device: npu\nactor_rollout_ref:\n  rollout:\n    name: vllm\n"
+    "    checkpoint_engine:\n      backend: kimi_ckpt_engine\n"
+)
+
+
+def _yaml(tmp_path: Path, text: str = KIMI_YAML) -> Path:
+    p = tmp_path / "kimi_npu.yaml"
+    p.write_text(text)
+    return p
+
+
+def test_cann_given_for_a_yaml_config_applies_the_intra_roce_rule_at_its_backend_line(facts, tmp_path):
+    config = _yaml(tmp_path)
+    report = diagnose(config, facts, cann="8.5.0", product="A3")
+    found = [d.finding for d in report.findings if d.finding.rule == "ascend/intra-roce"]
+    assert [f.line for f in found] == [line_of(config, "backend: kimi_ckpt_engine")]
+    assert not any("CANN version unknown" in n for n in report.notes)
+
+
+def test_product_950_given_for_a_yaml_config_applies_the_whitelist_rule_and_not_intra_roce(facts, tmp_path):
+    report = diagnose(_yaml(tmp_path), facts, cann="8.5.0", product="950")
+    assert [d.finding.rule for d in report.findings] == ["ascend/whitelist-required"]
+
+
+@pytest.mark.parametrize(
+    ("cann", "product"), [("8.3.RC1", "A3"), ("8.5.0", None), ("8.5.0", "A2"), ("8.5.0", "A3"), (None, "A2")]
+)
+def test_a_yaml_config_below_cann_8_5_or_off_950_gets_neither_rule_it_does_not_meet(facts, tmp_path, cann, product):
+    report = diagnose(_yaml(tmp_path), facts, cann=cann, product=product)
+    rules = {d.finding.rule for d in report.findings}
+    assert ("ascend/intra-roce" in rules) is (cann == "8.5.0")
+    assert "ascend/whitelist-required" not in rules
+
+
+@pytest.mark.parametrize("product", ["950", "A3"])
+def test_cann_and_product_for_a_yaml_config_of_another_backend_report_nothing(facts, product):
+    report = diagnose(REPO / "snippets" / "doctor" / "mooncake_npu.yaml", facts, cann="8.5.0", product=product)
+    assert report.findings == []
+    assert not report.notes
+
+
+def test_a_yaml_config_is_judged_over_verls_default_config_and_its_defaults_list_is_ignored(facts, tmp_path):
+    config = tmp_path / "my_config.yaml"
+    config.write_text(
+        "defaults:\n  - ppo_trainer\n  - _self_\n"
+        "trainer:\n  device: npu\n  total_epochs: 2\n"
+        "actor_rollout_ref:\n  rollout:\n    checkpoint_engine:\n      backend: nccl\n      bukcet_size_mb: 512\n"
+    )
+    report = diagnose(config, facts)
+    assert [(d.finding.rule, d.finding.line) for d in report.findings] == [
+        ("config/unknown-key", line_of(config, "bukcet_size_mb"))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        ("bad_whitelist.json", True),  # next to the script
+        ("{dir}/bad_whitelist.json", True),  # an absolute path
+        ("missing_whitelist.json", False),  # not there: it lives on the cluster
+        ("$WL_DIR/bad_whitelist.json", False),  # a variable: not known statically
+    ],
+)
+def test_the_whitelist_file_is_read_only_when_it_exists_here_and_its_path_has_no_variable(facts, tmp_path, value, read):
+    shutil.copy(DATA / "bad_whitelist.json", tmp_path / "bad_whitelist.json")
+    script = tmp_path / "run.sh"
+    text = (DATA / "kimi_950_bad_whitelist.sh").read_text()
+    script.write_text(
+        text.replace("HCCL_WHITELIST_FILE=bad_whitelist.json", f"HCCL_WHITELIST_FILE={value.format(dir=tmp_path)}")
+    )
+    rules = [d.finding.rule for d in diagnose(script, facts).findings]
+    assert ("ascend/whitelist-file" in rules) is read

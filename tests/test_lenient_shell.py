@@ -35,6 +35,8 @@ MUST = [
     ("shell/orphan-overrides", "trainer.n_gpus_per_node=1"),
     ("python/syntax", 'print("unbalanced"'),  # a complete snippet that does not parse
 ]
+# A traceback under `bash`: output, not commands; one note at its fence (the line above the traceback's first line).
+NOTE = ("lenient/wrong-language", "Traceback (most recent call last)")
 
 
 @pytest.mark.parametrize(("rule", "needle"), MUST, ids=[m[1] for m in MUST])
@@ -47,11 +49,15 @@ def test_a_broken_script_is_still_a_syntax_error(findings):
     assert [f.rule for f in findings if broken <= f.line < broken + 3] == ["shell/syntax"]
 
 
+def test_a_traceback_under_bash_is_one_note_at_its_fence(findings):
+    assert (NOTE[0], line_of(NOTE[1]) - 1) in [(f.rule, f.line) for f in findings]
+
+
 def test_nothing_else_is_reported(findings):
     """Fragments with valid keys, placeholders (also a phrase such as "SOCKET IFNAME FOR YOUR NODE"),
-    tracebacks, console output, Python in a bash fence, a Python excerpt (`continue` outside its loop),
-    alternatives in separate paragraphs, commands with elided arguments and YAML templates give nothing."""
-    assert len(findings) == len(MUST) + 1, [(f.line, f.rule, f.message) for f in findings]
+    tracebacks (beyond the note), console output, Python in a bash fence, a Python excerpt (`continue` outside its
+    loop), alternatives in separate paragraphs, commands with elided arguments and YAML templates give nothing."""
+    assert len(findings) == len(MUST) + 2, [(f.line, f.rule, f.message) for f in findings]
     assert not [f for f in findings if f.rule.startswith("shellcheck/")]
 
 

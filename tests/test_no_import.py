@@ -74,3 +74,19 @@ def test_composing_every_entry_points_config_in_a_booby_trapped_tree_executes_no
         assert [f.rule for f in found if f.rule.startswith(("override/", "config/unknown"))] == [], module
     assert list(marks.iterdir()) == []
     assert verl_modules() == []
+
+
+def test_doctor_on_a_booby_trapped_tree_executes_none_of_it(verl_copy: VerlTree, tmp_path: Path, capsys) -> None:
+    """``doctor`` without ``--startup`` reads a launch script and a YAML config against the tree: nothing of verl
+    runs in its process."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    booby_trap(verl_copy, marks)
+    doctor_data = Path(__file__).resolve().parent / "data" / "doctor"
+    files = [str(doctor_data / "hccl_backend.sh"), str(doctor_data / "npu_mooncake_ok.yaml")]
+    code = main(["doctor", *files, "--verl-src", str(verl_copy.root), "--no-cache", "--format", "json"])
+    out = capsys.readouterr()
+    assert list(marks.iterdir()) == []
+    assert verl_modules() == []
+    assert "verl module executed" not in out.out + out.err
+    assert code == 1 and "engine/unknown-backend" in out.out  # the script's real mistake, judged from the trapped tree

@@ -37,12 +37,13 @@ def test_every_rule_is_declared_with_both_summaries_a_catch_and_a_why():
     for r in DECLARED:
         assert r.summary and r.summary_zh and r.catches and r.why, r.code
         assert re.search(r"[\u4e00-\u9fff]", r.summary_zh), r.code
-        assert r.severity in (rules.ERROR, rules.WARNING)
+        assert r.severity in (rules.ERROR, rules.WARNING, rules.INFO)
 
 
 # Rules whose bad example is still to be written: each is fired by the tests named beside it instead. The list can
 # only shrink: a rule gaining an example must leave it (test below).
 WITHOUT_EXAMPLE = {
+    "lenient/wrong-language": "test_lenient_reading",  # only --lenient reports it; the examples run plain check
     "config/required-missing": "test_required_values",
     "config/both-set": "test_required_values",
     "config/value-not-accepted": "test_required_values",
@@ -93,6 +94,7 @@ WITHOUT_EXAMPLE = {
     "yaml/empty": "test_yaml_config",
     "python/override-signature": "test_python_check",
     "coverage/debt-invalid": "test_coverage",
+    "coverage/unknown-test": "test_run_markers",
     **{r.code: "test_claims / test_claim_mutations" for r in DECLARED if r.code.startswith(("claim/", "cite/"))},
     **{r.code: "test_parity" for r in DECLARED if r.code.startswith("parity/")},
     **{r.code: "test_param_table" for r in DECLARED if r.code.startswith("table/")},

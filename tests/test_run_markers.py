@@ -49,3 +49,57 @@ def test_a_marker_naming_a_test_that_is_gone_is_caught():
     assert missing(good) == []
     assert missing("<!-- generated: test_rules_page.py::test_the_committed_rules_page_is_current -->") == []
     assert missing("```text\n<!-- run: test_x.py::test_shown_as_an_example -->\n```\n") == []
+
+
+# -- the check itself: `verl-cookbook check` reports a marker naming no test (coverage/unknown-test) ---------------
+def _site(tmp_path, page: str, tests: str = "def test_holds():\n    pass\n"):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    (tmp_path / "tests" / "test_x.py").write_text(tests)
+    (tmp_path / "docs" / "page.md").write_text(page)
+    return tmp_path
+
+
+def _check(site, capsys) -> tuple[int, list[dict]]:
+    import json
+    import os
+
+    from verl_cookbook import cli
+
+    here = os.getcwd()
+    os.chdir(site)
+    try:
+        code = cli.main(["check", "docs/page.md", "--format", "json", "--lang", "en"])
+    finally:
+        os.chdir(here)
+    return code, [f for f in json.loads(capsys.readouterr().out) if f["rule"].startswith("coverage/")]
+
+
+PAGE = "# P\n\nThe HCCL engine registers under the name `nccl`.<!-- run: test_x.py::{test} -->\n"
+
+
+def test_check_reports_a_run_marker_whose_test_file_lacks_the_test_at_the_markers_line(tmp_path, capsys):
+    code, found = _check(_site(tmp_path, PAGE.format(test="test_gone")), capsys)
+    assert code == 1
+    assert [(f["rule"], f["line"], f["data"]["test"]) for f in found] == [("coverage/unknown-test", 3, "test_gone")]
+
+
+def test_check_reports_a_run_marker_naming_a_test_file_that_is_not_there(tmp_path, capsys):
+    page = "# P\n\nThe HCCL engine registers under the name `nccl`.<!-- run: test_nowhere.py::test_holds -->\n"
+    _, found = _check(_site(tmp_path, page), capsys)
+    assert [(f["rule"], f["data"].get("case")) for f in found] == [("coverage/unknown-test", "no-file")]
+
+
+def test_a_run_marker_naming_a_test_that_exists_draws_nothing(tmp_path, capsys):
+    code, found = _check(_site(tmp_path, PAGE.format(test="test_holds")), capsys)
+    assert (code, found) == (0, [])
+
+
+def test_renaming_the_test_checks_a_page_whose_result_is_cached_again(tmp_path, capsys):
+    site = _site(tmp_path, PAGE.format(test="test_holds"))
+    assert _check(site, capsys) == (0, [])
+    assert _check(site, capsys) == (0, [])  # replayed from the page cache
+    (site / "tests" / "test_x.py").write_text("def test_renamed():\n    pass\n")
+    code, found = _check(site, capsys)
+    assert code == 1 and [f["rule"] for f in found] == ["coverage/unknown-test"]

@@ -1,7 +1,10 @@
 """A baseline: the findings a repository already has, recorded once, so that a check reports only new ones.
 
 ``verl-cookbook check --write-baseline FILE`` records every finding of the run; ``--baseline FILE`` then reports
-only the findings not in it (and exits 1 only for those), and says which recorded ones no longer occur.
+only the findings not in it (and exits 1 only for those), and says which recorded ones no longer occur: *fixed* when
+the line they pointed at changed or went away, *gone* when the line is still there as it was and the checker no
+longer reports it there (a newer verl-cookbook reads the block differently, say as output rather than a script).
+Each is listed once, under one of the two, never as both, and never as a new finding.
 
 A finding is recorded by its file, its rule and a fingerprint of the text it points at (the line, with its
 whitespace collapsed), never by its line number: lines added or removed above it leave it baselined, and an edit of
@@ -46,8 +49,20 @@ def fingerprint(finding: Finding, cache: dict[str, list[str] | None] | None = No
     text = _line_text(finding.path, finding.line, cache)
     if text is None:
         text = "".join("#" if c.isdigit() else c for c in finding.message)
-    basis = f"{finding.rule}\0{' '.join(text.split())}"
+    return line_fingerprint(finding.rule, text)
+
+
+def line_fingerprint(rule: str, text: str) -> str:
+    """The fingerprint of a finding of ``rule`` on a line reading ``text``."""
+    basis = f"{rule}\0{' '.join(text.split())}"
     return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
+
+
+def _still_there(entry: Entry, cache: dict[str, list[str] | None]) -> bool:
+    """Whether a line of the entry's file still reads as the line the entry was recorded at."""
+    if entry.path not in cache:
+        _line_text(entry.path, 1, cache)
+    return any(line_fingerprint(entry.rule, text) == entry.fingerprint for text in cache.get(entry.path) or [])
 
 
 def keys(findings: list[Finding]) -> list[Key]:
@@ -110,7 +125,8 @@ def read(path: Path) -> list[Entry]:
 class Applied:
     new: list[Finding] = field(default_factory=list)
     baselined: int = 0
-    fixed: list[Entry] = field(default_factory=list)  # recorded findings that no longer occur
+    fixed: list[Entry] = field(default_factory=list)  # recorded findings whose line changed or went away
+    gone: list[Entry] = field(default_factory=list)  # recorded findings no longer reported on a line still there
 
 
 def apply(entries: list[Entry], findings: list[Finding], checked: set[str] | None = None) -> Applied:
@@ -124,10 +140,11 @@ def apply(entries: list[Entry], findings: list[Finding], checked: set[str] | Non
             out.baselined += 1
         else:
             out.new.append(f)
+    lines: dict[str, list[str] | None] = {}
     for e in entries:
         left = budget[(e.path, e.rule, e.fingerprint)]
         if left > 0 and (checked is None or e.path in checked):
-            out.fixed.append(e)
+            (out.gone if _still_there(e, lines) else out.fixed).append(e)
             budget[(e.path, e.rule, e.fingerprint)] = 0
     return out
 
@@ -139,6 +156,11 @@ def summary(applied: Applied, path: Path) -> list[str]:
         lines.append(f"baseline {path}: {applied.baselined} known finding(s) not shown")
     for e in applied.fixed:
         lines.append(f"baseline {path}: fixed: {e.path} {e.rule} (was line {e.line}): {e.message[:120]}")
-    if applied.fixed:
-        lines.append(f"baseline {path}: rewrite it with --write-baseline {path} to drop the fixed ones")
+    for e in applied.gone:
+        lines.append(
+            f"baseline {path}: gone: {e.path} {e.rule} (line {e.line} is unchanged; this verl-cookbook no longer "
+            f"reports it there): {e.message[:120]}"
+        )
+    if applied.fixed or applied.gone:
+        lines.append(f"baseline {path}: rewrite it with --write-baseline {path} to drop the fixed and gone ones")
     return lines

@@ -1,9 +1,11 @@
 """Findings: what a check reports, the three output formats (text, json, github) in English or 中文, and the one
 place where ``--select/--ignore`` and suppression comments are applied to a run's findings.
 
-A rule's severity decides how a finding is shown (GitHub's ``::warning`` or ``::error``, ``(warning)`` after the code
-in text), not whether it counts: as with ShellCheck and ruff, every finding that is reported sets exit code 1, and a
-rule one does not want to fail on is left out with ``--ignore`` (or a suppression comment)."""
+A rule's severity decides how a finding is shown (GitHub's ``::notice``, ``::warning`` or ``::error``, ``(info)`` or
+``(warning)`` after the code in text), not whether it counts: as with ShellCheck and ruff, every error or warning that
+is reported sets exit code 1, and a rule one does not want to fail on is left out with ``--ignore`` (or a suppression
+comment). An ``info`` finding (ShellCheck's ``info`` level: a note, such as a block tagged with the wrong language) is
+shown but does not set exit code 1 on its own."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verl_cookbook.folding import caused_by, fold, under_text
-from verl_cookbook.rules import WARNING, Finding, matches
+from verl_cookbook.rules import INFO, WARNING, Finding, matches
 
 # The exit-code contract of every verl-cookbook command: 3 is a bug in verl-cookbook itself, never the input's fault.
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
@@ -59,6 +61,20 @@ def is_warning(f: Finding) -> bool:
     return f.rule.declared.severity == WARNING
 
 
+def is_info(f: Finding) -> bool:
+    return f.rule.declared.severity == INFO
+
+
+def github_level(f: Finding) -> str:
+    """The GitHub annotation a finding becomes: ``notice`` (info), ``warning`` or ``error``."""
+    return "notice" if is_info(f) else "warning" if is_warning(f) else "error"
+
+
+def fails(findings: Iterable[Finding]) -> bool:
+    """Whether ``findings`` set exit code 1: any of them but an info note."""
+    return any(not is_info(f) for f in findings)
+
+
 def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = None, lang: str = "en") -> str:
     """One finding a few lines: where, rule and message; what verl has; what is folded under it
     (:mod:`verl_cookbook.folding`: a finding another one explains is counted under that one, not printed); and the
@@ -67,7 +83,7 @@ def format_text(findings: Sequence[Finding], extra: Sequence[Extra] | None = Non
     lines = []
     for i in folding.shown:
         f = findings[i]
-        level = " (warning)" if is_warning(f) else ""
+        level = " (warning)" if is_warning(f) else " (info)" if is_info(f) else ""
         lines.append(f"{f.path}:{f.line}:{f.col}: {f.rule}{level} {f.text(lang)}")
         if f.fact or f.fact_source:
             detail = f.fact or ""
@@ -92,8 +108,8 @@ def _gh_escape(value: str, prop: bool = False) -> str:
 
 
 def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = None, lang: str = "en") -> str:
-    """GitHub workflow commands: ``::warning`` for a rule whose severity is warning, ``::error`` for the others; a
-    finding another one explains is not annotated, its cause says how many are under it."""
+    """GitHub workflow commands: ``::notice`` for an info rule, ``::warning`` for a warning, ``::error`` for the
+    others; a finding another one explains is not annotated, its cause says how many are under it."""
     folding = fold(findings)
     out = []
     for i in folding.shown:
@@ -109,7 +125,7 @@ def format_github(findings: Sequence[Finding], extra: Sequence[Extra] | None = N
             if text:
                 msg += f"\n{label.capitalize()}: {text}"
         out.append(
-            f"::{'warning' if is_warning(f) else 'error'} file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
+            f"::{github_level(f)} file={_gh_escape(f.path, True)},line={f.line},col={f.col},"
             f"title={_gh_escape(f.rule, True)}::{_gh_escape(msg)}"
         )
     return "\n".join(out)
@@ -233,13 +249,16 @@ def apply_rules_options(
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     files: Iterable[str | Path] = (),
+    off: Sequence[str] = (),
 ) -> list[Finding]:
     """A run's findings after suppression comments and ``--select/--ignore``: the one place both are applied.
 
     Suppression comments are read from every file a finding names and from ``files`` (the files the run checked),
     so a comment that silences nothing is reported (``suppression/unused``), as is one naming no declared rule
     (``suppression/unknown-code``). Those two are findings like any other: selectable, ignorable, suppressible by
-    neither (a comment cannot vouch for itself). ``select`` empty means every rule; ``ignore`` wins over it."""
+    neither (a comment cannot vouch for itself). ``select`` empty means every rule; ``ignore`` wins over it. ``off``:
+    rules (codes or prefixes) this run leaves out unless ``select`` names them by a code or a prefix (not ``ALL``), as
+    ``--lenient`` leaves out ShellCheck's quoting advice."""
     from verl_cookbook.rules import known_pattern
     from verl_cookbook.rules.pages import SUPPRESSION_UNKNOWN_CODE, SUPPRESSION_UNUSED
 
@@ -254,4 +273,6 @@ def apply_rules_options(
         elif not any(s.covers(f) for f in found):
             kept.append(SUPPRESSION_UNUSED.at(s.path, s.line, s.col, code=s.code))
     out = [f for f in kept if (not select or matches(f.rule, select)) and not matches(f.rule, ignore)]
+    named = [p for p in select if p != "ALL"]
+    out = [f for f in out if not matches(f.rule, off) or matches(f.rule, named)]
     return sorted(out, key=lambda f: f.sort_key())

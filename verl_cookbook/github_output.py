@@ -1,12 +1,13 @@
 """``--format github`` within GitHub's limits.
 
-GitHub shows 10 error and 10 warning annotations per step (and 50 per job); the rest of a step's ``::error`` and
-``::warning`` lines are dropped without a word (actions/toolkit, docs/problem-matchers.md, "Limitations"). So the first
-``ANNOTATIONS`` findings of each level (a rule's severity: ``::warning`` for a warning, ``::error`` for an error)
-become annotations, a notice says how many more there are, and every finding goes into the job summary
-(``$GITHUB_STEP_SUMMARY``) as a Markdown table, cut at GitHub's 1 MiB per step with a line saying so. A finding that
-another one explains (:mod:`verl_cookbook.folding`) is not annotated: its cause's annotation counts it, and its row
-in the summary names the cause's line.
+GitHub shows 10 error, 10 warning and 10 notice annotations per step (and 50 per job); the rest of a step's
+annotation lines are dropped without a word (actions/toolkit, docs/problem-matchers.md, "Limitations"). So the first
+``ANNOTATIONS`` findings of each level (a rule's severity: ``::notice`` for info, ``::warning`` for a warning,
+``::error`` for an error; one notice fewer, kept for the line that says what is left out) become annotations, a
+notice says how many more there are, and every finding goes into the job summary (``$GITHUB_STEP_SUMMARY``) as a
+Markdown table, cut at GitHub's 1 MiB per step with a line saying so. A finding that another one explains
+(:mod:`verl_cookbook.folding`) is not annotated: its cause's annotation counts it, and its row in the summary names
+the cause's line.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from verl_cookbook.findings import Extra, Finding, format_github, is_warning, plural
+from verl_cookbook.findings import Extra, Finding, format_github, github_level, plural
 from verl_cookbook.folding import fold
 
 ANNOTATIONS = 10  # of each level, per step
@@ -61,11 +62,12 @@ def emit(
             summary = None
     folding = fold(findings)
     shown: list[int] = []
-    per_level = {True: 0, False: 0}
+    per_level = {"error": 0, "warning": 0, "notice": 0}
+    room = {"error": ANNOTATIONS, "warning": ANNOTATIONS, "notice": ANNOTATIONS - 1}  # a notice says what is left out
     for k in folding.shown:
-        f = findings[k]
-        if per_level[is_warning(f)] < ANNOTATIONS:
-            per_level[is_warning(f)] += 1
+        level = github_level(findings[k])
+        if per_level[level] < room[level]:
+            per_level[level] += 1
             shown.append(k)
     shown.extend(k for k in range(len(findings)) if folding.cause[k] in shown)  # counted under their cause
     shown.sort()
@@ -76,6 +78,6 @@ def emit(
         where = "the job summary" if summary else "the text output (run with --format text)"
         lines.append(
             f"::notice title=verl-cookbook::{rest} more finding(s) are not annotated (GitHub shows "
-            f"{ANNOTATIONS} error and {ANNOTATIONS} warning annotations per step): all {len(findings)} are in {where}"
+            f"{ANNOTATIONS} annotations of each level per step): all {len(findings)} are in {where}"
         )
     return "\n".join(lines)

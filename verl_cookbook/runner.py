@@ -115,11 +115,13 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
     from verl_cookbook.checks.citations import check_citations
     from verl_cookbook.checks.coverage import check_coverage
     from verl_cookbook.checks.param_table import default_column
+    from verl_cookbook.checks.run_markers import marker_files
 
     out = report.findings
     report.pages += 1
     out.extend(check_citations(page, ctx))
     out.extend(check_coverage(page, ctx))
+    report.depends.update(shown_path(p) for p in marker_files(page, ctx.root))  # the tests its run markers name
     out.extend(
         p.rule.at(p.path, p.line, p.col, **p.data) for p in page.problems
     )  # what reading it found (a declaration above no block)
@@ -132,7 +134,8 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
             out.append(INCLUDE_MISSING.at(page.path, line, 1, target=target))
         kind = block.attrs.get("check")
         if kind is None and ctx.options.get("lenient"):
-            guessed = lenient.guess_attrs(block, ctx)  # another project's docs: guess from the language
+            guessed, notes = lenient.read_block(block, ctx)  # another project's docs: read as its readers do
+            out.extend(notes)
             if guessed is not None:
                 block.attrs = {**block.attrs, **guessed}
                 kind = guessed["check"]

@@ -435,6 +435,11 @@ def _history_finding(j: Judged, at: tuple[str, int, int], said: dict[str, str]) 
 def check_coverage(page: Page, ctx: Context) -> list[Finding]:
     """The coverage findings of one page of a check run (none for another project's docs read ``--lenient``, nor
     for reStructuredText)."""
-    if ctx.options.get("lenient") or not page.path.endswith((".md", ".markdown")) or GENERATED.search(page.text):
-        return []  # a generated page's statements are not judged one by one
-    return assess(page, ctx.root, ctx.session).findings
+    if ctx.options.get("lenient") or not page.path.endswith((".md", ".markdown")):
+        return []
+    from verl_cookbook.checks.run_markers import check_run_markers
+
+    markers, _ = check_run_markers(page, ctx.root)
+    if GENERATED.search(page.text):
+        return markers  # a generated page's statements are not judged one by one
+    return markers + assess(page, ctx.root, ctx.session).findings

@@ -31,6 +31,7 @@ from verl_cookbook.checks.shell_placeholders import lenient_commands
 from verl_cookbook.checks.shell_tools import bash_syntax, shellcheck
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.lenient import short_forms
 from verl_cookbook.markdown import CodeBlock
 from verl_cookbook.rules.scripts import SHELLCHECK_SC
 from verl_cookbook.shell.evaluate import parse_script
@@ -82,6 +83,8 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
     if code is None:
         return []
     if fragment_lines(code):
+        if short_forms(code, ctx):
+            return []  # `actor.fsdp_config.param_offload=True` in an explanation: a name for a setting, not a command
         return check_fragments(code, block, ctx)
     syntax = bash_syntax(code, block.where, ctx.session)
     if syntax:

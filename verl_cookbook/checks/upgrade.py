@@ -136,6 +136,11 @@ def _moves(version: str | None) -> dict[str, dict]:
     return moves[max(older, key=version_key)] if older else {}
 
 
+def stale_keys(version: str | None) -> frozenset[str]:
+    """Every key an older release had at a place that ``version`` lacks (moved or removed)."""
+    return frozenset(_moves(version))
+
+
 def _has(base: dict, dotted: str) -> bool:
     node: Any = base
     for part in dotted.split("."):

@@ -1,4 +1,6 @@
-"""HCCL environment that verl's Ascend backends need, checked on a launch script's exports.
+"""HCCL environment that verl's Ascend backends need, checked on a launch script's exports. A YAML config exports
+nothing, so on one the rules report what the environment that runs it must export (the user who passes ``--cann``
+or ``--product`` for a config expects them to apply).
 
 Sources (see docs/tools/doctor.md for the full discussion):
 
@@ -66,7 +68,7 @@ def _anchor(t: Target) -> tuple[int, int]:
 
 def check_whitelist(t: Target) -> list[DoctorFinding]:
     """kimi_ckpt_engine on Ascend 950PR/950DT: HCCL's whitelist must be on, with a valid file."""
-    if t.kind != "shell" or t.device != "npu" or t.backend != KIMI or t.product != "950":
+    if t.device != "npu" or t.backend != KIMI or t.product != "950":
         return []
     out: list[DoctorFinding] = []
     line, col = _anchor(t)
@@ -205,7 +207,7 @@ def _check_whitelist_file(t: Target, value: str, line: int) -> list[DoctorFindin
 
 def check_intra_roce(t: Target) -> list[DoctorFinding]:
     """kimi_ckpt_engine with CANN >= 8.5.0 needs HCCL_INTRA_ROCE_ENABLE=1 — except on Ascend 950PR/950DT."""
-    if t.kind != "shell" or t.device != "npu" or t.backend != KIMI or not t.cann:
+    if t.device != "npu" or t.backend != KIMI or not t.cann:
         return []
     key = cann_key(t.cann)
     if key is None or key < ROCE_SINCE or t.product == "950":

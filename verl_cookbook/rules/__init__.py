@@ -29,6 +29,7 @@ from verl_cookbook.rules.template import Message, TemplateError
 
 ERROR = "error"
 WARNING = "warning"
+INFO = "info"  # a note that needs no change to run (a block tagged with the wrong language): no exit 1
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,7 @@ def declare(
     (:mod:`verl_cookbook.folding`); a rule that folds may carry both among its data."""
     if code in _RULES or code in _FAMILIES:
         raise ValueError(f"rule {code} declared twice")
-    if severity not in (ERROR, WARNING):
+    if severity not in (ERROR, WARNING, INFO):
         raise ValueError(f"rule {code}: severity {severity!r}")
     if message is None or message_zh is None:
         raise TemplateError(f"rule {code}: a rule declares its message in English and in 中文")
@@ -359,6 +360,7 @@ from verl_cookbook.rules import claims as _claims  # noqa: E402,F401
 from verl_cookbook.rules import config as _config  # noqa: E402,F401
 from verl_cookbook.rules import coverage as _coverage  # noqa: E402,F401
 from verl_cookbook.rules import engines as _engines  # noqa: E402,F401
+from verl_cookbook.rules import lenient as _lenient  # noqa: E402,F401
 from verl_cookbook.rules import pages as _pages  # noqa: E402,F401
 from verl_cookbook.rules import scripts as _scripts  # noqa: E402,F401
 from verl_cookbook.rules import stack as _stack  # noqa: E402,F401

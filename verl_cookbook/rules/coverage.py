@@ -94,6 +94,26 @@ COVERAGE_BLANKET_CHECKED = declare(
         '    <!-- check: verl-version version="0.9.1" -->\n',
     ),
 )
+COVERAGE_UNKNOWN_TEST = declare(
+    "coverage/unknown-test",
+    "Run marker naming no test",
+    "run 标记指向不存在的测试",
+    "A `run:` marker, or a generated page's `generated:` marker, naming `FILE::TEST` where FILE under the site's "
+    "`tests/` folder does not define a test function TEST (read statically).",
+    "Claim coverage counts the statement as held by that test; a marker left behind by a renamed or deleted test "
+    "holds nothing.",
+    message={
+        "": "`{ref}`: tests/{file} defines no test `{test}`",
+        "no-file": "`{ref}`: there is no tests/{file}",
+    },
+    message_zh={
+        "": "`{ref}`：tests/{file} 中没有测试函数 `{test}`",
+        "no-file": "`{ref}`：不存在 tests/{file}",
+    },
+    fix="name the test function that holds the statement (`FILE::test_name`, FILE relative to tests/), or bind the "
+    "statement another way",
+    fix_zh="改为支撑该句的测试函数（`文件::test_函数名`，文件路径相对于 tests/），或以其他方式为该句建立依据",
+)
 COVERAGE_MARK_WITHOUT_TITLE = declare(
     "coverage/mark-without-title",
     "※ mark without a title",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import TypedDict
 
-from verl_cookbook.rules import Example, Rule, declarations
+from verl_cookbook.rules import Example, Rule, declarations, page_examples
 from verl_cookbook.rules.zh import ZH
 
 FAMILIES = {
@@ -35,6 +35,7 @@ FAMILIES = {
     "include": ("文件引用", "Includes"),
     "install": ("安装脚本", "Install scripts"),
     "json": ("JSON", "JSON"),
+    "lenient": ("其他项目的文档（--lenient）", "Other projects' docs (--lenient)"),
     "markdown": ("Markdown", "Markdown"),
     "merger": ("model merger 命令行", "The model merger command line"),
     "override": ("Hydra 覆盖项", "Hydra overrides"),
@@ -92,6 +93,7 @@ _TEXT: dict[str, _Text] = {
         "select": (
             "`check` 与 `doctor` 均支持以下选项：`--select` 只报告所列规则，`--ignore` 不报告所列规则；两者均接受"
             "规则代码或代码前缀（如 `config`、`engine/unknown-`），多个值以逗号分隔，同时指定时 `--ignore` 优先。"
+            "对下面的脚本，各条命令报告的规则见其注释。"
         ),
         "suppress_h": "忽略注释 { #suppressions }",
         "suppress": (
@@ -99,6 +101,7 @@ _TEXT: dict[str, _Text] = {
             "Markdown 中使用 HTML 注释（verl 的 Sphinx/MyST 构建同样不输出 HTML 注释），Shell 与 YAML 中使用 `#` 注释。"
             "未生效的忽略注释本身报告为问题（`suppression/unused`），"
             "注释中的规则代码不存在时报告 `suppression/unknown-code`。"
+            "下面两个示例按所示写法不报告任何问题；删去忽略注释后，报告注释中所写的规则。"
         ),
         "index_h": "规则一览 { #index }",
         "cols": ("规则代码", "摘要", "级别"),
@@ -108,7 +111,7 @@ _TEXT: dict[str, _Text] = {
         "fix": "修改方法",
         "bad": "错误示例",
         "good": "正确示例",
-        "severity": {"error": "错误", "warning": "警告"},
+        "severity": {"error": "错误", "warning": "警告", "info": "提示"},
         "family_code": "ShellCheck 报告的问题以 `shellcheck/SC<编号>` 标识。",
         "json_code": "JSON Schema 校验的问题以 `json/schema-<校验项>` 标识。",
     },
@@ -131,14 +134,16 @@ _TEXT: dict[str, _Text] = {
         "select": (
             "`check` and `doctor` both take these options: `--select` reports only the rules named, `--ignore` never "
             "reports them; both take codes or code prefixes (`config`, `engine/unknown-`), comma-separated, and "
-            "`--ignore` wins when both are given."
+            "`--ignore` wins when both are given. For the script below, each command reports the rules named in its "
+            "comment."
         ),
         "suppress_h": "Suppression comments { #suppressions }",
         "suppress": (
             "A `verl-cookbook: ignore[CODE]` comment on a line, or on the line above it, silences that rule there: "
             "an HTML comment in Markdown (verl's Sphinx/MyST build ignores those too), a `#` comment in shell and "
             "YAML. A suppression comment that silences nothing is itself reported (`suppression/unused`), and so is "
-            "one naming a code that does not exist (`suppression/unknown-code`)."
+            "one naming a code that does not exist (`suppression/unknown-code`). Each example below reports nothing "
+            "as written; without its comment, it reports the rule the comment names."
         ),
         "index_h": "All rules { #index }",
         "cols": ("Code", "Summary", "Severity"),
@@ -148,7 +153,7 @@ _TEXT: dict[str, _Text] = {
         "fix": "Fix",
         "bad": "Bad",
         "good": "Correct",
-        "severity": {"error": "error", "warning": "warning"},
+        "severity": {"error": "error", "warning": "warning", "info": "info"},
         "family_code": "ShellCheck's findings are named `shellcheck/SC<number>`.",
         "json_code": "Findings of JSON Schema validation are named `json/schema-<validator>`.",
     },
@@ -234,6 +239,45 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+_PAGE_REASON = {
+    "zh": "本页示例，由 tests/test_rules_page.py 运行",
+    "en": "an example of this page, run by tests/test_rules_page.py",
+}
+_REPORTS = {"zh": "报告", "en": "reports"}
+_AND = {"zh": "、", "en": ", "}  # between the rules a command reports
+
+
+def _select_examples(lang: str) -> list[str]:
+    """The script of the select section, then each command with the rules it reports (tests/test_rules_page.py runs
+    them)."""
+    reason = _PAGE_REASON[lang]
+    width = max(len(page_examples.command(opts)) for opts, _ in page_examples.SELECT_COMMANDS)
+    lines = [
+        f'``` {{ .bash check="skip" reason="{reason}" title="{page_examples.SELECT_NAME}" }}',
+        *page_examples.SELECT_SCRIPT.text.rstrip("\n").split("\n"),
+        "```",
+        "",
+        f'``` {{ .bash check="skip" reason="{reason}" }}',
+    ]
+    for opts, codes in page_examples.SELECT_COMMANDS:
+        lines.append(f"{page_examples.command(opts).ljust(width)}  # {_REPORTS[lang]} {_AND[lang].join(codes)}")
+    return [*lines, "```"]
+
+
+def _suppression_examples(lang: str) -> list[str]:
+    """Each suppression example, as a reader would write it (tests/test_rules_page.py runs them)."""
+    out: list[str] = []
+    for ex in page_examples.SUPPRESSIONS:
+        fence = "````" if "```" in ex.text else "```"
+        out += [
+            *([""] if out else []),
+            f'{fence} {{ .{_FENCE[ex.kind]} check="skip" reason="{_PAGE_REASON[lang]}" }}',
+            *ex.text.rstrip("\n").split("\n"),
+            fence,
+        ]
+    return out
+
+
 # the page is written from the declarations: claim coverage counts its statements as generated, held by this test
 GENERATED = "<!-- generated: test_rules_page.py::test_the_committed_rules_page_is_current -->"
 
@@ -244,36 +288,10 @@ def render(lang: str) -> str:
     zh = lang == "zh"
     rules = declarations()
     out = [f"# {t['title']}", "", GENERATED, "", t["intro"], "", f"## {t['select_h']}", "", t["select"], ""]
-    out += [
-        '``` { .bash check="skip" reason="' + _REASON[lang] + '" }',
-        "verl-cookbook check --ignore parity,snippet/orphan docs/",
-        "verl-cookbook doctor --select engine,ascend run_grpo.sh",
-        "```",
-        "",
-        f"## {t['suppress_h']}",
-        "",
-        t["suppress"],
-        "",
-        '``` { .markdown check="skip" reason="' + _REASON[lang] + '" }',
-        "<!-- verl-cookbook: ignore[snippet/undeclared] -->",
-        "```text",
-        "console output",
-        "```",
-        "````",
-        "",
-        '``` { .bash check="skip" reason="' + _REASON[lang] + '" }',
-        "python3 -m verl.trainer.main_ppo \\",
-        "    +my_plugin.setting=1  # verl-cookbook: ignore[config/not-a-field]",
-        "```",
-        "",
-        f"## {t['index_h']}",
-        "",
-        f"| {' | '.join(t['cols'])} |",
-        "|---|---|---|",
-    ]
-    out[out.index('``` { .markdown check="skip" reason="' + _REASON[lang] + '" }')] = (
-        '```` { .markdown check="skip" reason="' + _REASON[lang] + '" }'
-    )
+    out += _select_examples(lang)
+    out += ["", f"## {t['suppress_h']}", "", t["suppress"], ""]
+    out += _suppression_examples(lang)
+    out += ["", f"## {t['index_h']}", "", f"| {' | '.join(t['cols'])} |", "|---|---|---|"]
     for r in rules:
         code = f"`{r.code}…`" if r.family else f"`{r.code}`"
         summary = r.summary_zh if zh else r.summary

@@ -61,6 +61,11 @@ ZH: dict[str, tuple[str, str]] = {
         "声称本页（或本站）每一条陈述、片段、声明都已核对的句子，例如“本页每一条说法都已核对”。",
         "每页标题下的说明由实际绑定的陈述生成；手写的“全部已核对”说法超出实际数字，一旦出现未绑定的句子即失实。",
     ),
+    "coverage/unknown-test": (
+        "`run:` 标记或生成页面的 `generated:` 标记写明 `FILE::TEST`，"
+        "但站点 `tests/` 目录下的文件 FILE 中没有测试函数 TEST（静态读取）。",
+        "覆盖率统计把该句计为由这个测试支撑；测试改名或删除后遗留的标记不再支撑任何内容。",
+    ),
     "coverage/mark-without-title": (
         '※ 标记（`sup class="unchecked"`）缺少说明依据的 `title="…"`。',
         "title 是读者悬停时看到的内容：依据用户报告、上游讨论、源码阅读，或未运行。",
@@ -307,6 +312,14 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "json/syntax": ("无法解析的 JSON 代码块或文件。", "读取它的程序（HCCL 白名单、配置）会失败。"),
     "json/unknown-schema": ("JSON 代码块引用的 schema 不在目录中。", "该代码块不会被检查。"),
+    # lenient
+    "lenient/wrong-language": (
+        "其他项目文档中标注为 `bash`（或 `shell`、`sh`）的代码块，内容却是程序的输出（日志、异常堆栈、报错信息、"
+        "`--help` 帮助信息、状态输出、带输出的终端会话）；或标注为 `python` 的代码块，内容却是 shell 命令。"
+        "该代码块按其实际内容读取，不作为脚本或模块检查，只在代码块起始处给出一条提示。",
+        "Sphinx 与 GitHub 按所标语言高亮代码块，读者也按该语言复制：标为 `bash` 的输出看起来像要执行的命令。"
+        "这不会导致运行失败，因此只是提示（单独出现时退出码为 0）。",
+    ),
     # markdown
     "markdown/unterminated-fence": (
         "缺少闭合标记的 ``` 代码块。",

@@ -1,0 +1,358 @@
+"""The figures and outputs the tools pages show are what the tool prints and ships now: each test runs the command
+(or reads the file) the page describes and compares with what the page shows, in both languages."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook import cli
+
+REPO = Path(__file__).resolve().parent.parent
+TOOLS = REPO / "docs" / "tools"
+CHECKER = ("checker.md", "checker.en.md")
+
+
+def _section(page: str, anchor: str) -> str:
+    """The text of ``page``'s section whose heading carries ``{ #anchor }``, up to the next heading of its level
+    (a ``#`` line inside a fenced block is no heading)."""
+    lines = (TOOLS / page).read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if re.match(rf"#+ .*\{{ #{anchor} \}}$", line)), None)
+    assert start is not None, f"{page} has no section #{anchor}"
+    level = len(lines[start]) - len(lines[start].lstrip("#"))
+    fence = ""
+    for i in range(start + 1, len(lines)):
+        m = re.match(r"(`{3,})", lines[i])
+        if m and (not fence or (m.group(1) == fence and not lines[i].strip("`\n"))):
+            fence = "" if fence else m.group(1)
+        elif not fence and re.match(rf"#{{1,{level}}} ", lines[i]):
+            return "".join(lines[start + 1 : i])
+    return "".join(lines[start + 1 :])
+
+
+def _fences(text: str) -> list[tuple[str, str]]:
+    """(opening line, body) of each top-level fenced block of ``text``."""
+    out = []
+    for m in re.finditer(r"^(`{3,})([^\n]*)\n(.*?)\n\1$", text, re.M | re.S):
+        out.append((m.group(2), m.group(3)))
+    return out
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(args)
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+# -- checker: output formats ---------------------------------------------------------------------------------------
+def _formats_example(page: str) -> tuple[str, list[str]]:
+    """The example page shown in the formats section, and the three console outputs after it."""
+    fences = _fences(_section(page, "formats"))
+    pages = [body for attrs, body in fences if 'title="docs/sync.md"' in attrs]
+    outputs = [body for attrs, body in fences if "console output" in attrs]
+    assert len(pages) == 1 and len(outputs) == 3, page
+    return pages[0] + "\n", outputs
+
+
+def _shown_command(text: str) -> list[str]:
+    """The arguments of the ``$ verl-cookbook …`` line that opens a console block."""
+    first = text.partition("\n")[0]
+    assert first.startswith("$ verl-cookbook "), first
+    return first.split()[2:]
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_three_outputs_on_the_checker_page_are_what_check_prints_for_its_example_page(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    example, (text, as_json, github) = _formats_example(page)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "sync.md").write_text(example, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    args = _shown_command(text)  # the 中文 page shows --lang zh
+    assert args[0] == "check" and "docs/sync.md" in args
+    code, out, err = _run(args, capsys)
+    assert code == 1
+    assert text == f"$ verl-cookbook {' '.join(args)}\n{out}{err}".rstrip("\n")
+    assert _run([*args, "--format", "json"], capsys)[1].rstrip("\n") == as_json
+    assert _run([*args, "--format", "github"], capsys)[1].rstrip("\n") == github
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_json_fields_the_checker_page_lists_are_the_fields_check_writes(page: str):
+    item = re.search(r"^- `json`.*?(?=\n- |\n\n)", _section(page, "formats"), re.M | re.S)
+    assert item, page
+    spans = re.findall(r"`(\w+)`", item.group(0).partition("<!--")[0])[1:]  # the first span is the format's name
+    listed = list(dict.fromkeys(spans))  # a field the item names twice (to say what it holds) counts once
+    _, outputs = _formats_example(page)
+    written = json.loads(outputs[1])
+    assert written and all(list(f) == listed for f in written)
+
+
+def test_a_field_list_missing_a_field_check_writes_is_caught():
+    item = "- `json`: a list of findings, each with the fields `path`, `line`, `col`, `rule`, `message`"
+    listed = re.findall(r"`(\w+)`", item)[1:]
+    _, outputs = _formats_example(CHECKER[1])
+    assert any(list(f) != listed for f in json.loads(outputs[1]))
+
+
+# -- checker: the size of what a covered release ships ---------------------------------------------------------
+def _kb_range(sizes: list[int]) -> str:
+    """``360[–～]530 kB``: the smallest size rounded down and the largest rounded up, to 10 kB (a pattern: the
+    English page writes an en dash, the 中文 page a full-width tilde)."""
+    return f"{math.floor(min(sizes) / 10_000) * 10}[–～]{math.ceil(max(sizes) / 10_000) * 10} kB"
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_shipped_source_sizes_on_the_checker_page_are_those_of_the_files_in_the_package(page: str):
+    import gzip
+
+    files = sorted((REPO / "verl_cookbook" / "data" / "sources").glob("*.json"))
+    assert files
+    raw = [f.stat().st_size for f in files]
+    packed = [len(gzip.compress(f.read_bytes())) for f in files]
+    section = _section(page, "offline")
+    assert re.search(_kb_range(raw), section) and re.search(_kb_range(packed), section), (raw, packed)
+
+
+# -- verl-ci: the run on verl's main branch (recorded by scripts/measure_verl_main.py) -------------------------
+VERL_CI = ("verl-ci.md", "verl-ci.en.md")
+
+
+def _record() -> dict:
+    return json.loads((REPO / "tests" / "data" / "verl_main_run.json").read_text(encoding="utf-8"))
+
+
+def test_the_recorded_run_is_of_the_command_the_verl_ci_snippet_gives():
+    snippet = (REPO / "snippets" / "tools" / "verl_checkout.sh").read_text(encoding="utf-8")
+    line = next(x for x in snippet.splitlines() if "--write-baseline" in x)
+    assert re.sub(r" --write-baseline \S+", "", line) == _record()["command"]
+    assert f"{_record()['findings']} findings" in _record()["summary"]
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_the_verl_ci_page_states_the_recorded_run_of_its_command_on_verl_main(page: str):
+    record = _record()
+    text = _section(page, "baseline")
+    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题)", text, re.S)
+    assert m, page
+    assert record["commit"].startswith(m.group(1))
+    assert int(m.group(2)) == record["findings"]
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_the_readme_run_on_the_verl_ci_page_is_the_recorded_one(page: str):
+    record = _record()
+    shown = [body for attrs, body in _fences(_section(page, "example-readme")) if "console output" in attrs]
+    assert shown == [f"$ {record['readme_command']}\n{record['readme_output']}"]
+    commit = re.search(r"`([0-9a-f]{12})`", _section(page, "example-readme"))
+    assert commit and record["commit"].startswith(commit.group(1))
+
+
+# -- verl-ci: the workflows the page describes ------------------------------------------------------------------
+def _workflow(path: Path) -> dict:
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
+    return data
+
+
+def _runs(workflow: dict) -> list[str]:
+    return [
+        " ".join(step["run"].split()) for job in workflow["jobs"].values() for step in job["steps"] if "run" in step
+    ]
+
+
+def test_the_drift_workflow_checks_what_a_pull_request_changes_and_every_page_on_main():
+    flow = _workflow(REPO / "snippets" / "tools" / "verl-docs-drift.yml")
+    paths = flow["on"]["pull_request"]["paths"]
+    assert {"**/*.md", "**/*.rst", "verl/**"} <= set(paths)
+    assert flow["on"]["push"]["branches"] == ["main"]
+    (step,) = [s for job in flow["jobs"].values() for s in job["steps"] if "$CHANGED" in s.get("run", "")]
+    changed = step["env"]["CHANGED"]
+    # --changed only on a pull request (against its target branch); on a push to main the variable is empty
+    assert "github.event_name == 'pull_request'" in changed and "--changed=origin/" in changed and "|| ''" in changed
+    assert "--baseline" in step["run"] and "--format github" in " ".join(step["run"].split())
+
+
+def test_the_canary_workflow_checks_the_site_against_the_newest_release_once_a_week():
+    flow = _workflow(REPO / ".github" / "workflows" / "canary.yml")
+    (cron,) = [c["cron"] for c in flow["on"]["schedule"]]
+    minute, hour, day, month, weekday = cron.split()
+    assert (day, month) == ("*", "*") and weekday.isdigit()  # one day of every week
+    assert any(r.startswith("verl-cookbook check --verl latest") for r in _runs(flow))
+
+
+def test_the_pre_commit_config_on_the_verl_ci_page_pins_a_tag_and_names_the_hook():
+    import yaml
+
+    (repo,) = yaml.safe_load((REPO / "snippets" / "tools" / "pre-commit-config.yaml").read_text())["repos"]
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert re.fullmatch(r"v\d+\.\d+\.\d+", repo["rev"])  # a tag, not a branch
+    assert [h["id"] for h in repo["hooks"]] == [hooks[0]["id"]] == ["verl-cookbook-check"]
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_the_verl_ci_page_counts_verls_doc_pages_as_the_recorded_run_found_them(page: str):
+    record = _record()
+    text = " ".join(_section(page, "declaring-checks").split())
+    m = re.search(r"(\d+) (?:of the|个) ?(\d+)", text) or re.search(r"(\d+) 页中有 (\d+)", text)
+    assert m, page
+    rst, total = (int(m.group(1)), int(m.group(2)))
+    if "页中有" in m.group(0):
+        total, rst = rst, total
+    assert (rst, total) == (record["docs_rst"], record["docs_rst"] + record["docs_md"])
+    assert rst > total - rst  # "most of them"
+    commit = re.search(r"`([0-9a-f]{12})`", text)
+    assert commit and record["commit"].startswith(commit.group(1))
+
+
+# -- contributing: the navigation ----------------------------------------------------------------------------------
+def _named_nav_entries(nav: list) -> list[str]:
+    """The names the nav gives by hand: each section, and each page listed as ``name: path``."""
+    out: list[str] = []
+    for item in nav:
+        if isinstance(item, dict):
+            for name, value in item.items():
+                out.append(name)
+                if isinstance(value, list):
+                    out += _named_nav_entries(value)
+    return out
+
+
+def _mkdocs() -> dict:
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # mkdocs.yml's !!python/name tags
+    return yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
+
+
+def _missing_translations(config: dict) -> list[str]:
+    (i18n,) = [p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p]
+    (en,) = [lang for lang in i18n["languages"] if lang["locale"] == "en"]
+    return [n for n in _named_nav_entries(config["nav"]) if n not in en.get("nav_translations", {})]
+
+
+def test_every_section_and_short_page_name_of_the_nav_has_its_english_name():
+    config = _mkdocs()
+    assert _named_nav_entries(config["nav"])
+    assert _missing_translations(config) == []
+
+
+def test_a_nav_name_without_an_english_name_is_caught():
+    config = _mkdocs()
+    config["nav"] = [*config["nav"], {"新栏目": ["index.md"]}]
+    assert _missing_translations(config) == ["新栏目"]
+
+
+# -- checker: facts ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_facts_lines_on_the_checker_page_are_what_facts_prints(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    (shown,) = [body for attrs, body in _fences(_section(page, "facts")) if "console output" in attrs]
+    command, _, lines = shown.partition("\n")
+    assert command == '$ verl-cookbook facts | grep "on npu"'
+    monkeypatch.chdir(tmp_path)  # no verl installed here: the pinned release, as the page says
+    code, out, _ = _run(["facts", "--verl", "0.9.1"], capsys)
+    assert code == 0
+    assert lines == "\n".join(line for line in out.splitlines() if "on npu" in line)
+
+
+# -- checker: the cache folder -----------------------------------------------------------------------------------
+def test_cache_info_names_verl_cookbook_cache_then_xdg_cache_home_then_the_home_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    def where() -> str:
+        code, out, _ = _run(["cache", "info"], capsys)
+        assert code == 0
+        return out
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("VERL_COOKBOOK_CACHE", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert str(tmp_path / "home" / ".cache" / "verl-cookbook") in where()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert str(tmp_path / "xdg" / "verl-cookbook") in where()
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "own"))
+    assert str(tmp_path / "own") in where() and "xdg" not in where()
+
+
+# -- checker: install ------------------------------------------------------------------------------------------------
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_dependencies_the_checker_page_lists_are_those_of_pyproject(page: str):
+    # read as text, as tests/test_workflows.py does: tomllib is Python 3.11+, the package supports 3.10
+    block = re.search(
+        r"^dependencies = \[\n(.*?)^\]", (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M | re.S
+    )
+    assert block
+    required = {
+        _normal(re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0]) for d in re.findall(r'^\s*"([^"]+)"', block.group(1), re.M)
+    }
+    assert len(required) >= 8
+    sentence = re.search(r"(?:It depends on|依赖) (.*?)(?:\(|（)", _section(page, "install"), re.S)
+    assert sentence, page
+    words = re.split(r",\s*|、|\s+and\s+|\s+和\s+", " ".join(sentence.group(1).split()))
+    listed = {_normal(n.strip()) for n in words if n.strip()}
+    assert listed == required
+
+
+# -- verl-ci: a checkout needs no network ------------------------------------------------------------------------
+_REGISTERED = 'verl/checkpoint_engine/hccl_checkpoint_engine.py" match=\'@CheckpointEngineRegistry.register("nccl")\''
+CLAIM_PAGE = """# Sync
+
+``` { .yaml check="config" }
+actor_rollout_ref:
+  rollout:
+    checkpoint_engine:
+      backend: nccl
+```
+
+The HCCL engine registers under the name `nccl`.
+<!-- check: contains file="{registered} -->
+""".replace("{registered}", _REGISTERED)
+
+
+def test_a_check_with_verl_src_reads_the_checkout_and_never_opens_a_connection_or_downloads(
+    verl_copy, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    import socket
+
+    from verl_cookbook import verl_source
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the check reached for the network")
+
+    monkeypatch.setattr(socket.socket, "connect", refused)
+    monkeypatch.setattr(socket, "create_connection", refused)
+    monkeypatch.setattr(verl_source, "_download_wheel", refused)
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "fresh-cache"))
+    page = tmp_path / "sync.md"
+    page.write_text(CLAIM_PAGE, encoding="utf-8")
+    code, out, err = _run(["check", str(page), "--verl-src", str(verl_copy.root)], capsys)
+    assert (code, out) == (0, ""), err
+    assert "1 claim" in err and "0 findings" in err
+
+
+@pytest.mark.parametrize("where", ["root", "package"])
+def test_verl_src_takes_the_repository_root_or_its_verl_folder(
+    where: str, verl_copy, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    page = tmp_path / "sync.md"
+    page.write_text(CLAIM_PAGE, encoding="utf-8")
+    tree = verl_copy.root if where == "root" else verl_copy.root / "verl"
+    code, out, err = _run(["check", str(page), "--verl-src", str(tree)], capsys)
+    assert (code, out) == (0, ""), err
+    assert "1 claim" in err
