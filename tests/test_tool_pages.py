@@ -102,9 +102,9 @@ def test_a_field_list_missing_a_field_check_writes_is_caught():
 
 # -- checker: the size of what a covered release ships ---------------------------------------------------------
 def _kb_range(sizes: list[int]) -> str:
-    """``360[–～]530 kB``: the smallest size rounded down and the largest rounded up, to 10 kB (a pattern: the
-    English page writes an en dash, the 中文 page a full-width tilde)."""
-    return f"{math.floor(min(sizes) / 10_000) * 10}[–～]{math.ceil(max(sizes) / 10_000) * 10} kB"
+    """``360~530 kB``: the smallest size rounded down and the largest rounded up, to 10 kB (both languages write a
+    range with ``~``, scripts/prose_terms.py)."""
+    return f"{math.floor(min(sizes) / 10_000) * 10}~{math.ceil(max(sizes) / 10_000) * 10} kB"
 
 
 @pytest.mark.parametrize("page", CHECKER)
