@@ -8,8 +8,9 @@ so every line number stays the page's own.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -98,6 +99,9 @@ class Page:
     problems: list[Problem] = field(default_factory=list)  # what reading the page found (a misplaced declaration)
     # markdown-it's block tokens of the flattened page, kept for the statement reader (``statements.py``)
     tokens: list = field(default_factory=list, repr=False, compare=False)
+    # what readers above derived from this page, by reader (the statement reader's statements): two checks that read
+    # the same page's statements read them once
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def parse_attrs(text: str) -> dict[str, str]:
@@ -198,6 +202,14 @@ def block_parser() -> MarkdownIt:
     return md
 
 
+@lru_cache(maxsize=128)
+def block_tokens(src: str) -> tuple:
+    """markdown-it's block tokens of ``src`` (a flattened page), parsed once per text in a process: a page is read
+    by the checks, by the parity check beside its twin and by the statement reader, and the parse is most of what
+    reading costs. The tokens are shared: readers never change them."""
+    return tuple(block_parser().parse(src))
+
+
 def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: str | None = None) -> Page:
     """Parse one Markdown file. ``root`` is what paths are shown relative to; ``bases`` where includes resolve."""
     bases = bases if bases is not None else [root]
@@ -206,7 +218,7 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
         text = read_text(path)
     lines = text.splitlines()
     flat = flatten_containers(lines)
-    tokens = block_parser().parse("\n".join(flat) + "\n")
+    tokens = block_tokens("\n".join(flat) + "\n")
     blocks: list[CodeBlock] = []
     tables: list[Table] = []
     directives: list[Directive] = []
@@ -280,10 +292,10 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
             tables.append(table)
             continue
         i += 1
-    return Page(shown, blocks, tables, directives, text, tokens=tokens)
+    return Page(shown, blocks, tables, directives, text, tokens=list(tokens))
 
 
-def _read_table(tokens: list, i: int, shown: str) -> tuple[Table, int]:
+def _read_table(tokens: Sequence, i: int, shown: str) -> tuple[Table, int]:
     start = tokens[i].map[0] + 1
     header: list[str] = []
     rows: list[tuple[int, list[str]]] = []

@@ -20,7 +20,7 @@ from verl_cookbook.markdown import (
     MarkdownError,
     Page,
     Table,
-    block_parser,
+    block_tokens,
     code_spans,
     flatten_containers,
     parse_page,
@@ -154,7 +154,7 @@ def twin_path(page: Path) -> Path:
 def headings(text: str) -> list[Heading]:
     """ATX and setext headings outside code blocks, with their explicit anchors."""
     lines = text.splitlines()
-    tokens = block_parser().parse("\n".join(flatten_containers(lines)) + "\n")  # a heading's raw text is enough
+    tokens = block_tokens("\n".join(flatten_containers(lines)) + "\n")  # a heading's raw text is enough
     out = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map:
