@@ -74,7 +74,7 @@ def test_betas_quoted_inside_a_double_quoted_variable_is_reported_where_verl_bui
 ) -> None:
     page = write_page("# p\n\n" + fence(BETAS_IN_A_VARIABLE, '{ .bash check="shell" }'))
     (f,) = [f for f in findings_for(page, facts) if f.rule == "config/unconverted-type"]
-    assert f.line == 5 and "'[0.9,0.95]' is a string" in f.message and "tuple[float, float]" in f.message
+    assert f.line == 5 and "`'[0.9,0.95]'` is a string" in f.message and "tuple[float, float]" in f.message
     assert "hydra.utils.instantiate (verl/" in f.message  # the omega_conf_to_dataclass call that builds it
     assert f.fact_source and f.fact_source.startswith("verl/workers/config/optimizer.py:")
 

@@ -76,11 +76,11 @@ CONFIG_WRONG_TYPE = declare(
     good=ppo_script("actor_rollout_ref.model.use_shm=True"),
 )
 _UNCONVERTED = (
-    "`{key}`: {value!r} is {got}, but `{cls}.{field}` is `{annotation}`; verl builds `{cls}` with "
+    "`{key}`: `{value!r}` is {got}, but `{cls}.{field}` is `{annotation}`; verl builds `{cls}` with "
     "hydra.utils.instantiate ({built}), which passes the value on unconverted"
 )
 _UNCONVERTED_ZH = (
-    "`{key}`：{value!r} 是{got}，但 `{cls}.{field}` 的类型是 `{annotation}`；verl 通过 hydra.utils.instantiate 构造 "
+    "`{key}`：`{value!r}` 是{got}，但 `{cls}.{field}` 的类型是 `{annotation}`；verl 通过 hydra.utils.instantiate 构造 "
     "`{cls}`（{built}），取值不经转换直接传入"
 )
 CONFIG_UNCONVERTED_TYPE = declare(
