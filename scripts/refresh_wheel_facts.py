@@ -13,14 +13,13 @@ machine's Python (cp311 x86_64 in CI); paths inside a pure-Python or a platform 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
-
-from packaging.utils import canonicalize_name
 
 OUT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" / "wheel_facts.json"
 
@@ -30,6 +29,8 @@ WHEELS: dict[str, list[str] | None] = {
     "mooncake-transfer-engine-npu==0.3.13.post1": None,
     "checkpoint-engine==0.4.2": None,
     "verl==0.9.1": ["tests/checkpoint_engine/test_correctness_on_npu.py", "tests/__init__.py"],
+    "vllm-ascend==0.13.0": [],
+    "vllm-ascend==0.18.0": [],
     "vllm-ascend==0.23.0": [],
 }
 # (dist==version, python versions, machine): which manylinux level the index has a wheel for
@@ -68,12 +69,31 @@ def read_wheel(path: Path, keep: list[str] | None) -> dict:
     }
     if needed:
         entry["needs"] = needed
+    build_info = read_build_info(path, record)
+    if build_info:
+        entry["build_info"] = build_info
     if keep is None:
         entry["record"] = package_paths
     else:
         entry["record"] = sorted(p for p in keep if p in record)
         entry["record_absent"] = sorted(p for p in keep if p not in record)
     return entry
+
+
+def read_build_info(path: Path, record: list[str]) -> dict[str, dict[str, object]]:
+    """The string and number constants of each ``<package>/_build_info.py`` the wheel holds, with their lines: what
+    the build wrote into the wheel (vllm-ascend's ``__device_type__``, the chip family the wheel was compiled for)."""
+    out: dict[str, dict[str, object]] = {}
+    with zipfile.ZipFile(path) as z:
+        for name in record:
+            if name.count("/") == 1 and name.endswith("/_build_info.py"):
+                tree = ast.parse(z.read(name).decode())
+                for node in tree.body:
+                    if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+                        for target in node.targets:
+                            if isinstance(target, ast.Name):
+                                out[f"{name}:{node.lineno}"] = {"name": target.id, "value": node.value.value}
+    return out
 
 
 def needed_libraries(path: Path, record: list[str]) -> dict[str, list[str]]:
@@ -114,7 +134,7 @@ def build() -> dict:
     wheels: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for spec, keep in WHEELS.items():
-            d = Path(tmp) / canonicalize_name(spec.split("==")[0])
+            d = Path(tmp) / spec.replace("==", "-")  # one folder per release: a dist may be read at several
             r = pip("download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(d), spec)
             if r.returncode != 0:
                 raise SystemExit(f"pip download {spec} failed:\n{r.stderr}")

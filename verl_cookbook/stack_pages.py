@@ -15,7 +15,7 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from verl_cookbook.stack_plan import Plan, build, guide_differences
+from verl_cookbook.stack_plan import Plan, build, guide_differences, source_build
 from verl_cookbook.stack_render import glibc_text
 from verl_cookbook.stack_resolve import BACKENDS, WHY_ASKED, Ask, recorded, release_fact, uploads
 
@@ -37,6 +37,7 @@ KEY_DISTS = (
     "mooncake-transfer-engine-npu",
 )
 PRODUCT_TABLES = (("A3", "Atlas A2 / A3"), ("950", "Ascend 950PR / 950DT"))  # A2 and A3 share verl's guide table
+FAMILY_PRODUCTS = {"A3": ("A2", "A3")}  # the products a table stands for, where they may install differently
 
 TEXT: dict[str, dict[str, Any]] = {
     "zh": {
@@ -50,6 +51,7 @@ TEXT: dict[str, dict[str, Any]] = {
             "sdist": "源码包编译",
             "build": "源码编译",
             "no-deps": "`--no-deps`，最后安装",
+            "source": "在节点上源码编译",
         },
         "host": "主机上（pip 之外）",
         "glibc": "这些 wheel 要求的 glibc",
@@ -68,6 +70,15 @@ TEXT: dict[str, dict[str, Any]] = {
         "guide_diff_why": "，由这条依赖决定：{decider}",
         "kimi_950": "verl {verl} 的 README 关于 Ascend 950 上的 kimi_ckpt_engine：“{text}”（[来源]({source})）",
         "by_backend": "{floor}（{backends}）",
+        "per_product": "{product}：{how}",
+        "sep": "；",
+        "products": {"A2": "Atlas A2 训练系列产品", "A3": "Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
+        "source_build": "{products}上 vllm-ascend {version} 需在节点上源码编译：PyPI 上的 wheel 按 {chip} 编译"
+        "（wheel 内 `vllm_ascend/_build_info.py` 的 `__device_type__ = '{chip}'`），芯片不符时 vllm-ascend 在 worker "
+        "启动时报错退出{check}。编译命令：`git clone --depth 1 --branch v{version} https://github.com/vllm-project/vllm-ascend.git`，"
+        "然后 `pip install --no-deps -v -e vllm-ascend`；编译时从 npu-smi 读取芯片型号{soc}。",
+        "source_check": "（[utils.py]({source})）",
+        "source_soc": "，无 npu-smi 的环境需设置 `SOC_VERSION={soc}`（{product}，[installation.md]({source})）",
     },
     "en": {
         "release_h": "verl {release} {{ #verl-{anchor} }}",
@@ -80,6 +91,7 @@ TEXT: dict[str, dict[str, Any]] = {
             "sdist": "built from the sdist",
             "build": "built from source",
             "no-deps": "`--no-deps`, last",
+            "source": "built on the node from source",
         },
         "host": "on the host (outside pip)",
         "glibc": "glibc the wheels need",
@@ -98,6 +110,17 @@ TEXT: dict[str, dict[str, Any]] = {
         "guide_diff_why": ", decided by {decider}",
         "kimi_950": "verl {verl}'s README on kimi_ckpt_engine on the Ascend 950: “{text}” ([source]({source}))",
         "by_backend": "{floor} ({backends})",
+        "per_product": "{product}: {how}",
+        "sep": "; ",
+        "products": {"A2": "Atlas A2 training series", "A3": "Atlas A3 training series", "950": "Ascend 950PR/950DT"},
+        "source_build": "On {products}, vllm-ascend {version} is built on the node: the wheel on PyPI is compiled for "
+        "{chip} (`__device_type__ = '{chip}'` in the wheel's `vllm_ascend/_build_info.py`), and vllm-ascend stops at "
+        "worker start on another chip{check}. Build it with `git clone --depth 1 --branch v{version} "
+        "https://github.com/vllm-project/vllm-ascend.git`, then `pip install --no-deps -v -e vllm-ascend`; the build "
+        "reads the chip from npu-smi{soc}.",
+        "source_check": " ([utils.py]({source}))",
+        "source_soc": ", and where npu-smi is missing it needs `SOC_VERSION={soc}` ({product}, "
+        "[installation.md]({source}))",
     },
 }
 
@@ -173,7 +196,14 @@ def table(release: str, product: str, lang: str) -> list[str]:
         assert pin is not None
         only = "" if len(having) == len(BACKENDS) else t["backend_only"].format(backends=", ".join(having))
         first = decider(pin.why[0], lang) if pin.why else "—"
-        lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {first} | {t['how'][pin.how]} |")
+        how = t["how"][pin.how]
+        if len(products := FAMILY_PRODUCTS.get(product, (product,))) > 1:  # one table for several products
+            hows = {p: _pin(plans_for(release, p)[having[0]], dist) for p in products}
+            if len({h.how for h in hows.values() if h is not None}) > 1:
+                how = t["sep"].join(
+                    t["per_product"].format(product=t["products"][p], how=t["how"][h.how]) for p, h in hows.items() if h
+                )
+        lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {first} | {how} |")
         shown += 1
     for key, label in (("cann", "CANN"), ("hdk", "HDK")):
         f = base.facts.get(key)
@@ -192,6 +222,7 @@ def table(release: str, product: str, lang: str) -> list[str]:
     for d in guide_differences(base):
         why = t["guide_diff_why"].format(decider=decider(d.decided_by, lang)) if d.decided_by else ""
         notes.append(t["guide_diff"].format(name=d.name, guide=d.guide, source=d.source, pinned=d.pinned, why=why))
+    notes += source_build_notes(release, product, base, lang)
     kimi = plans["kimi_ckpt_engine"]
     if product == "950" and (f := release_fact(kimi.ask, "readme", "kimi_950")) is not None:
         notes.append(t["kimi_950"].format(verl=release, text=_cell(f.text), source=f.source))
@@ -199,6 +230,25 @@ def table(release: str, product: str, lang: str) -> list[str]:
         lines.append("")
         lines += [f"- {n}" for n in notes]
     return lines
+
+
+def source_build_notes(release: str, product: str, base: Plan, lang: str) -> list[str]:
+    """For each product of the table whose vllm-ascend is built on the node: why, and how."""
+    t = TEXT[lang]
+    va = _pin(base, "vllm-ascend")
+    if va is None:
+        return []
+    builds = [b for p in FAMILY_PRODUCTS.get(product, (product,)) if (b := source_build(Ask(release, p), va.version))]
+    out = []
+    for b in builds:
+        check = t["source_check"].format(source=b.check.source) if b.check else ""
+        soc = t["source_soc"].format(soc=b.soc.value, product=b.soc_product, source=b.soc.source) if b.soc else ""
+        out.append(
+            t["source_build"].format(
+                products=t["products"][b.product], version=b.version, chip=b.wheel_chip, check=check, soc=soc
+            )
+        )
+    return out
 
 
 def _pin(plan: Plan, dist: str):

@@ -12,7 +12,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
-from verl_cookbook.stack_facts import StackFact
+from verl_cookbook.stack_facts import StackFact, stack_facts, wheel
 from verl_cookbook.stack_resolve import Ask, guide, pins_of_guide, release_fact, target_env
 
 
@@ -22,7 +22,7 @@ class Pin:
     version: str
     file: str
     why: tuple[str, ...]  # "who: requirement" for every requirement naming it, the most specific first
-    how: str = "index"  # index | no-deps | elsewhere | sdist | build
+    how: str = "index"  # index | no-deps | elsewhere | sdist | build | source (vllm-ascend built on the node)
 
     @property
     def spec(self) -> str:
@@ -158,17 +158,71 @@ def build(ask: Ask, record: dict) -> Plan:
             )
         )
     va = record["vllm_ascend"]
-    plan.extra.append(
-        Pin(
-            va["name"],
-            va["version"],
-            va["file"],
-            (f"verl's guide: {g['vllm_ascend'].value} ({g['vllm_ascend'].source})",),
-            "no-deps",
-        )
-    )
+    guide_says = f"verl's guide: {g['vllm_ascend'].value} ({g['vllm_ascend'].source})"
+    built = source_build(ask, va["version"])
+    if built is not None:
+        plan.extra.append(Pin(va["name"], va["version"], "", (guide_says, *built.reasons()), "source"))
+    else:
+        plan.extra.append(Pin(va["name"], va["version"], va["file"], (guide_says,), "no-deps"))
     plan.notes += guide_notes(plan)
     return plan
+
+
+# vllm-ascend's name for the chip family of each product (AscendDeviceType in vllm_ascend/utils.py: A2, A3, A5)
+CHIP_FAMILY = {"A2": "A2", "A3": "A3", "950": "A5"}
+
+
+@dataclass(frozen=True)
+class SourceBuild:
+    """vllm-ascend built on the node, because the wheel on the index is compiled for another chip family."""
+
+    product: str
+    version: str
+    wheel_chip: str  # the wheel's ``__device_type__``
+    wheel_where: str  # the wheel file and the line of its ``_build_info.py``
+    check: StackFact | None  # vllm-ascend's device check at worker start, at the release tag
+    soc: StackFact | None  # the SOC_VERSION vllm-ascend's guide gives for the product, at the release tag
+
+    @property
+    def soc_product(self) -> str:
+        """The product vllm-ascend's guide gives the SOC_VERSION for (``Atlas 950DT``), from the line it rests on."""
+        return self.soc.text.lstrip("- ").partition(":")[0] if self.soc else ""
+
+    def reasons(self) -> tuple[str, ...]:
+        out = [f"the wheel on the index is compiled for {self.wheel_chip}: __device_type__ = '{self.wheel_chip}' "
+               f"({self.wheel_where})"]  # fmt: skip
+        if self.check is not None:
+            out.append(f"vllm-ascend stops at worker start when the chip differs: “{self.check.value}” "
+                       f"({self.check.source})")  # fmt: skip
+        how = "built from source on the node, where the build reads the chip from npu-smi"
+        if self.soc is not None:
+            how += f"; without npu-smi, SOC_VERSION={self.soc.value} for {self.soc_product} ({self.soc.source})"
+        out.append(how)
+        return tuple(out)
+
+
+def source_build(ask: Ask, version: str) -> SourceBuild | None:
+    """How vllm-ascend ``version`` must be installed on ``ask.product`` when the wheel on the index was compiled for
+    another chip family (``__device_type__`` in the wheel's ``vllm_ascend/_build_info.py``); None when the wheel
+    fits the product, or when the snapshot does not say what it was compiled for."""
+    chip = CHIP_FAMILY.get(ask.product)
+    entry = wheel(f"vllm-ascend=={version}")
+    for where, const in (entry or {}).get("build_info", {}).items():
+        if const.get("name") == "__device_type__" and chip is not None and const["value"] != chip:
+            return SourceBuild(
+                ask.product,
+                version,
+                str(const["value"]),
+                f"{entry['file']} {where}",  # type: ignore[index]
+                _fact(f"vllm_ascend.v{version}.device_type_check"),
+                _fact(f"vllm_ascend.v{version}.soc_version.{ask.product}"),
+            )
+    return None
+
+
+def _fact(fact_id: str) -> StackFact | None:
+    found = stack_facts().get(fact_id)
+    return found[0] if found else None
 
 
 def support_notes(ask: Ask) -> list[str]:

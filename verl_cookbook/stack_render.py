@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from verl_cookbook.stack_plan import Pin, Plan
+from verl_cookbook.stack_plan import Pin, Plan, source_build
 from verl_cookbook.stack_resolve import release_fact
 
 MAX_WHY = 3  # reasons shown a pin in text (JSON has them all)
@@ -51,6 +51,13 @@ def steps(plan: Plan, requirements: str = "stack.txt") -> list[str]:
             out.append(f"{env} pip install --no-deps -v -e vllm")
         elif p.how == "no-deps":
             out.append(f"pip install --no-deps {p.spec}")
+        elif p.how == "source":
+            out.append(f"git clone --depth 1 --branch v{p.version} https://github.com/vllm-project/vllm-ascend.git")
+            built = source_build(ask, p.version)
+            soc = (
+                f"; without npu-smi: SOC_VERSION={built.soc.value} ({built.soc_product})" if built and built.soc else ""
+            )
+            out.append(f"pip install --no-deps -v -e vllm-ascend  # on the {ask.product} node{soc}")
     out.append("pip check")
     if ask.arch == "x86_64":
         idx = release_fact(ask, "guide", "x86_torch_index")

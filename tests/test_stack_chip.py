@@ -1,0 +1,139 @@
+"""vllm-ascend's wheel on PyPI is compiled for one chip family: on Atlas A3 and Ascend 950 the plan builds it on the
+node. Proved by running vllm-ascend's own device check, taken from the wheel the plan names, with the NPU replaced."""
+
+from __future__ import annotations
+
+import ast
+import enum
+import json
+import shutil
+import subprocess
+import sys
+import types
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from verl_cookbook.stack_pages import plans_markdown
+from verl_cookbook.stack_plan import build, source_build
+from verl_cookbook.stack_render import steps
+from verl_cookbook.stack_resolve import Ask, recorded
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+from refresh_wheel_facts import read_build_info  # noqa: E402
+
+
+def _plan(product: str, verl: str = "0.9.1"):
+    ask = Ask(verl, product)
+    record = recorded(ask)
+    assert record is not None
+    return build(ask, record)
+
+
+def _vllm_ascend(plan):
+    return next(p for p in plan.extra if p.name.replace("-", "_") == "vllm_ascend")
+
+
+def test_on_a2_the_wheel_from_the_index_is_installed_as_it_is():
+    pin = _vllm_ascend(_plan("A2"))
+    assert pin.how == "no-deps" and pin.file.startswith("vllm_ascend-0.23.0")
+    assert source_build(Ask("0.9.1", "A2"), "0.23.0") is None
+    assert "pip install --no-deps vllm_ascend==0.23.0" in steps(_plan("A2"))
+
+
+@pytest.mark.parametrize(("product", "soc"), [("A3", "ascend910_9391"), ("950", "ascend950dt_9582")])
+def test_on_a3_and_950_vllm_ascend_is_built_on_the_node_with_the_soc_its_guide_gives(product: str, soc: str):
+    plan = _plan(product)
+    pin = _vllm_ascend(plan)
+    assert pin.how == "source" and pin.file == ""
+    assert any("__device_type__ = 'A2'" in w for w in pin.why)
+    assert any("utils.py#L863" in w for w in pin.why)
+    order = steps(plan)
+    assert "git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm-ascend.git" in order
+    build_step = next(s for s in order if s.startswith("pip install --no-deps -v -e vllm-ascend"))
+    assert f"SOC_VERSION={soc}" in build_step
+    assert not any(s == "pip install --no-deps vllm_ascend==0.23.0" for s in order)
+
+
+def test_a_wheel_compiled_for_the_product_is_installed_from_the_index(tmp_path: Path, monkeypatch):
+    """Silent on a wheel that fits: a snapshot whose vllm-ascend wheel says A3 gives A3 the plain install."""
+    snapshots = tmp_path / "snapshots"
+    shutil.copytree(REPO / "verl_cookbook" / "snapshots", snapshots)
+    facts = json.loads((snapshots / "wheel_facts.json").read_text(encoding="utf-8"))
+    for info in facts["wheels"]["vllm-ascend==0.23.0"]["build_info"].values():
+        info["value"] = "A3"
+    (snapshots / "wheel_facts.json").write_text(json.dumps(facts), encoding="utf-8")
+    monkeypatch.setenv("VERL_COOKBOOK_SNAPSHOTS", str(snapshots))
+    assert source_build(Ask("0.9.1", "A3"), "0.23.0") is None
+    assert source_build(Ask("0.9.1", "A2"), "0.23.0") is not None  # and now the A2 node is the one that builds
+
+
+def test_the_shared_a2_a3_table_says_how_each_product_installs_vllm_ascend_in_both_languages():
+    en, zh = plans_markdown(["0.9.1"], "en"), plans_markdown(["0.9.1"], "zh")
+    assert "Atlas A2 training series: `--no-deps`, last; Atlas A3 training series: built on the node from source" in en
+    assert "Atlas A2 训练系列产品：`--no-deps`，最后安装；Atlas A3 训练系列产品：在节点上源码编译" in zh
+    assert en.count("vllm-ascend 0.23.0 is built on the node") == 2  # A3 and the 950
+    assert zh.count("vllm-ascend 0.23.0 需在节点上源码编译") == 2
+
+
+def test_the_build_info_of_a_wheel_is_read_with_its_line(tmp_path: Path):
+    whl = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(whl, "w") as z:
+        z.writestr("pkg/_build_info.py", "# Auto-generated file\n__device_type__ = 'A3'\n__soc__ = 'x'\n")
+        z.writestr("pkg/sub/_build_info.py", "__device_type__ = 'nested, not read'\n")
+    record = ["pkg/_build_info.py", "pkg/sub/_build_info.py"]
+    assert read_build_info(whl, record) == {
+        "pkg/_build_info.py:2": {"name": "__device_type__", "value": "A3"},
+        "pkg/_build_info.py:3": {"name": "__soc__", "value": "x"},
+    }
+
+
+def _device_check(utils_py: str, build_info_py: str, soc_version: int):
+    """vllm-ascend's own ``check_ascend_device_type`` and what it needs from ``utils.py`` (the enum, the module
+    global, the initialiser), run with the wheel's real ``_build_info`` and an NPU that reports ``soc_version``."""
+    tree = ast.parse(utils_py)
+    wanted = {"AscendDeviceType", "_ascend_device_type", "_init_ascend_device_type", "check_ascend_device_type"}
+    body = [
+        n
+        for n in tree.body
+        if (isinstance(n, (ast.ClassDef, ast.FunctionDef)) and n.name in wanted)
+        or (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id in wanted for t in n.targets))
+    ]
+    assert len(body) == 4, "vllm-ascend's device check changed shape"
+    build_info = types.ModuleType("vllm_ascend._build_info")
+    exec(compile(build_info_py, "_build_info.py", "exec"), build_info.__dict__)
+    package = types.ModuleType("vllm_ascend")
+    package._build_info = build_info  # type: ignore[attr-defined]
+    npu = types.SimpleNamespace(npu=types.SimpleNamespace(get_soc_version=lambda: soc_version))
+    namespace = {"Enum": enum.Enum, "torch_npu": npu, "__name__": "vllm_ascend.utils"}
+    saved = {k: sys.modules.get(k) for k in ("vllm_ascend", "vllm_ascend._build_info")}
+    sys.modules.update({"vllm_ascend": package, "vllm_ascend._build_info": build_info})
+    try:
+        exec(compile(ast.Module(body=body, type_ignores=[]), "vllm_ascend/utils.py", "exec"), namespace)
+        namespace["check_ascend_device_type"]()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+
+@pytest.mark.network
+def test_the_pypi_wheel_stops_on_an_a3_chip_and_runs_on_an_a2_chip(tmp_path: Path):
+    """The run behind the plan: the wheel the A2 plan installs, its device check run on an A3 SoC (250) and an A2
+    SoC (222) — the chip is the only thing replaced."""
+    pip = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(tmp_path)]
+    subprocess.run([*pip, "vllm-ascend==0.23.0"], check=True, capture_output=True, timeout=600)
+    (whl,) = tmp_path.glob("vllm_ascend-0.23.0-*.whl")
+    with zipfile.ZipFile(whl) as z:
+        utils_py = z.read("vllm_ascend/utils.py").decode()
+        build_info_py = z.read("vllm_ascend/_build_info.py").decode()
+    _device_check(utils_py, build_info_py, 222)  # an A2 chip: the check passes
+    with pytest.raises(AssertionError, match="does not match the installed version's device type"):
+        _device_check(utils_py, build_info_py, 250)  # an A3 chip
+    with pytest.raises(AssertionError, match="does not match the installed version's device type"):
+        _device_check(utils_py, build_info_py, 260)  # an Ascend 950 chip (A5)
