@@ -220,31 +220,63 @@ def test_a_second_listener_on_a_taken_port_fails_with_address_already_in_use_and
         held.close()
 
 
-def _reserve_with(current: str, tmp_path: Path) -> str:
-    """Run the page's reservation snippet with sysctl and sudo replaced by recorders: what it would write."""
+PROC_RESERVED = "/proc/sys/net/ipv4/ip_local_reserved_ports"
+
+
+def _reserve_with(current: str | None, tmp_path: Path, script: str = "snippets/ascend/ports_reserve.sh") -> str:
+    """Run the snippet as a user whose PATH has no sbin (Debian's default for non-root users): ``sudo`` runs its
+    command, ``sysctl`` records what would be written. ``current`` replaces the kernel's list (the snippet's /proc path
+    pointed at a file holding it); None reads the real one."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     log = tmp_path / "written"
-    (bin_dir / "sysctl").write_text(
-        f'#!/bin/sh\nif [ "$1" = -n ]; then printf "%s\\n" "{current}"; else printf "%s" "$2" > {log}; fi\n'
-    )
-    (bin_dir / "sudo").write_text('#!/bin/sh\nexec "$@"\n')
-    for tool in ("sysctl", "sudo"):
-        (bin_dir / tool).chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
-    script = REPO / "snippets/ascend/ports_reserve.sh"
-    out = subprocess.run(["bash", "-e", str(script)], env=env, capture_output=True, text=True, timeout=60)
+    log.unlink(missing_ok=True)
+    (bin_dir / "sudo").write_text(f'#!/bin/sh\n[ "$1" = sysctl ] && [ "$2" = -w ] && printf "%s" "$3" > {log}\n')
+    (bin_dir / "sudo").chmod(0o755)
+    text = (REPO / script).read_text(encoding="utf-8")
+    assert PROC_RESERVED in text
+    if current is not None:
+        kernel = tmp_path / "ip_local_reserved_ports"
+        kernel.write_text(current + "\n")
+        text = text.replace(PROC_RESERVED, str(kernel))
+    copy = tmp_path / "ports_reserve.sh"
+    copy.write_text(text, encoding="utf-8")
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    out = subprocess.run(["bash", "-e", str(copy)], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    return log.read_text()
+    return log.read_text() if log.exists() else ""
 
 
-def test_ports_reserve_appends_hccl_range_to_the_ports_already_reserved(tmp_path: Path) -> None:
-    assert _reserve_with("", tmp_path) == "net.ipv4.ip_local_reserved_ports=60000-60031"
+@pytest.mark.parametrize("script", ["snippets/ascend/ports_reserve.sh", "snippets/ascend/ports_reserve.zh.sh"])
+def test_ports_reserve_appends_hccl_range_to_the_ports_already_reserved(tmp_path: Path, script: str) -> None:
+    assert _reserve_with("", tmp_path, script) == "net.ipv4.ip_local_reserved_ports=60000-60031"
     assert (
-        _reserve_with("8080,50000-50031", tmp_path) == "net.ipv4.ip_local_reserved_ports=8080,50000-50031,60000-60031"
+        _reserve_with("8080,50000-50031", tmp_path, script)
+        == "net.ipv4.ip_local_reserved_ports=8080,50000-50031,60000-60031"
     )
     for page in PORTS_PAGES:
         assert "snippets/ascend/ports_reserve." in page.read_text(encoding="utf-8")
+
+
+def test_ports_reserve_reads_the_kernels_list_as_a_user_without_sysctl_on_path(tmp_path: Path) -> None:
+    """With PATH=/usr/bin:/bin there is no sysctl to read with; the snippet reads /proc, so what it writes keeps
+    what this machine's kernel has reserved (an earlier version read nothing here and replaced the list)."""
+    reserved = Path(PROC_RESERVED).read_text().strip()
+    written = _reserve_with(None, tmp_path)
+    assert written == f"net.ipv4.ip_local_reserved_ports={reserved + ',' if reserved else ''}60000-60031"
+
+
+def test_ports_reserve_writes_nothing_when_the_list_cannot_be_read(tmp_path: Path) -> None:
+    text = (REPO / "snippets/ascend/ports_reserve.sh").read_text(encoding="utf-8")
+    (tmp_path / "bin").mkdir()
+    log = tmp_path / "written"
+    (tmp_path / "bin" / "sudo").write_text(f"#!/bin/sh\necho \"$@\" > {log}\n")
+    (tmp_path / "bin" / "sudo").chmod(0o755)
+    copy = tmp_path / "r.sh"
+    copy.write_text(text.replace(PROC_RESERVED, str(tmp_path / "missing")), encoding="utf-8")
+    env = {"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin"}
+    subprocess.run(["bash", str(copy)], env=env, capture_output=True, text=True, timeout=60)
+    assert not log.exists(), "a failed read must not lead to a write that replaces the reserved ports"
 
 
 # -- the Ascend Direct tuning page ---------------------------------------------------------------------------
