@@ -270,7 +270,7 @@ def test_ports_reserve_writes_nothing_when_the_list_cannot_be_read(tmp_path: Pat
     text = (REPO / "snippets/ascend/ports_reserve.sh").read_text(encoding="utf-8")
     (tmp_path / "bin").mkdir()
     log = tmp_path / "written"
-    (tmp_path / "bin" / "sudo").write_text(f"#!/bin/sh\necho \"$@\" > {log}\n")
+    (tmp_path / "bin" / "sudo").write_text(f'#!/bin/sh\necho "$@" > {log}\n')
     (tmp_path / "bin" / "sudo").chmod(0o755)
     copy = tmp_path / "r.sh"
     copy.write_text(text.replace(PROC_RESERVED, str(tmp_path / "missing")), encoding="utf-8")
