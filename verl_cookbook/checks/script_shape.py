@@ -20,6 +20,7 @@ from verl_cookbook.rules.scripts import (
     SHELL_COMMENT_ENDS_COMMAND,
     SHELL_ORPHAN_OVERRIDES,
     SHELL_UNSET_COMMAND,
+    SHELL_UNSET_VARIABLE,
 )
 from verl_cookbook.shell.model import Script
 
@@ -38,6 +39,9 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
         file, ln = where(line)
         shown = after if len(after) <= 60 else after[:57] + "…"
         out.append(SHELL_UNSET_COMMAND.at(file, ln, col, name=name, next=shown, case="" if after else "alone"))
+    for line, col, name, assigned in script.unset_values:
+        file, ln = where(line)
+        out.append(SHELL_UNSET_VARIABLE.at(file, ln, col, name=name, assigned=assigned))
     cut_lines = {nxt for _line, _start, nxt, _word in script.cut_continuations}
     assign_lines = [e.line for e in script.exports if e.kind == "assign"]
     for k, cmd in enumerate(script.commands):

@@ -33,7 +33,7 @@ from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.lenient import short_forms
 from verl_cookbook.markdown import CodeBlock
-from verl_cookbook.rules.scripts import SHELLCHECK_SC
+from verl_cookbook.rules.scripts import SHELL_UNSET_VARIABLE, SHELLCHECK_SC
 from verl_cookbook.shell.evaluate import parse_script
 
 # -- the block ---------------------------------------------------------------------------------------
@@ -91,9 +91,9 @@ def check_lenient_shell(block: CodeBlock, ctx: Context) -> list[Finding]:
         # not a script at all: Python, or an error message pasted in a bash fence
         return [] if _looks_like_python(block.code) or _ERROR_OUTPUT.search(block.code) else syntax
     out = [f for f in shellcheck(code, block.where, "error", ctx.session) if f.rule not in _SAID_BETTER]
-    out.extend(
-        check_script(code, block.where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"), block, ctx)
-    )
+    found = check_script(code, block.where, ctx.facts, block.attrs.get("device"), block.attrs.get("config"), block, ctx)
+    # the blocks of a docs page are one shell session: a variable set in an earlier block (`save_path=…`) is set
+    out.extend(f for f in found if f.rule is not SHELL_UNSET_VARIABLE)
     return out
 
 

@@ -177,6 +177,32 @@ SHELL_UNSET_COMMAND = declare(
         f'#!/usr/bin/env bash\nCOMMAND="{PPO}"\n$COMMAND \\\n    trainer.total_epochs=2\n',
     ),
 )
+_CKPT_DIR = "trainer.default_local_dir=$WORKSPACE_HOME/ckpt"
+SHELL_UNSET_VARIABLE = declare(
+    "shell/unset-variable",
+    "Value built on a lowercase variable the script never sets",
+    "取值基于脚本从未设置的小写变量",
+    "An assignment whose value starts with a lowercase variable that no line of the script sets, such as "
+    "`WORKSPACE_HOME=$pwd` (the working directory is `$PWD` or `$(pwd)`).",
+    "bash variables are case-sensitive: unless the environment sets it, the value starts empty, and a checkpoint or "
+    "data path built on it (`$WORKSPACE_HOME/logs/ckpt`) starts at `/`, on the root disk of every node.",
+    severity=WARNING,
+    message="`${name}` is never set in this script, so `{assigned}` starts empty unless the environment sets "
+    "`{name}`: a path built on `{assigned}` starts at `/`",
+    message_zh="脚本中从未设置 `${name}`：除非环境中已设置该变量，`{assigned}` 的取值以空串开头，基于 `{assigned}` "
+    "拼接的路径会从 `/` 开始",
+    fix="write `$PWD` or `$(pwd)` for the working directory (bash variables are case-sensitive), or set `{name}` "
+    "before this line",
+    fix_zh="当前工作目录应写作 `$PWD` 或 `$(pwd)`（bash 变量区分大小写），或在这一行之前设置 `{name}`",
+    bad=Example(
+        "sh",
+        f"#!/usr/bin/env bash\nWORKSPACE_HOME=$pwd\n{PPO} \\\n    trainer.default_local_dir=$WORKSPACE_HOME/ckpt\n",
+    ),
+    good=Example(
+        "sh",
+        f"#!/usr/bin/env bash\nWORKSPACE_HOME=$PWD\n{PPO} \\\n    trainer.default_local_dir=$WORKSPACE_HOME/ckpt\n",
+    ),
+)
 SHELL_AFTER_PIPE = declare(
     "shell/after-pipe",
     "Override after `| tee`",

@@ -418,6 +418,12 @@ ZH: dict[str, tuple[str, str]] = {
         "除非环境中已设置该变量，bash 会将其展开为空，并把下一个词当作命令运行（command not found），覆盖项到不了 "
         "verl。",
     ),
+    "shell/unset-variable": (
+        "赋值语句的取值以脚本中从未设置的小写变量开头，例如 `WORKSPACE_HOME=$pwd`"
+        "（当前工作目录应为 `$PWD` 或 `$(pwd)`）。",
+        "bash 变量区分大小写：除非环境中已设置该变量，取值以空串开头，基于它拼接的 checkpoint 或数据路径"
+        "（`$WORKSPACE_HOME/logs/ckpt`）会从 `/` 开始，写到每个节点的根盘上。",
+    ),
     "shell/syntax": ("被 `bash -n` 拒绝的脚本或 shell 代码块。", "bash 在出错处停止，之后的内容均不运行。"),
     "shell/timeout": (
         "语法检查（`bash -n`）或 ShellCheck 未在时限内完成的脚本。",

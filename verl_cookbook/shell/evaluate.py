@@ -198,6 +198,8 @@ class _Eval(ControlFlow):
                 var = Var([value], False, line, exported or bool(old and old.exported))
         if not cmd_prefix:
             self.vars[name] = var
+        if value_n is not None and kind in ("assign", "export"):
+            self.unset_value(name, value_n)
         if not var.is_array:
             f = var.value[0] if var.value else []
             self.script.exports.append(
@@ -302,6 +304,18 @@ class _Eval(ControlFlow):
             self.unset_command(words)
         self.script.commands.append(cmd)
 
+    def unset_value(self, name: str, value_n: Node) -> None:
+        """Record ``NAME=$lowercase…`` where no statement of the script sets ``lowercase`` (``$pwd`` for ``$PWD`` or
+        ``$(pwd)``). Uppercase names are left alone: the environment sets those (``$HOME``, ``$MASTER_ADDR``)."""
+        m = _LOWER_VAR_START.match(self.text(value_n))
+        if m is None or m.group(1) in _LOWERCASE_ENVIRONMENT or m.group(1) == "_":
+            return
+        if self.assigned is None:
+            self.assigned = _assigned_names(self)
+        if m.group(1) not in self.assigned:
+            line, col = self.pos(value_n)
+            self.script.unset_values.append((line, col + m.group(0).index("$"), m.group(1), name))
+
     def unset_command(self, words: list[Word]) -> None:
         """Record a command named by a variable (unquoted, nothing else in the word) that no statement of the script
         ever sets: bash expands it to nothing and runs the next word."""
@@ -337,6 +351,9 @@ class _Eval(ControlFlow):
 
 
 _BARE_VAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_LOWER_VAR_START = re.compile(r"\"?\$\{?([a-z_][a-z0-9_]*)(?![A-Za-z0-9_])")  # `$pwd/x`, `"${home}"`, not `$PWD`
+# lowercase names the environment does set, by convention: proxies (curl, pip, git read them)
+_LOWERCASE_ENVIRONMENT = frozenset({"http_proxy", "https_proxy", "no_proxy", "ftp_proxy", "all_proxy"})
 # Commands whose arguments name variables they set (`read -r NAME`, `getopts opts NAME`, `mapfile NAME`)
 _SETTERS = {"read", "getopts", "mapfile", "readarray", "printf"}
 

@@ -115,3 +115,7 @@ class Script:
     # (line, col, variable, the next word as written or ""): a command whose name is a variable the script never
     # sets (`$COMMAND data.train_files=…`), so that bash, unless the environment sets it, runs the next word
     unset_commands: list[tuple[int, int, str, str]] = field(default_factory=list)
+    # (line, col, variable, the name assigned): an assignment whose value starts with a lowercase variable the script
+    # never sets (`WORKSPACE_HOME=$pwd`): bash variables are case-sensitive, so unless the environment sets it the
+    # value starts empty and a path built on it starts at `/`
+    unset_values: list[tuple[int, int, str, str]] = field(default_factory=list)
