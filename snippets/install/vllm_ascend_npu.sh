@@ -1,5 +1,7 @@
 # vLLM without its CUDA requirements (VLLM_TARGET_DEVICE=empty), then vllm-ascend, whose requirements decide
 # torch and torch_npu. triton-ascend 3.2.2 is not on PyPI: it comes from Ascend's package index.
+# vllm-ascend compiles against CANN: load the toolkit's environment first (the default install path shown).
+source /usr/local/Ascend/ascend-toolkit/set_env.sh
 python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
 cd vllm
@@ -8,5 +10,8 @@ cd ..
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm-ascend.git
 cd vllm-ascend
 git submodule update --init --recursive
-python3 -m pip install -e . --no-build-isolation
+# --no-build-isolation builds with what is installed, so install the build requirements first
+# (setuptools-scm, cmake, pybind11, … are in requirements.txt, not in vLLM's or verl's requirements)
+python3 -m pip install -r requirements.txt --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi
+python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..
