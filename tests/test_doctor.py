@@ -485,3 +485,35 @@ def test_the_whitelist_file_is_read_only_when_it_exists_here_and_its_path_has_no
     )
     rules = [d.finding.rule for d in diagnose(script, facts).findings]
     assert ("ascend/whitelist-file" in rules) is read
+
+
+def _kimi_script(tmp_path, product_comment: str, exports: str):
+    text = (DATA / "kimi_a3_cann85_no_roce.sh").read_text().replace("# Atlas A3 supernode", product_comment)
+    p = tmp_path / "run.sh"
+    p.write_text(text.replace("export ASCEND_RT", exports + "export ASCEND_RT"))
+    return p
+
+
+@pytest.mark.parametrize("pool", ["4:8", "8:16"])
+def test_on_atlas_a2_the_ascend_direct_buffer_pool_is_the_alternative_the_whitelist_page_gives(facts, tmp_path, pool):
+    """The page's A2 row: set HCCL_INTRA_ROCE_ENABLE=1, or leave it unset and turn the buffer pool on (the blind
+    review found the rule reporting an error for the second option)."""
+    p = _kimi_script(tmp_path, "# Atlas A2", f"export ASCEND_BUFFER_POOL={pool}\n")
+    report = diagnose(p, facts, cann="8.5.0", product="A2")
+    assert not [d for d in report.findings if d.finding.rule == "ascend/intra-roce"]
+
+
+@pytest.mark.parametrize("pool", ["0:0", ""])
+def test_on_atlas_a2_a_buffer_pool_that_is_off_does_not_count(facts, tmp_path, pool):
+    p = _kimi_script(tmp_path, "# Atlas A2", f"export ASCEND_BUFFER_POOL={pool}\n")
+    report = diagnose(p, facts, cann="8.5.0", product="A2")
+    (found,) = [d.finding for d in report.findings if d.finding.rule == "ascend/intra-roce"]
+    assert "neither it nor the Ascend Direct buffer pool is set" in found.message
+    assert "ASCEND_BUFFER_POOL=4:8" in (found.rule.fix_text(found.data, "en") or "")  # the fix names both options
+
+
+def test_on_atlas_a3_the_buffer_pool_does_not_replace_intra_node_roce(facts, tmp_path):
+    p = _kimi_script(tmp_path, "# Atlas A3 supernode", "export ASCEND_BUFFER_POOL=4:8\n")
+    report = diagnose(p, facts, cann="8.5.0", product="A3")
+    (found,) = [d.finding for d in report.findings if d.finding.rule == "ascend/intra-roce"]
+    assert "HCCS and time out" not in found.message  # the rule says what verl's README says, no more

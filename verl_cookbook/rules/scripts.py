@@ -320,14 +320,33 @@ ASCEND_INTRA_ROCE = declare(
     "ascend/intra-roce",
     "kimi_ckpt_engine with CANN ≥ 8.5.0 without intra-node RoCE",
     "CANN 8.5.0 及以上版本使用 kimi_ckpt_engine 时未开启节点内 RoCE",
-    "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`.",
-    "Otherwise host-to-device transfers go over HCCS and time out (verl PR #5546).",
-    message="`{backend}` with CANN {cann}[[ on Atlas {product}]]: export HCCL_INTRA_ROCE_ENABLE=1, otherwise "
-    "Mooncake's host-to-device transfers go over HCCS and time out",
-    message_zh="以 CANN {cann}[[ 在 Atlas {product} 上]]使用 `{backend}`：请设置 HCCL_INTRA_ROCE_ENABLE=1，否则 "
-    "Mooncake 的主机到设备传输会经由 HCCS 进行并超时",
-    fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
-    fix_zh="执行 export HCCL_INTRA_ROCE_ENABLE=1（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
+    "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`, and, on the Atlas A2 "
+    "training series (or an unknown product), without the Ascend Direct buffer pool either.",
+    "verl's README asks for `HCCL_INTRA_ROCE_ENABLE=1` with CANN 8.5.0 or later: inside a server Mooncake's Ascend "
+    "Direct uses HCCS links by default, and the variable moves it to RDMA. On the Atlas A2 training series the "
+    "buffer pool (`ASCEND_BUFFER_POOL`) is the other setting users report working.",
+    message={
+        "": "`{backend}` with CANN {cann}[[ on Atlas {product}]]: verl's README asks for HCCL_INTRA_ROCE_ENABLE=1 "
+        "(intra-node RoCE for Mooncake's Ascend Direct, which uses HCCS by default)",
+        "a2": "`{backend}` with CANN {cann} on Atlas A2: verl's README asks for HCCL_INTRA_ROCE_ENABLE=1 (intra-node "
+        "RoCE for Mooncake's Ascend Direct); neither it nor the Ascend Direct buffer pool is set",
+    },
+    message_zh={
+        "": "以 CANN {cann}[[ 在 Atlas {product} 上]]使用 `{backend}`：verl 的 README 要求设置 "
+        "HCCL_INTRA_ROCE_ENABLE=1（为 Mooncake 的 Ascend Direct 开启节点内 RoCE，其默认使用 HCCS 链路）",
+        "a2": "以 CANN {cann} 在 Atlas A2 上使用 `{backend}`：verl 的 README 要求设置 HCCL_INTRA_ROCE_ENABLE=1"
+        "（为 Mooncake 的 Ascend Direct 开启节点内 RoCE），当前既未设置该变量，也未开启 Ascend Direct 缓冲池",
+    },
+    fix={
+        "": "export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
+        "a2": "export HCCL_INTRA_ROCE_ENABLE=1 with ASCEND_BUFFER_POOL off, or leave it unset and turn on the Ascend "
+        "Direct buffer pool (export ASCEND_BUFFER_POOL=4:8)",
+    },
+    fix_zh={
+        "": "执行 export HCCL_INTRA_ROCE_ENABLE=1（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
+        "a2": "执行 export HCCL_INTRA_ROCE_ENABLE=1 并关闭 ASCEND_BUFFER_POOL；或不设置该变量，改为开启 Ascend Direct "
+        "缓冲池（export ASCEND_BUFFER_POOL=4:8）",
+    },
     page=PAGE_MOONCAKE_KIMI,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "A3", "--cann", "8.5.0")),
     good=Example(

@@ -23,8 +23,11 @@ _COVERAGE = "没有任何检查支撑的事实陈述会悄然失效，读者无�
 ZH: dict[str, tuple[str, str]] = {
     # ascend
     "ascend/intra-roce": (
-        "在昇腾上使用 `kimi_ckpt_engine`，CANN 版本 ≥ 8.5.0，但未设置 `HCCL_INTRA_ROCE_ENABLE=1`。",
-        "否则主机到设备的传输经 HCCS 进行并超时（verl PR #5546）。",
+        "在昇腾上使用 `kimi_ckpt_engine`，CANN 版本 ≥ 8.5.0，但未设置 `HCCL_INTRA_ROCE_ENABLE=1`；在 Atlas A2 "
+        "训练系列产品（或产品未知）上，也未开启 Ascend Direct 缓冲池。",
+        "verl 的 README 要求 CANN 8.5.0 及以上版本设置 `HCCL_INTRA_ROCE_ENABLE=1`：服务器内 Mooncake 的 Ascend Direct "
+        "默认使用 HCCS 链路，该变量将其切换为 RDMA。在 Atlas A2 训练系列产品上，用户报告开启缓冲池"
+        "（`ASCEND_BUFFER_POOL`）同样可行。",
     ),
     "ascend/rebuild-group-npu": (
         "在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True`：HCCL 引擎的 `finalize()` 会调用 vllm-ascend "
