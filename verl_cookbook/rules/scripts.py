@@ -334,8 +334,9 @@ ASCEND_INTRA_ROCE = declare(
     message_zh={
         "": "以 CANN {cann}[[ 在 Atlas {product} 上]]使用 `{backend}`：verl 的 README 要求设置 "
         "HCCL_INTRA_ROCE_ENABLE=1（为 Mooncake 的 Ascend Direct 开启节点内 RoCE，其默认使用 HCCS 链路）",
-        "a2": "以 CANN {cann} 在 Atlas A2 上使用 `{backend}`：verl 的 README 要求设置 HCCL_INTRA_ROCE_ENABLE=1"
-        "（为 Mooncake 的 Ascend Direct 开启节点内 RoCE），当前既未设置该变量，也未开启 Ascend Direct 缓冲池",
+        "a2": "以 CANN {cann} 在 Atlas A2 训练系列产品上使用 `{backend}`：verl 的 README 要求设置 "
+        "HCCL_INTRA_ROCE_ENABLE=1（为 Mooncake 的 Ascend Direct 开启节点内 RoCE），当前既未设置该变量，"
+        "也未开启 Ascend Direct 缓冲池",
     },
     fix={
         "": "export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
