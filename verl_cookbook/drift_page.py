@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from verl_cookbook.rules.scripts import SHELLCHECK_SC
+
 VERL_REPO = "https://github.com/verl-project/verl"
 
 Record = Mapping[str, Any]
@@ -100,7 +102,7 @@ def _parts(f: Mapping[str, Any], commit: str, lang: str) -> tuple[str, str, str]
     """Where (linked to verl's line at ``commit``), the rule (linked to its entry on the rules page), the message."""
     where = f"[`{f['path']}:{f['line']}`]({source_link(commit, f['path'], f['line'])})"
     rule = str(f["rule"])
-    if rule.startswith("shellcheck/SC"):  # ShellCheck's own codes: its wiki explains each one
+    if rule.startswith(SHELLCHECK_SC.code):  # ShellCheck's own codes: its wiki explains each one
         rule_link = f"[`{rule}`](https://www.shellcheck.net/wiki/{rule.partition('/')[2]})"
     else:
         rule_link = f"[`{rule}`](rules.md#{rule.replace('/', '-')})"
