@@ -1,0 +1,4 @@
+# 以下只列出本实践指南的覆盖项，请将其加入完整的训练命令（数据、模型、micro batch 等配置）。
+python3 -m verl.trainer.main_ppo \
+    trainer.save_freq=100 \
+    trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
