@@ -141,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also run the install snippets declared in install-runs.yaml, each in a throwaway virtualenv with the "
         "real wheels from the package index (needs the index; see verl_cookbook/install_run.py)",
     )
+    _add_fix_args(c)
     baseline_and_changed.add_arguments(c)
     f = sub.add_parser(
         "facts",
@@ -159,6 +160,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 PRODUCTS = ("A2", "A3", "950")
+
+
+def _add_fix_args(p: argparse.ArgumentParser) -> None:
+    group = p.add_mutually_exclusive_group()
+    group.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the mechanical fixes as a unified diff and change nothing (exit 1 when there is one)",
+    )
+    group.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the mechanical fixes to the files, then report the findings that have none",
+    )
 
 
 def _add_doctor(sub: argparse._SubParsersAction) -> None:
@@ -192,6 +207,7 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
     _add_source_args(p)
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the findings (no guesses, notes or summary)")
+    _add_fix_args(p)
     _add_lang_arg(p)
     _add_rule_args(p)
     p.set_defaults(func=cmd_doctor)
@@ -414,6 +430,10 @@ def _check(args: argparse.Namespace, facts: Facts) -> int:
         args, findings, baseline_and_changed.checked_files(report.files, report.includes)
     )
     lang = args.lang or default_lang()
+    if args.diff or args.fix:
+        from verl_cookbook import fixes
+
+        return fixes.run(findings, [base], lang, write=args.fix)
     formats: dict[str, Callable[[list[Finding]], str]] = {
         "text": lambda fs: format_text(fs, lang=lang),
         "json": lambda fs: format_json(fs, lang),

@@ -61,6 +61,13 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
         r.findings = select_findings(r, getattr(args, "select", None), getattr(args, "ignore", None))
     findings = [f for r in reports for f in r.findings]
     lang = getattr(args, "lang", None) or default_lang()
+    if getattr(args, "diff", False) or getattr(args, "fix", False):
+        for err in errors:
+            print(f"verl-cookbook doctor: error: {err}", file=sys.stderr)
+        from verl_cookbook import fixes
+
+        code = fixes.run([df.finding for df in findings], [], lang, write=args.fix)
+        return EXIT_ERROR if errors else code
     out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts, lang)
     if out:
         print(out)

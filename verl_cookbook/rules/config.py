@@ -193,6 +193,7 @@ OVERRIDE_NEEDS_PLUS = declare(
     "`+{override}`[[（Hydra：{hydra}）]]",
     bad=ppo_script("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
     good=ppo_script("+actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
+    extra=("legacy",),  # the key is under a section some entry point migrates: `+` alone is not the fix (--fix)
 )
 OVERRIDE_PLUS_ON_EXISTING = declare(
     "override/plus-on-existing",

@@ -239,6 +239,7 @@ class HydraApplication(CheckedConfig):
                     hydra=quoted,
                 )
             if state == "open":
+                legacy = any(path and path[0] in m["keys"] for m in self.facts.migrations().values())
                 return OVERRIDE_NEEDS_PLUS.at(
                     *where,
                     fact_source=self.src(path[:depth]),
@@ -246,6 +247,7 @@ class HydraApplication(CheckedConfig):
                     config=self.config,
                     override=ov.input_line,
                     hydra=quoted,
+                    legacy=legacy or None,
                 )
             parent = ".".join(path[:depth])
             key = path[depth] if depth < len(path) else path[-1]
