@@ -45,6 +45,11 @@ def test_an_edit_past_the_end_is_rejected():
     assert out.text == "one line\n" and "past the end" in out.rejected[0][1]
 
 
+def test_an_edit_may_delete_a_whole_line_with_its_newline():
+    out = apply_edits("a \\\n    k=1 \\\n    z=2\n", [Edit(2, 1, "    k=1 \\\n", "")])
+    assert out.text == "a \\\n    z=2\n"
+
+
 def test_an_edit_may_not_span_lines_in_what_it_replaces():
     with pytest.raises(ValueError, match="one line"):
         Edit(1, 1, "a\nb", "c")

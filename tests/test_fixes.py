@@ -197,3 +197,24 @@ def test_diff_and_fix_cannot_be_asked_together(capsys: pytest.CaptureFixture[str
         cli.main(["doctor", "--diff", "--fix", "x.sh"])
     assert e.value.code == 2
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_key_the_release_removed_is_dropped_with_its_line(tmp_path: Path) -> None:
+    from verl_cookbook.rules.upgrade import UPGRADE_KEY_REMOVED
+
+    key = "trainer.use_legacy_worker_impl"
+    f = UPGRADE_KEY_REMOVED.at("f.sh", 3, 5, key=key, last="0.7.1", since="0.8.0", release="0.9.1")
+    text = PPO + "    trainer.nnodes=1 \\\n    trainer.use_legacy_worker_impl=auto \\\n    trainer.save_freq=5\n"
+    assert _fix(tmp_path, text, f) == PPO + "    trainer.nnodes=1 \\\n    trainer.save_freq=5\n"
+    inline = UPGRADE_KEY_REMOVED.at("f.sh", 1, 35, key=key, last="0.7.1", since="0.8.0", release="0.9.1")
+    one = "python3 -m verl.trainer.main_ppo trainer.use_legacy_worker_impl=auto trainer.nnodes=1\n"
+    assert _fix(tmp_path, one, inline) == "python3 -m verl.trainer.main_ppo trainer.nnodes=1\n"
+
+
+def test_a_removed_key_with_a_quoted_value_is_left_for_the_user(tmp_path: Path) -> None:
+    from verl_cookbook.rules.upgrade import UPGRADE_KEY_REMOVED
+
+    key = "trainer.use_legacy_worker_impl"
+    f = UPGRADE_KEY_REMOVED.at("f.sh", 2, 5, key=key, last="0.7.1", since="0.8.0", release="0.9.1")
+    text = PPO + "    trainer.use_legacy_worker_impl='a b' \\\n    trainer.nnodes=1\n"
+    assert _fix(tmp_path, text, f) == text

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, order=True)
 class Edit:
-    """Replace ``old`` at 1-based ``line``, 1-based ``col``, with ``new`` (``new`` may span lines; ``old`` may not)."""
+    """Replace ``old`` at 1-based ``line``, 1-based ``col``, with ``new`` (``new`` may span lines; ``old`` may not,
+    but it may end with the line's newline: ``Edit(n, 1, whole_line_with_newline, "")`` deletes line ``n``)."""
 
     line: int
     col: int
@@ -26,8 +27,8 @@ class Edit:
     rule: str = ""  # the rule code whose finding this edit fixes, for the report
 
     def __post_init__(self) -> None:
-        if "\n" in self.old:
-            raise ValueError("an edit replaces text on one line: old may not contain a newline")
+        if "\n" in self.old.removesuffix("\n").removesuffix("\r"):
+            raise ValueError("an edit replaces text on one line: old may end with its newline, not contain one")
         if self.line < 1 or self.col < 1:
             raise ValueError(f"line and col are 1-based, got {self.line}:{self.col}")
 

@@ -28,7 +28,7 @@ from verl_cookbook.rules.config import (
 )
 from verl_cookbook.rules.lenient import LENIENT_WRONG_LANGUAGE
 from verl_cookbook.rules.scripts import SHELL_AFTER_PIPE, SHELLCHECK_SC
-from verl_cookbook.rules.upgrade import UPGRADE_ENTRY_POINT_MOVED, UPGRADE_KEY_MOVED
+from verl_cookbook.rules.upgrade import UPGRADE_ENTRY_POINT_MOVED, UPGRADE_KEY_MOVED, UPGRADE_KEY_REMOVED
 
 Fixer = Callable[[Finding, str], "Edit | None"]  # the finding and the text of its line
 FileFixer = Callable[[Finding, list[str]], "list[Edit] | None"]  # the finding and every line of its file
@@ -155,7 +155,23 @@ def _unquoted(f: Finding, line: str) -> Edit | None:
     return None
 
 
-FILE_FIXERS: Mapping[Rule, FileFixer] = {SHELL_AFTER_PIPE: _after_pipe}
+def _removed_key(f: Finding, lines: list[str]) -> list[Edit] | None:
+    """A key the release removed with nothing in its place is dropped: its whole line when it is a line of its own
+    inside a ``\\``-continued command, else the override from the line."""
+    key = f.data.get("key")
+    if not isinstance(key, str) or not 0 < f.line <= len(lines):
+        return None
+    line = lines[f.line - 1]
+    own = re.fullmatch(rf"\s*[+~]{{0,2}}{re.escape(key)}=[^\s'\"]*\s*\\", line)
+    if own is not None:
+        return [Edit(f.line, 1, line + "\n", "", str(f.rule))]
+    hits = list(re.finditer(rf"\s+[+~]{{0,2}}{re.escape(key)}=[^\s'\"\\]*(?=\s|$)", line))
+    if len(hits) != 1:
+        return None
+    return [Edit(f.line, hits[0].start() + 1, hits[0].group(0), "", str(f.rule))]
+
+
+FILE_FIXERS: Mapping[Rule, FileFixer] = {SHELL_AFTER_PIPE: _after_pipe, UPGRADE_KEY_REMOVED: _removed_key}
 
 FIXERS: Mapping[Rule, Fixer] = {
     UPGRADE_KEY_MOVED: _moved_key,
