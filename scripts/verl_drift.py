@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,8 @@ from verl_cookbook.drift_page import finding_key, render  # noqa: E402
 RECORD = REPO / "tests" / "data" / "verl_drift_run.json"
 PAGES = {"zh": REPO / "docs" / "tools" / "drift.md", "en": REPO / "docs" / "tools" / "drift.en.md"}
 _SKIP_DIRS = {".git", "node_modules", "third_party"}
+# the READMEs outside docs/ as a shell word list, for the commands the page shows (what targets() reads)
+READMES = "$(git ls-files 'README*.md' '**/README*.md' | grep -v '^docs/')"
 
 
 def _cookbook(args: list[str], checkout: Path) -> subprocess.CompletedProcess[str]:
@@ -100,26 +103,22 @@ def measure(checkout: Path, previous: dict[str, Any] | None) -> dict[str, Any]:
                     "line_text": _line_text(checkout, f_en["path"], f_en["line"]),
                 }
             )
-    patches: dict[str, str] = {}
+    # the mechanical fixes: which files `check --diff` changes and how many findings it fixes (the patch itself is
+    # what a contributor runs the command for; verl's text is not copied here)
     diff = _cookbook([*check, "--diff"], checkout)
-    if diff.returncode in (0, 1) and diff.stdout.startswith("--- "):
-        current: list[str] = []
-        for line in diff.stdout.splitlines(keepends=True):
-            if line.startswith("--- a/") and current:
-                patches[current[0][6:].strip()] = "".join(current)
-                current = []
-            current.append(line)
-        if current:
-            patches[current[0][6:].strip()] = "".join(current)
+    patched = sorted({line[6:].strip() for line in diff.stdout.splitlines() if line.startswith("+++ b/")})
+    fixed = re.search(r"can fix (\d+) of", diff.stderr)
+    fixes = {"command": "verl-cookbook " + " ".join(check[:4]) + f" docs/ {READMES} --diff", "files": patched,
+             "findings": int(fixed.group(1)) if fixed else 0}  # fmt: skip
     record: dict[str, Any] = {
         "commit": commit,
         "measured": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
         "commands": [
-            "verl-cookbook " + " ".join(check[:4]) + " docs/ README*.md",
+            "verl-cookbook " + " ".join(check[:4]) + f" docs/ {READMES}",
             "verl-cookbook " + " ".join(doctor[:3]) + " examples/**/*.sh",
         ],
         "findings": findings,
-        "patches": patches,
+        "fixes": fixes,
         "previous": None,
     }
     if previous:

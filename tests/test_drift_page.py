@@ -34,7 +34,7 @@ def _finding(path: str, line: int, rule: str, text: str, source: str = "docs") -
     }
 
 
-def _small(previous: dict | None = None, patches: dict | None = None) -> dict:
+def _small(previous: dict | None = None, fixes: dict | None = None) -> dict:
     return {
         "commit": "a" * 40,
         "measured": "2026-12-07 04:30",
@@ -43,7 +43,7 @@ def _small(previous: dict | None = None, patches: dict | None = None) -> dict:
             _finding("docs/a.md", 12, "config/unknown-key", "trainer.nope=1 \\"),
             _finding("examples/run.sh", 3, "override/needs-plus", "x.y=1 \\", source="examples"),
         ],
-        "patches": patches or {},
+        "fixes": fixes or {},
         "previous": previous,
     }
 
@@ -124,11 +124,22 @@ def test_nothing_new_and_nothing_fixed_is_said_so():
     assert "Nothing new." in text and "Nothing fixed." in text
 
 
-def test_patches_are_shown_per_file_as_diff_blocks_and_their_absence_is_said():
-    patch = "--- a/docs/a.md\n+++ b/docs/a.md\n@@ -1 +1 @@\n-```bash\n+```text\n"
-    text = render(_small(patches={"docs/a.md": patch}), "en")
-    assert '```diff {check="skip"' in text and "-```bash\n+```text" in text
+def test_the_fixes_name_the_command_that_writes_the_patch_and_the_files_it_changes_and_their_absence_is_said():
+    fixes = {"command": "verl-cookbook check --verl-src . --lenient docs/ README*.md --diff", "files": ["docs/a.md"],
+             "findings": 1}  # fmt: skip
+    text = render(_small(fixes=fixes), "en")
+    assert "1 of the findings above have a mechanical fix, in the 1 files below" in text
+    assert (
+        "--diff > verl-fixes.patch" in text
+        and f"(https://github.com/verl-project/verl/blob/{'a' * 40}/docs/a.md)" in text
+    )
     assert "This run wrote no patch." in render(_small(), "en")
+
+
+def test_the_recorded_fixes_count_what_check_diff_fixed_in_the_files_it_names():
+    record = _record()
+    assert record["fixes"]["files"] and 0 < record["fixes"]["findings"] <= len(record["findings"])
+    assert record["fixes"]["command"].endswith("--diff")
 
 
 def test_both_languages_have_the_same_headings_and_table_rows():

@@ -56,10 +56,11 @@ _TEXT = {
     "none": ("未发现问题。", "Nothing found."),
     "head": ("| 位置 | 规则 | 问题 |", "| Where | Rule | What is wrong |"),
     "fixes": ("修复补丁", "Fixes as patches"),
-    "fixes_intro": (
-        "下列补丁由 `verl-cookbook check --diff` 生成，可在 verl 仓库根目录下用 `git apply` 应用。",
-        "`verl-cookbook check --diff` wrote the patches below; apply one with `git apply` at the root of a verl "
-        "checkout.",
+    "fixes_count": (
+        "上述问题中有 {n} 条有机械修复，涉及以下 {files} 个文件；在 verl 检出目录下执行下面的命令即可得到补丁，"
+        "用 `git apply` 应用：",
+        "{n} of the findings above have a mechanical fix, in the {files} files below; in a verl checkout, this command "
+        "writes the patch, which `git apply` applies:",
     ),
     "no_fixes": ("本次运行未生成补丁。", "This run wrote no patch."),
 }
@@ -172,18 +173,17 @@ def render(record: Record, lang: str) -> str:
     out += ["", f"## {_t('docs', lang)} {{ #docs }}", "", *_table(docs, commit, lang)]
     out += ["", f"## {_t('examples', lang)} {{ #examples }}", "", *_table(examples, commit, lang)]
     out += ["", f"## {_t('fixes', lang)} {{ #fixes }}", ""]
-    patches = record.get("patches") or {}
-    if patches:
-        out += [_t("fixes_intro", lang), ""]
-        for path in sorted(patches):
-            out += [
-                f"`{path}`",
-                "",
-                '```diff {check="skip" reason="a patch for verl\'s file, written by check --diff"}',
-                *str(patches[path]).rstrip("\n").splitlines(),
-                "```",
-                "",
-            ]
+    fixes = record.get("fixes") or {}
+    if fixes.get("files"):
+        out += [_t("fixes_count", lang, n=fixes["findings"], files=len(fixes["files"])), ""]
+        out += [
+            '```bash {check="skip" reason="run in a verl checkout"}',
+            f"{fixes['command']} > verl-fixes.patch",
+            "```",
+            "",
+        ]
+        out += [f"- [`{path}`]({source_link(commit, path)})" for path in fixes["files"]]
+        out.append("")
     else:
         out += [_t("no_fixes", lang), ""]
     return "\n".join(out).rstrip("\n") + "\n"
