@@ -31,6 +31,7 @@ WHEELS: dict[str, list[str] | None] = {
     "checkpoint-engine==0.4.2": None,
     "verl==0.9.1": ["tests/checkpoint_engine/test_correctness_on_npu.py", "tests/__init__.py"],
     "vllm-ascend==0.23.0": [],
+    "torch-npu==2.10.0.post4": [],
 }
 # (dist==version, python versions, machine): which manylinux level the index has a wheel for
 PLATFORM_PROBES = [

@@ -1,5 +1,6 @@
 # vLLM without its CUDA requirements (VLLM_TARGET_DEVICE=empty), then vllm-ascend, whose requirements decide
 # torch and torch_npu. triton-ascend 3.2.2 is not on PyPI: it comes from Ascend's package index.
+# On x86_64 the torch-npu wheel requires torch==2.10.0+cpu, which only PyTorch's CPU index has.
 python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
 cd vllm
@@ -8,5 +9,8 @@ cd ..
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm-ascend.git
 cd vllm-ascend
 git submodule update --init --recursive
-python3 -m pip install -e . --no-build-isolation
+# --no-build-isolation builds in this environment: install vllm-ascend's build requirements and torch_npu first.
+python3 -m pip install "setuptools>=64" "setuptools-scm>=8" "cmake>=3.26" pybind11 wheel
+python3 -m pip install torch==2.10.0 torch-npu==2.10.0.post4 --extra-index-url https://download.pytorch.org/whl/cpu
+python3 -m pip install -e . --no-build-isolation --extra-index-url https://download.pytorch.org/whl/cpu
 cd ..
