@@ -215,6 +215,9 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
     given = _env(t, "HCCL_INTRA_ROCE_ENABLE")
     if given is not None and (given[0] or "").strip() == "1":
         return []
+    pool = _env(t, "ASCEND_BUFFER_POOL")
+    if t.product == "A2" and pool is not None and (pool[0] or "").strip() not in ("", "0:0"):
+        return []  # inside an A2 server, HCCS with the Ascend Direct buffer pool is the other choice (hccl-whitelist)
     line, col = (given[1], 1) if given else _anchor(t)
     product = t.product if t.product in ("A2", "A3") else None
     return [
@@ -226,6 +229,7 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
                 backend=KIMI,
                 cann=t.cann,
                 product=product,
+                case="a2" if product == "A2" else "",
                 fact="verl README: 'If you are using CANN version >= 8.5.0 on Ascend devices, you must set "
                 "HCCL_INTRA_ROCE_ENABLE=1'; HCCL: not supported on Ascend 950PR/950DT, on A3 it acts on LLM-DataDist, "
                 "on A2 it is documented only for the Atlas 200T A2 Box16",

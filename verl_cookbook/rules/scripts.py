@@ -300,8 +300,18 @@ ASCEND_INTRA_ROCE = declare(
     "Mooncake's host-to-device transfers go over HCCS and time out",
     message_zh="以 CANN {cann}[[ 在 Atlas {product} 上]]使用 `{backend}`：请设置 HCCL_INTRA_ROCE_ENABLE=1，否则 "
     "Mooncake 的主机到设备传输会经由 HCCS 进行并超时",
-    fix="export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
-    fix_zh="执行 export HCCL_INTRA_ROCE_ENABLE=1（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
+    fix={
+        "": "export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
+        # Mooncake's Ascend Direct doc: HCCS by default inside an A2 server, RDMA with HCCL_INTRA_ROCE_ENABLE=1, and
+        # an intermediate buffer pool (ASCEND_BUFFER_POOL, 4:8 recommended) for constrained scenarios
+        "a2": "export HCCL_INTRA_ROCE_ENABLE=1 and keep ASCEND_BUFFER_POOL off, or leave it unset and turn on "
+        "Mooncake's Ascend Direct buffer pool instead (export ASCEND_BUFFER_POOL=4:8, the size Mooncake recommends)",
+    },
+    fix_zh={
+        "": "执行 export HCCL_INTRA_ROCE_ENABLE=1（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
+        "a2": "执行 export HCCL_INTRA_ROCE_ENABLE=1 并保持 ASCEND_BUFFER_POOL 关闭；或不设置该变量，改为开启 Mooncake "
+        "Ascend Direct 的缓冲池（执行 export ASCEND_BUFFER_POOL=4:8，即 Mooncake 推荐的大小）",
+    },
     page=PAGE_MOONCAKE_KIMI,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "A3", "--cann", "8.5.0")),
     good=Example(
