@@ -173,14 +173,31 @@ def test_the_recorded_run_is_of_the_command_the_verl_ci_snippet_gives():
     assert f"{_record()['findings']} findings" in _record()["summary"]
 
 
+def _stated_run_differs(text: str) -> str | None:
+    """What the baseline section ``text`` states about the recorded run that the record does not say, or None."""
+    record = _record()
+    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题)", text, re.S)
+    if m is None:
+        return "no commit and findings figure"
+    if not record["commit"].startswith(m.group(1)):
+        return f"commit {m.group(1)}, recorded {record['commit']}"
+    if int(m.group(2)) != record["findings"]:
+        return f"{m.group(2)} findings, recorded {record['findings']}"
+    return None
+
+
 @pytest.mark.parametrize("page", VERL_CI)
 def test_the_verl_ci_page_states_the_recorded_run_of_its_command_on_verl_main(page: str):
-    record = _record()
-    text = _section(page, "baseline")
-    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题)", text, re.S)
-    assert m, page
-    assert record["commit"].startswith(m.group(1))
-    assert int(m.group(2)) == record["findings"]
+    assert _stated_run_differs(_section(page, "baseline")) is None, page
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_a_changed_findings_figure_on_the_verl_ci_page_is_caught(page: str):
+    """Mutation: the page's figure changed by hand (as the old 71 against the command's 59) fails the test above."""
+    text, n = _section(page, "baseline"), _record()["findings"]
+    changed, count = re.subn(rf"\b{n}(?= findings| 个问题)", str(n + 12), text, count=1)
+    assert count == 1, page
+    assert _stated_run_differs(changed) == f"{n + 12} findings, recorded {n}"
 
 
 @pytest.mark.parametrize("page", VERL_CI)
