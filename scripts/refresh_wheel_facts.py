@@ -32,6 +32,7 @@ WHEELS: dict[str, list[str] | None] = {
     "vllm-ascend==0.13.0": [],
     "vllm-ascend==0.18.0": [],
     "vllm-ascend==0.23.0": [],
+    "torch-npu==2.10.0.post4": [],
 }
 # (dist==version, python versions, machine): which manylinux level the index has a wheel for
 PLATFORM_PROBES = [

@@ -104,6 +104,30 @@ def test_intra_roce_applies_from_cann_8_5_0(facts, cann, fires):
     assert any(d.finding.rule == "ascend/intra-roce" for d in report.findings) is fires
 
 
+def _kimi_cann85(tmp_path: Path, *exports: str) -> Path:
+    text = (DATA / "kimi_a3_cann85_no_roce.sh").read_text()
+    text = text.replace("export ASCEND_RT", "".join(f"export {e}\n" for e in exports) + "export ASCEND_RT")
+    p = tmp_path / "run.sh"
+    p.write_text(text)
+    return p
+
+
+def test_intra_roce_on_atlas_a2_names_the_buffer_pool_as_the_other_choice_as_the_page_does(facts, tmp_path):
+    (found,) = [d for d in diagnose(_kimi_cann85(tmp_path), facts, product="A2").findings]
+    assert found.finding.rule == "ascend/intra-roce"
+    assert "ASCEND_BUFFER_POOL=4:8" in found.fix and "ASCEND_BUFFER_POOL=4:8" in found.fix_text("zh")
+    page = (REPO / "docs/ascend/hccl-whitelist.en.md").read_text(encoding="utf-8")
+    assert "leave it unset and turn on the [Ascend Direct buffer pool]" in page
+    (a3,) = diagnose(_kimi_cann85(tmp_path), facts, product="A3").findings
+    assert "ASCEND_BUFFER_POOL" not in a3.fix
+
+
+@pytest.mark.parametrize(("product", "pool", "fires"), [("A2", "4:8", False), ("A2", "0:0", True), ("A3", "4:8", True)])
+def test_a_buffer_pool_satisfies_intra_roce_on_atlas_a2_only(facts, tmp_path, product, pool, fires):
+    report = diagnose(_kimi_cann85(tmp_path, f"ASCEND_BUFFER_POOL={pool}"), facts, product=product)
+    assert any(d.finding.rule == "ascend/intra-roce" for d in report.findings) is fires
+
+
 def test_intra_roce_set_to_1_satisfies_the_rule(facts, tmp_path):
     text = (
         (DATA / "kimi_a3_cann85_no_roce.sh")

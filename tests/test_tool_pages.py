@@ -100,6 +100,45 @@ def test_a_field_list_missing_a_field_check_writes_is_caught():
     assert any(list(f) != listed for f in json.loads(outputs[1]))
 
 
+# -- checker: what the banner says is checked ---------------------------------------------------------------------
+_BANNER_PAGE = """# Page
+
+```yaml
+actor_rollout_ref: {}
+```
+
+``` { .yaml check="skip" reason="console output" }
+not: [valid yaml
+```
+
+``` { .yaml check="skip" }
+a: 1
+```
+
+``` { .yaml check="config" root="actor_rollout_ref.rollout.checkpoint_engine" }
+backend: nccl
+no_such_key: 1
+```
+"""
+
+
+def test_the_checker_checks_declared_blocks_and_only_asks_a_skipped_block_for_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """What the checker page's banner says holds: a block that declares nothing is a finding, a ``skip`` block is
+    not checked (its broken YAML draws nothing) but must give a reason, a declared check is run."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.md").write_text(_BANNER_PAGE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run(["check", "docs/page.md", "--format", "json", "--ignore", "coverage"], capsys)
+    found = sorted((f["line"], f["rule"]) for f in json.loads(out))
+    assert code == 1
+    assert found == [(3, "snippet/undeclared"), (11, "snippet/skip-without-reason"), (17, "config/unknown-key")], found
+    for page in CHECKER:
+        banner = (TOOLS / page).read_text(encoding="utf-8").partition("\n\n")[2].partition("\n\n")[0]
+        assert "skip" in banner and "※" in banner, f"{page}: the banner no longer says what is not checked"
+
+
 # -- checker: the size of what a covered release ships ---------------------------------------------------------
 def _kb_range(sizes: list[int]) -> str:
     """``360~530 kB``: the smallest size rounded down and the largest rounded up, to 10 kB (both languages write a
@@ -134,14 +173,31 @@ def test_the_recorded_run_is_of_the_command_the_verl_ci_snippet_gives():
     assert f"{_record()['findings']} findings" in _record()["summary"]
 
 
+def _stated_run_differs(text: str) -> str | None:
+    """What the baseline section ``text`` states about the recorded run that the record does not say, or None."""
+    record = _record()
+    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题)", text, re.S)
+    if m is None:
+        return "no commit and findings figure"
+    if not record["commit"].startswith(m.group(1)):
+        return f"commit {m.group(1)}, recorded {record['commit']}"
+    if int(m.group(2)) != record["findings"]:
+        return f"{m.group(2)} findings, recorded {record['findings']}"
+    return None
+
+
 @pytest.mark.parametrize("page", VERL_CI)
 def test_the_verl_ci_page_states_the_recorded_run_of_its_command_on_verl_main(page: str):
-    record = _record()
-    text = _section(page, "baseline")
-    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题)", text, re.S)
-    assert m, page
-    assert record["commit"].startswith(m.group(1))
-    assert int(m.group(2)) == record["findings"]
+    assert _stated_run_differs(_section(page, "baseline")) is None, page
+
+
+@pytest.mark.parametrize("page", VERL_CI)
+def test_a_changed_findings_figure_on_the_verl_ci_page_is_caught(page: str):
+    """Mutation: the page's figure changed by hand (as the old 71 against the command's 59) fails the test above."""
+    text, n = _section(page, "baseline"), _record()["findings"]
+    changed, count = re.subn(rf"\b{n}(?= findings| 个问题)", str(n + 12), text, count=1)
+    assert count == 1, page
+    assert _stated_run_differs(changed) == f"{n + 12} findings, recorded {n}"
 
 
 @pytest.mark.parametrize("page", VERL_CI)

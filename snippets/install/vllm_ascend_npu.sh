@@ -12,6 +12,8 @@ cd vllm-ascend
 git submodule update --init --recursive
 # --no-build-isolation builds with what is installed, so install the build requirements first
 # (setuptools-scm, cmake, pybind11, … are in requirements.txt, not in vLLM's or verl's requirements)
-python3 -m pip install -r requirements.txt --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi
+# On x86_64 the torch-npu wheel requires torch==2.10.0+cpu, which only PyTorch's CPU index has.
+python3 -m pip install -r requirements.txt --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi \
+  --extra-index-url https://download.pytorch.org/whl/cpu
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..

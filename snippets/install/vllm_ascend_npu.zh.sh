@@ -12,6 +12,8 @@ cd vllm-ascend
 git submodule update --init --recursive
 # --no-build-isolation 使用当前环境中已安装的软件包编译，因此先安装编译依赖
 # （setuptools-scm、cmake、pybind11 等在 requirements.txt 中，vLLM 与 verl 的依赖中没有）
-python3 -m pip install -r requirements.txt --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi
+# x86_64 上的 torch-npu wheel 要求 torch==2.10.0+cpu，该版本只在 PyTorch 的 CPU 软件源中提供。
+python3 -m pip install -r requirements.txt --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi \
+  --extra-index-url https://download.pytorch.org/whl/cpu
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..
