@@ -33,6 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from verl_cookbook.checks.launch import DOCTOR, Stage  # noqa: E402
 from verl_cookbook.doctor import InputError, diagnose  # noqa: E402
 from verl_cookbook.facts import load_facts  # noqa: E402
 from verl_cookbook.findings import apply_rules_options  # noqa: E402
@@ -70,7 +71,8 @@ def run_doctor(
     for p in scripts:
         t1 = time.perf_counter()
         try:
-            reports.append(diagnose(p, facts, required=required, **({"device": device} if device else {})))
+            stages = DOCTOR if required else Stage.STATIC
+            reports.append(diagnose(p, facts, stages=stages, **({"device": device} if device else {})))
         except InputError as e:
             unreadable.append(f"{_rel(str(p), root)}: {e}")
         per_script.append((time.perf_counter() - t1, p))
