@@ -200,7 +200,7 @@ DELTA_REJECTED = declare(
 
 
 # -- the training engine (model engine) -------------------------------------------------------
-MODEL_ENGINE_UNKNOWN_BACKEND = declare(
+ENGINE_UNKNOWN_MODEL_BACKEND = declare(
     "engine/unknown-model-backend",
     "Training strategy no model engine registers",
     "未注册的训练引擎后端",

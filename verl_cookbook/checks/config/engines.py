@@ -22,8 +22,8 @@ from verl_cookbook.rules.engines import (
     ENGINE_NPU_DEVICE,
     ENGINE_UNKNOWN_BACKEND,
     ENGINE_UNKNOWN_KWARG,
+    ENGINE_UNKNOWN_MODEL_BACKEND,
     ENGINE_WRONG_TYPE,
-    MODEL_ENGINE_UNKNOWN_BACKEND,
 )
 
 CKPT = "actor_rollout_ref.rollout.checkpoint_engine"  # where the rollout's checkpoint engine is configured
@@ -64,7 +64,7 @@ class EngineRules(CheckedConfig):
             anywhere = self.facts.model_backends(model_type) or {}
             sources = sorted({s for v in (registered or anywhere).values() for s in v})
             findings.append(
-                MODEL_ENGINE_UNKNOWN_BACKEND.at(
+                ENGINE_UNKNOWN_MODEL_BACKEND.at(
                     a.file,
                     a.line,
                     a.col,
