@@ -34,6 +34,7 @@ from verl_cookbook.verl_source import (
 FAMILY_MODULES: dict[str, str] = {
     "config": "config",
     "engines": "engines",
+    "model_engines": "model_engines",
     "entry_points": "entry_points",
     "dataclasses": "dataclass_types",
     "trainer": "trainer",
@@ -104,6 +105,19 @@ class Facts:
         return [r for r in self.registrations if r["backend"] == backend and r["class"] in classes]
 
     # -- config ----------------------------------------------------------------------------
+    def model_backends(self, model_type: str, device: str | None = None) -> dict[str, list[str]] | None:
+        """backend -> the ``EngineRegistry.register`` sources that register it for ``model_type`` (on ``device`` when
+        given); None when these facts predate the family."""
+        family = self.data.get("model_engines")
+        if family is None:
+            return None
+        out: dict[str, list[str]] = {}
+        for r in family["registrations"]:
+            if r["model_type"] == model_type and (device is None or device in r["devices"]):
+                for b in r["backends"]:
+                    out.setdefault(b, []).append(r["source"])
+        return out
+
     def config_names(self) -> list[str]:
         """Primary configs in the entry points' config folders (``ppo_trainer``, ``sft_trainer_engine``, ...)."""
         return sorted(self.data["entry_points"]["configs"])

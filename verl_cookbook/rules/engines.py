@@ -4,7 +4,7 @@ and the ``delta_sharded`` setups verl rejects at run time (``delta/``)."""
 from __future__ import annotations
 
 from verl_cookbook.rules import PAGE_BY_BACKEND, PAGE_DELTA, PAGE_NCCL_HCCL, Example, declare
-from verl_cookbook.rules.config import CKPT, ppo_script
+from verl_cookbook.rules.config import _UNDER_A_CHOICE, CKPT, ppo_script
 
 
 def _npu(*overrides: str) -> Example:
@@ -196,4 +196,33 @@ DELTA_REJECTED = declare(
     page=PAGE_DELTA,
     bad=ppo_script(f"{CKPT}.backend=delta_sharded", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),
     good=ppo_script(f"{CKPT}.backend=nccl", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),
+)
+
+
+# -- the training engine (model engine) -------------------------------------------------------
+ENGINE_UNKNOWN_MODEL_BACKEND = declare(
+    "engine/unknown-model-backend",
+    "Training strategy no model engine registers",
+    "未注册的训练引擎后端",
+    "An actor, ref or critic `strategy` that no `EngineRegistry.register(...)` of the release registers for that "
+    "model type (on the device, when one is known).",
+    "verl builds the worker's engine with `EngineRegistry.get_engine_cls(model_type, strategy)`, which stops with "
+    "`AssertionError: Unknown backend: <strategy>`; the `<strategy>.*` keys written for it are not in the config.",
+    message={
+        "": "`{key}={name}`: verl {release} registers no {model_type} engine named `{name}`[[ on {device}]], so "
+        "building the worker's engine stops with `AssertionError: Unknown backend: {name}` (it registers "
+        "{offered!l})[[; did you mean `{suggestion}`?]]",
+    },
+    message_zh={
+        "": "`{key}={name}`：verl {release} [[在 {device} 上]]没有注册名为 `{name}` 的 {model_type} 引擎，"
+        "构造 worker 的引擎时以 `AssertionError: Unknown backend: {name}` 退出（已注册：{offered!l}）"
+        "[[；是否应为 `{suggestion}`？]]",
+    },
+    fix="use a strategy the release registers (listed above), or the model_engine option that sets one "
+    "(`model_engine=megatron` on Ascend runs MindSpeed under the name `megatron`)",
+    fix_zh="改用该版本已注册的 strategy（见上方列表），或使用设置该 strategy 的 model_engine 选项"
+    "（在昇腾上，`model_engine=megatron` 以 `megatron` 这一名称运行 MindSpeed）",
+    folds=_UNDER_A_CHOICE,
+    bad=_npu("actor_rollout_ref.actor.strategy=mindspeed"),
+    good=_npu("actor_rollout_ref.actor.strategy=fsdp2"),
 )

@@ -242,6 +242,12 @@ ZH: dict[str, tuple[str, str]] = {
         "没有任何检查点引擎注册的 `checkpoint_engine.backend` 取值（或 `engine_kwargs` 键）。",
         "verl 按该名称查找引擎，找不到即退出；昇腾上的 HCCL 引擎注册名为 `nccl`。",
     ),
+    "engine/unknown-model-backend": (
+        "actor、ref 或 critic 的 `strategy` 取值，该版本没有任何 `EngineRegistry.register(...)` "
+        "为对应模型类型（已知设备时，为该设备）注册。",
+        "verl 以 `EngineRegistry.get_engine_cls(model_type, strategy)` 构造 worker 的引擎，找不到即以 "
+        "`AssertionError: Unknown backend: <strategy>` 退出；为其编写的 `<strategy>.*` 配置项在配置中也不存在。",
+    ),
     "engine/unknown-kwarg": (
         "`engine_kwargs.<backend>` 下引擎类的 `__init__` 在当前设备上不接受的参数。",
         "构造引擎时抛出 TypeError（`unexpected keyword argument`）。",

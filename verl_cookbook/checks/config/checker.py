@@ -95,6 +95,7 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
             touched = any(CKPT_LEAF in a.path for a in values)
             blocks = ckpt_prefixes(base) if touched or delta else []
             findings.extend(self._check_engines(values, base, blocks))
+            findings.extend(self._check_model_engines(values))
             if delta:
                 findings.extend(self._check_delta(values, cfg, blocks))
         return findings

@@ -22,10 +22,18 @@ from verl_cookbook.rules.engines import (
     ENGINE_NPU_DEVICE,
     ENGINE_UNKNOWN_BACKEND,
     ENGINE_UNKNOWN_KWARG,
+    ENGINE_UNKNOWN_MODEL_BACKEND,
     ENGINE_WRONG_TYPE,
 )
 
 CKPT = "actor_rollout_ref.rollout.checkpoint_engine"  # where the rollout's checkpoint engine is configured
+# The configs whose `strategy` names the engine their worker builds, and the model type it is built for
+# (verl/workers/engine_workers.py: `EngineRegistry.new(model_type=..., backend=engine_config.strategy)`).
+STRATEGY_KEYS = {
+    ("actor_rollout_ref", "actor", "strategy"): "language_model",
+    ("actor_rollout_ref", "ref", "strategy"): "language_model",
+    ("critic", "strategy"): "value_model",
+}
 
 
 class EngineRules(CheckedConfig):
@@ -39,6 +47,39 @@ class EngineRules(CheckedConfig):
             if not mine:
                 continue
             findings.extend(self._check_block(prefix, mine, base))
+        return findings
+
+    def _check_model_engines(self, assigns: list[Assignment]) -> list[Finding]:
+        """``engine/unknown-model-backend``: a ``strategy`` assigned a name no ``EngineRegistry.register`` of the
+        release registers for the model type (on the device, when known). What the missing engine's keys would have
+        been (``<config>.<strategy>.*``) is folded under it."""
+        findings: list[Finding] = []
+        for a in assigns:
+            model_type = STRATEGY_KEYS.get(a.path)
+            if model_type is None or a.op in ("delete", "group") or not isinstance(a.value, str):
+                continue
+            registered = self.facts.model_backends(model_type, self.device)
+            if registered is None or a.value in registered:
+                continue
+            anywhere = self.facts.model_backends(model_type) or {}
+            sources = sorted({s for v in (registered or anywhere).values() for s in v})
+            findings.append(
+                ENGINE_UNKNOWN_MODEL_BACKEND.at(
+                    a.file,
+                    a.line,
+                    a.col,
+                    fact=f"EngineRegistry.register({model_type}): {', '.join(sorted(registered or anywhere))}",
+                    fact_source=", ".join(sources) or None,
+                    key=a.dotted,
+                    name=a.value,
+                    model_type=model_type,
+                    release=self.facts.tree.version or self.facts.tree.label,
+                    device=self.device.upper() if self.device and registered else None,
+                    offered=sorted(registered),
+                    suggestion=closest(a.value, sorted(registered)),
+                    under=[".".join((*a.path[:-1], a.value))],
+                )
+            )
         return findings
 
     def _check_block(self, prefix: tuple[str, ...], assigns: list[Assignment], base: dict) -> list[Finding]:
