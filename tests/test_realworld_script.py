@@ -9,6 +9,8 @@ from types import ModuleType
 
 import pytest
 
+from verl_cookbook.checks.launch import Stage
+
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "realworld.py"
 
 
@@ -45,8 +47,8 @@ def test_required_checks_reach_diagnose_for_every_script_unless_left_out(
     root = _checkout(tmp_path)
     seen: list[tuple[str, bool]] = []
 
-    def fake_diagnose(path: Path, facts: object, *, required: bool = False) -> _Report:
-        seen.append((path.name, required))
+    def fake_diagnose(path: Path, facts: object, *, stages: Stage = Stage.STATIC) -> _Report:
+        seen.append((path.name, Stage.REQUIRED in stages))
         return _Report(str(path))
 
     class _Tree:

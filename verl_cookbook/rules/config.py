@@ -230,7 +230,7 @@ OVERRIDE_UNKNOWN_GROUP = declare(
 )
 # What a group option the release lacks would have defined: keys there are judged against the default option, so
 # what Hydra or verl would make of them is not known; their findings are folded under the choice.
-_UNDER_A_CHOICE = (
+UNDER_A_CHOICE = (
     "config/unknown-key",
     "config/unknown-section",
     "config/not-a-field",
@@ -280,7 +280,7 @@ OVERRIDE_GROUP = declare(
         "newer": "选择 verl {release} 中存在的选项，或使用基于 main 分支构建的 verl",
         "missing": "选择 verl {release} 中存在的选项，或添加包含 `{option}` 的配置目录",
     },
-    folds=_UNDER_A_CHOICE,
+    folds=UNDER_A_CHOICE,
     bad=ppo_script("model_engine=no_such_engine"),
     good=ppo_script("model_engine=megatron"),
 )

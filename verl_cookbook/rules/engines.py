@@ -4,7 +4,7 @@ and the ``delta_sharded`` setups verl rejects at run time (``delta/``)."""
 from __future__ import annotations
 
 from verl_cookbook.rules import PAGE_BY_BACKEND, PAGE_DELTA, PAGE_NCCL_HCCL, Example, declare
-from verl_cookbook.rules.config import _UNDER_A_CHOICE, CKPT, ppo_script
+from verl_cookbook.rules.config import CKPT, UNDER_A_CHOICE, ppo_script
 
 
 def _npu(*overrides: str) -> Example:
@@ -222,7 +222,7 @@ ENGINE_UNKNOWN_MODEL_BACKEND = declare(
     "(`model_engine=megatron` on Ascend runs MindSpeed under the name `megatron`)",
     fix_zh="改用该版本已注册的 strategy（见上方列表），或使用设置该 strategy 的 model_engine 选项"
     "（在昇腾上，`model_engine=megatron` 以 `megatron` 这一名称运行 MindSpeed）",
-    folds=_UNDER_A_CHOICE,
+    folds=UNDER_A_CHOICE,
     bad=_npu("actor_rollout_ref.actor.strategy=mindspeed"),
     good=_npu("actor_rollout_ref.actor.strategy=fsdp2"),
 )
