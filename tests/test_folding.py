@@ -217,7 +217,9 @@ def test_overrides_a_loop_copies_from_an_array_keep_their_element_line_and_fold_
     found, notes = _doctor_json(tmp_path, capsys, COPIED_KWARGS)
     shown = [(f["line"], f["rule"]) for f in found if f["caused_by"] is None]
     assert shown == [(17, "override/group")]  # the engine choice is the one finding shown
-    copied = {f["data"].get("key"): f["line"] for f in found if ".ref.mindspeed.llm_kwargs." in str(f["data"])}
+    copied = {  # the keys' own findings (a finding grouping them carries `keys`, not `key`)
+        f["data"]["key"]: f["line"] for f in found if ".ref.mindspeed.llm_kwargs." in str(f["data"].get("key"))
+    }
     # each copy carries the line of the element it was made from; the key the loop skips is not copied
     assert copied == {
         "actor_rollout_ref.ref.mindspeed.llm_kwargs.num_layers": 3,

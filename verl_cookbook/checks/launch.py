@@ -200,7 +200,7 @@ def judge(unit: Unit, facts: Facts, device: str | None, stages: Stage) -> list[F
         raw += [f for f in found if f.rule in _KEY_RULES or f.rule == DELTA_REJECTED or not _about_symbolic(f, unit)]
     raw += _after_backend_fix(raw, unit, checker)
     kept = [f for f in raw if strict or f.rule not in _KEY_PRESENCE_RULES]
-    out += upgrade.rewrite(kept, facts, checker.base, unit.config)  # stale keys read as an upgrade
+    out += upgrade.group_not_a_field(upgrade.rewrite(kept, facts, checker.base, unit.config))  # stale keys, one cause
     if Stage.REQUIRED in stages and unit.module:
         out += required_values(unit, facts, merged_config(checker.base or {}, unit.assignments, unit.symbolic))
     return out

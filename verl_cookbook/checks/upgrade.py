@@ -22,7 +22,7 @@ from typing import Any
 
 from verl_cookbook.facts import Facts, compose
 from verl_cookbook.findings import Finding
-from verl_cookbook.rules.config import CONFIG_UNKNOWN_KEY
+from verl_cookbook.rules.config import CONFIG_NOT_A_FIELD, CONFIG_NOT_A_FIELD_GROUP, CONFIG_UNKNOWN_KEY
 from verl_cookbook.rules.upgrade import (
     CONFIG_UNKNOWN_SECTION,
     UPGRADE_ENTRY_POINT_MOVED,
@@ -158,6 +158,42 @@ def _missing_section(base: dict, key: str) -> str:
         if not _has(base, ".".join(parts[:n])):
             return ".".join(parts[:n])
     return key
+
+
+def group_not_a_field(findings: list[Finding]) -> list[Finding]:
+    """Two or more ``config/not-a-field`` findings for one missing field of one node: one finding for the field, at
+    the first, with the others folded under it (their JSON keeps ``caused_by``)."""
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for f in findings:
+        if f.rule == CONFIG_NOT_A_FIELD and f.data.get("node") and f.data.get("name"):
+            groups.setdefault((str(f.data["node"]), str(f.data["name"])), []).append(f)
+    out = list(findings)
+    for (node, name), group in groups.items():
+        if len(group) < 2:
+            continue
+        first = min(group, key=lambda f: (f.line, f.col))
+        lines = sorted({f.line for f in group})
+        out.append(
+            CONFIG_NOT_A_FIELD_GROUP.at(
+                first.path,
+                first.line,
+                first.col,
+                fact=first.fact,
+                fact_source=first.fact_source,
+                node=node,
+                name=name,
+                cls=first.data.get("cls"),
+                suggestion=first.data.get("suggestion"),
+                count=len(group),
+                shown=[*lines[:12], *(["…"] if len(lines) > 12 else [])],
+                keys=[str(f.data.get("key", "")) for f in group],
+                lines=[f.line for f in group],
+                section=f"{node}.{name}",
+                under=[f"{node}.{name}"],
+                span=[lines[0], lines[-1]],
+            )
+        )
+    return out
 
 
 def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: str) -> list[Finding]:

@@ -128,6 +128,27 @@ CONFIG_NOT_A_FIELD = declare(
     bad=ppo_script("+actor_rollout_ref.rollout.checkpoint_engine.bucket_mb=512"),
     good=ppo_script("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
 )
+CONFIG_NOT_A_FIELD_GROUP = declare(
+    "config/not-a-field-group",
+    "Keys added under a field verl's dataclass does not have",
+    "在 dataclass 不存在的字段下新增的多个配置项",
+    "Two or more keys added with `+` under one name that the dataclass verl builds there does not have (every "
+    "`actor_rollout_ref.actor.mindspeed.llm_kwargs.*` key where the field is `mcore_kwargs`): reported once, at the "
+    "first, with their count and lines; each key's own finding is folded under it.",
+    "One cause, one finding: a misnamed field is one thing to fix, not a hundred.",
+    message="`{node}.{name}`: {cls}, which verl builds from `{node}`, has no field `{name}`, so the {count} keys added "
+    "under it (lines {shown!l}) make building it raise TypeError[[; did you mean `{suggestion}`?]]",
+    message_zh="`{node}.{name}`：verl 由 `{node}` 构造的 {cls} 没有字段 `{name}`，其下新增的 {count} 个配置项（第 "
+    "{shown!l} 行）会使构造时抛出 TypeError[[；是否应为 `{suggestion}`？]]",
+    extra=("keys", "lines", "section"),  # section: the field's dotted path, what folding reads as its key
+    fix="write the keys under the field {cls} has[[ (`{node}.{suggestion}`)]], or drop them",
+    fix_zh="将这些配置项写到 {cls} 实际具有的字段下[[（`{node}.{suggestion}`）]]，或删除它们",
+    folds=("config/not-a-field",),
+    bad=ppo_script(
+        "+actor_rollout_ref.rollout.checkpoint_engine.extra.a=1 +actor_rollout_ref.rollout.checkpoint_engine.extra.b=2"
+    ),
+    good=ppo_script("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
+)
 CONFIG_LEGACY_KEY = declare(
     "config/legacy-key",
     "Legacy key the entry point never reads",
@@ -235,6 +256,7 @@ UNDER_A_CHOICE = (
     "config/unknown-key",
     "config/unknown-section",
     "config/not-a-field",
+    "config/not-a-field-group",
     "config/not-a-mapping",
     "config/wrong-type",
     "override/needs-plus",

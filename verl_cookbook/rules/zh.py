@@ -146,6 +146,12 @@ ZH: dict[str, tuple[str, str]] = {
         "而 verl 的 validate_config 只允许设置其一（问题信息引用该语句）。",
         "verl 启动时因问题信息所引的断言退出。",
     ),
+    "config/not-a-field-group": (
+        "在 verl 构造的 dataclass 不具有的同一名称下，用 `+` 新增了两个或更多配置项（例如字段为 `mcore_kwargs` "
+        "时的全部 `actor_rollout_ref.actor.mindspeed.llm_kwargs.*`）：只在第一个配置项处报告一次，并给出数量与行号；"
+        "各配置项自身的检查结果归入其下。",
+        "一个原因只报告一次：字段名写错是一处需要修改的问题，而不是一百处。",
+    ),
     "config/legacy-key": (
         "Hydra 仍接受、但当前入口已不再读取的配置项（只有其他入口会迁移该配置项）。",
         "该设置不生效且无任何提示：作业照常运行，但与所写配置不符。",
