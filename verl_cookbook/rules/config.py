@@ -138,11 +138,11 @@ CONFIG_NOT_A_FIELD_GROUP = declare(
     "One cause, one finding: a misnamed field is one thing to fix, not a hundred.",
     message="`{node}.{name}`: {cls}, which verl builds from `{node}`, has no field `{name}`, so the {count} keys added "
     "under it (lines {shown!l}) make building it raise TypeError[[; did you mean `{suggestion}`?]]",
-    message_zh="`{node}.{name}`：verl 由 `{node}` 构造的 {cls} 没有字段 `{name}`，其下新增的 {count} 个配置项（第 "
+    message_zh="`{node}.{name}`：verl 由 `{node}` 构造的 `{cls}` 没有字段 `{name}`，其下新增的 {count} 个配置项（第 "
     "{shown!l} 行）会使构造时抛出 TypeError[[；是否应为 `{suggestion}`？]]",
     extra=("keys", "lines", "section"),  # section: the field's dotted path, what folding reads as its key
     fix="write the keys under the field {cls} has[[ (`{node}.{suggestion}`)]], or drop them",
-    fix_zh="将这些配置项写到 {cls} 实际具有的字段下[[（`{node}.{suggestion}`）]]，或删除它们",
+    fix_zh="将这些配置项写到 `{cls}` 实际具有的字段下[[（`{node}.{suggestion}`）]]，或删除它们",
     folds=("config/not-a-field",),
     bad=ppo_script(
         "+actor_rollout_ref.rollout.checkpoint_engine.extra.a=1 +actor_rollout_ref.rollout.checkpoint_engine.extra.b=2"
