@@ -186,7 +186,7 @@ def test_cann_versions_order_release_candidates_before_the_release():
 # -- whitelist content ----------------------------------------------------------------------------
 def _whitelist_message(content: str) -> str:
     """What doctor says about a whitelist file with ``content`` (the rule's message, its problems rendered)."""
-    from verl_cookbook.rules.scripts import ASCEND_WHITELIST_FILE
+    from verl_cookbook.rules.ascend import ASCEND_WHITELIST_FILE
 
     return ASCEND_WHITELIST_FILE.render({"value": "wl.json", "problems": ascend_env.whitelist_problems(content)})
 

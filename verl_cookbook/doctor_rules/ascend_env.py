@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from verl_cookbook.doctor_rules import DoctorFinding, Target, with_fix
-from verl_cookbook.rules.scripts import (
+from verl_cookbook.rules.ascend import (
     ASCEND_INTRA_ROCE,
     ASCEND_REBUILD_GROUP_NPU,
     ASCEND_WHITELIST_FILE,

@@ -356,6 +356,7 @@ PAGE_BY_BACKEND = {
 
 
 # The declarations, one module per family of rules.
+from verl_cookbook.rules import ascend as _ascend  # noqa: E402,F401
 from verl_cookbook.rules import claims as _claims  # noqa: E402,F401
 from verl_cookbook.rules import config as _config  # noqa: E402,F401
 from verl_cookbook.rules import coverage as _coverage  # noqa: E402,F401
