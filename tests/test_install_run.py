@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from verl_cookbook import install_manifest, install_run
-from verl_cookbook.cli import _install_runs
+from verl_cookbook.check_command import install_runs
 
 PY = f"cp{sys.version_info.major}{sys.version_info.minor}"
 
@@ -230,7 +230,7 @@ def test_the_default_check_says_which_pages_have_install_runs_it_did_not_run(tmp
     site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: mc-npu\n")
     (site / "docs").mkdir()
     (site / "docs" / "p.md").write_text('# p\n\n```bash\n--8<-- "snippets/s.sh"\n```\n', encoding="utf-8")
-    assert _install_runs(_args(False), [site / "docs" / "p.md"], site) == []
+    assert install_runs(_args(False), [site / "docs" / "p.md"], site) == []
     assert "p.md: install runs not run (snippets/s.sh; --run-install runs them)" in capsys.readouterr().err
 
 
@@ -240,7 +240,7 @@ def test_the_default_check_reports_a_manifest_entry_it_cannot_run(tmp_path, caps
         fh.write("  - snippet: snippets/gone.sh\n    expect:\n      - listed: x\n")
     (site / "docs").mkdir()
     (site / "docs" / "p.md").write_text('# p\n\n```bash\n--8<-- "snippets/s.sh"\n```\n', encoding="utf-8")
-    (f,) = _install_runs(_args(False), [site / "docs" / "p.md"], site)
+    (f,) = install_runs(_args(False), [site / "docs" / "p.md"], site)
     assert (str(f.rule), f.path, f.line) == ("install/manifest", "install-runs.yaml", 5)
     assert "`snippets/gone.sh`, which is not a file of the site" in f.message
     assert "p.md: install runs not run (snippets/s.sh;" in capsys.readouterr().err
@@ -250,7 +250,7 @@ def test_a_page_without_declared_snippets_gets_no_install_note(tmp_path, capsys)
     site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: mc-npu\n")
     (site / "docs").mkdir()
     (site / "docs" / "p.md").write_text("# p\n\nno snippets\n", encoding="utf-8")
-    assert _install_runs(_args(False), [site / "docs" / "p.md"], site) == []
+    assert install_runs(_args(False), [site / "docs" / "p.md"], site) == []
     assert "install runs" not in capsys.readouterr().err
 
 
@@ -371,7 +371,7 @@ def test_run_install_runs_the_pages_snippets_and_reports_skips_and_findings(tmp_
     site = _site(tmp_path, snippet, run)
     (site / "docs").mkdir()
     (site / "docs" / "p.md").write_text('# p\n\n```bash\n--8<-- "snippets/s.sh"\n```\n', encoding="utf-8")
-    (f,) = _install_runs(_args(True), [site / "docs" / "p.md"], site)
+    (f,) = install_runs(_args(True), [site / "docs" / "p.md"], site)
     assert str(f.rule) == "install/expectation" and "pip does not list mc-npu" in f.message
     err = capsys.readouterr().err
     assert "skipped: snippets/s.sh:2: `npu-smi info` skipped, needs an NPU: queries the NPU driver" in err
