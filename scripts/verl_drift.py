@@ -43,7 +43,6 @@ def _cookbook(args: list[str], checkout: Path) -> subprocess.CompletedProcess[st
         capture_output=True,
         text=True,
         check=False,
-        env=None,
     )
 
 
@@ -85,7 +84,7 @@ def measure(checkout: Path, previous: dict[str, Any] | None) -> dict[str, Any]:
     check = ["check", "--verl-src", ".", "--lenient", *docs]
     doctor = ["doctor", "--verl-src", ".", *scripts]
     findings: list[dict[str, Any]] = []
-    for source, args, key in ((("docs", check, None)), ("examples", doctor, "findings")):
+    for source, args, key in (("docs", check, None), ("examples", doctor, "findings")):
         by_lang = {lang: _json([*args, "--format", "json", "--lang", lang], checkout) for lang in ("en", "zh")}
         en = by_lang["en"] if key is None else by_lang["en"][key]
         zh = by_lang["zh"] if key is None else by_lang["zh"][key]

@@ -19,6 +19,16 @@ def findings_for(page: Path, facts: Facts) -> list[Finding]:
     return check_paths([page], facts, root=page.parent.parent if page.parent.name == "docs" else page.parent).findings
 
 
+def on_page_and_in_doctor(page: Path, script: Path, facts: Facts, rule: str) -> tuple[Finding, Finding]:
+    """The one finding of ``rule`` that ``check`` gives for ``page`` and the one ``doctor`` gives for ``script`` (the
+    same commands, as a shell block and as a launch script): one judge, so the two must match."""
+    from verl_cookbook.doctor import diagnose
+
+    (on_page,) = [f for f in findings_for(page, facts) if f.rule == rule]
+    (in_doctor,) = [d.finding for d in diagnose(script, facts).findings if d.finding.rule == rule]
+    return on_page, in_doctor
+
+
 def sample_finding(code: str, path: str, line: int, col: int = 1, **data: object) -> Finding:
     """A finding of rule ``code`` made as a check makes one (``RULE.at``), the fields its message needs filled with
     placeholders unless given: for tests of what happens to findings (selection, baselines, output formats)."""

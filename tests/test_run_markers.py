@@ -103,3 +103,18 @@ def test_renaming_the_test_checks_a_page_whose_result_is_cached_again(tmp_path, 
     (site / "tests" / "test_x.py").write_text("def test_renamed():\n    pass\n")
     code, found = _check(site, capsys)
     assert code == 1 and [f["rule"] for f in found] == ["coverage/unknown-test"]
+
+
+def test_only_top_level_test_functions_count_as_the_tests_a_file_defines(tmp_path) -> None:
+    """Read by a line-start pattern since the cold check stopped parsing 70 test files: a method or a nested
+    function is not a test a marker can name; an async top-level test is."""
+    from verl_cookbook.checks.run_markers import _tests_defined
+
+    f = tmp_path / "test_x.py"
+    f.write_text(
+        "def test_top():\n    def test_nested():\n        pass\n\n\nasync def test_async():\n    pass\n\n\n"
+        "class TestK:\n    def test_method(self):\n        pass\n\n\ndef helper():\n    pass\n",
+        encoding="utf-8",
+    )
+    st = f.stat()
+    assert _tests_defined(f, (st.st_size, st.st_mtime_ns)) == {"test_top", "test_async"}

@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import fence, findings_for
+from helpers import fence, on_page_and_in_doctor
 
-from verl_cookbook.doctor import diagnose
 from verl_cookbook.facts import Facts
 from verl_cookbook.shell.evaluate import parse_script
 
@@ -47,10 +46,9 @@ def test_a_quoted_or_defaulted_command_name_is_not_reported(line: str) -> None:
 
 def test_check_and_doctor_give_the_same_warning(write_page, facts: Facts, tmp_path: Path) -> None:
     page = write_page("# p\n\n" + fence(UNSET, '{ .bash check="shell" }'))
-    (on_page,) = [f for f in findings_for(page, facts) if f.rule == "shell/unset-command"]
     script = tmp_path / "run.sh"
     script.write_text(UNSET, encoding="utf-8")
-    (in_doctor,) = [d.finding for d in diagnose(script, facts).findings if d.finding.rule == "shell/unset-command"]
+    on_page, in_doctor = on_page_and_in_doctor(page, script, facts, "shell/unset-command")
     assert on_page.message == in_doctor.message
     assert (
         "`$COMMAND` is never set" in in_doctor.message and "`data.train_files=/data/train.parquet`" in in_doctor.message

@@ -8,9 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import fence, findings_for
+from helpers import fence, on_page_and_in_doctor
 
-from verl_cookbook.doctor import diagnose
 from verl_cookbook.facts import Facts
 from verl_cookbook.shell.evaluate import parse_script
 
@@ -69,10 +68,9 @@ def test_quoted_and_braced_forms_are_reported_too(value: str) -> None:
 
 def test_check_and_doctor_give_the_same_warning(write_page, facts: Facts, tmp_path: Path) -> None:
     page = write_page("# p\n\n" + fence(SCRIPT, '{ .bash check="shell" }'))
-    (on_page,) = [f for f in findings_for(page, facts) if f.rule == "shell/unset-variable"]
     script = tmp_path / "run.sh"
     script.write_text(SCRIPT, encoding="utf-8")
-    (in_doctor,) = [d.finding for d in diagnose(script, facts).findings if d.finding.rule == "shell/unset-variable"]
+    on_page, in_doctor = on_page_and_in_doctor(page, script, facts, "shell/unset-variable")
     assert on_page.message == in_doctor.message
     assert "`$pwd` is never set" in in_doctor.message and "`WORKSPACE_HOME`" in in_doctor.message
     assert in_doctor.rule.severity == "warning"

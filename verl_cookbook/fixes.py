@@ -13,11 +13,13 @@ print the diff or write the file.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from verl_cookbook.edits import Applied, Edit, apply_edits, describe_rejected, unified_diff
+from verl_cookbook.findings import EXIT_FINDINGS, EXIT_OK, fails, format_text
 from verl_cookbook.rules import Finding, Rule
 from verl_cookbook.rules.config import (
     COMMAND_MISSING_DASH_M,
@@ -297,10 +299,6 @@ def summary(p: Plan, total: int, wrote: bool) -> str:
 def run(findings: list[Finding], bases: list[Path], lang: str, write: bool) -> int:
     """``--diff`` (``write`` false): the fixes as a diff on standard output, nothing written. ``--fix``: the fixes
     written, then the findings left. Exit 1 when a diff is shown or a finding that fails is left."""
-    import sys
-
-    from verl_cookbook.findings import EXIT_FINDINGS, EXIT_OK, fails, format_text
-
     p = plan(findings, resolver(*bases))
     if not write:
         out = diff_text(p)

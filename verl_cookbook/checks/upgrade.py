@@ -22,6 +22,7 @@ from typing import Any
 
 from verl_cookbook.facts import Facts, compose
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules import Rule
 from verl_cookbook.rules.config import CONFIG_NOT_A_FIELD, CONFIG_NOT_A_FIELD_GROUP, CONFIG_UNKNOWN_KEY
 from verl_cookbook.rules.upgrade import (
     CONFIG_UNKNOWN_SECTION,
@@ -171,26 +172,16 @@ def group_not_a_field(findings: list[Finding]) -> list[Finding]:
     for (node, name), group in groups.items():
         if len(group) < 2:
             continue
-        first = min(group, key=lambda f: (f.line, f.col))
-        lines = sorted({f.line for f in group})
         out.append(
-            CONFIG_NOT_A_FIELD_GROUP.at(
-                first.path,
-                first.line,
-                first.col,
-                fact=first.fact,
-                fact_source=first.fact_source,
+            _one_cause(
+                CONFIG_NOT_A_FIELD_GROUP,
+                group,
+                f"{node}.{name}",
                 node=node,
                 name=name,
-                cls=first.data.get("cls"),
-                suggestion=first.data.get("suggestion"),
-                count=len(group),
-                shown=[*lines[:12], *(["…"] if len(lines) > 12 else [])],
-                keys=[str(f.data.get("key", "")) for f in group],
-                lines=[f.line for f in group],
+                cls=group[0].data.get("cls"),  # one node, one dataclass: the same for every key of the group
+                suggestion=group[0].data.get("suggestion"),
                 section=f"{node}.{name}",
-                under=[f"{node}.{name}"],
-                span=[lines[0], lines[-1]],
             )
         )
     return out
@@ -286,31 +277,42 @@ def _moved(f: Finding, key: str, new: str, move: dict | None, source: str, label
 def _section(
     section: str, group: list[Finding], move: dict | None, label: str, config: str, choice: str | None
 ) -> Finding:
-    first = min(group, key=lambda f: (f.line, f.col))
-    lines = sorted({f.line for f in group})
-    keys = [str(f.data.get("key", "")) for f in group]
     if move:
         case = "moved" if move.get("new") else "removed"
     else:
         case = "choice" if choice else ("" if "ppo" in config else "other")
-    return CONFIG_UNKNOWN_SECTION.at(
+    return _one_cause(
+        CONFIG_UNKNOWN_SECTION,
+        group,
+        section,
+        case=case,
+        section=section,
+        release=label,
+        config=config,
+        new=move.get("new") if move else None,
+        since=move.get("since") if move else None,
+        last=move.get("last") if move else None,
+        choice=choice if not move else None,
+    )
+
+
+def _one_cause(rule: Rule, group: list[Finding], under: str, **data: Any) -> Finding:
+    """One finding of ``rule`` for ``group`` (findings with one cause), at the first of them, with their count, lines
+    and keys; ``under`` (a dotted key prefix) and their span of lines are how far it reaches, so the group's own
+    findings fold under it."""
+    first = min(group, key=lambda f: (f.line, f.col))
+    lines = sorted({f.line for f in group})
+    return rule.at(
         first.path,
         first.line,
         first.col,
         fact=first.fact,
         fact_source=first.fact_source,
-        case=case,
-        section=section,
-        release=label,
-        config=config,
         count=len(group),
         shown=[*lines[:12], *(["…"] if len(lines) > 12 else [])],
-        new=move.get("new") if move else None,
-        since=move.get("since") if move else None,
-        last=move.get("last") if move else None,
-        keys=keys,
+        keys=[str(f.data.get("key", "")) for f in group],
         lines=[f.line for f in group],
-        choice=choice if not move else None,
-        under=[section],  # the keys' own findings are folded under this one
+        under=[under],
         span=[lines[0], lines[-1]],
+        **data,
     )
