@@ -222,6 +222,43 @@ def test_the_sites_manifest_reads_without_complaint() -> None:
     assert bad == [] and {r.snippet for r in runs} >= {"snippets/install/kimi_ckpt_engine_npu.sh"}
 
 
+def test_a_manifest_read_before_is_read_again_without_pyyaml_and_to_the_same_runs(tmp_path) -> None:
+    import subprocess
+
+    site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: mc-npu\n")
+    code = (
+        "import sys; from pathlib import Path; from verl_cookbook import install_manifest as m; "
+        "runs, bad = m.load_manifest(Path(sys.argv[1])); "
+        "print(repr((runs, bad)), 'yaml' in sys.modules)"
+    )
+    env = {**os.environ, "VERL_COOKBOOK_CACHE": str(tmp_path / "cache")}
+    first, second = (
+        subprocess.run([sys.executable, "-c", code, str(site)], capture_output=True, text=True, env=env, check=True)
+        for _ in range(2)
+    )
+    assert first.stdout.rsplit(" ", 1) == [second.stdout.rsplit(" ", 1)[0], "True\n"]
+    assert second.stdout.endswith(" False\n") and "Run(snippet='snippets/s.sh'" in second.stdout
+
+
+def test_a_manifest_that_json_cannot_hold_as_it_is_is_read_each_time_and_still_right(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(tmp_path / "cache"))
+    site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: 2026-12-05\n")  # YAML reads a date
+    for _ in range(2):
+        runs, bad = install_manifest.load_manifest(site)
+        assert bad == [] and runs[0].expect == (("listed", "2026-12-05"),)
+    assert list((tmp_path / "cache").rglob("manifest-*.json")) == []
+    (site / "install-runs.yaml").write_text("runs:\n  - snippet: snippets/s.sh\n    expect:\n      - listed: x\n")
+    install_manifest.load_manifest(site)
+    assert len(list((tmp_path / "cache").rglob("manifest-*.json"))) == 1  # the same folder keeps what JSON holds
+
+
+def test_a_manifest_that_is_not_yaml_is_reported_at_its_line(tmp_path) -> None:
+    site = _site(tmp_path, "pip install mc-npu\n", "    expect:\n      - listed: mc-npu\n")
+    (site / "install-runs.yaml").write_text("runs:\n  - snippet: [unclosed\n", encoding="utf-8")
+    runs, (f,) = install_manifest.load_manifest(site)
+    assert runs == [] and (str(f.rule), f.line) == ("install/manifest", 3)
+
+
 def _args(run: bool) -> argparse.Namespace:
     return argparse.Namespace(run_install=run)
 

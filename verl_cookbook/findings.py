@@ -180,7 +180,24 @@ def _resolved(path: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _resolved_in(path: str, cwd: str) -> str:
-    return str(Path(cwd, path).resolve())
+    return real_path(os.path.join(cwd, path))
+
+
+@functools.lru_cache(maxsize=1024)
+def _real_dir(folder: str) -> str:
+    return os.path.realpath(folder)
+
+
+def real_path(path: str | os.PathLike[str]) -> str:
+    """``os.path.realpath(path)`` (what ``Path.resolve`` gives) with each folder's answer kept for the process: a
+    run names hundreds of files in a few folders, and realpath looks at every component of every path. Only the
+    last component is looked at again (a symlink there is followed). A path with ``..`` goes to realpath whole:
+    ``..`` after a symlink climbs from the link's target, which a lexical join would not."""
+    if ".." in os.fspath(path):
+        return os.path.realpath(path)
+    folder, name = os.path.split(os.path.abspath(path))
+    joined = os.path.join(_real_dir(folder), name)
+    return os.path.realpath(joined) if os.path.islink(joined) else joined
 
 
 def _shown(path: str, cwd: str) -> str:

@@ -66,18 +66,23 @@ def package_fingerprint(package: Path = PACKAGE_DIR) -> str:
 
     Part of the facts key, so of every cache key built on it (compositions, page results): a change to an
     extractor, to a module it uses, to a check or to the catalog invalidates what was cached before it."""
-    h = hashlib.sha256()
-    sources = package / "data" / "sources"  # verl's own files, shipped: a tree's fingerprint covers them
-    for p in sorted(package.rglob("*")):
-        if p.suffix in (".py", ".yaml", ".json") and "__pycache__" not in p.parts and p.parent != sources:
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            h.update(f"{p.relative_to(package).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+    # verl's own files, shipped: a tree's fingerprint covers them
+    sources = os.path.join(str(package), "data", "sources")
+    cut = len(str(package)) + 1
+    lines = []
+    for folder, subfolders, names in os.walk(str(package)):  # os.walk, not Path.rglob: a third of the time
+        subfolders[:] = [d for d in subfolders if d != "__pycache__" and os.path.join(folder, d) != sources]
+        for name in names:
+            if name.endswith((".py", ".yaml", ".json")):
+                path = os.path.join(folder, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    rel = path[cut:].replace(os.sep, "/")
+                    lines.append(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n")
+    return hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()
 
 
 # The libraries whose behaviour a finding rests on: Hydra (with its override grammar's runtime, antlr4) and OmegaConf

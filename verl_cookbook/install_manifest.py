@@ -10,14 +10,16 @@ make it, ``[]`` for a fresh environment): the entry becomes one run per state, e
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from verl_cookbook.findings import Finding
 from verl_cookbook.rules.stack import INSTALL_MANIFEST
+from verl_cookbook.verl_source import cache_dir, write_atomic
 
 MANIFEST = "install-runs.yaml"
 NEEDS = {"npu": "needs an NPU", "cluster": "needs a cluster", "download": "needs a download the run does not make"}
@@ -46,17 +48,58 @@ class Run:
     start: str = ""  # the state the run starts from (``start:``), "" when the entry names none
 
 
-class _Lines(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml when PyYAML has it
-    """YAML's safe loader, each mapping given the line it starts on (``__line__``)."""
+PARSE_VERSION = "1"  # of what _parse returns (each mapping with its ``__line__``): part of the cache key
 
 
-def _mapping_with_line(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
-    d = loader.construct_mapping(node, deep=True)
-    d["__line__"] = node.start_mark.line + 1
-    return d
+class ManifestSyntaxError(Exception):
+    """The manifest is not YAML: the message and the 1-based line of the problem."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
 
 
-_Lines.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+@lru_cache(maxsize=1)
+def _loader() -> type:
+    """YAML's safe loader (libyaml when PyYAML has it), each mapping given the line it starts on (``__line__``)."""
+    import yaml
+
+    class Lines(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        pass
+
+    def mapping_with_line(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict:
+        d = loader.construct_mapping(node, deep=True)
+        d["__line__"] = node.start_mark.line + 1
+        return d
+
+    Lines.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping_with_line)
+    return Lines
+
+
+def _parse(text: str) -> Any:
+    """The manifest's data. Every check reads it (to say which install runs it did not run), and importing PyYAML
+    is a tenth of a warm check, so the data is kept as JSON in the cache under the text's digest; data that JSON
+    would change (a date, a number as a key) is not kept. A text that is not YAML raises ManifestSyntaxError."""
+    key = hashlib.sha256(f"install-manifest {PARSE_VERSION}\0{text}".encode()).hexdigest()
+    cached = cache_dir() / "compose" / f"manifest-{key}.json"
+    try:
+        return json.loads(cached.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    import yaml
+
+    try:
+        data = yaml.load(text, Loader=_loader()) or {}
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        raise ManifestSyntaxError(str(e), mark.line + 1 if mark else 1) from None
+    try:
+        dumped = json.dumps(data)
+        if json.loads(dumped) == data:
+            write_atomic(cached, dumped)
+    except (TypeError, ValueError, OSError):
+        pass  # kept only when JSON holds it as it is; a read-only cache only costs speed
+    return data
 
 
 def manifest_finding(path: str, line: int, case: str, **data: Any) -> Finding:
@@ -71,10 +114,9 @@ def load_manifest(root: Path) -> tuple[list[Run], list[Finding]]:
         return [], []
     shown = MANIFEST
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Lines) or {}
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        return [], [manifest_finding(shown, mark.line + 1 if mark else 1, "yaml", error=str(e))]
+        data = _parse(path.read_text(encoding="utf-8"))
+    except ManifestSyntaxError as e:
+        return [], [manifest_finding(shown, e.line, "yaml", error=str(e))]
     runs, bad = [], []
     for entry in data.get("runs") or []:
         line = entry.get("__line__", 1)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from verl_cookbook.findings import Finding
+from verl_cookbook.findings import Finding, real_path
 from verl_cookbook.fingerprints import tool_fingerprint
 from verl_cookbook.releases import version_key
 from verl_cookbook.rules import replay
@@ -74,7 +75,7 @@ def collect(paths: list[Path]) -> tuple[list[Path], list[Finding]]:
     seen: set[Path] = set()
     unique = []
     for f in files:  # a page named twice (a folder and a file in it) is checked, and reported, once
-        key = f.resolve()
+        key = Path(real_path(f))
         if key not in seen:
             seen.add(key)
             unique.append(f)
@@ -299,24 +300,22 @@ class PageCache:
                  sorted((k, str(v)) for k, v in options.items()), tool_fingerprint("shellcheck"), _debt_digest(root)]
             )  # fmt: skip
             self.salt = hashlib.sha256(env.encode()).hexdigest()
+        self._digests: dict[str, str] = {}  # a file's digest, once a run: pages share includes and twins
 
     def _key(self, f: Path) -> str | None:
         try:
             data = f.read_bytes()
         except OSError:
             return None
-        return hashlib.sha256(f"{self.salt}\0{f.resolve()}\0".encode() + data).hexdigest()
+        return hashlib.sha256(f"{self.salt}\0{real_path(f)}\0".encode() + data).hexdigest()
 
     def replay(self, f: Path, report: Report) -> bool:
         if not self.enabled or not (key := self._key(f)):
             return False
         try:
             entry = json.loads((self.dir / f"{key}.json").read_text(encoding="utf-8"))
-            for rel, digest in entry["includes"].items():
-                if hashlib.sha256(Path(rel).read_bytes()).hexdigest() != digest:
-                    return False
-            for rel, digest in entry["depends"].items():
-                if _digest(Path(rel)) != digest:
+            for rel, digest in [*entry["includes"].items(), *entry["depends"].items()]:
+                if self._digest(rel) != digest:
                     return False
             findings = [replay(d) for d in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError):
@@ -326,6 +325,11 @@ class PageCache:
         report.includes.update(entry["includes"])
         report.findings.extend(findings)
         return True
+
+    def _digest(self, rel: str) -> str:
+        if (known := self._digests.get(rel)) is None:
+            known = self._digests[rel] = _digest(Path(rel))
+        return known
 
     def store(self, f: Path, page: Page, report: Report, before: dict[str, int], start: int) -> None:
         if not self.enabled or not (key := self._key(f)):
@@ -363,10 +367,12 @@ def _debt_digest(root: Path) -> str:
 def shown_path(p: Path, cwd: Path | None = None) -> str:
     """``p`` relative to the working folder when it is under it (``cwd``: that folder resolved, for a caller that
     names many files), else as given."""
-    try:
-        return str(p.resolve().relative_to(cwd or Path.cwd().resolve()))
-    except ValueError:
-        return str(p)
+    base = str(cwd) if cwd is not None else os.path.realpath(os.getcwd())
+    resolved = real_path(p)
+    if resolved == base:
+        return "."
+    under = base.rstrip(os.sep) + os.sep
+    return resolved[len(under) :] if resolved.startswith(under) else str(p)
 
 
 def orphan_snippets(site_root: Path, included: set[str]) -> list[Finding]:
