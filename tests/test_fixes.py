@@ -14,6 +14,7 @@ from verl_cookbook.rules.config import (
     CONFIG_LEGACY_KEY,
     CONFIG_UNCONVERTED_TYPE,
     CONFIG_UNKNOWN_KEY,
+    OVERRIDE_MALFORMED,
     OVERRIDE_NEEDS_PLUS,
     OVERRIDE_PLUS_ON_EXISTING,
 )
@@ -218,3 +219,88 @@ def test_a_removed_key_with_a_quoted_value_is_left_for_the_user(tmp_path: Path) 
     f = UPGRADE_KEY_REMOVED.at("f.sh", 2, 5, key=key, last="0.7.1", since="0.8.0", release="0.9.1")
     text = PPO + "    trainer.use_legacy_worker_impl='a b' \\\n    trainer.nnodes=1\n"
     assert _fix(tmp_path, text, f) == text
+
+
+def _fix_page(tmp_path: Path, body: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    """Another project's page with ``body`` in it, after ``check --lenient --fix``; and what a re-check reports."""
+    page = tmp_path / "page.md"
+    page.write_text(f"# p\n\n{body}", encoding="utf-8")
+    cli.main(["check", "--verl", "0.9.1", "--lenient", "--fix", str(page)])
+    capsys.readouterr()
+    cli.main(["check", "--verl", "0.9.1", "--lenient", str(page)])
+    return page.read_text(encoding="utf-8"), capsys.readouterr().out
+
+
+NPU_CONTENTS = "actor_rollout_ref.actor.profiler.tool_config.npu.contents"
+
+
+def test_a_sweep_on_a_list_field_becomes_the_list_and_rechecks_clean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = f"```bash\n{PPO}    {NPU_CONTENTS}=npu,cpu \\\n    trainer.nnodes=1\n```\n"
+    fixed, left = _fix_page(tmp_path, body, capsys)
+    assert f"    {NPU_CONTENTS}=[npu,cpu] \\\n" in fixed
+    assert "sweep-without-multirun" not in left
+
+
+def test_a_sweep_on_a_field_that_is_no_list_is_left_for_the_user(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = f"```bash\n{PPO}    trainer.total_epochs=1,2 \\\n    trainer.nnodes=1\n```\n"
+    fixed, left = _fix_page(tmp_path, body, capsys)
+    assert fixed == f"# p\n\n{body}" and "override/sweep-without-multirun" in left
+
+
+GLOB_KEY = "+actor_rollout_ref.actor.fsdp_config.turbo_config.distributed.fsdp_plan.apply_modules"
+
+
+def test_a_glob_in_a_quoted_dict_key_is_escaped_as_hydra_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = f"```bash\n{PPO}    {GLOB_KEY}='{{model.layers.{{*}}:{{}},lm_head:{{}}}}' \\\n    trainer.nnodes=1\n```\n"
+    fixed, left = _fix_page(tmp_path, body, capsys)
+    assert f"{GLOB_KEY}='{{model.layers.\\{{*\\}}:{{}},lm_head:{{}}}}' \\\n" in fixed
+    assert "override/malformed" not in left
+
+
+def test_a_glob_in_an_unquoted_dict_key_is_left_since_bash_would_eat_the_backslashes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = OVERRIDE_MALFORMED.at("f.sh", 2, 5, override=f"{GLOB_KEY}={{a.{{*}}:{{}}}}", hydra="no viable alternative")
+    text = PPO + f"    {GLOB_KEY}={{a.{{*}}:{{}}}} \\\n    trainer.nnodes=1\n"
+    assert _fix(tmp_path, text, f) == text
+
+
+def test_comment_lines_inside_a_command_move_above_it_and_the_command_is_whole_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = (
+        f"```bash\n{PPO}    trainer.nnodes=1 \\\n    # placement\n    trainer.n_gpus_per_node=8 \\\n"
+        "    # logging\n    trainer.logger=console\n```\n"
+    )
+    fixed, left = _fix_page(tmp_path, body, capsys)
+    assert fixed.startswith("# p\n\n```bash\n# placement\n# logging\npython3 -m verl.trainer.main_ppo \\\n")
+    assert "    trainer.nnodes=1 \\\n    trainer.n_gpus_per_node=8 \\\n    trainer.logger=console\n" in fixed
+    assert "comment-ends-command" not in left
+
+
+def test_a_comment_above_a_command_is_no_finding_and_is_not_moved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = f"```bash\n# placement\n{PPO}    trainer.nnodes=1\n```\n"
+    fixed, left = _fix_page(tmp_path, body, capsys)
+    assert fixed == f"# p\n\n{body}" and "comment-ends-command" not in left
+
+
+def test_a_trailing_comma_in_json_is_removed_and_the_block_parses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = '```json\n{\n  "a": {\n    "b": 1\n  },\n}\n```\n'
+    fixed, left = _fix_page(tmp_path, body, capsys)
+    assert '  "a": {\n    "b": 1\n  }\n}\n' in fixed and "json/syntax" not in left
+
+
+def test_json_with_a_missing_key_is_left_for_the_user(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = '```json\n{ "host_ip": ["ip1"], ["ip2"] }\n```\n'
+    fixed, left = _fix_page(tmp_path, body, capsys)
+    assert fixed == f"# p\n\n{body}" and "json/syntax" in left

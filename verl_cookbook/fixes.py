@@ -20,16 +20,19 @@ from pathlib import Path
 
 from verl_cookbook.edits import Applied, Edit, apply_edits, describe_rejected, unified_diff
 from verl_cookbook.findings import EXIT_FINDINGS, EXIT_OK, fails, format_text
+from verl_cookbook.hydra_overrides import OverrideError, parse_hydra
 from verl_cookbook.rules import Finding, Rule
 from verl_cookbook.rules.config import (
     COMMAND_MISSING_DASH_M,
     CONFIG_LEGACY_KEY,
     CONFIG_UNCONVERTED_TYPE,
+    OVERRIDE_MALFORMED,
     OVERRIDE_NEEDS_PLUS,
     OVERRIDE_PLUS_ON_EXISTING,
+    OVERRIDE_SWEEP_WITHOUT_MULTIRUN,
 )
 from verl_cookbook.rules.lenient import LENIENT_WRONG_LANGUAGE
-from verl_cookbook.rules.scripts import SHELL_AFTER_PIPE, SHELLCHECK_SC
+from verl_cookbook.rules.scripts import JSON_SYNTAX, SHELL_AFTER_PIPE, SHELL_COMMENT_ENDS_COMMAND, SHELLCHECK_SC
 from verl_cookbook.rules.upgrade import UPGRADE_ENTRY_POINT_MOVED, UPGRADE_KEY_MOVED, UPGRADE_KEY_REMOVED
 
 Fixer = Callable[[Finding, str], "Edit | None"]  # the finding and the text of its line
@@ -173,7 +176,99 @@ def _removed_key(f: Finding, lines: list[str]) -> list[Edit] | None:
     return [Edit(f.line, hits[0].start() + 1, hits[0].group(0), "", str(f.rule))]
 
 
-FILE_FIXERS: Mapping[Rule, FileFixer] = {SHELL_AFTER_PIPE: _after_pipe, UPGRADE_KEY_REMOVED: _removed_key}
+def _sweep_as_list(f: Finding, line: str) -> Edit | None:
+    """``key=a,b`` on a field whose default is a list (the finding's ``list`` case): the list ``key=[a,b]``."""
+    key, value = f.data.get("key"), f.data.get("value")
+    if f.data.get("case") != "list" or not isinstance(key, str) or not isinstance(value, str):
+        return None
+    hits = [m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(key)}={re.escape(value)}(?=[\s'\"]|$)", line)]
+    if len(hits) != 1:
+        return None
+    return Edit(f.line, hits[0] + len(key) + 2, value, f"[{value}]", str(f.rule))
+
+
+_GLOB = "{*}"
+
+
+def _escaped_glob(f: Finding, line: str) -> Edit | None:
+    """An override Hydra cannot parse because a dict key holds the glob ``{*}`` (``{model.layers.{*}:{}}``): the
+    braces escaped (``\\{*\\}``), Hydra's escape for them. Applied only when Hydra's parser reads the escaped
+    override, and only inside shell quotes, where bash keeps the backslashes."""
+    override = f.data.get("override")
+    if not isinstance(override, str) or _GLOB not in override:
+        return None
+    escaped = override.replace(_GLOB, "\\{*\\}")
+    try:
+        read = parse_hydra(escaped).value()
+    except OverrideError:
+        return None
+    if "\\" in repr(read) or _GLOB not in repr(read):
+        return None  # Hydra did not read the braces back as the glob
+    key, _eq, value = override.partition("=")
+    m = re.compile(rf"(?<![\w.]){re.escape(key)}=(['\"])([^'\"]*)\1").search(line)
+    if m is None or m.group(2) != value:
+        return None
+    return Edit(f.line, m.start(2) + 1, m.group(2), m.group(2).replace(_GLOB, "\\{*\\}"), str(f.rule))
+
+
+def _trailing_comma(f: Finding, line: str) -> Edit | None:
+    """JSON's trailing comma (``"a": 1,}``) removed: the comma at the finding's column, or, where a block's indent
+    shifts the column, the comma that ends the line."""
+    if f.data.get("case") != "trailing-comma":
+        return None
+    if line[f.col - 1 : f.col] == ",":
+        return Edit(f.line, f.col, ",", "", str(f.rule))
+    body = line.rstrip()
+    if body.endswith(",") and not body.endswith(",,"):
+        return Edit(f.line, len(body), ",", "", str(f.rule))
+    return None
+
+
+def _is_comment(text: str) -> bool:
+    return text.lstrip().startswith("#")
+
+
+def _continued(lines: list[str], n: int) -> bool:
+    """Line ``n`` (1-based) continues its command: it ends with ``\\``, or it is a comment line inside a command
+    whose last line of code before it does."""
+    if lines[n - 1].rstrip().endswith("\\"):
+        return True
+    if not _is_comment(lines[n - 1]):
+        return False
+    k = n - 1
+    while k >= 1 and _is_comment(lines[k - 1]):
+        k -= 1
+    return k >= 1 and lines[k - 1].rstrip().endswith("\\")
+
+
+def _comment_out_of_command(f: Finding, lines: list[str]) -> list[Edit] | None:
+    """Comment lines written inside a ``\\``-continued command: every such comment of that command moves, in
+    order, above the command's first line (at its indent), so each ``\\`` joins the next argument again. Every
+    finding of one command computes the same edits, which apply once."""
+    if not 0 < f.line <= len(lines) or not _is_comment(lines[f.line - 1]):
+        return None
+    start = f.line
+    while start > 1 and _continued(lines, start - 1):
+        start -= 1
+    if start == f.line:
+        return None
+    end = start
+    while end < len(lines) and _continued(lines, end):
+        end += 1
+    inside = [n for n in range(start + 1, end + 1) if _is_comment(lines[n - 1]) and _continued(lines, n - 1)]
+    if f.line not in inside or _is_comment(lines[end - 1]):
+        return None  # a comment that ends the command (no argument after it) is not the finding's case
+    indent = lines[start - 1][: len(lines[start - 1]) - len(lines[start - 1].lstrip())]
+    moved = "".join(f"{indent}{lines[n - 1].strip()}\n" for n in inside)
+    rule = str(f.rule)
+    return [Edit(start, 1, "", moved, rule), *(Edit(n, 1, lines[n - 1] + "\n", "", rule) for n in inside)]
+
+
+FILE_FIXERS: Mapping[Rule, FileFixer] = {
+    SHELL_AFTER_PIPE: _after_pipe,
+    UPGRADE_KEY_REMOVED: _removed_key,
+    SHELL_COMMENT_ENDS_COMMAND: _comment_out_of_command,
+}
 
 FIXERS: Mapping[Rule, Fixer] = {
     UPGRADE_KEY_MOVED: _moved_key,
@@ -185,6 +280,9 @@ FIXERS: Mapping[Rule, Fixer] = {
     LENIENT_WRONG_LANGUAGE: _wrong_language,
     SHELLCHECK_SC: _shellcheck,
     CONFIG_UNCONVERTED_TYPE: _unquoted,
+    OVERRIDE_SWEEP_WITHOUT_MULTIRUN: _sweep_as_list,
+    OVERRIDE_MALFORMED: _escaped_glob,
+    JSON_SYNTAX: _trailing_comma,
 }
 
 

@@ -333,8 +333,16 @@ OVERRIDE_SWEEP_WITHOUT_MULTIRUN = declare(
     "未使用 `--multirun` 的参数扫描",
     "A sweep value (`a=1,2`) in a command that does not run Hydra with `--multirun`.",
     "Hydra refuses a sweep in a single run.",
-    message="`{override}` is a sweep: without `--multirun` (`-m`) Hydra refuses to run it[[ (Hydra: {hydra})]]",
-    message_zh="`{override}` 是参数扫描（sweep）：未指定 `--multirun`（`-m`）时 Hydra 拒绝运行[[（Hydra：{hydra}）]]",
+    message={
+        "": "`{override}` is a sweep: without `--multirun` (`-m`) Hydra refuses to run it[[ (Hydra: {hydra})]]",
+        "list": "`{override}` is a sweep: without `--multirun` (`-m`) Hydra refuses to run it; `{key}` holds a list "
+        "in verl's config, so the list is written `{key}=[{value}]`",
+    },
+    message_zh={
+        "": "`{override}` 是参数扫描（sweep）：未指定 `--multirun`（`-m`）时 Hydra 拒绝运行[[（Hydra：{hydra}）]]",
+        "list": "`{override}` 是参数扫描（sweep）：未指定 `--multirun`（`-m`）时 Hydra 拒绝运行；`{key}` 在 verl "
+        "的配置中是列表，列表应写作 `{key}=[{value}]`",
+    },
     bad=ppo_script("trainer.total_epochs=1,2"),
     good=ppo_script("trainer.total_epochs=2"),
 )

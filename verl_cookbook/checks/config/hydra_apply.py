@@ -221,6 +221,15 @@ class HydraApplication(CheckedConfig):
             msg = None
         except HydraException as e:
             msg = hydra_message(e)
+        key = ov.key_or_group
+        state, _depth, node = lookup_path(self.composed["config"], tuple(key.split(".")))
+        value = ov.input_line.partition("=")[2]
+        if state == "found" and isinstance(node, list) and not ov.is_delete() and "[" not in value:
+            # a field whose default is a list: `a,b` meant the list [a,b] (Hydra's own first suggestion)
+            return OVERRIDE_SWEEP_WITHOUT_MULTIRUN.at(
+                a.file, a.line, a.col, override=ov.input_line, case="list", key=key, value=value,
+                fact=f"default: {node!r}",
+            )  # fmt: skip
         return OVERRIDE_SWEEP_WITHOUT_MULTIRUN.at(a.file, a.line, a.col, override=ov.input_line, hydra=msg)
 
     def _override_finding(self, a: Assignment, ov: Any, msg: str, base: dict) -> Finding:
