@@ -433,7 +433,7 @@ def test_the_cache_sizes_on_the_checker_page_are_those_of_a_site_check_from_an_e
     shutil.copytree(verl_tree.root, release)  # the pinned release, unpacked as the first run leaves it
     monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(cache))
     monkeypatch.chdir(REPO)
-    assert _run(["check"], capsys)[0] == 0  # the whole site
+    assert _run(["check"], capsys)[0] in (0, 1)  # the whole site (its findings, if any, are cached too)
     assert _run(["facts", "--verl-src", str(release), "--format", "json"], capsys)[0] == 0  # one tree's facts
 
     def kb(folder: str) -> float:
