@@ -166,3 +166,47 @@ def test_a_baselined_line_that_changed_is_fixed_not_gone(repo: Path, capsys) -> 
     code, out, err = _check(repo, capsys, "--baseline", "base.json")
     assert (code, out) == (0, "")
     assert "fixed: docs/a.md python/syntax (was line 5)" in err and "gone:" not in err
+
+
+def test_writing_the_baseline_again_after_a_fix_drops_the_fixed_finding(repo: Path, capsys) -> None:
+    page = repo / "docs" / "a.md"
+    page.write_text(_json_page(BAD, BAD.replace("10.0.0.1", "10.0.0.2")), encoding="utf-8")
+    main(["check", "--lenient", "--write-baseline", "base.json", "docs"])
+    page.write_text(_json_page(GOOD, BAD.replace("10.0.0.1", "10.0.0.2")), encoding="utf-8")
+    code, _, err = _check(repo, capsys, "--baseline", "base.json")
+    assert code == 0 and "fixed: docs/a.md json/syntax" in err  # the old baseline still names the fixed one
+    assert _check(repo, capsys, "--write-baseline", "base.json")[0] == 0
+    code, out, err = _check(repo, capsys, "--baseline", "base.json")
+    assert (code, out) == (0, "") and "fixed:" not in err and "1 known finding(s) not shown" in err
+
+
+def _commit(repo: Path, message: str) -> None:
+    _git(repo, "add", "-A")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
+
+
+def test_changed_rev_counts_from_the_branch_point_with_untracked_files_and_pages_naming_a_changed_file(
+    repo: Path, capsys
+) -> None:
+    (repo / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
+    (repo / "conf").mkdir()
+    (repo / "conf" / "w.yaml").write_text("a: 1\n", encoding="utf-8")
+    for name in ("a", "b", "c", "named"):
+        (repo / "docs" / f"{name}.md").write_text(_json_page(BAD), encoding="utf-8")
+    (repo / "docs" / "named.md").write_text(_json_page(BAD, above="Set it in `conf/w.yaml`.\n\n"), encoding="utf-8")
+    _git(repo, "init", "-q", "-b", "main")
+    _commit(repo, "start")
+    _git(repo, "checkout", "-q", "-b", "topic")
+    (repo / "docs" / "a.md").write_text(_json_page(BAD, above="On the branch.\n\n"), encoding="utf-8")
+    (repo / "conf" / "w.yaml").write_text("a: 2\n", encoding="utf-8")
+    _commit(repo, "topic")
+    _git(repo, "checkout", "-q", "main")
+    (repo / "docs" / "b.md").write_text(_json_page(BAD, above="On main after the branch left.\n\n"), encoding="utf-8")
+    _commit(repo, "main moves on")
+    _git(repo, "checkout", "-q", "topic")
+    (repo / "docs" / "new.md").write_text(_json_page(BAD), encoding="utf-8")  # untracked
+
+    code, out, err = _check(repo, capsys, "--changed", "main")
+    assert code == 1 and "3 of 5 page(s)" in err
+    checked = {line.split(":")[0] for line in out.splitlines() if line.startswith("docs/")}
+    assert checked == {"docs/a.md", "docs/named.md", "docs/new.md"}  # not b.md: main changed it after the branch point

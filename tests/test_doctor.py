@@ -541,3 +541,127 @@ def test_on_atlas_a3_the_buffer_pool_does_not_replace_intra_node_roce(facts, tmp
     report = diagnose(p, facts, cann="8.5.0", product="A3")
     (found,) = [d.finding for d in report.findings if d.finding.rule == "ascend/intra-roce"]
     assert "HCCS and time out" not in found.message  # the rule says what verl's README says, no more
+
+
+# -- the doctor page's sentences about reading and output ------------------------------------------------------------
+def test_the_findings_go_to_stdout_and_the_summary_lines_to_stderr(capsys, monkeypatch):
+    monkeypatch.chdir(REPO / "snippets" / "doctor")
+    code, out, err = _doctor_text(capsys, "run_grpo_npu_wrong.sh")
+    assert code == 1
+    assert out.startswith("run_grpo_npu_wrong.sh:13:5: engine/kwargs-ignored") and "doctor:" not in out
+    assert err.splitlines()[-2] == "verl 0.9.1: 1 file checked, 3 findings"
+    assert err.splitlines()[-1].startswith("doctor: startup stage not run: ")
+    assert "run_grpo_npu_wrong.sh:" not in err.replace("doctor: run_grpo_npu_wrong.sh:", "")
+
+
+def test_json_output_keeps_each_files_notes_which_text_counts_by_kind(capsys):
+    files = [str(DATA / "npu_mooncake_ok.yaml"), str(DATA / "kwargs_wrong_key.sh")]
+    cli.main(["doctor", *files, "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    notes = {Path(f["path"]).name: f["notes"] for f in doc["files"]}
+    assert set(notes) == {"npu_mooncake_ok.yaml", "kwargs_wrong_key.sh"}
+    assert any(n.startswith("CANN version unknown") for n in notes["npu_mooncake_ok.yaml"])
+    assert any(n.startswith("CANN version unknown") for n in notes["kwargs_wrong_key.sh"])
+
+
+def test_a_launch_scripts_exports_and_each_hydra_override_form_are_read_as_hydra_reads_them(facts, tmp_path):
+    cmd = (
+        "python3 -m verl.trainer.main_ppo +trainer.total_epochs=2 ++trainer.save_freq=3 ~trainer.nope trainer.nope2=3"
+        " actor_rollout_ref.rollout.name=vllm actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=1"
+        " actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=1"
+        " actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=1 critic.ppo_micro_batch_size_per_gpu=1\n"
+    )
+    p = tmp_path / "run.sh"
+    p.write_text("#!/bin/bash\nexport HCCL_CONECT_TIMEOUT=1200\n" + cmd)
+    got = [(d.finding.rule, d.finding.line, d.finding.col) for d in diagnose(p, facts, device="npu").findings]
+    col = cmd.index
+    assert got == [
+        ("env/unknown-name", 2, len("export ") + 1),  # the export, by the site's catalog of variables
+        ("override/plus-on-existing", 3, col("+trainer.total_epochs") + 1),  # `+` on a key verl has
+        ("override/delete-missing", 3, col("~trainer.nope") + 1),  # `~` on a key verl lacks
+        ("config/unknown-key", 3, col("trainer.nope2") + 1),  # a plain key=value verl lacks
+    ]  # `++trainer.save_freq=3` sets a key verl has: nothing to report
+
+
+@pytest.mark.parametrize(
+    ("head", "expected", "why"),
+    [
+        ("export HCCL_CONNECT_TIMEOUT=1200\n", "npu", "HCCL_CONNECT_TIMEOUT"),
+        ("export ASCEND_GLOBAL_LOG_LEVEL=3\n", "npu", "ASCEND_GLOBAL_LOG_LEVEL"),
+        ("export NCCL_DEBUG=INFO\n", "gpu", "NCCL_DEBUG"),
+        # the variables come last: a hint of an earlier rank wins over them
+        ("export CUDA_VISIBLE_DEVICES=0\nexport HCCL_CONNECT_TIMEOUT=1200\n", "gpu", "CUDA_VISIBLE_DEVICES"),
+        # hints of the same rank that disagree: no guess
+        ("export HCCL_CONNECT_TIMEOUT=1200\nexport NCCL_DEBUG=INFO\n", None, "conflicting hints"),
+        ("export ASCEND_RT_VISIBLE_DEVICES=0\nexport CUDA_VISIBLE_DEVICES=0\n", None, "conflicting hints"),
+    ],
+)
+def test_hccl_ascend_and_nccl_variables_are_the_last_hint_and_disagreeing_hints_give_no_guess(
+    facts, tmp_path, head, expected, why
+):
+    p = tmp_path / "run.sh"
+    p.write_text("#!/bin/bash\n" + head + TRAINER.format(extra=""))
+    guess = diagnose(p, facts).device
+    assert (guess.value, why in guess.why) == (expected, True), guess.why
+
+
+def test_on_a_yaml_config_doctor_adds_only_the_ascend_rules_to_what_check_reports_for_the_same_config_block(
+    facts, write_page
+):
+    # the page's two groups of rules: check="config" on a page runs the first group and `delta/rejected`; the
+    # `ascend/` rules are doctor's alone
+    from helpers import fence, findings_for
+
+    seen: set[str] = set()
+    for path in sorted(DATA.glob("*.yaml")):
+        # doctor ignores a Hydra defaults list (see the test above); a config block on a page has none
+        text = re.sub(r"^defaults:\n(?:\s+- .*\n)*", "", path.read_text(encoding="utf-8"), flags=re.M)
+        page = write_page("# p\n\n" + fence(text, '{ .yaml check="config" device="npu" }'))
+        on_page = sorted(f.rule for f in findings_for(page, facts))
+        in_doctor = [d.finding.rule for d in diagnose(path, facts, device="npu").findings]
+        assert on_page == sorted(r for r in in_doctor if not r.startswith("ascend/")), path.name
+        seen.update(in_doctor)
+    assert {"delta/rejected", "engine/not-on-device", "ascend/rebuild-group-npu"} <= seen
+
+
+def _fake_python(path: Path, log: Path, has_verl: bool) -> Path:
+    """A stand-in interpreter that records that it was asked and answers whether verl can be found."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\necho {path.name} >> {log}\nexit {0 if has_verl else 1}\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_the_startup_python_is_sought_in_the_order_the_doctor_page_gives(tmp_path, monkeypatch):
+    from verl_cookbook import startup
+
+    log = tmp_path / "asked"
+    _fake_python(tmp_path / "bin" / "python3", log, False)
+    _fake_python(tmp_path / "bin" / "python", log, False)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv(startup.PYTHON_ENV, str(_fake_python(tmp_path / "from_env", log, False)))
+    monkeypatch.setattr("sys.executable", str(_fake_python(tmp_path / "running_doctor", log, False)))
+    isolated = _fake_python(tmp_path / "isolated", log, True)
+    monkeypatch.setattr(startup, "built_env_python", lambda version: isolated)
+    assert startup.find_python(version="0.9.1") == str(isolated)
+    assert log.read_text().split() == ["from_env", "python3", "python", "running_doctor", "isolated"]
+    log.unlink()  # --startup-python comes first, and then PATH and the running Python are not asked
+    given = _fake_python(tmp_path / "given", log, False)
+    assert startup.find_python(str(given), version="0.9.1") == str(isolated)
+    assert log.read_text().split() == ["given", "from_env", "isolated"]
+
+
+def test_startup_python_implies_startup_and_a_python_without_verl_is_named_in_the_summary(
+    tmp_path, monkeypatch, capsys
+):
+    from verl_cookbook import startup
+
+    monkeypatch.delenv(startup.PYTHON_ENV, raising=False)
+    monkeypatch.setattr(startup, "built_env_python", lambda version: None)
+    given = _fake_python(tmp_path / "no_verl", tmp_path / "asked", False)
+    monkeypatch.chdir(REPO / "snippets" / "doctor")
+    code, out, err = _doctor_text(capsys, "run_grpo_npu.sh", "--startup-python", str(given))
+    assert (code, out) == (0, "")
+    last = err.splitlines()[-1]
+    assert last.startswith("doctor: startup stage not run: no Python with verl installed: tried ")
+    assert str(given) in last

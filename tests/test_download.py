@@ -76,3 +76,60 @@ def test_a_covered_release_downloads_nothing_even_when_the_index_stalls(stalled_
 def test_a_cached_release_downloads_nothing_and_says_nothing(verl_tree, capsys) -> None:
     assert main(["facts", "--format", "json"]) == 0
     assert "downloading" not in capsys.readouterr().err
+
+
+# -- a release that is not covered, from a local index: what the checker page says of --verl VERSION and latest -------
+def _fake_release_wheel(verl_tree, folder, version: str, trap) -> None:
+    """A verl wheel of ``version`` built from the pinned tree, with a second top-level package, an import trap and a
+    requirement no index can satisfy."""
+    import zipfile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(folder / f"verl-{version}-py3-none-any.whl", "w") as zf:
+        for path in sorted((verl_tree.root / "verl").rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                rel = path.relative_to(verl_tree.root).as_posix()
+                data = path.read_bytes()
+                if rel == "verl/__init__.py":
+                    data = f"open({str(trap)!r}, 'w').write('imported')\n".encode() + data
+                zf.writestr(rel, data)
+        zf.writestr("not_verl/__init__.py", "")
+        info = f"verl-{version}.dist-info"
+        metadata = f"Metadata-Version: 2.1\nName: verl\nVersion: {version}\nRequires-Dist: no-such-dependency\n"
+        zf.writestr(
+            f"{info}/METADATA",
+            metadata,
+        )
+        zf.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        zf.writestr(f"{info}/RECORD", "")
+
+
+@pytest.fixture
+def local_index(verl_tree, tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """pip sees only a folder of fake verl wheels (0.6.1 and 0.6.2), and the cache is empty."""
+    trap = tmp_path / "imported"
+    for version in ("0.6.1", "0.6.2"):
+        _fake_release_wheel(verl_tree, tmp_path / "wheels", version, trap)
+    monkeypatch.setenv(verl_source.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "wheels"))
+    return trap
+
+
+def test_an_uncovered_release_is_fetched_with_pip_download_and_only_its_verl_package_is_unpacked_never_imported(
+    local_index, capsys
+) -> None:
+    assert main(["facts", "--verl", "0.6.1", "--format", "json"]) == 0
+    assert "downloading verl 0.6.1 from the package index (pip download)" in capsys.readouterr().err
+    unpacked = verl_source.cache_dir() / "releases" / "0.6.1"
+    assert {p.name for p in unpacked.iterdir() if not p.name.startswith(".")} == {"verl"}  # not not_verl/
+    assert not local_index.exists()  # verl/__init__.py never ran
+    # the wheel requires a distribution no index has: only `pip download --no-deps` gets past it
+
+
+def test_verl_latest_asks_the_index_for_the_newest_release_then_fetches_it(local_index, capsys) -> None:
+    assert main(["facts", "--verl", "latest", "--format", "json"]) == 0
+    assert "downloading verl 0.6.2 from the package index" in capsys.readouterr().err
+    assert (verl_source.cache_dir() / "releases" / "0.6.2" / "verl").is_dir()
+    assert not local_index.exists()

@@ -213,3 +213,16 @@ def test_a_declaration_quoted_in_a_sentence_declares_nothing_and_is_not_an_orpha
         "Declare a block with `<!-- verl-cookbook: check=shell -->` on the line above it.\n", encoding="utf-8"
     )
     assert read_page(page_path, tmp_path).problems == []
+
+
+def test_both_declaration_comments_take_the_attributes_a_fence_takes(tmp_path: Path) -> None:
+    attrs = 'check="config" config="ppo_megatron_trainer" since="0.9.0" reason="r"'
+    body = "trainer:\n  device: npu\n"
+    fence = _page(tmp_path, f"# T\n\n``` {{ .yaml {attrs} }}\n{body}```\n", "fence.md")
+    myst = _page(tmp_path, f"# T\n\n<!-- verl-cookbook: {attrs} -->\n```yaml\n{body}```\n", "myst.md")
+    indented = "".join(f"   {line}\n" for line in body.splitlines())
+    rst = _page(tmp_path, f"T\n=\n\n.. verl-cookbook: {attrs}\n\n.. code-block:: yaml\n\n{indented}", "page.rst")
+    want = {"check": "config", "config": "ppo_megatron_trainer", "since": "0.9.0", "reason": "r"}
+    assert [b.attrs for b in fence.blocks] == [want]
+    assert [b.attrs for b in myst.blocks] == [want] and myst.problems == []
+    assert [b.attrs for b in rst.blocks] == [want] and rst.problems == []

@@ -3,6 +3,7 @@ by the mkdocs hook ``scripts/hooks/stack_tables.py`` in both languages; wheel da
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -63,3 +64,64 @@ def test_a_release_without_a_guide_for_the_product_has_no_plan_and_says_so() -> 
     md = stack_pages.plans_markdown(["0.8.0"], "en")
     assert "verl 0.8.0 has no Ascend install guide for this product" in md
     assert "opencv-python-headless<=4.11.0.86  [vllm-ascend 0.18.0 Requires-Dist]" in md  # A2/A3: pip's conflict
+
+
+# -- the sentences of the version-matrix pages that no claim can hold ------------------------------------------------
+MATRIX = ("docs/install/version-matrix.md", "docs/install/version-matrix.en.md")
+
+
+def test_the_verl_wheel_requires_none_of_the_ascend_packages() -> None:
+    from verl_cookbook.stack_facts import wheel
+
+    entry = wheel("verl==0.9.1")
+    assert entry is not None and entry["requires_dist"]  # the metadata was read: it names other requirements
+    names = {canonicalize_name(re.split(r"[ ;<>=!~\[@(]", r, maxsplit=1)[0]) for r in entry["requires_dist"]}
+    ascend = {"torch-npu", "vllm-ascend", "checkpoint-engine", "mooncake-transfer-engine", "cann", "triton-ascend"}
+    assert names & ascend == set()
+    assert not [n for n in names if "mooncake" in n or "ascend" in n or "npu" in n]
+
+
+@pytest.mark.parametrize("page", MATRIX)
+def test_each_vllm_ascend_row_is_read_from_the_policy_at_the_tag_and_line_its_source_links(page: str) -> None:
+    import yaml
+
+    facts = yaml.safe_load((ROOT / "verl_cookbook" / "snapshots" / "stack_facts.yaml").read_text(encoding="utf-8"))
+    by_id = {f["id"]: f for f in facts["facts"]}
+    rows = re.findall(
+        r"^\| (v[\d.]+) \|.*?fact id=\"vllm_ascend\.\1\.table\.(?:python|cann).*?"
+        r"\(https://github\.com/vllm-project/vllm-ascend/blob/(v[\d.]+)/docs/source/community/versioning_policy\.md#L(\d+)\)",
+        (ROOT / page).read_text(encoding="utf-8"),
+        re.M,
+    )
+    assert [r[0] for r in rows] == ["v0.13.0", "v0.18.0", "v0.23.0"]
+    for release, tag, line in rows:
+        held = [f for i, f in by_id.items() if i.startswith(f"vllm_ascend.{release}.table.")]
+        assert len(held) >= 4, release  # Python, CANN, torch and torch_npu at least
+        assert {(f["ref"], f["line"]) for f in held} == {(tag, int(line))}, release
+
+
+def test_the_resolver_runs_the_command_the_matrix_page_names_and_a_weekly_job_checks_its_answers() -> None:
+    from verl_cookbook import resolver
+
+    cmd = resolver.command(["verl==0.9.1"], "/t", "/r")
+    assert {"install", "--dry-run", "--report", "--only-binary=:all:"} <= set(cmd)
+    assert cmd[cmd.index("--python-version") + 1] == "3.11"
+    assert resolver.platforms()[0] == "manylinux_2_35_x86_64"
+    for page in MATRIX:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert "`pip install --dry-run --report --only-binary=:all:`" in text
+        assert "`verl_cookbook/snapshots/resolver.json`" in text
+    workflow = (ROOT / ".github" / "workflows" / "stack-facts.yml").read_text(encoding="utf-8")
+    assert re.search(r'cron: "\d+ \d+ \* \* \d"', workflow)  # once a week
+    assert "python scripts/refresh_resolver.py --check" in workflow
+
+
+@pytest.mark.parametrize("page", MATRIX)
+def test_the_install_overview_section_the_matrix_points_to_has_a_row_for_each_backend_verl_registers(facts, page):
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert "(index.md#what-to-install)" in text
+    overview = (ROOT / page.replace("version-matrix", "index")).read_text(encoding="utf-8")
+    section = overview.split("{ #what-to-install }", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    named = {name for row in rows for name in re.findall(r"`([a-z_]+)`", row.split("|")[1])}
+    assert set(facts.backends()) <= named

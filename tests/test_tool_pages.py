@@ -412,3 +412,33 @@ def test_verl_src_takes_the_repository_root_or_its_verl_folder(
     code, out, err = _run(["check", str(page), "--verl-src", str(tree)], capsys)
     assert (code, out) == (0, ""), err
     assert "1 claim" in err
+
+
+def _stated_kb(page: str, folder: str) -> int:
+    """The size the checker page's cache table states for ``folder`` (``about N kB`` / ``约 N kB``)."""
+    row = next(ln for ln in (TOOLS / page).read_text(encoding="utf-8").splitlines() if ln.startswith(f"| `{folder}/`"))
+    m = re.search(r"(?:about|约) (\d+) kB", row.rsplit("|", 2)[-2])
+    assert m, row
+    return int(m.group(1))
+
+
+@pytest.mark.parametrize("page", CHECKER)
+def test_the_cache_sizes_on_the_checker_page_are_those_of_a_site_check_from_an_empty_cache(
+    page: str, verl_tree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    import shutil
+
+    cache = tmp_path / "cache"
+    release = cache / "releases" / verl_tree.root.name
+    shutil.copytree(verl_tree.root, release)  # the pinned release, unpacked as the first run leaves it
+    monkeypatch.setenv("VERL_COOKBOOK_CACHE", str(cache))
+    monkeypatch.chdir(REPO)
+    assert _run(["check"], capsys)[0] in (0, 1)  # the whole site (its findings, if any, are cached too)
+    assert _run(["facts", "--verl-src", str(release), "--format", "json"], capsys)[0] == 0  # one tree's facts
+
+    def kb(folder: str) -> float:
+        return sum(p.stat().st_size for p in (cache / folder).rglob("*") if p.is_file()) / 1000
+
+    for folder in ("facts", "compose", "pages"):
+        stated, measured = _stated_kb(page, folder), kb(folder)
+        assert stated / 1.5 <= measured <= stated * 1.5, (folder, stated, measured)
