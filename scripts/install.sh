@@ -35,12 +35,13 @@ python -m pip install -q -e ".[docs,test]"
 newest="$(python -c 'import sys; print(sys.prefix)')/newest-markdown-it"
 step "[5/8] markdown-it-py, newest release, into ${newest}"
 python -m pip install -q --no-deps --upgrade --target "${newest}" "markdown-it-py>=4"
-# Cache every covered verl release (wheel + facts) once, so the site build (compat pages) and the
-# release-matrix tests read them from the cache instead of the package index.
+# Download and unpack every covered verl release once (the wheel lands in pip's cache too), so the site build
+# (compat pages) and the tests' own cold cache get them without the package index. (`facts --verl X` would not:
+# the covered releases' facts ship with the package, so it downloads nothing.)
 releases=$(python -c "from verl_cookbook.releases import covered_releases; print(' '.join(covered_releases()))")
 step "[6/8] caching verl releases ${releases} in $(python -c 'from verl_cookbook.verl_source import cache_dir; print(cache_dir())')"
 for v in ${releases}; do
-  python -m verl_cookbook facts --verl "$v" >/dev/null
+  python -c "import sys; from verl_cookbook.verl_source import from_release; from_release(sys.argv[1])" "$v"
 done
 # Wheels of the package's dependencies (and of setuptools, its build backend), so that
 # tests/test_install_as_documented.py installs the package into a fresh venv the way the docs say, from a
