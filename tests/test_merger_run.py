@@ -43,6 +43,8 @@ COMMANDS = (
     "merge:plain:plain",
     "backend=torchtitan:plain",  # after plain: rank0-view reads plain's merged output
     "rank0-view",
+    "torchrun-rank1:plain",  # after plain: compared with plain's merged output
+    "truncated:plain",
 )
 MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
 
@@ -277,6 +279,23 @@ def test_a_multi_node_merge_on_node_local_storage_fails_rank_0s_output_check(run
     assert message.startswith("Incomplete Hugging Face model output at ")
     assert "references missing or empty shards: ['model-00003-of-00004.safetensors'" in message, message
     _page_says("references missing or empty shards")
+
+
+def test_an_fsdp_merge_under_torchrun_merges_the_whole_model_in_every_process(run):
+    """The FSDP merger has no distributed mode: the process torchrun starts as rank 1 of 2 merges the whole model
+    on its own and writes the same files as a single-process merge, so under torchrun every process writes the
+    same files into one --target_dir at once."""
+    one, rank1 = run["plain"], run["torchrun-rank1:plain"]
+    assert rank1["error"] is None, _raised(rank1)
+    assert rank1["files"] == one["files"] and "model.safetensors" in rank1["files"]
+    assert rank1["model"] == one["model"]
+
+
+def test_a_safetensors_file_cut_short_fails_to_load_with_incomplete_metadata(run):
+    case = run["truncated:plain"]
+    assert case["error"] and case["error"]["type"] == "SafetensorError", case
+    assert case["error"]["message"] == "Error while deserializing header: incomplete metadata, file not fully covered"
+    _page_says("incomplete metadata, file not fully covered")
 
 
 # -- the page and the tests stay in step ----------------------------------------------------------------------

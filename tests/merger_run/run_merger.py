@@ -17,6 +17,11 @@ a backend the merger does not have). The case ``rank0-view`` calls verl's ``vali
 folder as rank 0 of a two-node ``torchrun`` Megatron merge sees it on node-local storage: the config and the index
 naming every rank's shards, but only rank 0's node's shards on its disk (the shards are the plain merge's weights).
 
+A case ``torchrun-rank1:<checkpoint>`` runs the FSDP merge of ``<checkpoint>`` as ``torchrun --nproc_per_node 2``
+starts its second process (``RANK=1``, ``LOCAL_RANK=1``, ``WORLD_SIZE=2`` and the rendezvous address in the
+environment) and reports the files and weights it wrote, as for a plain case. A case ``truncated:<checkpoint>``
+loads the first half of that checkpoint's merged ``model.safetensors`` with safetensors and reports the error.
+
 A case ``<operation>:<checkpoint>:<reference>`` runs that subcommand on ``<checkpoint>/actor`` with
 ``--test_hf_dir <reference>/merged`` (so it comes after the merge of ``<reference>``), or without it when
 ``<reference>`` is empty; it reports only what verl printed and raised. A case ``workaround/<checkpoint>`` merges
@@ -147,6 +152,35 @@ def main(build: Path, out_json: Path, cases: list[str]) -> None:
             continue
         if case == "rank0-view":
             report[case] = rank0_view(build)
+            continue
+        if case.startswith("torchrun-rank1:"):
+            actor = case.split(":")[1]
+            target = build / actor / "merged-rank1"
+            torchrun = {"RANK": "1", "LOCAL_RANK": "1", "WORLD_SIZE": "2", "LOCAL_WORLD_SIZE": "2",
+                        "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "29555"}  # fmt: skip
+            saved = {k: os.environ.get(k) for k in torchrun}
+            os.environ.update(torchrun)
+            try:
+                res = cli("merge", "--backend", "fsdp", "--local_dir", str(build / actor / "actor"), "--target_dir",
+                          str(target))  # fmt: skip
+            finally:
+                for k, v in saved.items():
+                    os.environ.pop(k) if v is None else os.environ.__setitem__(k, v)
+            res["files"] = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+            if (target / "model.safetensors").is_file():
+                res["model"] = compare(target / "model.safetensors", refs)
+            report[case] = res
+            continue
+        if case.startswith("truncated:"):  # a merged model.safetensors cut short, as a write another one overtook
+            model = build / case.split(":")[1] / "merged" / "model.safetensors"
+            cut = build / "truncated.safetensors"
+            data = model.read_bytes()
+            cut.write_bytes(data[: len(data) // 2])
+            try:
+                load_file(cut)
+                report[case] = {"error": None}
+            except Exception as e:
+                report[case] = {"error": {"type": type(e).__name__, "message": str(e)}}
             continue
         if ":" in case:  # <operation>:<checkpoint case>:<case whose merged output is the reference, or nothing>
             operation, actor, reference = case.split(":")
