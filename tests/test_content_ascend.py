@@ -149,8 +149,9 @@ VERIFY_SCRIPT = REPO / "snippets/hccl/whitelist_verify.sh"
 README_EXAMPLE = '{ "host_ip": ["ip1"], ["ip2"] }'
 
 
-def _verify(whitelist: Path, ip: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "HCCL_WHITELIST_FILE": str(whitelist), "HCCL_IF_IP": ip}
+def _verify(whitelist: Path, ip: str, **nic: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("HCCL_IF_IP", "HCCL_SOCKET_IFNAME")}
+    env.update({"HCCL_WHITELIST_FILE": str(whitelist), **({"HCCL_IF_IP": ip} if ip else {}), **nic})
     return subprocess.run(["bash", str(VERIFY_SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
 
 
@@ -164,6 +165,24 @@ def test_whitelist_verify_prints_ok_on_a_listed_node_and_names_what_is_missing_o
     assert out.stdout.strip() == f"10.0.0.99 missing from {whitelist}"
     for page in WHITELIST_PAGES:
         assert "`whitelist ok`" in page.read_text(encoding="utf-8") and "`missing from`" in page.read_text("utf-8")
+
+
+def test_whitelist_verify_takes_the_ip_of_the_nic_hccl_socket_ifname_selects(tmp_path: Path) -> None:
+    """A node set up the other way step 1 offers (HCCL_SOCKET_IFNAME, no HCCL_IF_IP): the check reads the IPv4
+    address of the NIC the variable selects (here the loopback NIC, 127.0.0.1, which every machine has)."""
+    listed, other = tmp_path / "listed.json", tmp_path / "other.json"
+    listed.write_text('{"host_ip": ["127.0.0.1"]}')
+    other.write_text('{"host_ip": ["192.168.1.10"]}')
+    for ifname in ("=lo", "lo", "=nosuchnic,lo"):
+        out = _verify(listed, "", HCCL_SOCKET_IFNAME=ifname)
+        assert (out.returncode, out.stdout.strip()) == (0, "whitelist ok"), (ifname, out.stderr)
+    assert _verify(other, "", HCCL_SOCKET_IFNAME="=lo").stdout.strip() == f"127.0.0.1 missing from {other}"
+    out = _verify(listed, "", HCCL_SOCKET_IFNAME="^=eth0")  # an exclusion: which NIC HCCL picks is not known here
+    assert out.returncode != 0 and "set HCCL_IF_IP" in out.stderr
+    out = _verify(listed, "")
+    assert out.returncode != 0 and "set HCCL_IF_IP" in out.stderr
+    for page in WHITELIST_PAGES:
+        assert "HCCL_SOCKET_IFNAME" in page.read_text(encoding="utf-8").split("{ #verify }")[1].split("{ #constraints }")[0]
 
 
 def test_whitelist_verify_fails_with_a_json_error_on_the_readme_example(tmp_path: Path) -> None:

@@ -1,8 +1,19 @@
-# run on every node
-python3 - "$HCCL_WHITELIST_FILE" "$HCCL_IF_IP" <<'PY'
+# run on every node: the host IP HCCL uses here must be in the whitelist
+# (HCCL_IF_IP, else the IPv4 address of the NIC that HCCL_SOCKET_IFNAME selects)
+python3 - "$HCCL_WHITELIST_FILE" "${HCCL_IF_IP:-}" "${HCCL_SOCKET_IFNAME:-}" "$(ip -4 -o addr show)" <<'PY'
 import json, sys
-path, ip = sys.argv[1], sys.argv[2]
+path, ip, ifname, addrs = sys.argv[1:5]
+nics = [(f[1], f[3].split("/")[0]) for f in (line.split() for line in addrs.splitlines()) if len(f) > 3]
+if ip:
+    ips = [ip]
+elif ifname and not ifname.startswith("^"):
+    exact, names = ifname.startswith("="), ifname.lstrip("=").split(",")
+    ips = [a for n in names for dev, a in nics if dev == n or (not exact and dev.startswith(n))][:1]
+    if not ips:
+        sys.exit(f"no IPv4 NIC matches HCCL_SOCKET_IFNAME={ifname}")
+else:
+    sys.exit("set HCCL_IF_IP (or HCCL_SOCKET_IFNAME to the NICs to use) to check the whitelist")
 with open(path) as f:
     hosts = json.load(f)["host_ip"]
-print("whitelist ok" if ip in hosts else f"{ip} missing from {path}")
+print("whitelist ok" if ips[0] in hosts else f"{ips[0]} missing from {path}")
 PY

@@ -1,8 +1,19 @@
-# 每个节点上执行
-python3 - "$HCCL_WHITELIST_FILE" "$HCCL_IF_IP" <<'PY'
+# 每个节点上执行：本节点 HCCL 使用的 Host IP 必须在白名单中
+# （取 HCCL_IF_IP；未设置时取 HCCL_SOCKET_IFNAME 所选网卡的 IPv4 地址）
+python3 - "$HCCL_WHITELIST_FILE" "${HCCL_IF_IP:-}" "${HCCL_SOCKET_IFNAME:-}" "$(ip -4 -o addr show)" <<'PY'
 import json, sys
-path, ip = sys.argv[1], sys.argv[2]
+path, ip, ifname, addrs = sys.argv[1:5]
+nics = [(f[1], f[3].split("/")[0]) for f in (line.split() for line in addrs.splitlines()) if len(f) > 3]
+if ip:
+    ips = [ip]
+elif ifname and not ifname.startswith("^"):
+    exact, names = ifname.startswith("="), ifname.lstrip("=").split(",")
+    ips = [a for n in names for dev, a in nics if dev == n or (not exact and dev.startswith(n))][:1]
+    if not ips:
+        sys.exit(f"no IPv4 NIC matches HCCL_SOCKET_IFNAME={ifname}")
+else:
+    sys.exit("set HCCL_IF_IP (or HCCL_SOCKET_IFNAME to the NICs to use) to check the whitelist")
 with open(path) as f:
     hosts = json.load(f)["host_ip"]
-print("whitelist ok" if ip in hosts else f"{ip} missing from {path}")
+print("whitelist ok" if ips[0] in hosts else f"{ips[0]} missing from {path}")
 PY
