@@ -182,7 +182,8 @@ def test_whitelist_verify_takes_the_ip_of_the_nic_hccl_socket_ifname_selects(tmp
     out = _verify(listed, "")
     assert out.returncode != 0 and "set HCCL_IF_IP" in out.stderr
     for page in WHITELIST_PAGES:
-        assert "HCCL_SOCKET_IFNAME" in page.read_text(encoding="utf-8").split("{ #verify }")[1].split("{ #constraints }")[0]
+        verification = page.read_text(encoding="utf-8").split("{ #verify }")[1].split("{ #constraints }")[0]
+        assert "HCCL_SOCKET_IFNAME" in verification
 
 
 def test_whitelist_verify_fails_with_a_json_error_on_the_readme_example(tmp_path: Path) -> None:
