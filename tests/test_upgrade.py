@@ -155,6 +155,8 @@ def test_every_derived_move_cites_the_release_it_was_read_from():
     for moves in data["moves"].values():
         for key, m in moves.items():
             assert m["last"] in data["releases_read"] and m["source"] == data["releases_read"][m["last"]], key
+            if "proof" in m:  # a renamed section: both places, the old one at the last release that had it
+                assert f"(tag v{m['last']})" in m["proof"] and m["proof"].count(".yaml:") == 2, key
     for key, (new, source) in HAND_MOVES.items():
         assert source and new != key
     for old, (new, since, source) in MOVED_ENTRY_POINTS.items():
@@ -166,3 +168,34 @@ def test_a_development_checkout_uses_the_moves_of_the_newest_recorded_release_be
 
     assert _moves("0.10.0.dev") == _moves("0.9.1") and _moves("0.9.1")
     assert _moves("0.1.0") == {}
+
+
+CRITIC = """python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.rollout.name=vllm \\
+    critic.{section}.param_offload=False \\
+    critic.{section}.optimizer_offload=False \\
+    trainer.total_epochs=2
+"""
+
+
+def test_a_key_of_a_renamed_section_moves_to_the_same_key_of_the_new_one(facts, tmp_path):
+    """`critic.model.fsdp_config` (verl 0.7.1) and `critic.fsdp` (0.8.0 on) are both built into FSDPEngineConfig:
+    each key is its own key-moved finding, with both places as the fact, and --fix rewrites both lines."""
+    from verl_cookbook import cli
+
+    p = tmp_path / "run.sh"
+    p.write_text(CRITIC.format(section="model.fsdp_config"))
+    found = [d.finding for d in diagnose(p, facts).findings]
+    assert [(f.rule, f.data["new"]) for f in found] == [
+        ("upgrade/key-moved", "critic.fsdp.param_offload"),
+        ("upgrade/key-moved", "critic.fsdp.optimizer_offload"),
+    ]
+    assert "FSDPEngineConfig" in (found[0].fact or "") and "_generated_ppo_trainer.yaml:444" in (found[0].fact or "")
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", "-q", str(p)])
+    assert p.read_text() == CRITIC.format(section="fsdp")
+
+
+def test_the_keys_of_the_new_section_are_silent(facts, tmp_path):
+    p = tmp_path / "run.sh"
+    p.write_text(CRITIC.format(section="fsdp"))
+    assert [d.finding.rule for d in diagnose(p, facts).findings] == []

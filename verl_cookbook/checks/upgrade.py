@@ -206,10 +206,11 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
         if key in HAND_MOVES and _has(base, HAND_MOVES[key][0]):
             new, source = HAND_MOVES[key]
             out.append(_moved(f, key, new, None, source, label))
-        elif section != key and section in moves:
-            sections.setdefault(section, []).append(f)  # the whole section moved or went away: one cause
         elif move and move.get("new") and _has(base, move["new"]):
-            out.append(_moved(f, key, move["new"], move, move["source"], label))
+            # before the section: a key of a renamed section has its own new place, and each key is its own fix
+            out.append(_moved(f, key, move["new"], move, move.get("proof") or move["source"], label))
+        elif section != key and section in moves:
+            sections.setdefault(section, []).append(f)  # the whole section went away: one cause
         elif move and not move.get("new"):
             out.append(
                 UPGRADE_KEY_REMOVED.at(
