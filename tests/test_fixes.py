@@ -83,6 +83,15 @@ def test_python_without_dash_m_gets_it_and_a_moved_entry_point_its_new_module(tm
     assert _fix(tmp_path, "python3 -m verl.trainer.main_ppo_sync \\\n", g) == "python3 -m verl.trainer.main_ppo \\\n"
 
 
+def test_a_moved_entry_point_carries_the_old_configs_required_defaults_as_overrides(tmp_path: Path) -> None:
+    g = UPGRADE_ENTRY_POINT_MOVED.at(
+        "f.sh", 1, 12, old="verl.trainer.main_generation", new="verl.trainer.main_generation_server", since="0.7.1",
+        release="0.9.1", config="ppo_trainer", keep=["actor_rollout_ref.rollout.name=vllm"],
+    )  # fmt: skip
+    out = _fix(tmp_path, "python3 -m verl.trainer.main_generation \\\n    x=1\n", g)
+    assert out == "python3 -m verl.trainer.main_generation_server actor_rollout_ref.rollout.name=vllm \\\n    x=1\n"
+
+
 @pytest.mark.parametrize(
     ("fence", "fixed"),
     [

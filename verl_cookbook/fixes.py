@@ -89,7 +89,8 @@ def _entry_point(f: Finding, line: str) -> Edit | None:
     hits = [m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(old)}(?![\w.])", line)]
     if len(hits) != 1:
         return None
-    return Edit(f.line, hits[0] + 1, old, new, str(f.rule))
+    keep = f.data.get("keep") or []  # the old config's defaults the new one leaves required, set as overrides
+    return Edit(f.line, hits[0] + 1, old, " ".join([new, *map(str, keep)]), str(f.rule))
 
 
 _FENCE_LANG = re.compile(r"^\s*(?:`{3,}|~{3,})\s*\{?\s*\.?|^\s*\.\.\s+(?:code|code-block|sourcecode)::\s*")
