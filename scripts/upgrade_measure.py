@@ -9,13 +9,16 @@ For each tag, ``examples/`` is exported from the git mirror of verl into ``WORK/
 is checked with ``verl-cookbook doctor --verl X --format json``. The scripts with findings are copied to
 ``WORK/TAG/after``, fixed there with ``doctor --fix --verl X`` and checked again. Per script it prints the findings
 before, after, and new (after the fix, a (rule, key) the script did not have before: a fix that made something worse),
-then the totals and a table of the findings left, by rule and key. Nothing in the mirror or the worktree is changed.
+then the totals and a table of the findings left, by rule and key, each marked ``own`` when the script's own
+release (the tag's) reports it too: a defect of the script, not of the upgrade. Nothing in the mirror or the
+worktree is changed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -57,9 +60,10 @@ def doctor(files: list[Path], verl: str, fix: bool = False) -> dict:
 
 
 def ident(f: dict) -> tuple[str, str]:
-    """What a finding is about, independent of its line (a fix may move lines): the rule and the key (or message)."""
+    """What a finding is about, independent of its line (a fix may move lines): the rule and the key (or the
+    message with its numbers blanked: a message may name a line)."""
     data = f.get("data") or {}
-    what = data.get("key") or data.get("old") or data.get("code") or f["message"]
+    what = data.get("key") or data.get("old") or data.get("code") or re.sub(r"\d+", "N", f["message"])
     return f["rule"], str(what)
 
 
@@ -84,12 +88,17 @@ def measure(tag: str, verl: str, work: Path, mirror: str) -> list[dict]:
         copies.append(dst)
     doctor(copies, verl, fix=True)
     after = by_file(doctor(copies, verl), after_root)
+    # the scripts still with findings, checked against their own release: what is left that was wrong there too
+    still = [rel for rel in before if after.get(rel)]
+    own = by_file(doctor([before_root / rel for rel in still], tag.lstrip("v")), before_root)
     rows = []
     for rel, found in sorted(before.items()):
         left = after.get(rel, [])
         had = Counter(map(ident, found))
         new = [f for f in left if had[ident(f)] == 0]
-        rows.append({"tag": tag, "script": rel, "before": found, "after": left, "new": new})
+        at_own = {ident(f) for f in own.get(rel, [])}
+        rows.append({"tag": tag, "script": rel, "before": found, "after": left, "new": new,
+                     "own": [f for f in left if ident(f) in at_own]})  # fmt: skip
     return rows
 
 
@@ -112,9 +121,13 @@ def main() -> int:
         f"{len(rows) - clean} do not; {worse} have a finding they did not have before"
     )
     left = Counter(ident(f) for r in rows for f in r["after"])
-    print(f"\nfindings left ({sum(left.values())}), by rule and key:")
+    own = {(r["script"], ident(f)) for r in rows for f in r["own"]}
+    own_scripts = sum(1 for r in rows if r["after"] and len(r["own"]) == len(r["after"]))
+    print(f"{own_scripts} of those {len(rows) - clean} have only findings their own release reports too")
+    print(f"\nfindings left ({sum(left.values())}), by rule and key (own: also at the script's own release):")
     for (rule, what), n in left.most_common():
-        print(f"{n:4}  {rule:34} {what[:110]}")
+        n_own = sum(1 for r in rows for f in r["after"] if ident(f) == (rule, what) and (r["script"], ident(f)) in own)
+        print(f"{n:4} {'own' if n_own == n else f'{n_own}/{n}':>4}  {rule:34} {what[:100]}")
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
     return 0

@@ -135,6 +135,31 @@ def test_a_quoted_value_loses_the_quotes_the_shell_passes_on(tmp_path: Path) -> 
     assert _fix(tmp_path, "OPTIM=\"optim.betas='[0.9,0.95]'\"\n", f) == 'OPTIM="optim.betas=[0.9,0.95]"\n'
 
 
+SFT_ENGINE = """ENGINE_CONFIG="\\
+    engine=megatron \\
+    optim=megatron \\
+    optim.betas={betas} \\
+    engine.tensor_model_parallel_size=2"
+
+torchrun --nproc_per_node=8 -m verl.trainer.sft_trainer \\
+    model.path=Qwen/Qwen3-8B \\
+    ${{ENGINE_CONFIG}}
+"""
+
+
+def test_a_value_hydra_read_as_a_quoted_string_loses_its_quotes_in_a_real_script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As verl's own v0.7.1 SFT examples write it: the finding carries the value Hydra read (no quotes), and the
+    quotes are on the line inside the double-quoted variable."""
+    script = tmp_path / "sft.sh"
+    script.write_text(SFT_ENGINE.format(betas="'[0.9,0.95]'"), encoding="utf-8")
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", "-q", str(script)])
+    assert "fixed 1 of 1" in capsys.readouterr().err
+    assert script.read_text(encoding="utf-8") == SFT_ENGINE.format(betas="[0.9,0.95]")
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 0
+
+
 def test_a_finding_without_a_mechanical_fix_changes_nothing(tmp_path: Path) -> None:
     f = CONFIG_UNKNOWN_KEY.at("f.sh", 2, 5, key="trainer.nope", config="ppo_trainer", name="nope", parent="trainer")
     p = fixes.plan([f], fixes.resolver(tmp_path))

@@ -151,10 +151,11 @@ def _unquoted(f: Finding, line: str) -> Edit | None:
     if not isinstance(key, str) or not isinstance(value, str):
         return None
     for quote in ("'", '"'):
-        if len(value) > 1 and value[0] == value[-1] == quote:
-            hits = [m.start() for m in re.finditer(re.escape(f"{key}={value}"), line)]
-            if len(hits) == 1:
-                return Edit(f.line, hits[0] + len(key) + 2, value, value[1:-1], str(f.rule))
+        # the value as the finding quotes it, or as Hydra read it (a quoted string: the quotes are on the line)
+        quoted = value if len(value) > 1 and value[0] == value[-1] == quote else quote + value + quote
+        hits = [m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(f'{key}={quoted}')}", line)]
+        if len(hits) == 1:
+            return Edit(f.line, hits[0] + len(key) + 2, quoted, quoted[1:-1], str(f.rule))
     return None
 
 
