@@ -160,6 +160,43 @@ def test_a_value_hydra_read_as_a_quoted_string_loses_its_quotes_in_a_real_script
     assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 0
 
 
+COMMENTED = """set -x
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \\
+{comment_line}    algorithm.adv_estimator=grpo \\{trailing}
+    trainer.total_epochs=2
+"""
+
+
+@pytest.mark.parametrize(
+    ("comment_line", "trailing"),
+    [("    # GRPO: no critic\n", ""), ("", '  # ["gae", "grpo"]')],
+    ids=["comment-line", "after-backslash"],
+)
+def test_a_comment_that_cuts_a_command_short_moves_above_the_command(
+    tmp_path: Path, comment_line: str, trailing: str
+) -> None:
+    """Both ways verl's own examples write it (v0.7.1 run_qwen3_vl-30b-megatron.sh, run_deepseek7b_llm_pfppo.sh):
+    the comment is kept, above the command, and the re-check finds the whole command and nothing wrong."""
+    script = tmp_path / "run.sh"
+    script.write_text(COMMENTED.format(comment_line=comment_line, trailing=trailing), encoding="utf-8")
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 1
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", "-q", str(script)])
+    comment = (comment_line or trailing).strip()
+    fixed = COMMENTED.format(comment_line="", trailing="").replace("python3", f"{comment}\npython3")
+    assert script.read_text(encoding="utf-8") == fixed
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 0
+
+
+def test_a_comment_above_the_command_is_silent(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(COMMENTED.format(comment_line="", trailing="").replace("python3", "# GRPO\npython3"))
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 0
+
+
 def test_a_finding_without_a_mechanical_fix_changes_nothing(tmp_path: Path) -> None:
     f = CONFIG_UNKNOWN_KEY.at("f.sh", 2, 5, key="trainer.nope", config="ppo_trainer", name="nope", parent="trainer")
     p = fixes.plan([f], fixes.resolver(tmp_path))

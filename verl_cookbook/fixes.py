@@ -29,7 +29,7 @@ from verl_cookbook.rules.config import (
     OVERRIDE_PLUS_ON_EXISTING,
 )
 from verl_cookbook.rules.lenient import LENIENT_WRONG_LANGUAGE
-from verl_cookbook.rules.scripts import SHELL_AFTER_PIPE, SHELLCHECK_SC
+from verl_cookbook.rules.scripts import SHELL_AFTER_PIPE, SHELL_COMMENT_ENDS_COMMAND, SHELLCHECK_SC
 from verl_cookbook.rules.upgrade import UPGRADE_ENTRY_POINT_MOVED, UPGRADE_KEY_MOVED, UPGRADE_KEY_REMOVED
 
 Fixer = Callable[[Finding, str], "Edit | None"]  # the finding and the text of its line
@@ -175,7 +175,36 @@ def _removed_key(f: Finding, lines: list[str]) -> list[Edit] | None:
     return [Edit(f.line, hits[0].start() + 1, hits[0].group(0), "", str(f.rule))]
 
 
-FILE_FIXERS: Mapping[Rule, FileFixer] = {SHELL_AFTER_PIPE: _after_pipe, UPGRADE_KEY_REMOVED: _removed_key}
+_TRAILING_COMMENT = re.compile(r"\\([ \t]+)(#.*)$")
+
+
+def _comment_ends_command(f: Finding, lines: list[str]) -> list[Edit] | None:
+    """A comment inside a ``\\``-continued command moves above the command, so every argument after it reaches the
+    command again and the comment is kept: a comment line is moved whole; a comment after ``\\ `` on an argument's
+    line is moved, and the ``\\`` ends that line again."""
+    start = f.data.get("start")
+    if not isinstance(start, int) or not 0 < start < f.line <= len(lines):
+        return None
+    text, first = lines[f.line - 1], lines[start - 1]
+    indent = first[: len(first) - len(first.lstrip())]
+    rule = str(f.rule)
+    if text.lstrip().startswith("#"):
+        removed = Edit(f.line, 1, text + "\n", "", rule)
+        comment = text.strip()
+    else:
+        m = _TRAILING_COMMENT.search(text)
+        if m is None:
+            return None
+        removed = Edit(f.line, m.start(1) + 1, m.group(1) + m.group(2), "", rule)
+        comment = m.group(2).strip()
+    return [removed, Edit(start, 1, "", f"{indent}{comment}\n", rule)]
+
+
+FILE_FIXERS: Mapping[Rule, FileFixer] = {
+    SHELL_AFTER_PIPE: _after_pipe,
+    UPGRADE_KEY_REMOVED: _removed_key,
+    SHELL_COMMENT_ENDS_COMMAND: _comment_ends_command,
+}
 
 FIXERS: Mapping[Rule, Fixer] = {
     UPGRADE_KEY_MOVED: _moved_key,
