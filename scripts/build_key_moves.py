@@ -7,7 +7,14 @@ Reads ``verl/trainer/config/_generated_ppo_trainer.yaml`` and ``_generated_ppo_m
 them from its Hydra configs, one per release) at every release tag of a git mirror of verl that has them (v0.5.0 on),
 and, for releases the mirror has no tag for, from the checker's release cache. For each covered release (the target),
 every key path an older release had and the target lacks is recorded with the last release that had it and, where
-exactly one path of the target ends with the same last components, that path (the key moved there). Written to
+exactly one path of the target ends with the same last components, that path (the key moved there).
+
+A section renamed is found by the dataclass verl builds it into: when a section the target lacks has a ``_target_``
+and exactly one section of the target under the same top-level section has the same ``_target_`` and was not in the
+last release that had the old one (it appeared as the old one went), every key under the old section moves to the
+same key under the new one, where the target has it (``critic.model.fsdp_config.param_offload`` ->
+``critic.fsdp.param_offload``: ``FSDPEngineConfig`` at both places); the entry's ``proof`` cites both places
+(file:line). Written to
 ``verl_cookbook/data/key_moves.json``; the checker only reads that file.
 """
 
@@ -40,8 +47,36 @@ def paths(node: object, prefix: tuple[str, ...] = ()) -> set[str]:
     return out
 
 
+Targets = dict[str, tuple[str, str]]  # section path -> (its `_target_`, file:line of the section key (where read))
+
+
+def targets(text: str, file: str, where: str) -> Targets:
+    """Every section of a YAML text that has a ``_target_``, with where the section's key is written."""
+    out: Targets = {}
+
+    def walk(node: yaml.Node, prefix: tuple[str, ...]) -> None:
+        if not isinstance(node, yaml.MappingNode):
+            return
+        for k, v in node.value:
+            p = (*prefix, str(k.value))
+            if isinstance(v, yaml.MappingNode):
+                target = next((str(vv.value) for kk, vv in v.value if kk.value == "_target_"), None)
+                if target:
+                    out[".".join(p)] = (target, f"{file}:{k.start_mark.line + 1} ({where})")
+                walk(v, p)
+
+    root = yaml.compose(text)
+    if root is not None:
+        walk(root, ())
+    return out
+
+
+TARGETS: dict[str, Targets] = {}  # release -> its sections' targets (filled by release_keys)
+
+
 def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
-    """release -> (key paths of its generated trainer configs, where they were read)."""
+    """release -> (key paths of its generated trainer configs, where they were read); each release's sections'
+    ``_target_`` go to ``TARGETS``."""
     git = ["git", "-C", str(mirror)]
     tags = subprocess.run([*git, "tag"], capture_output=True, text=True, check=True, timeout=120).stdout.split()
     out: dict[str, tuple[set[str], str]] = {}
@@ -53,6 +88,9 @@ def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
             r = subprocess.run([*git, "show", f"{tag}:{f}"], capture_output=True, text=True, timeout=120)
             if r.returncode == 0:
                 keys |= paths(yaml.safe_load(r.stdout))
+                TARGETS.setdefault(tag[1:], {}).update(
+                    {k: v for k, v in targets(r.stdout, f, f"tag {tag}").items() if k not in TARGETS.get(tag[1:], {})}
+                )
         if keys:
             out[tag[1:]] = (keys, f"{FILES[0]} at tag {tag} (github.com/verl-project/verl)")
     for rel in covered_releases():
@@ -63,6 +101,8 @@ def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
             p = cache / rel / f
             if p.is_file():
                 keys |= paths(yaml.safe_load(p.read_text()))
+                found = targets(p.read_text(), f, f"verl {rel} wheel")
+                TARGETS.setdefault(rel, {}).update({k: v for k, v in found.items() if k not in TARGETS[rel]})
         if keys:
             out[rel] = (keys, f"{FILES[0]} in the verl {rel} wheel (pypi.org/project/verl/{rel})")
     return out
@@ -96,9 +136,36 @@ def moves_for(target: str, keys: dict[str, tuple[set[str], str]]) -> dict[str, d
                 break
             if len(cands) > 1:
                 break
+        renamed = _renamed_section(k, entry["last"], target, keys)
+        if renamed is not None:
+            entry["new"], entry["proof"] = renamed
         first_without = next(r for r in sorted(keys, key=version_key) if version_key(r) > version_key(entry["last"]))
         entry["since"] = first_without
     return dict(sorted(out.items()))
+
+
+def _renamed_section(key: str, last: str, target: str, keys: dict) -> tuple[str, str] | None:
+    """(new key, both facts) when ``key`` lies in a section that ``last`` builds into a dataclass and the target
+    builds, under a new name in the same top-level section, into the same dataclass (see the module's docstring)."""
+    have = keys[target][0]
+    old_t, new_t = TARGETS.get(last, {}), TARGETS.get(target, {})
+    parts = key.split(".")
+    for n in range(len(parts), 1, -1):
+        section = ".".join(parts[:n])
+        if section in have or section not in old_t:
+            continue
+        cls, old_at = old_t[section]
+        cands = [
+            s for s, (c, _at) in new_t.items()
+            if c == cls and s.split(".")[0] == parts[0] and s not in keys[last][0]
+        ]  # fmt: skip
+        if len(cands) != 1:
+            return None
+        new = ".".join((cands[0], *parts[n:]))
+        if new not in have:
+            return None
+        return new, (f"`{section}` at {old_at} and `{cands[0]}` at {new_t[cands[0]][1]} are both built into `{cls}`")
+    return None
 
 
 def main() -> int:

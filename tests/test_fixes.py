@@ -84,6 +84,15 @@ def test_python_without_dash_m_gets_it_and_a_moved_entry_point_its_new_module(tm
     assert _fix(tmp_path, "python3 -m verl.trainer.main_ppo_sync \\\n", g) == "python3 -m verl.trainer.main_ppo \\\n"
 
 
+def test_a_moved_entry_point_carries_the_old_configs_required_defaults_as_overrides(tmp_path: Path) -> None:
+    g = UPGRADE_ENTRY_POINT_MOVED.at(
+        "f.sh", 1, 12, old="verl.trainer.main_generation", new="verl.trainer.main_generation_server", since="0.7.1",
+        release="0.9.1", config="ppo_trainer", keep=["actor_rollout_ref.rollout.name=vllm"],
+    )  # fmt: skip
+    out = _fix(tmp_path, "python3 -m verl.trainer.main_generation \\\n    x=1\n", g)
+    assert out == "python3 -m verl.trainer.main_generation_server actor_rollout_ref.rollout.name=vllm \\\n    x=1\n"
+
+
 @pytest.mark.parametrize(
     ("fence", "fixed"),
     [
@@ -125,6 +134,68 @@ def test_a_quoted_value_loses_the_quotes_the_shell_passes_on(tmp_path: Path) -> 
         annotation="tuple[float, float]", built="x.py:1",
     )  # fmt: skip
     assert _fix(tmp_path, "OPTIM=\"optim.betas='[0.9,0.95]'\"\n", f) == 'OPTIM="optim.betas=[0.9,0.95]"\n'
+
+
+SFT_ENGINE = """ENGINE_CONFIG="\\
+    engine=megatron \\
+    optim=megatron \\
+    optim.betas={betas} \\
+    engine.tensor_model_parallel_size=2"
+
+torchrun --nproc_per_node=8 -m verl.trainer.sft_trainer \\
+    model.path=Qwen/Qwen3-8B \\
+    ${{ENGINE_CONFIG}}
+"""
+
+
+def test_a_value_hydra_read_as_a_quoted_string_loses_its_quotes_in_a_real_script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As verl's own v0.7.1 SFT examples write it: the finding carries the value Hydra read (no quotes), and the
+    quotes are on the line inside the double-quoted variable."""
+    script = tmp_path / "sft.sh"
+    script.write_text(SFT_ENGINE.format(betas="'[0.9,0.95]'"), encoding="utf-8")
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", "-q", str(script)])
+    assert "fixed 1 of 1" in capsys.readouterr().err
+    assert script.read_text(encoding="utf-8") == SFT_ENGINE.format(betas="[0.9,0.95]")
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 0
+
+
+COMMENTED = """set -x
+python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \\
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \\
+{comment_line}    algorithm.adv_estimator=grpo \\{trailing}
+    trainer.total_epochs=2
+"""
+
+
+@pytest.mark.parametrize(
+    ("comment_line", "trailing"),
+    [("    # GRPO: no critic\n", ""), ("", '  # ["gae", "grpo"]')],
+    ids=["comment-line", "after-backslash"],
+)
+def test_a_comment_that_cuts_a_command_short_moves_above_the_command(
+    tmp_path: Path, comment_line: str, trailing: str
+) -> None:
+    """Both ways verl's own examples write it (v0.7.1 run_qwen3_vl-30b-megatron.sh, run_deepseek7b_llm_pfppo.sh):
+    the comment is kept, above the command, and the re-check finds the whole command and nothing wrong."""
+    script = tmp_path / "run.sh"
+    script.write_text(COMMENTED.format(comment_line=comment_line, trailing=trailing), encoding="utf-8")
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 1
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", "-q", str(script)])
+    comment = (comment_line or trailing).strip()
+    fixed = COMMENTED.format(comment_line="", trailing="").replace("python3", f"{comment}\npython3")
+    assert script.read_text(encoding="utf-8") == fixed
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 0
+
+
+def test_a_comment_above_the_command_is_silent(tmp_path: Path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text(COMMENTED.format(comment_line="", trailing="").replace("python3", "# GRPO\npython3"))
+    assert cli.main(["doctor", "--verl", "0.9.1", "-q", str(script)]) == 0
 
 
 def test_a_finding_without_a_mechanical_fix_changes_nothing(tmp_path: Path) -> None:

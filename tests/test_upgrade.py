@@ -155,6 +155,8 @@ def test_every_derived_move_cites_the_release_it_was_read_from():
     for moves in data["moves"].values():
         for key, m in moves.items():
             assert m["last"] in data["releases_read"] and m["source"] == data["releases_read"][m["last"]], key
+            if "proof" in m:  # a renamed section: both places, the old one at the last release that had it
+                assert f"(tag v{m['last']})" in m["proof"] and m["proof"].count(".yaml:") == 2, key
     for key, (new, source) in HAND_MOVES.items():
         assert source and new != key
     for old, (new, since, source) in MOVED_ENTRY_POINTS.items():
@@ -166,3 +168,102 @@ def test_a_development_checkout_uses_the_moves_of_the_newest_recorded_release_be
 
     assert _moves("0.10.0.dev") == _moves("0.9.1") and _moves("0.9.1")
     assert _moves("0.1.0") == {}
+
+
+CRITIC = """python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.rollout.name=vllm \\
+    critic.{section}.param_offload=False \\
+    critic.{section}.optimizer_offload=False \\
+    trainer.total_epochs=2
+"""
+
+
+def test_a_key_of_a_renamed_section_moves_to_the_same_key_of_the_new_one(facts, tmp_path):
+    """`critic.model.fsdp_config` (verl 0.7.1) and `critic.fsdp` (0.8.0 on) are both built into FSDPEngineConfig:
+    each key is its own key-moved finding, with both places as the fact, and --fix rewrites both lines."""
+    from verl_cookbook import cli
+
+    p = tmp_path / "run.sh"
+    p.write_text(CRITIC.format(section="model.fsdp_config"))
+    found = [d.finding for d in diagnose(p, facts).findings]
+    assert [(f.rule, f.data["new"]) for f in found] == [
+        ("upgrade/key-moved", "critic.fsdp.param_offload"),
+        ("upgrade/key-moved", "critic.fsdp.optimizer_offload"),
+    ]
+    assert "FSDPEngineConfig" in (found[0].fact or "") and "_generated_ppo_trainer.yaml:444" in (found[0].fact or "")
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", "-q", str(p)])
+    assert p.read_text() == CRITIC.format(section="fsdp")
+
+
+def test_the_keys_of_the_new_section_are_silent(facts, tmp_path):
+    p = tmp_path / "run.sh"
+    p.write_text(CRITIC.format(section="fsdp"))
+    assert [d.finding.rule for d in diagnose(p, facts).findings] == []
+
+
+OLD_GENERATION = """python3 -m verl.trainer.main_generation \\
+    trainer.n_gpus_per_node=8 \\
+    data.path=$HOME/data/test.parquet \\
+    data.prompt_key=prompt \\
+    data.n_samples=4 \\
+    data.output_path=$HOME/out.parquet \\
+    model.path=Qwen/Qwen2.5-7B-Instruct \\
+    {name}rollout.temperature=1.0 \\
+    rollout.tensor_model_parallel_size=2
+"""
+NEW_GENERATION = """python3 -m verl.trainer.main_generation_server{name} \\
+    trainer.n_gpus_per_node=8 \\
+    data.train_files=$HOME/data/test.parquet \\
+    data.prompt_key=prompt \\
+    actor_rollout_ref.rollout.n=4 \\
+    +data.output_path=$HOME/out.parquet \\
+    actor_rollout_ref.model.path=Qwen/Qwen2.5-7B-Instruct \\
+    {set_name}actor_rollout_ref.rollout.temperature=1.0 \\
+    actor_rollout_ref.rollout.tensor_model_parallel_size=2
+"""
+
+
+def test_an_old_generation_command_is_rewritten_as_main_generation_server_reads_it(facts, tmp_path):
+    """main_generation (gone in 0.7.1) read `data.path`, `data.n_samples`, `model.path` and a top-level `rollout`;
+    main_generation_server reads the same values at the keys below (each move cites both reads), and the old
+    config's `rollout.name: vllm`, which the new config leaves required, is carried over by the fix."""
+    from verl_cookbook import cli
+
+    p = tmp_path / "gen.sh"
+    p.write_text(OLD_GENERATION.format(name=""))
+    found = [d.finding for d in diagnose(p, facts).findings]
+    moved = {f.data["key"]: f.data["new"] for f in found if f.rule == "upgrade/key-moved"}
+    assert moved == {
+        "data.path": "data.train_files",
+        "data.n_samples": "actor_rollout_ref.rollout.n",
+        "data.output_path": "+data.output_path",
+        "model.path": "actor_rollout_ref.model.path",
+        "rollout.temperature": "actor_rollout_ref.rollout.temperature",
+        "rollout.tensor_model_parallel_size": "actor_rollout_ref.rollout.tensor_model_parallel_size",
+    }
+    assert all("main_generation" in (f.fact or "") or "RolloutConfig" in (f.fact or "") for f in found[1:])
+    (ep,) = [f for f in found if f.rule == "upgrade/entry-point-moved"]
+    assert ep.data["keep"] == ["actor_rollout_ref.rollout.name=vllm"]
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", "-q", str(p)])
+    assert p.read_text() == NEW_GENERATION.format(name=" actor_rollout_ref.rollout.name=vllm", set_name="")
+    assert [d.finding.rule for d in diagnose(p, facts).findings] == []
+
+
+def test_an_old_generation_command_that_names_its_rollout_keeps_its_choice(facts, tmp_path):
+    p = tmp_path / "gen.sh"
+    p.write_text(OLD_GENERATION.format(name="rollout.name=sglang \\\n    "))
+    (ep,) = [d.finding for d in diagnose(p, facts).findings if d.finding.rule == "upgrade/entry-point-moved"]
+    assert ep.data.get("keep") is None
+
+
+def test_a_generation_command_written_for_main_generation_server_is_silent(facts, tmp_path):
+    p = tmp_path / "gen.sh"
+    p.write_text(NEW_GENERATION.format(name="", set_name="actor_rollout_ref.rollout.name=vllm \\\n    "))
+    assert [d.finding.rule for d in diagnose(p, facts).findings] == []
+
+
+def test_keys_of_other_commands_are_not_read_as_the_generation_entry_points(facts, tmp_path):
+    """`data.path` under main_ppo is an unknown key, not a move: the map belongs to main_generation alone."""
+    p = tmp_path / "ppo.sh"
+    p.write_text("python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm data.path=x.parquet\n")
+    assert [d.finding.rule for d in diagnose(p, facts).findings] == ["config/unknown-key"]

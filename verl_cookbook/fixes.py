@@ -92,7 +92,8 @@ def _entry_point(f: Finding, line: str) -> Edit | None:
     hits = [m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(old)}(?![\w.])", line)]
     if len(hits) != 1:
         return None
-    return Edit(f.line, hits[0] + 1, old, new, str(f.rule))
+    keep = f.data.get("keep") or []  # the old config's defaults the new one leaves required, set as overrides
+    return Edit(f.line, hits[0] + 1, old, " ".join([new, *map(str, keep)]), str(f.rule))
 
 
 _FENCE_LANG = re.compile(r"^\s*(?:`{3,}|~{3,})\s*\{?\s*\.?|^\s*\.\.\s+(?:code|code-block|sourcecode)::\s*")
@@ -153,10 +154,11 @@ def _unquoted(f: Finding, line: str) -> Edit | None:
     if not isinstance(key, str) or not isinstance(value, str):
         return None
     for quote in ("'", '"'):
-        if len(value) > 1 and value[0] == value[-1] == quote:
-            hits = [m.start() for m in re.finditer(re.escape(f"{key}={value}"), line)]
-            if len(hits) == 1:
-                return Edit(f.line, hits[0] + len(key) + 2, value, value[1:-1], str(f.rule))
+        # the value as the finding quotes it, or as Hydra read it (a quoted string: the quotes are on the line)
+        quoted = value if len(value) > 1 and value[0] == value[-1] == quote else quote + value + quote
+        hits = [m.start() for m in re.finditer(rf"(?<![\w.]){re.escape(f'{key}={quoted}')}", line)]
+        if len(hits) == 1:
+            return Edit(f.line, hits[0] + len(key) + 2, quoted, quoted[1:-1], str(f.rule))
     return None
 
 
@@ -245,8 +247,10 @@ def _comment_out_of_command(f: Finding, lines: list[str]) -> list[Edit] | None:
     """Comment lines written inside a ``\\``-continued command: every such comment of that command moves, in
     order, above the command's first line (at its indent), so each ``\\`` joins the next argument again. Every
     finding of one command computes the same edits, which apply once."""
-    if not 0 < f.line <= len(lines) or not _is_comment(lines[f.line - 1]):
+    if not 0 < f.line <= len(lines):
         return None
+    if not _is_comment(lines[f.line - 1]):
+        return _comment_after_backslash(f, lines)
     start = f.line
     while start > 1 and _continued(lines, start - 1):
         start -= 1
@@ -262,6 +266,27 @@ def _comment_out_of_command(f: Finding, lines: list[str]) -> list[Edit] | None:
     moved = "".join(f"{indent}{lines[n - 1].strip()}\n" for n in inside)
     rule = str(f.rule)
     return [Edit(start, 1, "", moved, rule), *(Edit(n, 1, lines[n - 1] + "\n", "", rule) for n in inside)]
+
+
+_TRAILING_COMMENT = re.compile(r"\\([ \t]+)(#.*)$")
+
+
+def _comment_after_backslash(f: Finding, lines: list[str]) -> list[Edit] | None:
+    """A comment after ``\\ `` on an argument's line of a continued command (``a=1 \\ # note``): the comment moves
+    above the command and the ``\\`` ends that line again, so the arguments after it reach the command."""
+    start = f.data.get("start")
+    if not isinstance(start, int) or not 0 < start < f.line <= len(lines):
+        return None
+    text, first = lines[f.line - 1], lines[start - 1]
+    m = _TRAILING_COMMENT.search(text)
+    if m is None:
+        return None
+    indent = first[: len(first) - len(first.lstrip())]
+    rule = str(f.rule)
+    return [
+        Edit(f.line, m.start(1) + 1, m.group(1) + m.group(2), "", rule),
+        Edit(start, 1, "", f"{indent}{m.group(2).strip()}\n", rule),
+    ]
 
 
 FILE_FIXERS: Mapping[Rule, FileFixer] = {

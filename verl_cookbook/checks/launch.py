@@ -74,6 +74,7 @@ class Unit:
     config_at: tuple[str, int, int] | None = None  # where `--config-name` names a config of verl's own folders
     multirun: bool = False  # --multirun / -m: Hydra runs sweeps
     file: str = ""  # where the command (or config) is written
+    moved_from: str | None = None  # the removed entry point the command names, judged as ``module`` (its replacement)
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
@@ -99,7 +100,8 @@ def read_command(
     file, line = where(cmd.module_at[0])
     symbolic = {tuple(k.split(".")) for k in info.get("symbolic", [])}
     unit = Unit(assigns, problems, info.get("config_name") or config or entry["config_name"], line, symbolic=symbolic,
-                module=module, multirun=bool(info.get("multirun")), file=file)  # fmt: skip
+                module=module, multirun=bool(info.get("multirun")), file=file,
+                moved_from=cmd.module if module != cmd.module else None)  # fmt: skip
     at = info.get("config_name_at")
     if info.get("config_name") and at and not info.get("config_path") and not info.get("config_dir"):
         unit.config_at = (*where(at[0]), at[1])
@@ -200,7 +202,8 @@ def judge(unit: Unit, facts: Facts, device: str | None, stages: Stage) -> list[F
         raw += [f for f in found if f.rule in _KEY_RULES or f.rule == DELTA_REJECTED or not _about_symbolic(f, unit)]
     raw += _after_backend_fix(raw, unit, checker)
     kept = [f for f in raw if strict or f.rule not in _KEY_PRESENCE_RULES]
-    out += upgrade.group_not_a_field(upgrade.rewrite(kept, facts, checker.base, unit.config))  # stale keys, one cause
+    stale = upgrade.rewrite(kept, facts, checker.base, unit.config, unit.moved_from)  # stale keys, one cause
+    out += upgrade.group_not_a_field(stale)
     if Stage.REQUIRED in stages and unit.module:
         out += required_values(unit, facts, merged_config(checker.base or {}, unit.assignments, unit.symbolic))
     return out

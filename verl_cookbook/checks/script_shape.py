@@ -86,7 +86,8 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
             file, ln = where(cmd.module_at[0])
             lines = [ln, *(where(w.line)[1] for w in cmd.words if w.line)]
             span = [min(lines), max(lines)]
-            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1], span)
+            sets = frozenset(w.text.split("=", 1)[0].lstrip("+~") for w in cmd.words if _OVERRIDE_LIKE.match(w.text))
+            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1], span, sets)
             if moved:
                 out.extend(moved)
             elif cmd.module.startswith("verl."):

@@ -63,6 +63,46 @@ MOVED_ENTRY_POINTS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
+# What a removed entry point read from its own config, and where its replacement reads the same value: old key (or
+# ``prefix.``) -> (new key or prefix, the two reads that prove it). A new key starting with ``+`` is one the
+# replacement reads that its config does not declare (Hydra needs ``+`` to add it).
+_GEN_OLD = "verl/trainer/main_generation.py at v0.7.0"
+_GEN_NEW = "verl/trainer/main_generation_server.py in verl 0.9.1"
+ENTRY_POINT_KEYS: dict[str, dict[str, tuple[str, str]]] = {
+    "verl.trainer.main_generation": {
+        "data.path": ("data.train_files", f"{_GEN_OLD}:76 reads the prompts from `data.path`, {_GEN_NEW}:144 from "
+                      "`data.train_files`"),
+        "data.n_samples": ("actor_rollout_ref.rollout.n", f"{_GEN_OLD}:125 samples each prompt `data.n_samples` "
+                           f"times, {_GEN_NEW}:129 `actor_rollout_ref.rollout.n` times"),
+        "data.output_path": ("+data.output_path", f"{_GEN_OLD}:150 and {_GEN_NEW}:189 both write to "
+                             "`data.output_path`, which the `ppo_trainer` config does not declare"),
+        "model.path": ("actor_rollout_ref.model.path", f"{_GEN_OLD}:67 loads `model.path`, {_GEN_NEW}:44,166 serve "
+                       "`actor_rollout_ref.model.path`"),
+        "rollout.": ("actor_rollout_ref.rollout.", "`rollout` in verl/trainer/config/generation.yaml:17 at v0.7.0 and "
+                     "`actor_rollout_ref.rollout` in verl/trainer/config/_generated_ppo_trainer.yaml:292 in verl 0.9.1 "
+                     f"are both built into `verl.workers.config.RolloutConfig`; {_GEN_NEW}:43 serves the latter"),
+    },
+}  # fmt: skip
+
+# Defaults of a removed entry point's config that its replacement's config leaves required (``???``): a command
+# that did not set them ran with these, and carries them over as overrides (key, value, where the default is).
+ENTRY_POINT_DEFAULTS: dict[str, list[tuple[str, str, str]]] = {
+    "verl.trainer.main_generation": [
+        ("actor_rollout_ref.rollout.name", "vllm", "verl/trainer/config/generation.yaml:18 at v0.7.0: `name: vllm`")
+    ],
+}
+
+
+def entry_point_key(module: str | None, key: str) -> tuple[str, str] | None:
+    """(new key, fact) for ``key`` of a command that ran the removed entry point ``module``."""
+    for old, (new, fact) in ENTRY_POINT_KEYS.get(module or "", {}).items():
+        if key == old:
+            return new, fact
+        if old.endswith(".") and key.startswith(old):
+            return new + key[len(old) :], fact
+    return None
+
+
 # Keys no generated config of a covered release ever had at the written place, with where verl keeps them; each
 # with the source that shows the right place (a user's key in the wrong section, common in older scripts).
 HAND_MOVES: dict[str, tuple[str, str]] = {
@@ -92,17 +132,27 @@ def replacement(facts: Facts, module: str) -> str | None:
 
 
 def entry_point_findings(
-    facts: Facts, module: str, file: str, line: int, col: int, span: list[int] | None = None
+    facts: Facts,
+    module: str,
+    file: str,
+    line: int,
+    col: int,
+    span: list[int] | None = None,
+    sets: frozenset[str] = frozenset(),
 ) -> list[Finding]:
     """One ``upgrade/entry-point-moved`` finding for a removed entry point whose replacement the target has. ``span``:
     the first and last line of the command; what is judged there against the replacement's config is folded under
-    the finding (verl_cookbook/folding.py)."""
+    the finding (verl_cookbook/folding.py). ``sets``: the keys the command sets (without ``+``/``~``); the old
+    config's defaults the new one leaves required, for keys the command does not set under either name, are the
+    finding's ``keep`` (overrides its fix adds)."""
     new = replacement(facts, module)
     if new is None:
         return []
     _new, since, source = MOVED_ENTRY_POINTS[module]
     ep = facts.entry_point(new) or {}
     label = facts.tree.version or facts.tree.label
+    written = sets | {(entry_point_key(module, k) or (k,))[0].lstrip("+") for k in sets}
+    kept = [d for d in ENTRY_POINT_DEFAULTS.get(module, []) if d[0] not in written]
     return [
         UPGRADE_ENTRY_POINT_MOVED.at(
             file,
@@ -116,6 +166,8 @@ def entry_point_findings(
             release=label,
             config=ep.get("config_name"),
             span=span,
+            keep=[f"{key}={value}" for key, value, _where in kept] or None,
+            keep_facts=[where for _k, _v, where in kept] or None,
         )
     ]
 
@@ -187,8 +239,11 @@ def group_not_a_field(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: str) -> list[Finding]:
-    """``findings`` with stale keys read as an upgrade and the keys under one missing section reported once."""
+def rewrite(
+    findings: list[Finding], facts: Facts, base: dict | None, config: str, moved_from: str | None = None
+) -> list[Finding]:
+    """``findings`` with stale keys read as an upgrade and the keys under one missing section reported once.
+    ``moved_from``: the removed entry point the command named (its keys are read as its replacement reads them)."""
     version = facts.tree.version
     # the moves are derived from the PPO trainer configs: other configs (SFT, evaluation) are not compared
     moves = _moves(version) if "ppo" in config else {}
@@ -203,13 +258,17 @@ def rewrite(findings: list[Finding], facts: Facts, base: dict | None, config: st
         key = str(f.data.get("key", "")).lstrip("+~")
         section = _missing_section(base, key) if base else key
         move = moves.get(key)
-        if key in HAND_MOVES and _has(base, HAND_MOVES[key][0]):
+        by_entry = entry_point_key(moved_from, key)
+        if by_entry and (by_entry[0].startswith("+") or _has(base, by_entry[0])):
+            out.append(_moved(f, key, by_entry[0], None, by_entry[1], label))
+        elif key in HAND_MOVES and _has(base, HAND_MOVES[key][0]):
             new, source = HAND_MOVES[key]
             out.append(_moved(f, key, new, None, source, label))
-        elif section != key and section in moves:
-            sections.setdefault(section, []).append(f)  # the whole section moved or went away: one cause
         elif move and move.get("new") and _has(base, move["new"]):
-            out.append(_moved(f, key, move["new"], move, move["source"], label))
+            # before the section: a key of a renamed section has its own new place, and each key is its own fix
+            out.append(_moved(f, key, move["new"], move, move.get("proof") or move["source"], label))
+        elif section != key and section in moves:
+            sections.setdefault(section, []).append(f)  # the whole section went away: one cause
         elif move and not move.get("new"):
             out.append(
                 UPGRADE_KEY_REMOVED.at(

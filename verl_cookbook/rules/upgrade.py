@@ -31,6 +31,8 @@ UPGRADE_ENTRY_POINT_MOVED = declare(
     "`--format json` 会逐条列出）",
     # what the command sets is judged against the replacement's config: every finding about it follows from the move
     folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
+    # keep: `key=value` overrides --fix adds, the old config's defaults the new one leaves required (keep_facts: where)
+    extra=("keep", "keep_facts"),
     bad=_sh("python3 -m verl.trainer.fsdp_sft_trainer trainer.total_epochs=1"),
     good=_sh("python3 -m verl.trainer.sft_trainer trainer.total_epochs=1"),
 )
