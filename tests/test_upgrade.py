@@ -267,3 +267,44 @@ def test_keys_of_other_commands_are_not_read_as_the_generation_entry_points(fact
     p = tmp_path / "ppo.sh"
     p.write_text("python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm data.path=x.parquet\n")
     assert [d.finding.rule for d in diagnose(p, facts).findings] == ["config/unknown-key"]
+
+
+CRITIC_OFFLOAD = """python3 -m verl.trainer.main_ppo \\
+    actor_rollout_ref.rollout.name=vllm \\
+    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 \\
+    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=2 \\
+    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=2 \\
+    critic.model.fsdp_config.param_offload=True \\
+    critic.model.fsdp_config.optimizer_offload=True \\
+    trainer.total_epochs=2
+"""
+
+
+def test_fix_takes_a_second_pass_for_what_moving_a_comment_uncovers(facts, tmp_path, capsys):
+    """A comment line cut the command short, so the critic key after it was never an argument; once the first pass
+    moves the comment, the key is judged as the command's and the second pass moves it too (verl 0.7.1's
+    run_deepseek7b_llm_pfppo.sh needed this)."""
+    from verl_cookbook import cli
+
+    text = CRITIC_OFFLOAD.replace(
+        "    critic.model.fsdp_config.param_offload=True \\\n",
+        "    # the critic's memory\n    critic.model.fsdp_config.param_offload=True \\\n",
+    )
+    p = tmp_path / "run.sh"
+    p.write_text(text, encoding="utf-8")
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", str(p)])
+    assert "in 2 passes" in capsys.readouterr().err
+    fixed = p.read_text(encoding="utf-8")
+    assert fixed.startswith("# the critic's memory\npython3 -m verl.trainer.main_ppo")
+    assert "critic.fsdp.param_offload=True" in fixed and "critic.fsdp.optimizer_offload=True" in fixed
+    assert diagnose(p, facts).findings == []
+
+
+def test_fix_stops_after_one_pass_when_nothing_was_uncovered(tmp_path, capsys):
+    from verl_cookbook import cli
+
+    p = tmp_path / "run.sh"
+    p.write_text(CRITIC_OFFLOAD, encoding="utf-8")
+    cli.main(["doctor", "--verl", "0.9.1", "--fix", str(p)])
+    err = capsys.readouterr().err
+    assert "fixed 2 of 2 finding(s) in 1 file(s)" in err and "passes" not in err

@@ -419,9 +419,22 @@ def summary(p: Plan, total: int, wrote: bool) -> str:
     )
 
 
-def run(findings: list[Finding], bases: list[Path], lang: str, write: bool) -> int:
+PASSES = 5  # --fix passes at most: a fix can uncover a finding another fix then takes (as ruff's --fix loops)
+
+
+def run(
+    findings: list[Finding],
+    bases: list[Path],
+    lang: str,
+    write: bool,
+    rejudge: Callable[[], list[Finding]] | None = None,
+) -> int:
     """``--diff`` (``write`` false): the fixes as a diff on standard output, nothing written. ``--fix``: the fixes
-    written, then the findings left. Exit 1 when a diff is shown or a finding that fails is left."""
+    written, then the findings left. Exit 1 when a diff is shown or a finding that fails is left.
+
+    ``rejudge``: judges the files again after a write. Given, ``--fix`` repeats while a pass fixes something (at most
+    :data:`PASSES`): moving a comment out of a command can show arguments the command never had, and their fixes
+    are applied in the next pass."""
     p = plan(findings, resolver(*bases))
     if not write:
         out = diff_text(p)
@@ -432,11 +445,26 @@ def run(findings: list[Finding], bases: list[Path], lang: str, write: bool) -> i
         print(summary(p, len(findings), wrote=False), file=sys.stderr)
         return EXIT_FINDINGS if out or fails(p.unfixable) else EXIT_OK
     _write(p)
+    first, passes, fixed, total = p, 1, len(p.fixed), len(findings)
+    while rejudge is not None and p.fixed and passes < PASSES:
+        p = plan(rejudge(), resolver(*bases))
+        if not p.fixed:
+            break
+        _write(p)
+        passes += 1
+        fixed += len(p.fixed)
+        total += len(p.fixed)  # each finding a later pass uncovered and fixed
     left = sorted(p.unfixable, key=lambda f: f.sort_key())
     out = format_text(left, lang=lang)
     if out:
         print(out)
     for line in rejected_lines(p):
         print(line, file=sys.stderr)
-    print(summary(p, len(findings), wrote=True), file=sys.stderr)
+    if passes == 1:
+        print(summary(first, len(findings), wrote=True), file=sys.stderr)
+    else:
+        print(
+            f"fixed {fixed} of {total} finding(s) in {passes} passes; {len(left)} have no mechanical fix",
+            file=sys.stderr,
+        )
     return EXIT_FINDINGS if fails(left) else EXIT_OK

@@ -66,7 +66,14 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
             print(f"verl-cookbook doctor: error: {err}", file=sys.stderr)
         from verl_cookbook import fixes
 
-        code = fixes.run([df.finding for df in findings], [], lang, write=args.fix)
+        def rejudge() -> list:
+            static = launch.DOCTOR  # later passes judge statically: the startup stage runs once, if asked
+            again = [diagnose(path, facts, device=args.device, cann=args.cann, product=args.product, stages=static)
+                     for path in args.files if not any(e.startswith(f"{path}: ") for e in errors)]  # fmt: skip
+            select, ignore = getattr(args, "select", None), getattr(args, "ignore", None)
+            return [df.finding for r in again for df in select_findings(r, select, ignore)]
+
+        code = fixes.run([df.finding for df in findings], [], lang, write=args.fix, rejudge=rejudge)
         return EXIT_ERROR if errors else code
     out = {"text": format_text, "json": format_json, "github": format_github}[args.format](reports, facts, lang)
     if out:
