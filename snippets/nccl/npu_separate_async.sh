@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Disaggregated (separate_async) GRPO on Ascend: 1 node trains, 1 node serves rollout.
+# Disaggregated (separate_async) GRPO on Ascend: 1 training node, 1 rollout node.
 set -euo pipefail
 
 python3 -m verl.trainer.main_ppo \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 昇腾上的分离部署（separate_async）GRPO：1 台机器训练，1 台机器做推理。
+# 昇腾上的分离部署（separate_async）GRPO：1 个训练节点，1 个推理节点。
 set -euo pipefail
 
 python3 -m verl.trainer.main_ppo \
