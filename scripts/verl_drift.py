@@ -113,8 +113,8 @@ def measure(checkout: Path, previous: dict[str, Any] | None) -> dict[str, Any]:
         "commit": commit,
         "measured": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
         "commands": [
-            # every level: git's * matches / (bash's ** would need globstar, off by default)
             "verl-cookbook " + " ".join(check[:4]) + f" docs/ {READMES}",
+            # every level: git's * matches / (bash's ** would need globstar, off by default)
             "verl-cookbook " + " ".join(doctor[:3]) + " $(git ls-files 'examples/*.sh')",
         ],
         "findings": findings,
