@@ -133,3 +133,13 @@ def test_without_the_entry_points_file_the_known_entry_points_decide(verl_copy):
     (verl_copy.root / "verl" / "trainer" / "main_generation_server.py").unlink()
     assert rv.runs_validate_config(verl_copy, "verl.trainer.main_ppo") is True
     assert rv.runs_validate_config(verl_copy, "verl.trainer.main_generation_server") is False
+
+
+def test_both_keys_set_cites_the_statement_that_rejects_both_not_the_one_that_wants_one(facts):
+    """verl 0.9.1's ActorConfig raises ValueError('[actor] You have set both …') for both keys set; the assertion a
+    few lines below is the other case (neither set). The finding's source is the line that raises."""
+    report = diagnose(DATA / "both_set_array.sh", facts, stages=launch.DOCTOR)
+    (f,) = [d.finding for d in report.findings if d.finding.rule == rv.RULE_BOTH]
+    rel, line = f.fact_source.rsplit(":", 1)
+    text = (facts.tree.root / rel).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+    assert "You have set both 'actor.ppo_micro_batch_size' AND" in text, text

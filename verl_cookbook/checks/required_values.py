@@ -41,6 +41,7 @@ class Pair:
     when: str  # always | ref | critic: when verl checks the pair
     file: str  # where verl enforces it
     match: str  # text of the enforcing statement, to find (and cite) its line
+    both: str = ""  # text of the statement that rejects both keys set, where it is not ``match``'s
 
 
 PAIRS = (
@@ -51,6 +52,7 @@ PAIRS = (
         "always",
         "verl/workers/config/actor.py",
         "Please set at least one of 'actor.ppo_micro_batch_size'",
+        "You have set both 'actor.ppo_micro_batch_size' AND",
     ),
     Pair(
         "actor_rollout_ref.rollout",
@@ -263,6 +265,8 @@ def check(
             )
         elif old_v not in (None, "null") and new_v not in (None, "null"):
             line_old = set_keys.get(old_k, (command_line, 1))
+            both_line = _line_of(tree, pair.file, pair.both, memo) if pair.both else line
+            cite = f"{pair.file}:{both_line or line}"
             out.append(
                 RULE_BOTH.at(
                     file,

@@ -29,7 +29,7 @@ CONFIG_BOTH_SET = declare(
     "新旧两个键同时设置",
     "Both keys of a micro-batch pair (`ppo_micro_batch_size` and `ppo_micro_batch_size_per_gpu`, …) set at once, "
     "where verl's validate_config allows only one (the finding cites the statement).",
-    "verl stops at startup with the assertion the finding quotes.",
+    "verl's config validation raises `ValueError` (`You have set both …`) at startup; the finding cites the line.",
     message="both `{old}` and `{new}` are set: verl rejects the command at startup; keep only `{new}` "
     "(`{old_name}` is deprecated)",
     message_zh="`{old}` 与 `{new}` 同时设置：verl 会在启动时拒绝该命令；请只保留 `{new}`（`{old_name}` 已废弃）",

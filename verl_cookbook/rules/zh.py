@@ -144,7 +144,7 @@ ZH: dict[str, tuple[str, str]] = {
     "config/both-set": (
         "同时设置了一对微批大小配置项（`ppo_micro_batch_size` 与 `ppo_micro_batch_size_per_gpu` 等）中的两项，"
         "而 verl 的 validate_config 只允许设置其一（问题信息引用该语句）。",
-        "verl 启动时因问题信息所引的断言退出。",
+        "verl 的配置校验在启动时抛出 `ValueError`（`You have set both …`）；问题信息引用该行。",
     ),
     "config/not-a-field-group": (
         "在 verl 构造的 dataclass 不具有的同一名称下，用 `+` 新增了两个或更多配置项（例如字段为 `mcore_kwargs` "
