@@ -334,9 +334,7 @@ def test_a_glob_in_a_quoted_dict_key_is_escaped_as_hydra_reads_it(
     assert "override/malformed" not in left
 
 
-def test_a_glob_in_an_unquoted_dict_key_is_left_since_bash_would_eat_the_backslashes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_glob_in_an_unquoted_dict_key_is_left_since_bash_would_eat_the_backslashes(tmp_path: Path) -> None:
     f = OVERRIDE_MALFORMED.at("f.sh", 2, 5, override=f"{GLOB_KEY}={{a.{{*}}:{{}}}}", hydra="no viable alternative")
     text = PPO + f"    {GLOB_KEY}={{a.{{*}}:{{}}}} \\\n    trainer.nnodes=1\n"
     assert _fix(tmp_path, text, f) == text

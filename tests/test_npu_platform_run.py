@@ -23,6 +23,7 @@ PAGES = [REPO / "docs" / "recipes" / f"troubleshooting{s}.md" for s in ("", ".en
 
 FAKE_NPU_SMI = """#!/bin/sh
 # npu-smi as a node with the cards in $FAKE_CARDS has it: board info for those, exit 215 for any other
+echo "$5" >> "$FAKE_ASKED"
 for card in $FAKE_CARDS; do
   if [ "$5" = "$card" ]; then printf 'NPU ID : %s\\nSoftware Version : 25.3.rc1.2\\n' "$card"; exit 0; fi
 done
@@ -41,7 +42,13 @@ def _versions(tmp_path: Path, cards: str, visible: str | None) -> dict:
     (toolkit / f"{platform.machine()}-linux").mkdir(parents=True, exist_ok=True)
     (toolkit / f"{platform.machine()}-linux" / "ascend_toolkit_install.info").write_text("version=8.5.0\n")
     env = {k: v for k, v in os.environ.items() if k != "ASCEND_VISIBLE_DEVICES"}
-    env.update(PATH=f"{bin_dir}:{env['PATH']}", FAKE_CARDS=cards, ASCEND_HOME_PATH=str(toolkit), OMP_NUM_THREADS="1")
+    env.update(
+        PATH=f"{bin_dir}:{env['PATH']}",
+        FAKE_CARDS=cards,
+        FAKE_ASKED=str(tmp_path / "asked"),
+        ASCEND_HOME_PATH=str(toolkit),
+        OMP_NUM_THREADS="1",
+    )
     if visible is not None:
         env["ASCEND_VISIBLE_DEVICES"] = visible
     r = subprocess.run(
@@ -69,6 +76,7 @@ def test_without_card_1_and_without_ascend_visible_devices_the_ipc_check_fails_o
 def test_with_ascend_visible_devices_naming_a_card_the_node_has_the_ipc_check_reads_that_card(tmp_path: Path) -> None:
     got = _versions(tmp_path, cards="4 5", visible="4,5")
     assert got["error"] is None, got  # it got past npu-smi, read the software version and CANN's, and decided
+    assert (tmp_path / "asked").read_text().split() == ["1", "4"]  # card 1 first, then the first visible device
 
 
 def test_a_node_with_card_1_needs_no_variable(tmp_path: Path) -> None:

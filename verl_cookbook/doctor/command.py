@@ -9,6 +9,7 @@ import re
 import sys
 from collections import Counter
 from dataclasses import asdict
+from pathlib import Path
 
 from verl_cookbook import github_output
 from verl_cookbook.checks import launch
@@ -42,18 +43,13 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
     errors: list[str] = []
     asked = getattr(args, "startup", False) or getattr(args, "startup_python", None)
     stages = launch.DOCTOR | (launch.Stage.STARTUP if asked else launch.Stage(0))  # the stages doctor declares
+
+    def judge(path: Path, stages: launch.Stage) -> FileReport:
+        return diagnose(path, facts, device=args.device, cann=args.cann, product=args.product, stages=stages)
+
     for path in args.files:
         try:
-            reports.append(
-                diagnose(
-                    path,
-                    facts,
-                    device=args.device,
-                    cann=args.cann,
-                    product=args.product,
-                    stages=stages,
-                )
-            )
+            reports.append(judge(path, stages))
         except InputError as e:
             errors.append(f"{path}: {e}")
     stage = startup_stage(reports, args, facts) if launch.Stage.STARTUP in stages else None
@@ -66,10 +62,10 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
             print(f"verl-cookbook doctor: error: {err}", file=sys.stderr)
         from verl_cookbook import fixes
 
-        def rejudge() -> list:
-            static = launch.DOCTOR  # later passes judge statically: the startup stage runs once, if asked
-            again = [diagnose(path, facts, device=args.device, cann=args.cann, product=args.product, stages=static)
-                     for path in args.files if not any(e.startswith(f"{path}: ") for e in errors)]  # fmt: skip
+        def rejudge() -> list:  # later passes judge statically: the startup stage runs once, if asked
+            again = [
+                judge(path, launch.DOCTOR) for path in args.files if not any(e.startswith(f"{path}: ") for e in errors)
+            ]
             select, ignore = getattr(args, "select", None), getattr(args, "ignore", None)
             return [df.finding for r in again for df in select_findings(r, select, ignore)]
 
