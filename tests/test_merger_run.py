@@ -45,6 +45,7 @@ COMMANDS = (
     "rank0-view",
     "torchrun-rank1:plain",  # after plain: compared with plain's merged output
     "truncated:plain",
+    "megatron-test",  # last: the Megatron merger's comparison, with stand-in megatron modules
 )
 MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
 
@@ -255,6 +256,14 @@ def test_the_test_subcommand_passes_on_the_merged_output_and_reports_missing_key
 def test_the_test_subcommand_passes_on_a_moe_merge_whose_keys_changed_on_disk(run):
     moe = run["test:moe:moe"]
     assert moe["error"] is None and "FSDP checks passed" in moe["stdout"], _raised(moe)
+
+
+def test_the_megatron_test_comparison_misses_a_dropped_weight_and_refuses_an_extra_one(run):
+    """Megatron's ``test`` looks up each merged key in the reference: a weight the merge lost goes unreported."""
+    case = run["megatron-test"]
+    assert case["missing"]["error"] is None, case
+    refused = {"type": "RuntimeError", "message": "key: model.extra.weight not exist in state_dict"}
+    assert case["extra"]["error"] == refused, case
 
 
 def test_test_hf_dir_is_required_by_test_and_refused_by_merge(run):

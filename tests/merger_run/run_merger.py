@@ -27,6 +27,11 @@ A case ``<operation>:<checkpoint>:<reference>`` runs that subcommand on ``<check
 ``<reference>`` is empty; it reports only what verl printed and raised. A case ``workaround/<checkpoint>`` merges
 with the page's ``snippets/recipes/merge_without_aliasing.py`` instead of ``python -m verl.model_merger``.
 
+The case ``megatron-test`` calls the Megatron merger's ``_validate_state_dict`` (what ``test --backend megatron``
+runs after merging) with the plain merge's weights as the reference: once with one weight left out of the merged
+state dict, once with one weight added. megatron-core is not installed here and that method does not use it, so
+``megatron.*`` imports are answered by stand-in modules (``_stand_in_megatron``); the method itself is verl's.
+
 Usage: python run_merger.py BUILD_DIR OUT_JSON CASE [CASE …]
 """
 
@@ -139,6 +144,75 @@ def rank0_view(build: Path) -> dict:
     return {"error": None, "on_disk": sorted(os.listdir(target))}
 
 
+def _stand_in_megatron() -> None:
+    """Answer every ``megatron.*`` import with a module whose attributes are empty classes (subscriptable, usable as
+    bases and in ``|``), so verl's Megatron merger module imports without megatron-core."""
+    import importlib.abc
+    import importlib.machinery
+    import types
+
+    class Anything(type):
+        def __getattr__(cls, name: str) -> type:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return Anything(name, (), {})
+
+        def __getitem__(cls, item: object) -> type:
+            return cls
+
+        def __or__(cls, other: object) -> type:
+            return cls
+
+        __ror__ = __or__
+
+    class StandIn(types.ModuleType):
+        __path__: list[str] = []
+
+        def __getattr__(self, name: str) -> type:
+            if name.startswith("__"):
+                raise AttributeError(name)
+            return Anything(name, (), {})
+
+    class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, fullname, path, target=None):  # noqa: ANN001, ANN201
+            if fullname == "megatron" or fullname.startswith("megatron."):
+                return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+            return None
+
+        def create_module(self, spec):  # noqa: ANN001, ANN201
+            return StandIn(spec.name)
+
+        def exec_module(self, module):  # noqa: ANN001, ANN201
+            pass
+
+    sys.meta_path.insert(0, Finder())
+
+
+def megatron_test(build: Path) -> dict:
+    """verl's Megatron ``test`` comparison against the plain merge, with one weight dropped, then one added."""
+    import types
+
+    _stand_in_megatron()
+    from verl.model_merger.megatron_model_merger import MegatronModelMerger
+
+    reference = build / "plain" / "merged"
+    merger = MegatronModelMerger.__new__(MegatronModelMerger)  # only the config is read by the comparison
+    merger.config = types.SimpleNamespace(test_hf_dir=str(reference), is_value_model=False, tie_word_embedding=False)
+    weights = load_file(reference / "model.safetensors")
+    dropped = next(k for k in sorted(weights) if k.endswith(".weight") and "lm_head" not in k)
+    report = {"dropped": dropped}
+    for name, state in (
+        ("missing", {k: v for k, v in weights.items() if k != dropped}),
+        ("extra", {**weights, "model.extra.weight": torch.zeros(1)}),
+    ):
+        try:
+            merger._validate_state_dict(state)
+            report[name] = {"error": None}
+        except Exception as e:
+            report[name] = {"error": {"type": type(e).__name__, "message": str(e)}}
+    return report
+
+
 def main(build: Path, out_json: Path, cases: list[str]) -> None:
     refs = {p.stem: load_file(p) for p in sorted((build / "reference").glob("*.safetensors"))}
     report = {}
@@ -152,6 +226,9 @@ def main(build: Path, out_json: Path, cases: list[str]) -> None:
             continue
         if case == "rank0-view":
             report[case] = rank0_view(build)
+            continue
+        if case == "megatron-test":  # last: it puts stand-in megatron modules on the import path
+            report[case] = megatron_test(build)
             continue
         if case.startswith("torchrun-rank1:"):
             actor = case.split(":")[1]
