@@ -266,6 +266,17 @@ def test_the_megatron_test_comparison_misses_a_dropped_weight_and_refuses_an_ext
     assert case["extra"]["error"] == refused, case
 
 
+def test_the_megatron_merge_refuses_a_vision_towers_key(run):
+    """Only decoder, embedding and output-layer keys pass the Megatron merger's key check (verl #4498's error)."""
+    error = run["megatron-test"]["vision_key"]["error"]
+    assert error and error["type"] == "ValueError", error
+    assert error["message"] == (
+        "Invalid key vision_model.patch_embed.proj.weight in Megatron state_dict. "
+        "Expected keys to start with 'decoder' in TransformerLayer."
+    )
+    _page_says("Expected keys to start with 'decoder' in TransformerLayer.")
+
+
 def test_test_hf_dir_is_required_by_test_and_refused_by_merge(run):
     without, merge = run["test:plain:"], run["merge:plain:plain"]
     assert _raised(without) == "SystemExit: 2" and "required: --test_hf_dir" in without["stderr"]

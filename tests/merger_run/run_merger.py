@@ -29,7 +29,8 @@ with the page's ``snippets/recipes/merge_without_aliasing.py`` instead of ``pyth
 
 The case ``megatron-test`` calls the Megatron merger's ``_validate_state_dict`` (what ``test --backend megatron``
 runs after merging) with the plain merge's weights as the reference: once with one weight left out of the merged
-state dict, once with one weight added. megatron-core is not installed here and that method does not use it, so
+state dict, once with one weight added; and the merge's key check (``_check_megatron_state_key``) on a vision tower's
+key. megatron-core is not installed here and that method does not use it, so
 ``megatron.*`` imports are answered by stand-in modules (``_stand_in_megatron``); the method itself is verl's.
 
 Usage: python run_merger.py BUILD_DIR OUT_JSON CASE [CASE …]
@@ -210,6 +211,11 @@ def megatron_test(build: Path) -> dict:
             report[name] = {"error": None}
         except Exception as e:
             report[name] = {"error": {"type": type(e).__name__, "message": str(e)}}
+    try:  # the key check the merge runs on every checkpoint key: a vision tower's key
+        merger._check_megatron_state_key("vision_model.patch_embed.proj.weight")
+        report["vision_key"] = {"error": None}
+    except Exception as e:
+        report["vision_key"] = {"error": {"type": type(e).__name__, "message": str(e)}}
     return report
 
 
