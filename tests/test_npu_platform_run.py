@@ -98,3 +98,30 @@ def test_a_process_without_an_npu_logs_that_the_platform_is_not_available_and_go
     assert got["platform"] == "PlatformNPU" and got["log"] == [f"WARNING {WARNING}"]
     for page in PAGES:
         assert WARNING in page.read_text(encoding="utf-8"), page
+
+
+def _ray_resource(*args: str, **env: str) -> dict:
+    """The resource name verl's placement-group bundles ask Ray for, in a process like the TaskRunner."""
+    environ = {k: v for k, v in os.environ.items() if k != "VERL_PLATFORM"} | env | {"OMP_NUM_THREADS": "1"}
+    r = subprocess.run(
+        [helpers.startup_python("0.9.1"), str(RUN), "resource", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_where_torch_npu_imports_verl_asks_ray_for_npu_bundles() -> None:
+    assert _ray_resource("torch_npu") == {"resource": "NPU", "error": None}
+
+
+def test_where_torch_npu_does_not_import_verl_asks_ray_for_gpu_bundles() -> None:
+    assert _ray_resource() == {"resource": "GPU", "error": None}
+
+
+def test_verl_platform_huawei_does_not_replace_torch_npu() -> None:
+    got = _ray_resource(VERL_PLATFORM="huawei")
+    assert got["error"] == {"type": "AttributeError", "message": "module 'torch' has no attribute 'npu'"}, got

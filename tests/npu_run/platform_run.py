@@ -5,7 +5,11 @@ and print what happened as JSON. torch_npu is absent here.
 (``verl.utils.device.get_npu_versions``), under whatever fake ``npu-smi`` (first on PATH), ASCEND_VISIBLE_DEVICES and
 ASCEND_HOME_PATH the test gives. ``available``: ``platform_manager._create_platform("huawei")`` in a process whose
 ``torch.npu.is_available()`` is False (a Ray actor without an NPU), with verl's warnings captured.
-Usage: python platform_run.py ipc|available
+``resource``: the Ray resource name verl asks placement groups for (``get_platform().ray_resource_name()``, what
+``RayResourcePool.get_placement_groups`` puts in each bundle) in a process where torch_npu imports (a stand-in module
+that gives ``torch`` an ``npu`` attribute, the one thing verl's detection looks for) or not, with whatever
+``VERL_PLATFORM`` the test gives.
+Usage: python platform_run.py ipc|available|resource [torch_npu]
 """
 
 from __future__ import annotations
@@ -37,3 +41,14 @@ elif mode == "available":
     logging.getLogger("verl").addHandler(handler)
     platform = _create_platform("huawei")
     print(json.dumps({"platform": type(platform).__name__, "log": log.getvalue().splitlines()}))
+elif mode == "resource":
+    if sys.argv[2:] == ["torch_npu"]:  # a stand-in: importing it gives torch an ``npu`` attribute, as torch_npu does
+        stand_in = types.ModuleType("torch_npu")
+        torch.npu = types.SimpleNamespace(is_available=lambda: False)  # type: ignore[attr-defined]
+        sys.modules["torch_npu"] = stand_in
+    from verl.plugin.platform.platform_manager import get_platform
+
+    try:
+        print(json.dumps({"resource": get_platform().ray_resource_name(), "error": None}))
+    except Exception as e:
+        print(json.dumps({"resource": None, "error": {"type": type(e).__name__, "message": str(e)}}))
