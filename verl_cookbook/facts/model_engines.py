@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from verl_cookbook.facts.parts import nodes_near
 from verl_cookbook.facts.pyast import dotted_name
 from verl_cookbook.verl_source import VerlTree
 
@@ -60,7 +61,8 @@ def extract(tree: VerlTree) -> dict:
         text = tree.read(rel)
         if _REGISTER not in text:
             continue
-        for node in ast.walk(ast.parse(text, filename=rel)):
+        nodes, _ = nodes_near(text, rel, (_REGISTER,))  # the classes a register call decorates, not whole files
+        for node in nodes:
             if not isinstance(node, ast.ClassDef):
                 continue
             for dec in node.decorator_list:
