@@ -13,7 +13,7 @@ from verl_cookbook.checks import claims as _claims  # noqa: F401 - registers the
 from verl_cookbook.checks.json_file import check_json_text
 from verl_cookbook.cli import main
 from verl_cookbook.facts import Facts, load_facts
-from verl_cookbook.findings import plural
+from verl_cookbook.interface import plural
 from verl_cookbook.markdown import Directive
 from verl_cookbook.verl_source import VerlTree, from_checkout
 

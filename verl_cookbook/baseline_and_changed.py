@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from verl_cookbook import baseline
-from verl_cookbook.findings import Finding
+if TYPE_CHECKING:  # the command line builds its options from here on every run, `facts` too: no rules loaded for it
+    from verl_cookbook.findings import Finding
 
 
 class BaselineOrChangedError(Exception):
@@ -87,6 +88,8 @@ def checked_files(pages: list[Path], includes: set[str]) -> set[str]:
 def finish(args: argparse.Namespace, findings: list[Finding], checked: set[str]) -> list[Finding]:
     """The findings to report: all, none (``--write-baseline`` records them), or those not in ``--baseline``.
     ``checked``: the files the run looked at, as the findings name them."""
+    from verl_cookbook import baseline
+
     if args.write_baseline is not None:
         n = baseline.write(args.write_baseline, findings)
         print(

@@ -11,9 +11,6 @@ from pathlib import Path
 from verl_cookbook import baseline_and_changed, github_output
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import (
-    EXIT_ERROR,
-    EXIT_FINDINGS,
-    EXIT_OK,
     Finding,
     apply_rules_options,
     count_text,
@@ -21,8 +18,8 @@ from verl_cookbook.findings import (
     fails,
     format_json,
     format_text,
-    plural,
 )
+from verl_cookbook.interface import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, plural
 
 
 def run(args: argparse.Namespace, facts: Facts) -> int:

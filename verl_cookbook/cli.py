@@ -19,14 +19,7 @@ from typing import NoReturn
 
 from verl_cookbook import baseline_and_changed, gcpause
 from verl_cookbook.facts import Facts, load_facts
-from verl_cookbook.findings import (
-    EXIT_ERROR,
-    EXIT_FINDINGS,
-    EXIT_INTERNAL,
-    EXIT_OK,
-    plural,
-)
-from verl_cookbook.rules.template import LANGS
+from verl_cookbook.interface import EXIT_ERROR, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, LANGS, plural
 from verl_cookbook.verl_source import VerlSourceError, resolve_source
 
 DEBUG_ENV = "VERL_COOKBOOK_DEBUG"  # set to 1: an internal error prints its traceback

@@ -19,15 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verl_cookbook.folding import caused_by, fold, under_text
+from verl_cookbook.interface import plural
 from verl_cookbook.rules import INFO, WARNING, Finding, matches
-
-# The exit-code contract of every verl-cookbook command: 3 is a bug in verl-cookbook itself, never the input's fault.
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-def plural(n: int, noun: str) -> str:
-    """``1 page``, ``2 pages``, ``0 findings``: a count with its noun in the right number."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def source_label(fact_source: str | None) -> str:

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from verl_cookbook.edits import Applied, Edit, apply_edits, describe_rejected, unified_diff
-from verl_cookbook.findings import EXIT_FINDINGS, EXIT_OK, fails, format_text
+from verl_cookbook.findings import fails, format_text
 from verl_cookbook.hydra_overrides import OverrideError, parse_hydra
+from verl_cookbook.interface import EXIT_FINDINGS, EXIT_OK
 from verl_cookbook.rules import Finding, Rule
 from verl_cookbook.rules.config import (
     COMMAND_MISSING_DASH_M,

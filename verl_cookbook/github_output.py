@@ -16,8 +16,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from verl_cookbook.findings import Extra, Finding, format_github, github_level, plural
+from verl_cookbook.findings import Extra, Finding, format_github, github_level
 from verl_cookbook.folding import fold
+from verl_cookbook.interface import plural
 
 ANNOTATIONS = 10  # of each level, per step
 SUMMARY_BYTES = 1024 * 1024 - 4096  # GitHub's cap per step summary, less room for the closing line

@@ -12,7 +12,7 @@ import sys
 from packaging.requirements import InvalidRequirement, Requirement
 
 from verl_cookbook import stack_render
-from verl_cookbook.findings import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
+from verl_cookbook.interface import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK
 from verl_cookbook.stack_plan import build, rejecting
 from verl_cookbook.stack_resolve import Ask, compute, recorded
 

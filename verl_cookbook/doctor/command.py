@@ -17,19 +17,11 @@ from verl_cookbook.doctor.inputs import InputError
 from verl_cookbook.doctor.judgement import FileReport, dedupe, diagnose
 from verl_cookbook.doctor_rules import DoctorFinding, ascend_env, with_fix
 from verl_cookbook.facts import Facts
-from verl_cookbook.findings import (
-    EXIT_ERROR,
-    EXIT_FINDINGS,
-    EXIT_OK,
-    apply_rules_options,
-    count_text,
-    default_lang,
-    json_findings,
-    plural,
-)
+from verl_cookbook.findings import apply_rules_options, count_text, default_lang, json_findings
 from verl_cookbook.findings import (
     format_text as format_findings_text,
 )
+from verl_cookbook.interface import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, plural
 
 
 def valid_cann(version: str | None) -> bool:

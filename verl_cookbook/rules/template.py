@@ -22,7 +22,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-LANGS = ("en", "zh")
 _SEPARATOR = {"en": ", ", "zh": "、"}
 _PART_SEPARATOR = {"en": "; ", "zh": "；"}
 _CONVERSIONS = {None, "r", "s", "l", "c", "p"}
