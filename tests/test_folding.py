@@ -235,3 +235,26 @@ def test_a_copied_element_whose_value_is_not_known_gets_one_note_at_the_test_it_
     assert [(f["line"], f["rule"]) for f in found if f["caused_by"] is None] == [(17, "override/group")]
     flow = [n for n in notes if "`if`" in n or "loop" in n]
     assert len(flow) == 1 and flow[0].startswith("line 10: `if`")  # the `continue` test, said once
+
+
+LAUNCH = Path(__file__).resolve().parent / "data" / "launch"
+
+
+def test_overrides_cut_off_their_command_fold_the_required_values_it_then_lacks(capsys):
+    """A missing `\\` leaves the trainer command without its overrides: what verl would then lack is shown under that
+    cause (a whole command that lacks them keeps them shown: the next test)."""
+    assert main(["doctor", "--verl", "0.9.1", "--format", "json", str(LAUNCH / "array_orphan.sh")]) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    (cause,) = [f for f in found if f["rule"] == "shell/orphan-overrides"]
+    required = [f for f in found if f["rule"] == "config/required-missing"]
+    assert len(required) == 3 and all(f["line"] == 10 for f in required)
+    assert all(f["caused_by"] == {"path": cause["path"], "line": 11, "col": 5, "rule": cause["rule"]} for f in required)
+
+
+def test_required_values_a_whole_command_lacks_are_shown_on_their_own(tmp_path, capsys):
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo \\\n    trainer.nnodes=1\n", encoding="utf-8")
+    main(["doctor", "--verl", "0.9.1", "--format", "json", str(script)])
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert {f["rule"] for f in found} == {"config/required-missing"}
+    assert all(f["caused_by"] is None for f in found)

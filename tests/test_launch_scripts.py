@@ -37,6 +37,9 @@ MUST = [
     ("comment_cut.sh", "shell/comment-ends-command", "# the rollout"),
     ("old_entry_point.sh", "upgrade/entry-point-moved", "main_generation"),
     ("old_entry_point.sh", "command/missing-dash-m", "python3 verl.trainer.main_ppo"),
+    # a key after `# …` comments in backticks is still an argument of the command (bash ends the comment at the `)
+    ("backtick_comments.sh", "config/unknown-key", "trainer.totl_epochs"),
+    ("array_orphan.sh", "shell/orphan-overrides", '"${DATA[@]}"'),
 ]
 
 
@@ -53,6 +56,8 @@ def test_a_mistake_is_reported_at_the_line_where_it_was_written(facts, name, rul
         ("launchers.sh", 1),
         ("comment_cut.sh", 1),
         ("old_entry_point.sh", 2),
+        ("backtick_comments.sh", 1),  # no comment-ends-command, no words of the comments read as overrides
+        ("array_orphan.sh", 1),  # the orphan lines (the CLI adds the required values it lacks, folded: test_folding)
         ("arrays_clean.sh", 0),
         ("unknown_parts.sh", 0),
     ],

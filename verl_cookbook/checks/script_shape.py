@@ -45,7 +45,9 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
     cut_lines = {nxt for _line, _start, nxt, _word in script.cut_continuations}
     assign_lines = [e.line for e in script.exports if e.kind == "assign"]
     for k, cmd in enumerate(script.commands):
-        if _OVERRIDE_LIKE.match(cmd.argv[0]) and not cmd.words[0].has_var and cmd.line not in cut_lines:
+        key = _OVERRIDE_LIKE.match(cmd.argv[0])
+        # the key written or expanded statically (`"${DATA[@]}"` of overrides); a value bash leaves open changes nothing
+        if key and not cmd.words[0].var_in(0, key.end()) and cmd.line not in cut_lines:
             prev = script.commands[k - 1] if k else None
             if (
                 prev is None
@@ -55,7 +57,8 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
             ):
                 continue  # overrides written among settings, not after a command that should take them
             file, ln = where(cmd.line)
-            out.append(SHELL_ORPHAN_OVERRIDES.at(file, ln, cmd.words[0].col, word=cmd.argv[0]))
+            span = [where(prev.line)[1], ln]  # the command cut short and its lost lines: what it lacks is judged later
+            out.append(SHELL_ORPHAN_OVERRIDES.at(file, ln, cmd.words[0].col, word=cmd.argv[0], span=span))
             continue
         py = next(
             (

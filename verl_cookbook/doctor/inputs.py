@@ -101,6 +101,8 @@ def _other_entry_points(script: Any, facts: Facts) -> list[str]:
         module = cmd.module or ""
         if "." not in module or module.split(".")[0] == "verl" or facts.entry_point(module):
             continue
+        if _OVERRIDE_WORD.match(cmd.argv[0]):  # overrides run as a command (shell/orphan-overrides), not a program
+            continue
         n = sum(bool(_OVERRIDE_WORD.match(w)) for w in cmd.argv[cmd.args_start :])
         if n:
             notes.append(

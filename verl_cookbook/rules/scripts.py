@@ -122,6 +122,7 @@ SHELL_ORPHAN_OVERRIDES = declare(
     fix_zh="在上一行末尾加上 `\\`，使这些行接续该命令",
     bad=Example("sh", f"{PPO}\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
     good=Example("sh", f"{PPO} \\\n    trainer.total_epochs=2 \\\n    trainer.save_freq=10\n"),
+    folds=("config/required-missing",),  # what the cut-off command lacks may be among the lines it lost
 )
 SHELL_UNSET_COMMAND = declare(
     "shell/unset-command",

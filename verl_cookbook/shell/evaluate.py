@@ -424,6 +424,8 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
     Never raises: what cannot be read becomes ``Script.unread`` / ``Script.notes``."""
     script = Script(file)
     src = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else bytes(text)
+    if b"`" in src:
+        src = _blank_comment_substitutions(src)
     try:
         tree = bash_parser().parse(src)
     except Exception as e:  # noqa: BLE001 - a parser failure is reported, never raised
@@ -447,6 +449,18 @@ def parse_script(text: str, file: str = "<script>", line_offset: int = 0) -> Scr
         script.notes.append((1 + line_offset, "the script nests too deeply to be read statically"))
     _syntax_problems(ev, tree.root_node, script)
     return script
+
+
+# A backtick substitution holding only a comment, as a word of its own: `` `# data` \`` between a command's arguments.
+# bash finds the closing backtick first, so the comment ends there and the substitution expands to nothing (no word);
+# tree-sitter-bash runs the comment on to the end of the line and takes the next line into the substitution.
+_COMMENT_SUBSTITUTION = re.compile(rb"(?<![^ \t\n])`[ \t]*#[^`\n]*`(?=[ \t\n]|$)")
+
+
+def _blank_comment_substitutions(src: bytes) -> bytes:
+    """``src`` with each comment-only backtick substitution written as a word replaced by as many spaces (bash
+    expands it to no word at all; every other byte keeps its line and column)."""
+    return _COMMENT_SUBSTITUTION.sub(lambda m: b" " * len(m.group(0)), src)
 
 
 def _space_arithmetic(src: bytes) -> tuple[bytes, dict[int, list[int]]]:
