@@ -73,10 +73,16 @@ def test_the_longer_of_two_overlapping_avoided_terms_is_reported_once():
         "用 ray 拉起训练。",
         "两边的版本对不上。",
         "并上传 PyPI。",
+        "请把白名单文件复制到每个节点。",
+        "HCCL 引擎没有这个参数。",
     ],
 )
 def test_register_fires_on_first_person_and_chat_phrasing(line):
     assert rules(ZH, line + "\n") == ["prose/register"]
+
+
+def test_register_is_silent_on_the_manual_forms_and_the_listed_exception():
+    assert rules(ZH, "请将白名单文件复制到每个节点。HCCL 引擎没有该参数。把握同步时机。\n") == []
 
 
 def test_device_memory_term_allows_gpu_memory_in_a_sentence_about_gpus():

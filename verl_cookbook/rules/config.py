@@ -105,7 +105,7 @@ CONFIG_UNCONVERTED_TYPE = declare(
     fix="write the value as Hydra reads a `{annotation}` (`{key}=[0.9,0.95]`, `{key}=1e-5`): without quotes around "
     "it, and inside a double-quoted shell variable without the single quotes, which bash keeps in the value",
     fix_zh="按 Hydra 读取 `{annotation}` 的写法书写该值（`{key}=[0.9,0.95]`、`{key}=1e-5`）：值两侧不加引号；"
-    "写在双引号 shell 变量中时也不加单引号，bash 会把单引号保留在值中",
+    "写在双引号 shell 变量中时也不加单引号，bash 会将单引号保留在值中",
     bad=Example(
         "sh",
         f"#!/usr/bin/env bash\nOPTIM=\"actor_rollout_ref.actor.optim.betas='[0.9,0.95]'\"\n{PPO} \\\n    $OPTIM\n",

@@ -138,7 +138,7 @@ SHELL_UNSET_COMMAND = declare(
         "alone": "`${name}` is never set in this script: unless the environment sets it, this line runs nothing",
     },
     message_zh={
-        "": "脚本中从未设置 `${name}`：除非环境中已设置该变量，bash 会将其展开为空，并把 `{next}` 当作命令运行"
+        "": "脚本中从未设置 `${name}`：除非环境中已设置该变量，bash 会将其展开为空，并将 `{next}` 当作命令运行"
         "（command not found）",
         "alone": "脚本中从未设置 `${name}`：除非环境中已设置该变量，这一行不运行任何命令",
     },

@@ -18,7 +18,7 @@ _MERGER = "argparse 以用法错误终止模型合并工具，检查点未被合
 _PARITY = "中英文页面内容应一致；结构不同说明译文已偏离原文。"
 _DEFAULTS = "读者会从页面复制默认值，错误的默认值会误导读者。"
 _REASON = "写明原因，审阅者才能区分有意跳过与遗漏的检查。"
-_COVERAGE = "没有任何检查支撑的事实陈述会悄然失效，读者无法把它与经过检查的陈述区分开。"
+_COVERAGE = "没有任何检查支撑的事实陈述会悄然失效，读者无法将其与经过检查的陈述区分开。"
 
 ZH: dict[str, tuple[str, str]] = {
     # ascend
@@ -67,7 +67,7 @@ ZH: dict[str, tuple[str, str]] = {
     "coverage/unknown-test": (
         "`run:` 标记或生成页面的 `generated:` 标记写明 `FILE::TEST`，"
         "但站点 `tests/` 目录下的文件 FILE 中没有测试函数 TEST（静态读取）。",
-        "覆盖率统计把该句计为由这个测试支撑；测试改名或删除后遗留的标记不再支撑任何内容。",
+        "覆盖率统计将该句计为由该测试支撑；测试改名或删除后遗留的标记不再支撑任何内容。",
     ),
     "coverage/mark-without-title": (
         '※ 标记（`sup class="unchecked"`）缺少说明依据的 `title="…"`。',
@@ -75,7 +75,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "coverage/mark-without-link": (
         "※ 标记的 title 说明该陈述依据报告、讨论或 issue，但它所在标题下的段落没有给出任何链接。",
-        "※ 把证据交给了报告；读者打不开报告，就无从核对这句话。",
+        "※ 将证据交给了报告；读者无法打开报告时，也就无从核对这句话。",
     ),
     "coverage/debt-fixed": (
         "站点 `coverage-debt.json` 中的条目已不对应其页面上任何未绑定的陈述："
@@ -430,7 +430,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "shell/unset-command": (
         "命令名是一个脚本中从未设置的变量（`$COMMAND data.train_files=…`）。",
-        "除非环境中已设置该变量，bash 会将其展开为空，并把下一个词当作命令运行（command not found），覆盖项到不了 "
+        "除非环境中已设置该变量，bash 会将其展开为空，并将下一个词当作命令运行（command not found），覆盖项到不了 "
         "verl。",
     ),
     "shell/unset-variable": (
