@@ -45,6 +45,7 @@ COMMANDS = (
     "rank0-view",
     "torchrun-rank1:plain",  # after plain: compared with plain's merged output
     "truncated:plain",
+    "unknown-model-type:plain",
     "megatron-test",  # last: the Megatron merger's comparison, with stand-in megatron modules
 )
 MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
@@ -275,6 +276,13 @@ def test_the_megatron_merge_refuses_a_vision_towers_key(run):
         "Expected keys to start with 'decoder' in TransformerLayer."
     )
     _page_says("Expected keys to start with 'decoder' in TransformerLayer.")
+
+
+def test_a_model_type_transformers_does_not_know_stops_the_merge_in_autoconfig(run):
+    case = run["unknown-model-type:plain"]
+    assert case["error"] and case["error"]["type"] == "ValueError", case
+    assert "has model type `multi_modality` but Transformers does not recognize" in case["error"]["message"], case
+    _page_says("but Transformers does not recognize this architecture")
 
 
 def test_test_hf_dir_is_required_by_test_and_refused_by_merge(run):

@@ -33,6 +33,9 @@ state dict, once with one weight added; and the merge's key check (``_check_mega
 key. megatron-core is not installed here and that method does not use it, so
 ``megatron.*`` imports are answered by stand-in modules (``_stand_in_megatron``); the method itself is verl's.
 
+A case ``unknown-model-type:<checkpoint>`` merges a copy of that checkpoint whose ``huggingface/config.json`` names a
+model type transformers does not know.
+
 Usage: python run_merger.py BUILD_DIR OUT_JSON CASE [CASE …]
 """
 
@@ -43,6 +46,7 @@ import io
 import json
 import os
 import runpy
+import shutil
 import sys
 import traceback
 import warnings
@@ -232,6 +236,17 @@ def main(build: Path, out_json: Path, cases: list[str]) -> None:
             continue
         if case == "rank0-view":
             report[case] = rank0_view(build)
+            continue
+        if case.startswith("unknown-model-type:"):  # a copy of the checkpoint whose config names a model type
+            # transformers does not have (a custom model without auto_map, as a user's fork writes)
+            actor = build / "unknown-model-type" / "actor"
+            shutil.copytree(build / case.split(":")[1] / "actor", actor)
+            config_path = actor / "huggingface" / "config.json"
+            config = json.loads(config_path.read_text())
+            config["model_type"] = "multi_modality"
+            config_path.write_text(json.dumps(config))
+            report[case] = cli("merge", "--backend", "fsdp", "--local_dir", str(actor), "--target_dir",
+                               str(build / "unknown-model-type" / "merged"))  # fmt: skip
             continue
         if case == "megatron-test":  # last: it puts stand-in megatron modules on the import path
             report[case] = megatron_test(build)
