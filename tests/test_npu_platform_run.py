@@ -1,10 +1,12 @@
-"""Two reports about verl's NPU platform code (troubleshooting page), held by runs of verl 0.9.1 in the startup
+"""Three reports about verl's NPU platform code (troubleshooting page), held by runs of verl 0.9.1 in the startup
 environment with the device layer replaced (tests/npu_run/platform_run.py):
 
 - verl #6773: ``npu-smi info -t board -i 1`` exiting 215 when the workers start. ``PlatformNPU.is_ipc_supported``
   runs with a fake ``npu-smi`` that knows only the cards it is given: verl asks for card 1; when that fails it
   retries with the first device in ASCEND_VISIBLE_DEVICES, and without that variable the failure stops the check.
-- verl #6741: the warning that the platform is "registered but not available", from a process without an NPU."""
+- verl #6741: the warning that the platform is "registered but not available", from a process without an NPU.
+- ray #55137: the Ray resource verl's placement-group bundles ask for, `NPU` only in a process where torch_npu
+  imports (a stand-in module here), `GPU` otherwise, and `VERL_PLATFORM=huawei` no substitute for torch_npu."""
 
 from __future__ import annotations
 

@@ -179,15 +179,17 @@ def _stand_in_megatron() -> None:
             return Anything(name, (), {})
 
     class Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-        def find_spec(self, fullname, path, target=None):  # noqa: ANN001, ANN201
+        def find_spec(
+            self, fullname: str, path: object, target: object = None
+        ) -> importlib.machinery.ModuleSpec | None:
             if fullname == "megatron" or fullname.startswith("megatron."):
                 return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
             return None
 
-        def create_module(self, spec):  # noqa: ANN001, ANN201
+        def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
             return StandIn(spec.name)
 
-        def exec_module(self, module):  # noqa: ANN001, ANN201
+        def exec_module(self, module: types.ModuleType) -> None:
             pass
 
     sys.meta_path.insert(0, Finder())
