@@ -116,11 +116,11 @@ def _ray_resource(*args: str, **env: str) -> dict:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def test_where_torch_npu_imports_verl_asks_ray_for_npu_bundles() -> None:
+def test_where_torch_npu_imports_the_ray_resource_verl_names_is_npu() -> None:
     assert _ray_resource("torch_npu") == {"resource": "NPU", "error": None}
 
 
-def test_where_torch_npu_does_not_import_verl_asks_ray_for_gpu_bundles() -> None:
+def test_where_torch_npu_does_not_import_the_ray_resource_verl_names_is_gpu() -> None:
     assert _ray_resource() == {"resource": "GPU", "error": None}
 
 

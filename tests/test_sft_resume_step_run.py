@@ -33,7 +33,7 @@ def _steps() -> list[int | None]:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-def test_an_sft_checkpoint_under_another_steps_folder_resumes_at_that_folders_step() -> None:
+def test_the_step_of_an_sft_checkpoint_under_another_steps_folder_is_read_as_that_folders_step() -> None:
     assert _steps() == [12, 900]
     for page in PAGES:
         assert "global_step_900/archive/global_step_12" in page.read_text(encoding="utf-8"), page
