@@ -23,17 +23,40 @@ def package():
     return from_release().package
 
 
-def test_a_bracketed_citation_becomes_a_superscript_link_to_its_lines_at_the_tag():
-    out = render("The registry (`verl/checkpoint_engine/base.py:67-69`) keeps them.")
+def test_a_bracketed_citation_becomes_a_numbered_superscript_linked_to_its_lines_at_the_tag():
+    out = render("# T\n\nThe registry (`verl/checkpoint_engine/base.py:67-69`) keeps them.")
     assert '<sup class="verl-cites"><a class="verl-cite" href="' + BLOB in out
-    assert "v0.9.1/verl/checkpoint_engine/base.py#L67-L69" in out and ">base.py:67-69</a></sup> keeps" in out
+    assert "v0.9.1/verl/checkpoint_engine/base.py#L67-L69" in out and ">[1]</a></sup> keeps" in out
+    assert 'title="verl 0.9.1 · verl/checkpoint_engine/base.py, lines 67-69"' in out
     assert "(" not in out and "<code>" not in out
 
 
 def test_chinese_brackets_lists_and_continued_lines_share_one_superscript():
     out = render("注册表（`hccl_checkpoint_engine.py:103`、`:116`）。")
-    assert out.count('class="verl-cite"') == 2 and "（" not in out and "）" not in out
-    assert "hccl_checkpoint_engine.py#L116" in out and ">:116</a>" in out
+    assert out.count("<sup") == 1 and out.count('class="verl-cite"') == 2 and "（" not in out and "）" not in out
+    assert "hccl_checkpoint_engine.py#L116" in out and ">[1]</a><a" in out and ">[2]</a></sup>" in out
+
+
+def test_a_citation_ending_a_clause_after_a_comma_becomes_a_superscript_without_the_comma():
+    out = render("# 标题\n\n- prepare()：返回元数据，`verl/checkpoint_engine/base.py:136-150`；\n- finalize()：释放桶，`verl/checkpoint_engine/base.py:189-197`<!-- run: a.py::b -->。")
+    assert "返回元数据<sup" in out and "释放桶<sup" in out and "，<" not in out and "<code>" not in out
+    inner = render("首选 nccl（HCCL，`verl/checkpoint_engine/hccl_checkpoint_engine.py:103`）。单个张量大于桶时，分块传输\n（`verl/checkpoint_engine/hccl_checkpoint_engine.py:261`）。")
+    assert "（HCCL<sup" in inner and "</sup>）。" in inner and "分块传输<sup" in inner
+
+
+def test_the_page_ends_with_its_numbered_sources_once_each_in_its_language():
+    out = render("# 标题\n\n甲（`verl/checkpoint_engine/base.py:7`），乙（`verl/checkpoint_engine/base.py:9`），丙（`verl/checkpoint_engine/base.py:7`）。")
+    assert out.count(">[1]</a>") == 2 and out.count(">[2]</a>") == 1
+    tail = out[out.index('<h2 id="verl-sources"') :]
+    assert ">参考</h2>" in tail and tail.count("<li ") == 2
+    assert tail.index("base.py:7</a>") < tail.index("base.py:9</a>") and "verl 0.9.1" in tail
+    english = render("# Title\n\nIt is registered (`verl/checkpoint_engine/base.py:7`).")
+    assert ">Sources</h2>" in english
+
+
+def test_a_text_that_cites_nothing_or_has_no_title_gets_no_sources_list():
+    assert "verl-sources" not in render("# Title\n\nNothing cited here.")
+    assert "verl-sources" not in render("Args: see (`verl/checkpoint_engine/base.py:7`).")
 
 
 def test_a_citation_in_running_text_is_a_plain_link_and_a_file_without_lines_keeps_its_code_look():
@@ -41,14 +64,14 @@ def test_a_citation_in_running_text_is_a_plain_link_and_a_file_without_lines_kee
         render("See `verl/checkpoint_engine/base.py:3-4`; `verl/checkpoint_engine/__init__.py` imports them.")
     )
     assert f'href="{BLOB}v0.9.1/verl/checkpoint_engine/base.py#L3-L4"' in out
-    assert ">verl/checkpoint_engine/base.py:3-4</a>;" in out
+    assert ">verl/checkpoint_engine/base.py:3-4</a>;" in out, "no comma before it: the sentence needs the name"
     assert '<a class="verl-src"' in out and "<code>verl/checkpoint_engine/__init__.py</code></a>" in out
     assert "<strong>" not in out, "__init__ must not turn bold"
 
 
 def test_a_release_named_before_a_citation_links_to_that_releases_tag():
     out = render("In 0.9.0 it was asynchronous (0.9.0 `hccl_checkpoint_engine.py:80-81`).")
-    assert "v0.9.0/verl/checkpoint_engine/hccl_checkpoint_engine.py#L80-L81" in out and ">0.9.0 hccl" in out
+    assert "v0.9.0/verl/checkpoint_engine/hccl_checkpoint_engine.py#L80-L81" in out and ">0.9.0 [1]</a>" in out
 
 
 def test_the_page_release_comes_from_its_verl_version_claim():

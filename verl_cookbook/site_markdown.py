@@ -5,10 +5,13 @@ Python-Markdown renders the pages (MkDocs, and Zensical, which runs extensions b
 Pages keep the citation syntax the checker reads (``verl_cookbook.checks.citations.find_citations``, the
 one reader of it); only the HTML changes:
 
-* a citation in brackets, ``(`verl/checkpoint_engine/base.py:136-150`)`` or ``（`base.py:94`、`:99`）``,
-  becomes a small superscript link per file and line range, ``base.py:136-150``;
-* a citation in running text, ``see `verl/checkpoint_engine/base.py:136-150`;``, becomes a plain link
-  with the cited name; a file named without lines keeps its code look, linked;
+* a citation in brackets, ``(`verl/checkpoint_engine/base.py:136-150`)`` or ``（`base.py:94`、`:99`）``, or
+  one that ends a clause after a comma (``…metadata, `verl/checkpoint_engine/base.py:136-150`;``), becomes a
+  numbered superscript, ``[3]`` (the file and lines in its tooltip), linked to those lines; the page ends with a
+  "参考" / "Sources" list of its numbered citations, each with its path and lines. A sentence reads as prose,
+  the evidence is one click or one hover away (a senior Ascend editor's first objection was file:line in the body);
+* a citation in running text, ``see `verl/checkpoint_engine/base.py:136-150` for``, becomes a plain link
+  with the cited name (the sentence needs the name); a file named without lines keeps its code look, linked;
 * each link goes to that line range of verl's source on GitHub at the tag of the release the page is
   checked against (its ``verl-version`` claim; the pinned release otherwise; a release named before the
   citation, ``(0.9.0 `x.py:3`)``, wins);
@@ -43,11 +46,15 @@ _H1 = re.compile(r"^# \S")
 _OPEN = re.compile(r"( ?\(|（)\s*(?:\d+\.\d+\.\d+\s+)?$")
 _CLOSE = re.compile(r"\s*[)）]")  # used with .match(text, pos): no ^
 _BETWEEN = re.compile(r"^\s*(?:[,，、;；]|and|和|及)?\s*$")
+_COMMA = re.compile(r"\s*[,，]\s*$")  # used with .search(text, lo, hi): a comma right before a citation group
+# what may follow a clause-final citation: markers, then the clause's end (not a word: "see `x.py:3` for")
+_CLAUSE_END = re.compile(r"(?:\s*<!--.*?-->)*\s*(?:[;；。)）]|\.(?=\s|$)|\n\s*\n|$)", re.S)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _VIEWBOX_WIDTH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ')
 # a warning under "mkdocs" fails a strict build
 log = logging.getLogger("mkdocs.verl_cookbook.site_markdown")
 
+SOURCES = {"zh": "参考", "en": "Sources"}
 NOTICE = {
     "zh": "本页对照 verl {release} 核对 · 源码链接指向 {tag} 标签",
     "en": "Checked against verl {release} · source links point at tag {tag}",
@@ -98,24 +105,68 @@ def _groups(text: str, cites: list[Citation]) -> list[list[Citation]]:
     return out
 
 
-def link_citations(text: str, release: str, package: Path) -> str:
-    """``text`` with each citation in a code span replaced by its link (see the module docstring)."""
+class References:
+    """A page's numbered citations, in order of first use: one number per file and line range (and release)."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self.items: list[tuple[str, str, str]] = []  # (url, written path and lines, release)
+
+    def number(self, c: Citation, release: str) -> int:
+        url = source_url(c, release)
+        if url not in self.numbers:
+            self.numbers[url] = len(self.items) + 1
+            where = (c.path or c.written) + (f":{c.lines}" if c.lines else "")
+            self.items.append((url, where, c.release or release))
+        return self.numbers[url]
+
+    def section(self, language: str) -> list[str]:
+        """The page's closing list of sources, as raw HTML lines (empty when the page cites nothing)."""
+        if not self.items:
+            return []
+        rows = [
+            f'<li id="verl-source-{n}"><a class="verl-cite" href="{html.escape(url)}">{_text(where)}</a>'
+            f" <span class=\"verl-source-release\">verl {html.escape(rel)}</span></li>"
+            for n, (url, where, rel) in enumerate(self.items, 1)
+        ]
+        return [
+            "",
+            f'<h2 id="verl-sources" class="verl-sources">{SOURCES[language]}</h2>',
+            '<ol class="verl-sources">',
+            *rows,
+            "</ol>",
+            "",
+        ]
+
+
+def _sup(group: list[Citation], release: str, refs: References) -> str:
+    links = []
+    for c in group:
+        n = refs.number(c, release)
+        label = f"{c.release} [{n}]" if c.release and c.release != release and c is group[0] else f"[{n}]"
+        links.append(_link(c, release, label))
+    return '<sup class="verl-cites">' + "".join(links) + "</sup>"
+
+
+def link_citations(text: str, release: str, package: Path, refs: References | None = None) -> str:
+    """``text`` with each citation in a code span replaced by its link (see the module docstring); the numbered
+    ones are added to ``refs``."""
+    refs = refs if refs is not None else References()
     cites = [c for c in find_citations(text, package) if c.spanned and c.path]
     pieces: list[str] = []
     pos = 0
     for group in _groups(text, cites):
-        opening = _OPEN.search(text, max(pos, group[0].start - 20), group[0].start)
+        lo = max(pos, group[0].start - 20)
+        opening = _OPEN.search(text, lo, group[0].start)
         closing = _CLOSE.match(text, group[-1].end)
         if opening and closing:
-            links, last_path = [], None
-            for c in group:
-                label = _label(c, c.path != last_path)
-                if c.release and c.release != release and c is group[0]:
-                    label = f"{c.release} {label}"
-                links.append(_link(c, release, label))
-                last_path = c.path
-            pieces += [text[pos : opening.start()], '<sup class="verl-cites">', ", ".join(links), "</sup>"]
+            pieces += [text[pos : opening.start()].rstrip(), _sup(group, release, refs)]
             pos = closing.end()
+            continue
+        comma = _COMMA.search(text, lo, group[0].start)
+        if comma and all(c.first is not None for c in group) and _CLAUSE_END.match(text, group[-1].end):
+            pieces += [text[pos : comma.start()].rstrip(), _sup(group, release, refs)]
+            pos = group[-1].end
             continue
         for c in group:
             pieces.append(text[pos : c.start])
@@ -158,8 +209,13 @@ class _SitePreprocessor(Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         text = "\n".join(lines)
         release = page_release(text)
-        lines = link_citations(text, release, _package(release)).split("\n")
-        return one_line_notice(lines, release, page_language(text))
+        language = page_language(text)
+        refs = References()
+        lines = link_citations(text, release, _package(release), refs).split("\n")
+        lines = one_line_notice(lines, release, language)
+        if any(_H1.match(line) for line in lines):  # a page, not a docstring rendered by mkdocstrings
+            lines += refs.section(language)
+        return lines
 
 
 class SiteExtension(Extension):
