@@ -38,14 +38,21 @@ def test_chinese_brackets_lists_and_continued_lines_share_one_superscript():
 
 
 def test_a_citation_ending_a_clause_after_a_comma_becomes_a_superscript_without_the_comma():
-    out = render("# 标题\n\n- prepare()：返回元数据，`verl/checkpoint_engine/base.py:136-150`；\n- finalize()：释放桶，`verl/checkpoint_engine/base.py:189-197`<!-- run: a.py::b -->。")
+    out = render(
+        "# 标题\n\n- prepare()：返回元数据，`verl/checkpoint_engine/base.py:136-150`；\n"
+        "- finalize()：释放桶，`verl/checkpoint_engine/base.py:189-197`<!-- run: a.py::b -->。"
+    )
     assert "返回元数据<sup" in out and "释放桶<sup" in out and "，<" not in out and "<code>" not in out
-    inner = render("首选 nccl（HCCL，`verl/checkpoint_engine/hccl_checkpoint_engine.py:103`）。单个张量大于桶时，分块传输\n（`verl/checkpoint_engine/hccl_checkpoint_engine.py:261`）。")
+    inner = render(
+        "首选 nccl（HCCL，`verl/checkpoint_engine/hccl_checkpoint_engine.py:103`）。单个张量大于桶时，分块传输\n"
+        "（`verl/checkpoint_engine/hccl_checkpoint_engine.py:261`）。"
+    )
     assert "（HCCL<sup" in inner and "</sup>）。" in inner and "分块传输<sup" in inner
 
 
 def test_the_page_ends_with_its_numbered_sources_once_each_in_its_language():
-    out = render("# 标题\n\n甲（`verl/checkpoint_engine/base.py:7`），乙（`verl/checkpoint_engine/base.py:9`），丙（`verl/checkpoint_engine/base.py:7`）。")
+    cite = "（`verl/checkpoint_engine/base.py:{}`）"
+    out = render("# 标题\n\n甲" + cite.format(7) + "，乙" + cite.format(9) + "，丙" + cite.format(7) + "。")
     assert out.count(">[1]</a>") == 2 and out.count(">[2]</a>") == 1
     tail = out[out.index('<h2 id="verl-sources"') :]
     assert ">参考</h2>" in tail and tail.count("<li ") == 2

@@ -126,7 +126,7 @@ class References:
             return []
         rows = [
             f'<li id="verl-source-{n}"><a class="verl-cite" href="{html.escape(url)}">{_text(where)}</a>'
-            f" <span class=\"verl-source-release\">verl {html.escape(rel)}</span></li>"
+            f' <span class="verl-source-release">verl {html.escape(rel)}</span></li>'
             for n, (url, where, rel) in enumerate(self.items, 1)
         ]
         return [
