@@ -40,10 +40,18 @@ def test_the_figures_count_each_kind_of_binding_and_what_is_left_unbound(tmp_pat
 def test_the_line_goes_below_the_title_in_the_pages_language_and_shows_the_marks_even_when_none() -> None:
     f = Figures(statements=9, factual=7, check=2, run=1, cited=1, mark=0, unbound=3)
     en = hook.with_count(PAGE, hook.count_line(f, None, english=True)).splitlines()
-    assert en[0].startswith("# Title") and "Factual statements on this page: 7" in en[2]
-    assert "marked ※ (a report or our reading, not checked): 0" in en[2] and "not bound yet: 3" in en[2]
+    assert en[0].startswith("# Title") and "Of the 7 factual statements on this page, 2 are held by a check" in en[2]
+    assert "and 0 are marked ※" in en[2] and "3 are not bound to anything yet" in en[2]
     zh = hook.count_line(f, None, english=False)
-    assert "本页事实陈述 7 条" in zh and "标 ※（依据报告或阅读，未经检查）0 条" in zh and "尚未绑定 3 条" in zh
+    assert "本页共有事实陈述 7 条" in zh and "0 条标 ※（依据报告或阅读，未经检查）" in zh and "另有 3 条尚未核对" in zh
+
+
+def test_a_kind_with_no_statements_and_an_unbound_count_of_zero_are_left_out() -> None:
+    f = Figures(statements=9, factual=7, check=4, run=0, cited=0, mark=3, unbound=0)
+    en = hook.count_line(f, None, english=True)
+    assert "4 are held by a check, and 3 are marked ※" in en and "running" not in en and "not bound" not in en
+    zh = hook.count_line(f, None, english=False)
+    assert "其中 4 条由检查核对，3 条标 ※" in zh and "运行" not in zh and "尚未核对" not in zh
 
 
 def test_a_generated_page_says_who_writes_it_and_judges_none_of_its_statements() -> None:
@@ -70,7 +78,8 @@ def test_no_pages_line_says_more_than_its_figures(path: Path, monkeypatch: pytes
     assert figures == f, "the hook and `verl-cookbook coverage` count differently"
     line = hook.count_line(figures, generated, english=path.name.endswith(".en.md"))
     if generated is None:
-        assert _numbers(line) == [f.factual, f.check, f.run, f.cited, f.mark, f.unbound]
+        shown = [n for n in (f.check, f.run, f.cited) if n]
+        assert _numbers(line) == [f.factual, *shown, f.mark] + ([f.unbound] if f.unbound else [])
         assert f.check + f.run + f.cited + f.mark + f.unbound == f.factual
     else:
         assert _numbers(line) == [f.generated, f.mark]

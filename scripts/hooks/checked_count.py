@@ -2,8 +2,9 @@
 ``verl-cookbook coverage`` (``verl_cookbook.checks.coverage``).
 
 One concern: judge the page's statements with the checker's own reader and render its figures as one line below
-the H1 — how many factual statements it has, how many a check, a run or a verified citation holds, how many are
-marked ※ (shown on every page, 0 included) and how many are not bound yet. The line says nothing the figures do not:
+the H1 — how many factual statements it has, how many a check, a run or a verified citation holds (a kind with none
+is left out), how many are marked ※ (shown on every page, 0 included) and, only when there are any, how many are not
+bound yet. It is written for a reader, not as tool output (a senior Ascend editor read the old line as a log). The line says nothing the figures do not:
 a page the tool writes says so and how many statements it holds, without judging them.
 """
 
@@ -29,6 +30,14 @@ def page_figures(markdown: str, path: Path, root: Path):  # -> tuple[Figures, st
     return assess(page, root).figures, (found.group(1) if found else None)
 
 
+# the ways a statement is held, in the order the line names them (a kind with none is left out; ※ is always named)
+HELD = (
+    ("check", "are held by a check", "由检查核对"),
+    ("run", "by running the code", "经运行代码验证"),
+    ("cited", "by a verified citation of verl's source", "有已核对的 verl 源码出处"),
+)
+
+
 def count_line(f, generated: str | None, english: bool) -> str:
     """The line for figures ``f`` (a :class:`~verl_cookbook.checks.coverage.Figures`) in the page's language."""
     if generated is not None:
@@ -44,18 +53,19 @@ def count_line(f, generated: str | None, english: bool) -> str:
                 f"其中 {f.generated} 条陈述不逐条判断，标 ※ 的 {f.mark} 条。"
             )
         return f'<p class="checked-count">{text}</p>'
+    parts = [(n, en, zh) for n, en, zh in HELD if getattr(f, n)]
     if english:
-        text = (
-            f"Factual statements on this page: {f.factual}. Held by a check: {f.check}; by a run of the code: {f.run}; "
-            f"by a verified citation of verl's source: {f.cited}; marked ※ (a report or our reading, not checked): "
-            f"{f.mark}; not bound yet: {f.unbound} (<code>verl-cookbook coverage</code>)."
-        )
+        held = [f"{getattr(f, n)} {en}" for n, en, _ in parts]
+        text = f"Of the {f.factual} factual statements on this page, " + "".join(f"{h}, " for h in held)
+        text += f"and {f.mark} are marked ※ (from a report or a reading, not checked)."
+        if f.unbound:
+            text += f" {f.unbound} are not bound to anything yet."
     else:
-        text = (
-            f"本页事实陈述 {f.factual} 条：由检查声明核对 {f.check} 条，由运行核对 {f.run} 条，"
-            f"由已核对的源码引用支撑 {f.cited} 条，标 ※（依据报告或阅读，未经检查）{f.mark} 条，尚未绑定 {f.unbound} 条"
-            "（<code>verl-cookbook coverage</code>）。"
-        )
+        held = [f"{getattr(f, n)} 条{zh}" for n, _, zh in parts]
+        text = f"本页共有事实陈述 {f.factual} 条，其中 " + "".join(f"{h}，" for h in held)
+        text += f"{f.mark} 条标 ※（依据报告或阅读，未经检查）。"
+        if f.unbound:
+            text += f"另有 {f.unbound} 条尚未核对。"
     return f'<p class="checked-count">{text}</p>'
 
 
