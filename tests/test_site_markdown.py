@@ -106,6 +106,13 @@ def test_the_box_holding_the_verl_version_claim_becomes_one_collapsed_line():
     assert "Checked against verl 0.9.1 · source links point at tag v0.9.1" in out
 
 
+def test_a_box_saying_only_the_release_becomes_the_line_alone_with_no_fold_repeating_it():
+    page = '# T\n\n!!! info "说明"\n    本页对照 verl 0.9.1 核对<!-- check: verl-version version="0.9.1" -->。\n\nBody.'
+    out = render(page)
+    assert out.count("本页对照 verl 0.9.1 核对") == 1 and "<details" not in out and '<p class="verl-checked">' in out
+    assert "<p>Body.</p>" in out
+
+
 def test_a_page_without_the_box_gets_the_line_under_its_title_in_its_language():
     out = render("# 标题\n\n这一页讲检查点引擎的后端和配置。")
     assert out.index("</h1>") < out.index('<p class="verl-checked">本页对照 verl 0.9.1 核对')

@@ -181,6 +181,15 @@ def link_citations(text: str, release: str, package: Path, refs: References | No
     return "".join(pieces)
 
 
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def _only_the_release(body: list[str], release: str) -> bool:
+    """Whether the box says nothing but the release the page is checked against (one short sentence naming it)."""
+    text = _COMMENT.sub("", " ".join(b.strip() for b in body)).strip()
+    return f"verl {release}" in text and len(text) <= 60 and len(re.findall(r"[。.](?:\s|$)", text + " ")) <= 1
+
+
 def one_line_notice(lines: list[str], release: str, language: str) -> list[str]:
     """``lines`` with the box holding the ``verl-version`` claim collapsed to a one-line notice, or the
     notice put under the page title when no box holds it. Text without a title (a docstring rendered by
@@ -197,6 +206,10 @@ def one_line_notice(lines: list[str], release: str, language: str) -> list[str]:
                 break
             body.append(nxt)
         if any(_VERSION_CLAIM.search(b) for b in body):
+            if _only_the_release(body, release):  # the notice says it all: no box repeating it when unfolded
+                comments = [c for b in body for c in _COMMENT.findall(b)]  # the claim stays in the page, unseen
+                notice = f'{indent}<p class="verl-checked">{html.escape(summary)}</p>'
+                return [*lines[:i], notice, "", *comments, *lines[i + 1 + len(body) :]]
             return [*lines[:i], f'{indent}??? verl-checked "{summary}"', *lines[i + 1 :]]
     notice = f'<p class="verl-checked">{html.escape(summary)}</p>'
     for i, line in enumerate(lines):

@@ -4,8 +4,9 @@
 One concern: judge the page's statements with the checker's own reader and render its figures as one line below
 the H1 — how many factual statements it has, how many a check, a run or a verified citation holds (a kind with none
 is left out), how many are marked ※ (shown on every page, 0 included) and, only when there are any, how many are not
-bound yet. It is written for a reader, not as tool output (a senior Ascend editor read the old line as a log). The line says nothing the figures do not:
-a page the tool writes says so and how many statements it holds, without judging them.
+bound yet. It is written for a reader, not as tool output (a senior Ascend editor read the old line as a log).
+The line says nothing the figures do not: a page the tool writes says so and how many statements it holds, without
+judging them.
 """
 
 from __future__ import annotations
