@@ -203,3 +203,43 @@ def test_a_pattern_test_in_double_brackets_takes_the_branch_bash_takes(test, tak
 def test_break_leaves_the_loop_bash_leaves():
     text = "for k in a b stop c; do\n  if [ $k = stop ]; then break; fi\n  A+=($k)\ndone\necho ${A[@]}\n"
     assert parse_script(text).commands[-1].argv[1:] == ["a", "b"]
+
+
+# -- `[[ test ]] && statement`: the short form of `if` ------------------------------------------------------------
+LOOP_AND = """EXTRA=""
+for k in a b c; do
+  [[ $k == *b* ]] && continue
+  EXTRA="trainer.total_epochs=2 $EXTRA"
+done
+python3 -m verl.trainer.main_ppo data.train_batch_size=16 $EXTRA
+"""
+
+
+def test_a_test_and_continue_in_a_loop_skips_only_the_passes_the_test_selects():
+    script = parse_script(LOOP_AND)
+    assert script.commands[-1].argv[3:] == [
+        "data.train_batch_size=16",
+        "trainer.total_epochs=2",
+        "trainer.total_epochs=2",
+    ]
+    assert not script.notes
+
+
+def test_a_test_or_statement_runs_the_statement_only_when_the_test_fails():
+    script = parse_script(
+        'M=fsdp; X=""\n[[ $M == fsdp ]] || X=bad\n[[ $M == megatron ]] || Y=good\npython3 -m verl.trainer.main_ppo a=1 $X $Y\n'
+    )
+    assert script.commands[-1].argv[3:] == ["a=1", "good"]
+
+
+def test_a_command_and_command_list_still_runs_both_sides():
+    script = parse_script("cd /w && python3 -m verl.trainer.main_ppo a=1\n")
+    assert [c.argv[:3] for c in script.commands] == [["cd", "/w"], ["python3", "-m", "verl.trainer.main_ppo"]]
+
+
+def test_a_test_on_a_value_not_known_before_continue_is_one_note_and_the_loop_goes_on():
+    script = parse_script(
+        'for k in a b; do\n  [[ $k == "$UNSET_ENV" ]] && continue\n  E="x=1"\ndone\npython3 -m verl.trainer.main_ppo $E\n'
+    )
+    assert script.commands[-1].argv[3:] == ["x=1"]
+    assert [n[1].split("`")[1] for n in script.notes if "continue" in n[1]] == ["&&"]

@@ -72,6 +72,8 @@ class _Eval(ControlFlow):
         if self.budget < 0:
             return
         t = node.type
+        if t == "list" and self._guarded(node):
+            return
         if t in ("program", "compound_statement", "do_group", "subshell", "list"):
             for c in node.named_children:
                 self.run(c)
@@ -126,6 +128,22 @@ class _Eval(ControlFlow):
             for c in node.named_children:
                 if c.type in ("command", "pipeline", "list", "redirected_statement", "variable_assignment"):
                     self.run(c)
+
+    def _guarded(self, node: Node) -> bool:
+        """``[[ test ]] && stmt`` or ``[[ test ]] || stmt``: ``stmt`` runs only when bash would run it, as in the
+        ``if`` it abbreviates (``[[ $k == *b* ]] && continue`` in a loop skips only the passes the test selects).
+        False when the left side is not a test (``cd d && python …`` runs both), for :meth:`run` to read it."""
+        kids = node.children
+        if len(kids) != 3 or kids[0].type != "test_command" or kids[1].type not in ("&&", "||"):
+            return False
+        verdict = self.condition(kids[0])
+        if verdict is not None and kids[1].type == "||":
+            verdict = not verdict
+        if verdict is True:
+            self.run(kids[2])
+        elif verdict is None:
+            self._choose([(None, [kids[2]])], False, node, self.text(kids[1]), decided=False)
+        return True
 
     def assign(
         self, node: Node, exported: bool, kind: str, cmd_prefix: bool = False, more: list[Piece] | None = None
