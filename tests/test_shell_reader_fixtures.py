@@ -227,7 +227,8 @@ def test_a_test_and_continue_in_a_loop_skips_only_the_passes_the_test_selects():
 
 def test_a_test_or_statement_runs_the_statement_only_when_the_test_fails():
     script = parse_script(
-        'M=fsdp; X=""\n[[ $M == fsdp ]] || X=bad\n[[ $M == megatron ]] || Y=good\npython3 -m verl.trainer.main_ppo a=1 $X $Y\n'
+        'M=fsdp; X=""\n[[ $M == fsdp ]] || X=bad\n[[ $M == megatron ]] || Y=good\n'
+        "python3 -m verl.trainer.main_ppo a=1 $X $Y\n"
     )
     assert script.commands[-1].argv[3:] == ["a=1", "good"]
 
@@ -239,7 +240,8 @@ def test_a_command_and_command_list_still_runs_both_sides():
 
 def test_a_test_on_a_value_not_known_before_continue_is_one_note_and_the_loop_goes_on():
     script = parse_script(
-        'for k in a b; do\n  [[ $k == "$UNSET_ENV" ]] && continue\n  E="x=1"\ndone\npython3 -m verl.trainer.main_ppo $E\n'
+        'for k in a b; do\n  [[ $k == "$UNSET_ENV" ]] && continue\n  E="x=1"\ndone\n'
+        "python3 -m verl.trainer.main_ppo $E\n"
     )
     assert script.commands[-1].argv[3:] == ["x=1"]
     assert [n[1].split("`")[1] for n in script.notes if "continue" in n[1]] == ["&&"]
