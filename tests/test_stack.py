@@ -274,3 +274,58 @@ def test_a_bug_in_stack_is_exit_3_in_one_line_not_a_traceback(monkeypatch: pytes
     monkeypatch.setattr(stack_command, "run", boom)
     code, out, err = run(capsys, "--verl", "0.9.1", "--product", "A3")
     assert code == 3 and err.startswith("verl-cookbook: internal error") and "Traceback" not in err
+
+
+def test_no_committed_plan_pins_a_release_below_a_floor_verls_own_code_sets() -> None:
+    """pip, taking wheels only for the foreign target, fell back silently to hydra-core 0.11.3 (hydra-core 1.3.2 needs
+    antlr4-python3-runtime 4.9.*, which the index has only as an sdist); 0.11.3's hydra.main has no config_name, so
+    verl could not start. Every committed plan now meets each floor, or builds the sdist it needs."""
+    from packaging.specifiers import SpecifierSet
+
+    from verl_cookbook.stack_resolve import FLOORS, plans_snapshot, recorded_in
+
+    below = []
+    snap = plans_snapshot()
+    for key in snap["plans"]:
+        record = recorded_in(snap, key) or {}
+        pinned = {canonicalize_name(i["name"]): i["version"] for i in record.get("installs", [])}
+        for floor, *_ in FLOORS:
+            r = Requirement(floor)
+            version = pinned.get(canonicalize_name(r.name))
+            if version is not None and not SpecifierSet(str(r.specifier)).contains(version):
+                below.append((key, r.name, version))
+    assert below == []
+
+
+def test_the_floors_meet_the_plan_that_fell_back_and_leave_one_that_did_not() -> None:
+    from packaging.specifiers import SpecifierSet
+
+    from verl_cookbook.stack_resolve import FLOORS
+
+    floor = Requirement(FLOORS[0][0])
+    assert not SpecifierSet(str(floor.specifier)).contains("0.11.3") and floor.specifier.contains("1.3.2")
+
+
+def test_each_floors_reason_is_in_the_source_of_every_covered_release() -> None:
+    from verl_cookbook.releases import covered_releases
+    from verl_cookbook.stack_resolve import FLOORS
+    from verl_cookbook.verl_source import from_release
+
+    for release in covered_releases():
+        tree = from_release(release)
+        for _, _, path, match in FLOORS:
+            assert match in tree.read(path), (release, path)
+
+
+def test_an_sdist_only_requirement_with_a_wildcard_takes_the_newest_sdist_it_allows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from packaging.specifiers import SpecifierSet
+
+    files = [
+        {"filename": f"antlr4-python3-runtime-{v}.tar.gz", "url": f"u/{v}"} for v in ("4.8", "4.9.2", "4.9.3", "4.10")
+    ]
+    monkeypatch.setattr(resolver, "index_files", lambda name, index_url=resolver.INDEX_URL: files)
+    found = resolver.sdist_for("antlr4-python3-runtime", SpecifierSet("==4.9.*"))
+    assert found is not None and found["url"] == "u/4.9.3"
+    assert resolver.sdist_for("antlr4-python3-runtime", SpecifierSet("==5.*")) is None

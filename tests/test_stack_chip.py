@@ -53,8 +53,12 @@ def test_on_a3_and_950_vllm_ascend_is_built_on_the_node_with_the_soc_its_guide_g
     assert any("utils.py#L863" in w for w in pin.why)
     order = steps(plan)
     assert "git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm-ascend.git" in order
-    build_step = next(s for s in order if s.startswith("pip install --no-deps -v -e vllm-ascend"))
-    assert f"SOC_VERSION={soc}" in build_step
+    build_step = next(s for s in order if s.startswith("pip install --no-deps --no-build-isolation -v -e vllm-ascend"))
+    assert f"SOC_VERSION={soc}" in build_step and "install_vllm_mcore_npu.sh#L23" in build_step
+    # as verl's script builds it: submodules first, the build tools installed, no isolated build (which would look
+    # for triton-ascend on PyPI, which does not have it)
+    i = order.index(build_step)
+    assert order[i - 2 : i] == ["git -C vllm-ascend submodule update --init --recursive", "pip install setuptools-scm"]
     assert not any(s == "pip install --no-deps vllm_ascend==0.23.0" for s in order)
 
 

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
 
 from verl_cookbook.processes import run
 
@@ -110,7 +112,14 @@ def marker_environment(to: Target) -> dict[str, str]:
     }
 
 
-def command(pins: list[str], target: str, report: str, to: Target | None = None, no_deps: bool = False) -> list[str]:
+def command(
+    pins: list[str],
+    target: str,
+    report: str,
+    to: Target | None = None,
+    no_deps: bool = False,
+    find_links: str | None = None,
+) -> list[str]:
     """pip's dry run for the pins on the platform ``to`` (default: the module's target, the default index), its
     environment markers evaluated for that platform."""
     to = to or Target()
@@ -120,6 +129,7 @@ def command(pins: list[str], target: str, report: str, to: Target | None = None,
     cmd += ["--python-version", to.python, "--implementation", "cp", "--abi", f"cp{py}"]
     cmd += ["--disable-pip-version-check", "--index-url", to.index_url]
     cmd += ["--no-deps"] if no_deps else []
+    cmd += ["--find-links", find_links] if find_links else []  # pure-Python wheels built from sdist-only releases
     for tag in platforms(to.glibc, to.arch):
         cmd += ["--platform", tag]
     return [*cmd, *pins]
@@ -170,12 +180,19 @@ def interpret(returncode: int, output: str, report: dict | None) -> Resolution:
     raise RuntimeError(f"pip failed without a resolver answer: {tail[-1]}")
 
 
-def resolve(pins: list[str], to: Target | None = None, no_deps: bool = False, items: bool = False) -> Resolution:
+def resolve(
+    pins: list[str],
+    to: Target | None = None,
+    no_deps: bool = False,
+    items: bool = False,
+    find_links: str | None = None,
+) -> Resolution:
     """Ask pip (this Python's) whether the pins install together on the target platform; with ``items``, keep
-    what the report says of each distribution (:func:`condensed`)."""
+    what the report says of each distribution (:func:`condensed`); ``find_links``: a folder of wheels built here
+    (:func:`build_pure_wheel`) that pip may take besides the index's."""
     with tempfile.TemporaryDirectory(prefix="verl-cookbook-resolve-") as tmp:
         report = Path(tmp) / "report.json"
-        cmd = command(pins, str(Path(tmp) / "target"), str(report), to, no_deps)
+        cmd = command(pins, str(Path(tmp) / "target"), str(report), to, no_deps, find_links)
         done = run(cmd, timeout=RESOLVE_S, what=f"pip's resolution of {'; '.join(pins)}", env=isolated_env())
         data = json.loads(report.read_text(encoding="utf-8")) if report.is_file() else None
         r = interpret(done.returncode, done.stdout + "\n" + done.stderr, data)  # pip logs the cause on stdout
@@ -217,6 +234,91 @@ def sdist_file(name: str, version: str, index_url: str = INDEX_URL) -> dict | No
                 if canonicalize_name(dist) == canonicalize_name(name) and ver == version:
                     return f
     return None
+
+
+def sdist_for(name: str, specifier: SpecifierSet, index_url: str = INDEX_URL) -> dict | None:
+    """The sdist of the newest version of ``name`` on the index that ``specifier`` allows (``==4.9.*`` included)."""
+    found = []
+    for f in index_files(name, index_url):
+        fn = f["filename"]
+        for ext in (".tar.gz", ".zip"):
+            if fn.endswith(ext) and "-" in fn:
+                dist, _, ver = fn[: -len(ext)].rpartition("-")
+                try:
+                    v = Version(ver)
+                except InvalidVersion:
+                    continue
+                if canonicalize_name(dist) == canonicalize_name(name) and specifier.contains(v, prereleases=False):
+                    found.append((v, f))
+    return max(found, key=lambda vf: vf[0])[1] if found else None
+
+
+_DEPENDS = re.compile(r"^(\S+) (\S+) depends on ([A-Za-z0-9._-]+)(\S*)$")
+
+
+def sdist_only_dependencies(lines: tuple[str, ...], index_url: str = INDEX_URL) -> list[tuple[Requirement, str]]:
+    """From pip's conflict lines ("hydra-core 1.3.8 depends on antlr4-python3-runtime==4.9.*"), each required
+    distribution the index has for that specifier only as an sdist, with who requires it: pip, taking wheels only,
+    cannot use it, and falls back to older releases of the requirer or gives up."""
+    wanted: dict[str, tuple[Requirement, str]] = {}
+    for line in lines:
+        m = _DEPENDS.match(line.strip())
+        if not m:
+            continue
+        try:
+            req = Requirement(m.group(3) + m.group(4))
+        except InvalidRequirement:
+            continue
+        wanted.setdefault(canonicalize_name(req.name), (req, f"{m.group(1)} {m.group(2)}"))
+    out = []
+    for req, who in wanted.values():
+        files = index_files(req.name, index_url)
+        allowed = [f for f in files if _allowed(f["filename"], req)]
+        if allowed and not any(f["filename"].endswith(".whl") for f in allowed):
+            out.append((req, who))
+    return out
+
+
+def _allowed(filename: str, req: Requirement) -> bool:
+    version = None
+    if filename.endswith(".whl"):
+        try:
+            version = parse_wheel_filename(filename)[1]
+        except InvalidWheelFilename:
+            return False
+    else:
+        for ext in (".tar.gz", ".zip"):
+            if filename.endswith(ext):
+                try:
+                    version = Version(filename[: -len(ext)].rpartition("-")[2])
+                except InvalidVersion:
+                    return False
+    return version is not None and req.specifier.contains(version, prereleases=False)
+
+
+def build_pure_wheel(name: str, version: str, dest: Path, index_url: str = INDEX_URL) -> Path | None:
+    """Build ``name==version`` from its sdist into ``dest`` with pip (no dependencies); the wheel when it is pure
+    Python (``py3-none-any``: one file for every target), None when the build fails or gives a platform wheel."""
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-binary", name, "-w", str(dest)]
+    cmd += ["--disable-pip-version-check", "--index-url", index_url, f"{name}=={version}"]
+    done = run(cmd, timeout=RESOLVE_S, what=f"pip's build of {name}=={version}", env=isolated_env())
+    if done.returncode != 0:
+        return None
+    for whl in dest.glob("*.whl"):
+        dist, ver, _, tags = parse_wheel_filename(whl.name)
+        if canonicalize_name(dist) == canonicalize_name(name) and str(ver) == version:
+            return whl if all(t.abi == "none" and t.platform == "any" for t in tags) else None
+    return None
+
+
+def wheel_requires(whl: Path) -> list[str]:
+    """Requires-Dist of a wheel's METADATA."""
+    import zipfile
+    from email.parser import HeaderParser
+
+    with zipfile.ZipFile(whl) as z:
+        meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        return [r.strip() for r in HeaderParser().parsestr(z.read(meta).decode("utf-8")).get_all("Requires-Dist") or []]
 
 
 def read_sdist(f: dict, members: tuple[str, ...] = ("PKG-INFO",)) -> dict[str, str]:

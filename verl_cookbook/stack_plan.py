@@ -13,7 +13,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
 from verl_cookbook.stack_facts import StackFact, stack_facts, wheel
-from verl_cookbook.stack_resolve import Ask, guide, pins_of_guide, release_fact, target_env
+from verl_cookbook.stack_resolve import Ask, file_version, guide, pins_of_guide, release_fact, target_env
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Pin:
     version: str
     file: str
     why: tuple[str, ...]  # "who: requirement" for every requirement naming it, the most specific first
-    how: str = "index"  # index | no-deps | elsewhere | sdist | build | source (vllm-ascend built on the node)
+    how: str = "index"  # index | no-deps | elsewhere | sdist | sdist-pure | build | source (vllm-ascend on the node)
 
     @property
     def spec(self) -> str:
@@ -140,7 +140,11 @@ def build(ask: Ask, record: dict) -> Plan:
         )
     for sd in record.get("sdists", []):
         r = Requirement(sd["requirement"])
-        version = next((s.version for s in r.specifier if s.operator == "=="), "")
+        version = file_version(sd["file"]) or next((s.version for s in r.specifier if s.operator == "=="), "")
+        if sd.get("built"):  # built here as py3-none-any: pip builds it on the node with no compiler
+            why = (f"{sd['why']}: {r}", f"the index has only an sdist; it builds as pure Python ({sd['built']})")
+            plan.extra.append(Pin(r.name, version, sd["file"], why, "sdist-pure"))
+            continue
         plan.extra.append(
             Pin(r.name, version, sd["file"], (f"{sd['why']}: {r}", "the index has only an sdist"), "sdist")
         )

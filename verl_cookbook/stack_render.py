@@ -44,6 +44,8 @@ def steps(plan: Plan, requirements: str = "stack.txt") -> list[str]:
             out.append(f"pip install --no-deps {p.spec} --extra-index-url {index}")
         elif p.how == "sdist":
             out.append(f"pip install --no-deps --no-binary {p.name} {p.spec}  # only an sdist: needs a compiler")
+        elif p.how == "sdist-pure":
+            out.append(f"pip install --no-deps {p.spec}  # only an sdist, pure Python: pip builds it, no compiler")
         elif p.how == "build":
             flag = release_fact(ask, "script", "vllm_build") or release_fact(ask, "guide", "vllm_build")
             env = flag.value if flag else "VLLM_TARGET_DEVICE=empty"
@@ -57,7 +59,16 @@ def steps(plan: Plan, requirements: str = "stack.txt") -> list[str]:
             soc = (
                 f"; without npu-smi: SOC_VERSION={built.soc.value} ({built.soc_product})" if built and built.soc else ""
             )
-            out.append(f"pip install --no-deps -v -e vllm-ascend  # on the {ask.product} node{soc}")
+            # as verl's install script builds it: the submodules (csrc/third_party), the build tools, and no build
+            # isolation, since an isolated build would fetch triton-ascend from PyPI, which does not have it
+            subs = release_fact(ask, "script", "vllm_ascend_submodules")
+            tools = release_fact(ask, "script", "build_tools")
+            flag = release_fact(ask, "script", "vllm_ascend_build")
+            out.append(f"git -C vllm-ascend {(subs.value if subs else 'git submodule update --init --recursive')[4:]}")
+            out.append(f"pip install {tools.value if tools else 'setuptools-scm'}")
+            isolation = flag.value if flag else "--no-build-isolation"
+            where = f" (as verl's install script does: {flag.source})" if flag else ""
+            out.append(f"pip install --no-deps {isolation} -v -e vllm-ascend  # on the {ask.product} node{soc}{where}")
     out.append("pip check")
     if ask.arch == "x86_64":
         idx = release_fact(ask, "guide", "x86_torch_index")

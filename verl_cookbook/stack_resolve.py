@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -51,6 +52,20 @@ WHY_ASKED = "the release asked (no extras: they pin CUDA torch)"
 WHY_VLLM = "vLLM {version} built with VLLM_TARGET_DEVICE=empty ({where})"
 WHY_BACKEND = "backend {backend}: {why}"
 WHY_CORE = "verl {version} Requires-Dist, extra verl-core (the v1 trainer imports it)"
+# floors verl's own code sets where its Requires-Dist names no version: without them pip, taking wheels only for
+# a foreign platform, backtracks silently to a release whose wheel lacks a requirement the index has only as an sdist
+# (hydra-core 1.3.2 needs antlr4-python3-runtime 4.9.*, sdist-only; pip fell back to hydra-core 0.11.3, whose
+# hydra.main has no config_name and cannot start verl). Each floor is checked against every covered release's source
+# (tests/test_stack.py).
+FLOORS = (
+    (
+        "hydra-core>=1.2",
+        "verl {version}'s verl/trainer/main_ppo.py calls hydra.main(config_name=…, version_base=None); version_base "
+        "is from Hydra 1.2 (https://hydra.cc/docs/upgrades/version_base/)",
+        "verl/trainer/main_ppo.py",
+        'config_name="ppo_trainer", version_base=None)',
+    ),
+)
 # what the v1 trainer (trainer.use_v1, the default) imports from verl's verl-core extra, taken from that extra
 V1_TRAINER = ("transferqueue",)
 # the distributions whose upload times the pages show (snapshots/index_uploads.json)
@@ -245,11 +260,38 @@ def compute(ask: Ask, log: Callable[[str], None] = lambda s: None) -> dict:
             record["vllm_sdist"] = sd["filename"]
     for req, why in backend_roots(ask):
         roots.add(req, WHY_BACKEND.format(backend=ask.backend, why=why), env)
+    for req, why, _, _ in FLOORS:
+        roots.add(req, why.format(version=ask.verl), env)
     for pin in ask.pins:
         roots.add(pin, "--pin", env)
+    with tempfile.TemporaryDirectory(prefix="verl-cookbook-sdist-wheels-") as house:
+        r = _resolve_rounds(ask, roots, env, Path(house), log)
+    built = {canonicalize_name(Requirement(sd["requirement"]).name) for sd in roots.sdists if sd.get("built")}
+    record.update(
+        verdict=r.verdict,
+        pip_says=list(r.lines),
+        roots=[{"requirement": req, "why": why} for req, why in roots.items],
+        elsewhere=roots.elsewhere,
+        sdists=roots.sdists,
+        notes=roots.notes,
+        installs=[i for i in r.items if canonicalize_name(i["name"]) not in built],  # those come from their sdist
+    )
+    return record
+
+
+def _resolve_rounds(
+    ask: Ask, roots: Roots, env: dict[str, str], house: Path, log: Callable[[str], None]
+) -> resolver.Resolution:
+    """pip over the roots until it answers for good: a requirement no file matches is taken from another index
+    or built from its sdist (dropped from the roots); a conflict that only an sdist-only release causes (pip, taking
+    wheels only, cannot use it) is resolved again with that release built here as a pure-Python wheel."""
     for _ in range(MAX_ROUNDS):
         log(f"pip resolves {len(roots.items)} roots for {ask.key}")
-        r = resolver.resolve([req for req, _ in roots.items], ask.target, items=True)
+        r = resolver.resolve([req for req, _ in roots.items], ask.target, items=True, find_links=str(house))
+        if r.verdict == "conflict":
+            if not _build_sdist_only(ask, roots, house, r.lines):
+                break
+            continue
         if r.verdict != "missing":
             break
         lack = _missing_requirement(r.lines)
@@ -260,8 +302,7 @@ def compute(ask: Ask, log: Callable[[str], None] = lambda s: None) -> dict:
             for gone, why in roots.drop(lack.name):
                 roots.elsewhere.append({"requirement": gone, "index": index.value, "why": why, "source": index.source})
             continue
-        version = next((s.version for s in lack.specifier if s.operator == "=="), None)
-        sd = resolver.sdist_file(lack.name, version, ask.index_url) if version else None
+        sd = resolver.sdist_for(lack.name, lack.specifier, ask.index_url) if lack.specifier else None
         if sd is None:
             break
         requires = resolver.pkg_info_requires(resolver.read_sdist(sd).get("PKG-INFO", ""))
@@ -273,16 +314,34 @@ def compute(ask: Ask, log: Callable[[str], None] = lambda s: None) -> dict:
         )
         for sub in requires or []:
             roots.add(sub, f"{sd['filename']} PKG-INFO Requires-Dist", env)
-    record.update(
-        verdict=r.verdict,
-        pip_says=list(r.lines),
-        roots=[{"requirement": req, "why": why} for req, why in roots.items],
-        elsewhere=roots.elsewhere,
-        sdists=roots.sdists,
-        notes=roots.notes,
-        installs=list(r.items),
-    )
-    return record
+    return r
+
+
+def _build_sdist_only(ask: Ask, roots: Roots, house: Path, lines: tuple[str, ...]) -> bool:
+    """Build each sdist-only requirement pip's conflict names (newest release its specifier allows) into ``house``;
+    True when one was built, so that resolving again can change the answer."""
+    done = {canonicalize_name(Requirement(sd["requirement"]).name) for sd in roots.sdists}
+    progress = False
+    for req, who in resolver.sdist_only_dependencies(lines, ask.index_url):
+        if canonicalize_name(req.name) in done:
+            continue
+        sd = resolver.sdist_for(req.name, req.specifier, ask.index_url)
+        version = file_version(sd["filename"]) if sd else None
+        whl = resolver.build_pure_wheel(req.name, version, house, ask.index_url) if sd and version else None
+        if sd is None or whl is None:
+            roots.notes.append(f"{req} (required by {who}): only an sdist on the index, not built as pure Python")
+            continue
+        roots.sdists.append(
+            {
+                "requirement": f"{req.name}=={version}",
+                "file": sd["filename"],
+                "why": f"{who} Requires-Dist",
+                "requires": resolver.wheel_requires(whl),
+                "built": whl.name,
+            }
+        )
+        progress = True
+    return progress
 
 
 # -- the committed resolutions --------------------------------------------------------------------------------
