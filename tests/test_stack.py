@@ -329,3 +329,24 @@ def test_an_sdist_only_requirement_with_a_wildcard_takes_the_newest_sdist_it_all
     found = resolver.sdist_for("antlr4-python3-runtime", SpecifierSet("==4.9.*"))
     assert found is not None and found["url"] == "u/4.9.3"
     assert resolver.sdist_for("antlr4-python3-runtime", SpecifierSet("==5.*")) is None
+
+
+def test_a_conflict_names_the_requirement_the_index_has_only_as_an_sdist_and_not_one_with_a_wheel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    files = {
+        "antlr4-python3-runtime": [{"filename": "antlr4-python3-runtime-4.9.3.tar.gz", "url": "u"}],
+        "omegaconf": [
+            {"filename": "omegaconf-2.3.0.tar.gz", "url": "u"},
+            {"filename": "omegaconf-2.3.0-py3-none-any.whl", "url": "u"},
+        ],
+    }
+    monkeypatch.setattr(resolver, "index_files", lambda name, index_url=resolver.INDEX_URL: files.get(name, []))
+    lines = (
+        "The user requested hydra-core>=1.2",
+        "hydra-core 1.3.8 depends on antlr4-python3-runtime==4.9.*",
+        "hydra-core 1.3.7 depends on antlr4-python3-runtime==4.9.*",
+        "hydra-core 1.3.8 depends on omegaconf<2.4,>=2.2",
+    )
+    found = resolver.sdist_only_dependencies(lines)
+    assert [(str(r), who) for r, who in found] == [("antlr4-python3-runtime==4.9.*", "hydra-core 1.3.8")]
