@@ -50,7 +50,7 @@ def test_each_listed_mistake_fires_its_rule_on_its_line_with_a_fix_and_link(fact
     hits = [d for d in report.findings if d.finding.rule == rule and d.finding.line == line_of(path, needle)]
     assert hits, [(d.finding.rule, d.finding.line, d.finding.message) for d in report.findings]
     assert hits[0].fix
-    assert hits[0].link == site_url() + page
+    assert hits[0].link == site_url() + "latest/" + page  # the published site: mike's `latest` alias
 
 
 def test_delta_findings_cite_the_raise_in_verls_source(facts):
@@ -665,3 +665,25 @@ def test_startup_python_implies_startup_and_a_python_without_verl_is_named_in_th
     last = err.splitlines()[-1]
     assert last.startswith("doctor: startup stage not run: no Python with verl installed: tried ")
     assert str(given) in last
+
+
+def test_a_link_goes_to_the_published_latest_version_in_the_readers_language(monkeypatch):
+    """The site is deployed with mike (scripts/deploy_docs.sh: each release in its folder, `latest` its alias,
+    English under en/): a page's address without them is a 404 on the published site."""
+    from verl_cookbook.doctor_rules import in_language, link
+
+    monkeypatch.delenv("VERL_COOKBOOK_SITE_URL", raising=False)
+    zh = link("backends/nccl-hccl/#rebuild-group-npu")
+    assert zh == site_url() + "latest/backends/nccl-hccl/#rebuild-group-npu"
+    assert in_language(zh, "en") == site_url() + "latest/en/backends/nccl-hccl/#rebuild-group-npu"
+    assert in_language(zh, "zh") == zh and in_language(None, "en") is None
+    deploy = (Path(__file__).resolve().parents[1] / "scripts" / "deploy_docs.sh").read_text(encoding="utf-8")
+    assert '--update-aliases "$version" latest' in deploy
+
+
+def test_a_site_url_from_the_environment_is_used_as_given_for_a_local_serve(monkeypatch):
+    from verl_cookbook.doctor_rules import in_language, link
+
+    monkeypatch.setenv("VERL_COOKBOOK_SITE_URL", "http://127.0.0.1:8000/verl-cookbook/")
+    assert link("tools/doctor/") == "http://127.0.0.1:8000/verl-cookbook/tools/doctor/"
+    assert in_language(link("tools/doctor/"), "en") == "http://127.0.0.1:8000/verl-cookbook/en/tools/doctor/"

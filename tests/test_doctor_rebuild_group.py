@@ -29,7 +29,7 @@ def test_rebuild_group_true_on_npu_shell_points_at_the_override_and_the_destroyc
     assert ".destroyComm(" in facts.tree.read(file).splitlines()[int(line) - 1]
     assert "AttributeError" in hit.finding.message
     assert "rebuild_group=False" in hit.fix
-    assert hit.link == site_url() + "backends/nccl-hccl/#rebuild-group-npu"
+    assert hit.link == site_url() + "latest/backends/nccl-hccl/#rebuild-group-npu"
 
 
 def test_rebuild_group_true_in_a_yaml_config_on_npu_is_reported_on_its_key(facts):

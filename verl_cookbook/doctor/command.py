@@ -15,7 +15,7 @@ from verl_cookbook import github_output
 from verl_cookbook.checks import launch
 from verl_cookbook.doctor.inputs import InputError
 from verl_cookbook.doctor.judgement import FileReport, dedupe, diagnose
-from verl_cookbook.doctor_rules import DoctorFinding, ascend_env, with_fix
+from verl_cookbook.doctor_rules import DoctorFinding, ascend_env, in_language, with_fix
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import apply_rules_options, count_text, default_lang, json_findings
 from verl_cookbook.findings import (
@@ -149,7 +149,7 @@ _LABELS = {"en": ("fix", "see"), "zh": ("修改方法", "参见")}
 
 def _extra(reports: list[FileReport], lang: str) -> list[list[tuple[str, str | None]]]:
     fix, see = _LABELS[lang]
-    return [[(fix, df.fix_text(lang)), (see, df.link)] for r in reports for df in r.findings]
+    return [[(fix, df.fix_text(lang)), (see, in_language(df.link, lang))] for r in reports for df in r.findings]
 
 
 def format_text(reports: list[FileReport], facts: Facts, lang: str = "en") -> str:
@@ -172,7 +172,7 @@ def format_json(reports: list[FileReport], facts: Facts, lang: str = "en") -> st
             for r in reports
         ],
         "findings": [
-            {**d, "fix": df.fix_text(lang), "link": df.link}
+            {**d, "fix": df.fix_text(lang), "link": in_language(df.link, lang)}
             for d, df in zip(
                 json_findings([df.finding for r in reports for df in r.findings], lang),
                 [df for r in reports for df in r.findings],

@@ -58,8 +58,25 @@ def _mkdocs_site_url() -> str | None:
     return m.group(1) if m else None
 
 
+# the published site is versioned with mike (scripts/deploy_docs.sh): each release under its own folder, `latest`
+# an alias of the newest, the English pages under en/ inside it; a page's address without them is a 404
+PUBLISHED_ALIAS = "latest/"
+
+
 def link(page: str) -> str:
-    return site_url() + page
+    """The page's address on the published site (its `latest` version, 中文), or under $VERL_COOKBOOK_SITE_URL as
+    given (a local `mkdocs serve`, which has no version folders)."""
+    if os.environ.get(SITE_URL_ENV):
+        return site_url() + page
+    return site_url() + PUBLISHED_ALIAS + page
+
+
+def in_language(url: str | None, lang: str) -> str | None:
+    """``url`` (from :func:`link`) for a reader of ``lang``: the English twin lives under en/."""
+    if url is None or lang != "en":
+        return url
+    base = site_url() + ("" if os.environ.get(SITE_URL_ENV) else PUBLISHED_ALIAS)
+    return base + "en/" + url[len(base) :] if url.startswith(base) else url
 
 
 @dataclass
