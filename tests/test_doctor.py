@@ -507,8 +507,14 @@ def test_the_whitelist_file_is_read_only_when_it_exists_here_and_its_path_has_no
     script.write_text(
         text.replace("HCCL_WHITELIST_FILE=bad_whitelist.json", f"HCCL_WHITELIST_FILE={value.format(dir=tmp_path)}")
     )
-    rules = [d.finding.rule for d in diagnose(script, facts).findings]
+    report = diagnose(script, facts)
+    rules = [d.finding.rule for d in report.findings]
     assert ("ascend/whitelist-file" in rules) is read
+    # a file not read here is named in the summary, so that silence does not read as "checked"
+    unread = [n for n in report.notes if "its content was not checked (ascend/whitelist-file)" in n]
+    assert bool(unread) is not read
+    if "$" in value:
+        assert "names a variable" in unread[0]
 
 
 def _kimi_script(tmp_path, product_comment: str, exports: str):

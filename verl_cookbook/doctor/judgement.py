@@ -131,6 +131,9 @@ def diagnose(
             anchor_line=unit.line,
         )
         report.findings += judge(unit, target, stages)
+        unread = ascend_env.whitelist_file_note(target)
+        if unread and unread not in report.notes:
+            report.notes.append(unread)
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
     elif dev.value == "npu":

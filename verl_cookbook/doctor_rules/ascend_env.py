@@ -101,6 +101,19 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
     return out
 
 
+def whitelist_file_note(t: Target) -> str | None:
+    """The summary's note when ascend/whitelist-file would apply but the file cannot be read here: the path names a
+    variable, or no such file exists beside the script (it may live on the cluster); silence would read as checked."""
+    if t.device != "npu" or t.backend != KIMI or t.product != "950":
+        return None
+    wl_file = _env(t, "HCCL_WHITELIST_FILE")
+    value = (wl_file[0] or "").strip() if wl_file else ""
+    if not value or resolve_beside(t, value) is not None:
+        return None
+    why = "names a variable" if "$" in value or "`" in value else "is not a file here"
+    return f"HCCL_WHITELIST_FILE={value} {why}: its content was not checked (ascend/whitelist-file)"
+
+
 def resolve_beside(t: Target, value: str) -> Path | None:
     """A path from the script, if it names a file here: absolute, or relative to the script's folder."""
     if "$" in value or "`" in value:

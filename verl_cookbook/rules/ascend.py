@@ -53,7 +53,8 @@ ASCEND_WHITELIST_FILE = declare(
     "ascend/whitelist-file",
     "Invalid HCCL whitelist file",
     "HCCL 白名单文件无效",
-    'An `HCCL_WHITELIST_FILE` that is missing or not `{"host_ip": [...]}` with IPv4 addresses.',
+    "An `HCCL_WHITELIST_FILE` beside the script (or at an absolute path here) that is not valid JSON or not "
+    '`{"host_ip": [...]}` with IPv4 addresses; a file not found here is not read, and the summary says so.',
     "HCCL reads host NIC IPv4 addresses from it; `device_ip` is reserved and not supported.",
     message="`HCCL_WHITELIST_FILE={value}`: {problems!p}",
     message_zh="`HCCL_WHITELIST_FILE={value}`：{problems!p}",

@@ -35,7 +35,8 @@ ZH: dict[str, tuple[str, str]] = {
         "作业在第一次权重同步结束时失败。",
     ),
     "ascend/whitelist-file": (
-        '`HCCL_WHITELIST_FILE` 指向的文件不存在，或其内容不是由 IPv4 地址组成的 `{"host_ip": [...]}`。',
+        "`HCCL_WHITELIST_FILE` 指向脚本旁（或本机绝对路径下）的文件，但其内容不是合法的 JSON，或不是由 IPv4 地址组成的 "
+        '`{"host_ip": [...]}`；本机找不到的文件不读取，汇总信息中会说明。',
         "HCCL 从该文件读取主机网卡的 IPv4 地址；`device_ip` 为预留字段，不支持。",
     ),
     "ascend/whitelist-required": (
