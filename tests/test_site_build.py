@@ -498,3 +498,9 @@ def test_built_search_worker_has_the_fixed_lunr_node_key():
     (worker,) = built_site().path.glob(search_per_language.WORKER_GLOB)
     text = worker.read_text(encoding="utf-8")
     assert search_per_language.LUNR_NODE_KEY_FIXED in text and search_per_language.LUNR_NODE_KEY not in text
+
+
+@pytest.mark.parametrize(("lang_prefix", "headers", "absent"), [("", "名称", "Name"), ("en/", "Name", "名称")])
+def test_the_api_tables_are_headed_in_the_pages_language(lang_prefix, headers, absent):
+    html = (built_site().path / lang_prefix / "reference" / "verl-api" / "index.html").read_text(encoding="utf-8")
+    assert f"<th>{headers}</th>" in html and f"<th>{absent}</th>" not in html
