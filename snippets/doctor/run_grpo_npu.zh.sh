@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 在一台 Atlas A3 服务器上运行 GRPO：训练端使用 0~3 号卡，独立推理端使用 4~7 号卡（v1 训练器的
+# 在 Atlas A3 训练系列产品的一个节点上运行 GRPO：训练端使用 0~3 号卡，独立推理端使用 4~7 号卡（v1 训练器的
 # separate_async 模式）；权重经 HCCL 从训练端同步到推理端。
 source /usr/local/Ascend/cann-8.5.0/set_env.sh
 export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3,4,5,6,7

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 在 Atlas A3 上运行 GRPO，训练端与推理端使用不同的卡；权重同步的设置照搬自 GPU 上的脚本。
+# 在 Atlas A3 训练系列产品上运行 GRPO，训练端与推理端使用不同的卡；权重同步的设置照搬自 GPU 上的脚本。
 source /usr/local/Ascend/cann-8.5.0/set_env.sh
 export ASCEND_RT_VISIBLE_DEVICES=0,1,2,3,4,5,6,7
 
