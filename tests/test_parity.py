@@ -194,7 +194,7 @@ def _edit(path: Path, old: str, new: str) -> None:
             '{ .sh check="skip" reason="checker',
         ),
         ("parity/blocks", "contributing.en.md", '{ .mermaid check="diagram" }', '{ .mermaid check="skip" reason="x" }'),
-        ("parity/admonitions", "contributing.en.md", '!!! info "Version notes"', '!!! note "Version notes"'),
+        ("parity/admonitions", "contributing.en.md", '!!! info "Note"', '!!! note "Note"'),
         ("parity/claims", "index.en.md", 'version="0.9.1"', 'version="0.9.0"'),
     ],
 )

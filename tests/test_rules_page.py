@@ -74,7 +74,7 @@ def test_the_chinese_page_shows_the_chinese_texts_and_the_english_page_the_engli
     zh, en = render("zh"), render("en")
     for r in declarations():
         catches, why = ZH[r.code]
-        assert f"- 检查内容：{linked(catches)}\n- 原因：{linked(why)}\n" in zh, r.code
+        assert f"- 检查内容：{linked(catches)}\n- 影响：{linked(why)}\n" in zh, r.code
         assert f"- What it catches: {linked(r.catches)}\n- Why: {linked(r.why)}\n" in en, r.code
 
 

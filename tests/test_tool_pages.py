@@ -134,9 +134,9 @@ def test_the_checker_checks_declared_blocks_and_only_asks_a_skipped_block_for_it
     found = sorted((f["line"], f["rule"]) for f in json.loads(out))
     assert code == 1
     assert found == [(3, "snippet/undeclared"), (11, "snippet/skip-without-reason"), (17, "config/unknown-key")], found
-    for page in CHECKER:
-        banner = (TOOLS / page).read_text(encoding="utf-8").partition("\n\n")[2].partition("\n\n")[0]
-        assert "skip" in banner and "※" in banner, f"{page}: the banner no longer says what is not checked"
+    for page in CHECKER:  # the page says so in its overview, the first paragraph under the H2 { #overview }
+        overview = (TOOLS / page).read_text(encoding="utf-8").partition("{ #overview }\n\n")[2].partition("\n\n")[0]
+        assert "skip" in overview and "※" in overview, f"{page}: the overview no longer says what is not checked"
 
 
 # -- checker: the size of what a covered release ships ---------------------------------------------------------
@@ -358,7 +358,7 @@ def test_the_dependencies_the_checker_page_lists_are_those_of_pyproject(page: st
         _normal(re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0]) for d in re.findall(r'^\s*"([^"]+)"', block.group(1), re.M)
     }
     assert len(required) >= 8
-    sentence = re.search(r"(?:It depends on|依赖) (.*?)(?:\(|（)", _section(page, "install"), re.S)
+    sentence = re.search(r"(?:depends on|依赖) (.*?)(?:\(|（)", _section(page, "prerequisites"), re.S)
     assert sentence, page
     words = re.split(r",\s*|、|\s+and\s+|\s+和\s+", " ".join(sentence.group(1).split()))
     listed = {_normal(n.strip()) for n in words if n.strip()}

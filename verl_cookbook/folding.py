@@ -114,8 +114,9 @@ def under_text(under: Sequence[Finding], lang: str = "en") -> str | None:
     if not under:
         return None
     lines = lines_text(under)
+    shown = lines.replace(" … ", "~") if lang == "zh" else lines  # a range reads 3~7 in 中文, as Ascend docs write it
     return _UNDER[lang].format(
-        n=len(under), s="" if len(under) == 1 else "s", ls="" if "…" not in lines else "s", lines=lines
+        n=len(under), s="" if len(under) == 1 else "s", ls="" if "…" not in lines else "s", lines=shown
     )
 
 

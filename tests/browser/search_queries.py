@@ -121,7 +121,7 @@ CHINESE: list[tuple[str, str]] = [
     ("模型合并", "recipes/model-merger/"),
     ("verl.model_merger", "recipes/model-merger/"),
     ("预热请求", "recipes/async-resume/"),
-    ("启动前体检", "tools/doctor/"),
+    ("启动前检查", "tools/doctor/"),
     ("哪些版本能一起装", "tools/stack/"),
     ("退出码", "tools/checker/"),
     ("--lenient", "tools/checker/"),

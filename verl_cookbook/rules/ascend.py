@@ -37,17 +37,23 @@ _KIMI = f"{PPO} \\\n    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi
 ASCEND_WHITELIST_REQUIRED = declare(
     "ascend/whitelist-required",
     "kimi_ckpt_engine on 950 without HCCL's whitelist",
-    "Ascend 950PR/Ascend 950DT 上 kimi_ckpt_engine 未开启 HCCL 白名单",
+    "Ascend 950PR/Ascend 950DT 上 `kimi_ckpt_engine` 未开启 HCCL 白名单校验",
     "`kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT without `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE`.",
     "verl's README asks for both on Ascend 950.",
     message="`{backend}` on Ascend 950PR/Ascend 950DT needs HCCL's whitelist turned on: export {missing!c}",
-    message_zh="在 Ascend 950PR/Ascend 950DT 上使用 `{backend}` 需要开启 HCCL 白名单：请设置 {missing!c}",
+    message_zh="在 Ascend 950PR/Ascend 950DT 上使用 `{backend}` 需要开启 HCCL 白名单校验：请设置 {missing!c}",
     fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "
     'like {{"host_ip": ["192.168.1.10", "192.168.1.11"]}} (the host NIC IPs of every node)',
     fix_zh='设置 HCCL_WHITELIST_DISABLE=0，并将 HCCL_WHITELIST_FILE 指向形如 {{"host_ip": ["192.168.1.10", '
     '"192.168.1.11"]}} 的 JSON 文件（内容为各节点主机网卡的 IP 地址）',
     page=PAGE_WHITELIST,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "950", "--cann", "8.5.0")),
+    good=Example(
+        "sh",
+        "export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport HCCL_WHITELIST_DISABLE=0\n"
+        "export HCCL_WHITELIST_FILE=/etc/hccl_whitelist.json\n" + _KIMI,
+        ("--product", "950", "--cann", "8.5.0"),
+    ),
 )
 ASCEND_WHITELIST_FILE = declare(
     "ascend/whitelist-file",
@@ -67,7 +73,7 @@ ASCEND_WHITELIST_FILE = declare(
 ASCEND_INTRA_ROCE = declare(
     "ascend/intra-roce",
     "kimi_ckpt_engine with CANN ≥ 8.5.0 without intra-node RoCE",
-    "CANN 8.5.0 及以上版本使用 kimi_ckpt_engine 时未开启节点内 RoCE",
+    "CANN 8.5.0 及以上版本使用 `kimi_ckpt_engine` 时未开启节点内 RoCE",
     "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`, and, on the Atlas A2 "
     "training series (or an unknown product), without the Ascend Direct buffer pool either.",
     "verl's README asks for `HCCL_INTRA_ROCE_ENABLE=1` with CANN 8.5.0 or later: inside a server Mooncake's Ascend "
@@ -80,7 +86,7 @@ ASCEND_INTRA_ROCE = declare(
         "RoCE for Mooncake's Ascend Direct); neither it nor the Ascend Direct buffer pool is set",
     },
     message_zh={
-        "": "以 CANN {cann}[[ 在 Atlas {product} 上]]使用 `{backend}`：verl 的 README 要求设置 "
+        "": "以 CANN {cann}[[ 在 Atlas {product} 训练系列产品上]]使用 `{backend}`：verl 的 README 要求设置 "
         "HCCL_INTRA_ROCE_ENABLE=1（为 Mooncake 的 Ascend Direct 开启节点内 RoCE，其默认使用 HCCS 链路）",
         "a2": "以 CANN {cann} 在 Atlas A2 训练系列产品上使用 `{backend}`：verl 的 README 要求设置 "
         "HCCL_INTRA_ROCE_ENABLE=1（为 Mooncake 的 Ascend Direct 开启节点内 RoCE），当前既未设置该变量，"

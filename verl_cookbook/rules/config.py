@@ -36,7 +36,7 @@ CONFIG_UNKNOWN_KEY = declare(
     },
     message_zh={
         "": "配置项 `{key}` 不存在：verl 的 `{config}` 配置中[[ `{parent}` 下]]没有 `{name}`[[；是否应为 "
-        "`{suggestion}`？]][[（Hydra：{hydra}）]]",
+        "`{suggestion}`？]][[（Hydra 原文：{hydra}）]]",
         "group": "配置项 `{key}` 不存在：`{name}` 是 `{config}` 的配置组，须单独选择：写作 `{name}={value}`[[（"
         "Hydra：{hydra}）]]",
     },
@@ -58,7 +58,7 @@ CONFIG_NOT_A_MAPPING = declare(
     "A dotted key that goes below a value that is not a mapping in verl's config (`trainer.total_epochs.x`).",
     "Hydra cannot set a key inside a number or a string; the job stops at start-up.",
     message="`{parent}` is a value in verl's config, not a mapping, so `{key}` cannot be set[[ (Hydra: {hydra})]]",
-    message_zh="`{parent}` 在 verl 配置中是一个值而非映射，因此无法设置 `{key}`[[（Hydra：{hydra}）]]",
+    message_zh="`{parent}` 在 verl 配置中是一个值而非映射，因此无法设置 `{key}`[[（Hydra 原文：{hydra}）]]",
     bad=ppo_script("trainer.total_epochs.max=2"),
     good=ppo_script("trainer.total_epochs=2"),
 )
@@ -211,7 +211,7 @@ OVERRIDE_NEEDS_PLUS = declare(
     message="`{key}` is not in verl's `{config}` config (its parent is empty there), so Hydra rejects "
     "`{override}`; write `+{override}`[[ (Hydra: {hydra})]]",
     message_zh="`{key}` 不在 verl 的 `{config}` 配置中（其上级为空），因此 Hydra 拒绝 `{override}`；请写作 "
-    "`+{override}`[[（Hydra：{hydra}）]]",
+    "`+{override}`[[（Hydra 原文：{hydra}）]]",
     bad=ppo_script("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
     good=ppo_script("+actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
     extra=("legacy",),  # the key is under a section some entry point migrates: `+` alone is not the fix (--fix)
@@ -224,7 +224,7 @@ OVERRIDE_PLUS_ON_EXISTING = declare(
     "Hydra refuses to append an existing key; write `key=value` (or `++key=value`).",
     message="`{key}` already exists in verl's `{config}` config, so Hydra rejects `{override}`; write it without "
     "`+`[[ (Hydra: {hydra})]]",
-    message_zh="`{key}` 已存在于 verl 的 `{config}` 配置中，因此 Hydra 拒绝 `{override}`；请去掉 `+`[[（Hydra："
+    message_zh="`{key}` 已存在于 verl 的 `{config}` 配置中，因此 Hydra 拒绝 `{override}`；请去掉 `+`[[（Hydra 原文："
     "{hydra}）]]",
     bad=ppo_script("+trainer.total_epochs=2"),
     good=ppo_script("trainer.total_epochs=2"),
@@ -236,7 +236,7 @@ OVERRIDE_DELETE_MISSING = declare(
     "An override `~key` for a key verl's config does not have.",
     "Hydra stops: there is nothing to delete.",
     message="`{override}` deletes a key verl's config does not have[[ (Hydra: {hydra})]]",
-    message_zh="`{override}` 删除的配置项在 verl 配置中不存在[[（Hydra：{hydra}）]]",
+    message_zh="`{override}` 删除的配置项在 verl 配置中不存在[[（Hydra 原文：{hydra}）]]",
     bad=ppo_script("~trainer.no_such_key"),
     good=ppo_script("trainer.total_epochs=2"),
 )
@@ -248,7 +248,7 @@ OVERRIDE_UNKNOWN_GROUP = declare(
     "Hydra stops at start-up.",
     message="`{override}` names a config group verl does not have[[; did you mean `{suggestion}`?]][[ (Hydra: "
     "{hydra})]]",
-    message_zh="`{override}` 引用的配置组在 verl 中不存在[[；是否应为 `{suggestion}`？]][[（Hydra：{hydra}）]]",
+    message_zh="`{override}` 引用的配置组在 verl 中不存在[[；是否应为 `{suggestion}`？]][[（Hydra 原文：{hydra}）]]",
 )
 # What a group option the release lacks would have defined: keys there are judged against the default option, so
 # what Hydra or verl would make of them is not known; their findings are folded under the choice.
@@ -339,7 +339,7 @@ OVERRIDE_SWEEP_WITHOUT_MULTIRUN = declare(
         "in verl's config, so the list is written `{key}=[{value}]`",
     },
     message_zh={
-        "": "`{override}` 是参数扫描（sweep）：未指定 `--multirun`（`-m`）时 Hydra 拒绝运行[[（Hydra：{hydra}）]]",
+        "": "`{override}` 是参数扫描（sweep）：未指定 `--multirun`（`-m`）时 Hydra 拒绝运行[[（Hydra 原文：{hydra}）]]",
         "list": "`{override}` 是参数扫描（sweep）：未指定 `--multirun`（`-m`）时 Hydra 拒绝运行；`{key}` 在 verl "
         "的配置中是列表，列表应写作 `{key}=[{value}]`",
     },

@@ -143,7 +143,7 @@ COVERAGE_MARK_WITHOUT_LINK = declare(
     message_zh="“{words}”以“{title}”标 ※，但未给出报告的链接",
     extra=("text",),
     fix="link the report, thread or issue in the sentence (or say in the title what else the sentence rests on)",
-    fix_zh="在句中链接该报告、讨论或 issue（或在 title 中说明该句还依据什么）",
+    fix_zh="在句中链接该报告、讨论或议题（issue）（或在 title 中说明该句还依据什么）",
     bad=Example(
         "md",
         "A user reports that the sync hangs on 16 nodes."

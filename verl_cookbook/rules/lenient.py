@@ -33,7 +33,9 @@ LENIENT_WRONG_LANGUAGE = declare(
         what: f"this block is tagged `{{lang}}` but shows {en}; tag it `{{tag}}`" for what, (en, _zh) in _SHOWS.items()
     },
     message_zh={
-        what: f"该代码块标注为 `{{lang}}`，但内容是{zh}；请改标为 `{{tag}}`" for what, (_en, zh) in _SHOWS.items()
+        # a space between 中文 and code (`--help`), none between two 中文 characters
+        what: f"该代码块标注为 `{{lang}}`，但内容是{' ' if zh.startswith('`') else ''}{zh}；请改标为 `{{tag}}`"
+        for what, (_en, zh) in _SHOWS.items()
     },
     fix="tag the block `{tag}`",
     fix_zh="将代码块改标为 `{tag}`",

@@ -28,7 +28,7 @@ FAMILIES = {
     "defaults": ("默认值代码块", "Blocks of defaults"),
     "delta": ("delta_sharded 约束", "delta_sharded constraints"),
     "diagram": ("图表", "Diagrams"),
-    "engine": ("Checkpoint engine", "Checkpoint engines"),
+    "engine": ("检查点引擎", "Checkpoint engines"),
     "env": ("环境变量", "Environment variables"),
     "fact": ("上游事实快照", "Facts from upstream snapshots"),
     "file": ("文件读取", "Reading files"),
@@ -37,7 +37,7 @@ FAMILIES = {
     "json": ("JSON", "JSON"),
     "lenient": ("其他项目的文档（--lenient）", "Other projects' docs (--lenient)"),
     "markdown": ("Markdown", "Markdown"),
-    "merger": ("model merger 命令行", "The model merger command line"),
+    "merger": ("模型合并工具命令行", "The model merger command line"),
     "override": ("Hydra 覆盖项", "Hydra overrides"),
     "parity": ("中英文结构一致", "Translation parity"),
     "python": ("Python 示例", "Python examples"),
@@ -83,8 +83,8 @@ _TEXT: dict[str, _Text] = {
             "`verl-cookbook check` 与 `verl-cookbook doctor` 报告的每个问题都属于下列某条规则，输出中以规则代码标识"
             "（如 `config/unknown-key`）。本页由规则声明（`verl_cookbook/rules/`）生成。每条规则的提示信息与修改方法"
             "均以中文和英文声明：`--lang zh` 输出中文，`--lang en` 输出英文；未指定时按 `LC_ALL`、`LC_MESSAGES`、"
-            "`LANG` 中第一个已设置的变量判断，以 `zh` 开头即输出中文。提示信息中的 `{名称}` 由问题的数据填入，⟦…⟧ "
-            "中的部分只在相应数据存在时显示（规则声明中写作 `[[…]]`）。\n\n"
+            "`LANG` 中第一个已设置的变量判断，以 `zh` 开头即输出中文。\n\n"
+            "提示信息中的 `{名称}` 由问题的数据填入，⟦…⟧ 中的部分只在相应数据存在时显示（规则声明中写作 `[[…]]`）。\n\n"
             "级别为“警告”的规则在 `--format github` 输出中显示为 `::warning` 注解，在文本输出中于规则代码后标注 "
             "`(warning)`。与 ShellCheck 和 ruff 相同，报告出的警告与错误一样使退出码为 1；不希望因某条规则而失败时，"
             "用 `--ignore` 或忽略注释将其排除。"
@@ -106,7 +106,7 @@ _TEXT: dict[str, _Text] = {
         "index_h": "规则一览 { #index }",
         "cols": ("规则代码", "摘要", "级别"),
         "catches": "检查内容",
-        "why": "原因",
+        "why": "影响",
         "message": "提示信息",
         "fix": "修改方法",
         "bad": "错误示例",
@@ -123,8 +123,9 @@ _TEXT: dict[str, _Text] = {
             "declarations (`verl_cookbook/rules/`). Each rule declares its message and its fix in English and in "
             "中文: `--lang en` prints the English, `--lang zh` the 中文; without `--lang`, the first of `LC_ALL`, "
             "`LC_MESSAGES` and `LANG` that is set decides (a value starting with `zh` means 中文). In a message, "
-            "`{name}` is filled from the finding's data, and a part in ⟦…⟧ (written `[[…]]` in the declaration) is "
-            "shown only when its data is there."
+            "\n\n"
+            "In a message, `{name}` is filled from the finding's data, and a part in ⟦…⟧ (written `[[…]]` in the "
+            "declaration) is shown only when its data is there."
             "\n\n"
             "A rule of severity warning is annotated `::warning` in `--format github` output and marked `(warning)` "
             "after its code in text output. As with ShellCheck and ruff, a reported warning sets exit code 1 just as "
@@ -204,9 +205,14 @@ def _example(ex: Example, lang: str) -> list[str]:
 _SPAN = re.compile(r"(`+)(.+?)\1")
 
 
+_CONVERSION = re.compile(r"\{(\w+)![a-z]\}")
+
+
 def _shown(template: str) -> str:
-    """A template as Markdown text: an optional part ``[[…]]`` shown as ``⟦…⟧`` and other square brackets outside
-    code spans escaped, so that neither reads as a link reference."""
+    """A template as Markdown text: an optional part ``[[…]]`` shown as ``⟦…⟧``, other square brackets outside
+    code spans escaped, so that neither reads as a link reference, and a field's conversion (``{value!r}``,
+    ``{missing!c}``: how the value is quoted or listed) left out, as ``{value}``, for the reader."""
+    template = _CONVERSION.sub(r"{\1}", template)
 
     def text(part: str) -> str:
         part = part.replace("[[", "⟦").replace("]]", "⟧")
@@ -280,6 +286,10 @@ def _suppression_examples(lang: str) -> list[str]:
 
 # the page is written from the declarations: claim coverage counts its statements as generated, held by this test
 GENERATED = "<!-- generated: test_rules_page.py::test_the_committed_rules_page_is_current -->"
+_NOTE = {
+    "zh": '!!! info "说明"\n    本页由规则声明生成，与当前版本的 verl-cookbook 一致。',
+    "en": '!!! info "Note"\n    This page is generated from the rule declarations of the current verl-cookbook.',
+}
 
 
 def render(lang: str) -> str:
@@ -287,7 +297,20 @@ def render(lang: str) -> str:
     t = _TEXT[lang]
     zh = lang == "zh"
     rules = declarations()
-    out = [f"# {t['title']}", "", GENERATED, "", t["intro"], "", f"## {t['select_h']}", "", t["select"], ""]
+    out = [
+        f"# {t['title']}",
+        "",
+        GENERATED,
+        "",
+        _NOTE[lang],
+        "",
+        t["intro"],
+        "",
+        f"## {t['select_h']}",
+        "",
+        t["select"],
+        "",
+    ]
     out += _select_examples(lang)
     out += ["", f"## {t['suppress_h']}", "", t["suppress"], ""]
     out += _suppression_examples(lang)

@@ -200,7 +200,7 @@ SHELLCHECK_SC = declare(
     "What ShellCheck reports on a shell block; the code is ShellCheck's (`shellcheck/SC2086`).",
     "ShellCheck's wiki page, linked in the message, explains each one.",
     message="{message} (https://www.shellcheck.net/wiki/{code})",
-    message_zh="ShellCheck：{message}（https://www.shellcheck.net/wiki/{code}）",
+    message_zh="ShellCheck 原文：{message}（说明见 https://www.shellcheck.net/wiki/{code}）",
     family=True,
 )
 

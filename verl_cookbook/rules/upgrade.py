@@ -46,8 +46,8 @@ UPGRADE_KEY_MOVED = declare(
     "place.",
     message="`{key}` is not where verl {release} reads it: it moved to `{new}`[[ in verl {since} (verl {last} was "
     "the last to read it here)]]; did you mean `{new}`?",
-    message_zh="`{key}` 不在 verl {release} 读取它的位置：它已迁移到 `{new}`[[（自 verl {since} 起；verl {last} "
-    "是最后在此处读取它的版本）]]；是否应为 `{new}`？",
+    message_zh="verl {release} 不在此位置读取 `{key}`：该配置项已迁移到 `{new}`[[（自 verl {since} 起；verl {last} "
+    "是最后在此处读取它的版本）]]",
     fix="write `{new}` instead of `{key}`",
     fix_zh="将 `{key}` 改为 `{new}`",
     bad=_sh(f"{PPO} train_batch_size=64"),

@@ -75,7 +75,7 @@ ZH: dict[str, tuple[str, str]] = {
         "title 是读者悬停时看到的内容：依据用户报告、上游讨论、源码阅读，或未运行。",
     ),
     "coverage/mark-without-link": (
-        "※ 标记的 title 说明该陈述依据报告、讨论或 issue，但它所在标题下的段落没有给出任何链接。",
+        "※ 标记的 title 说明该陈述依据报告、讨论或议题（issue），但它所在标题下的段落没有给出任何链接。",
         "※ 将证据交给了报告；读者无法打开报告时，也就无从核对这句话。",
     ),
     "coverage/debt-fixed": (
