@@ -335,3 +335,16 @@ def test_the_alignment_check_sees_the_two_buffers_verl_logs(tmp_path: Path) -> N
     out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert sorted(out.stdout.splitlines()) == ["ptr=0x12c0200000 aligned_2MiB=1", "ptr=0x12c0201000 aligned_2MiB=0"]
+
+
+def test_check_script_stops_with_an_error_when_its_python_cannot_find_verl(tmp_path: Path) -> None:
+    """A python3 without verl (the wrong venv, or verl only inside a container) used to fall through to "not
+    affected", the dangerous answer for a 0.9.0 user (review-s7b P6)."""
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONNOUSERSITE": "1"}
+    bare = subprocess.run(["python3", "-c", "import importlib.util as u; print(u.find_spec('verl') is None)"], env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert bare.stdout.strip() == "True", "this test needs a python3 that has no verl"
+    for script in (CHECK_SCRIPT, CHECK_SCRIPT.with_name("check_async_broadcast.zh.sh")):
+        out = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 1 and "not affected" not in out.stdout and out.stdout == "", (script.name, out)
+        assert "verl not found by this python3" in out.stderr
