@@ -78,7 +78,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "colon": "：",
         "table": {"A3": "Atlas A2 训练系列产品、Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
         "products": {"A2": "Atlas A2 训练系列产品", "A3": "Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
-        "source_build": "{products} 上 vllm-ascend {version} 需在节点上源码编译：PyPI 上的 wheel 按 {chip} 编译"
+        "source_build": "{products}上 vllm-ascend {version} 需在节点上源码编译：PyPI 上的 wheel 按 {chip} 编译"
         "（wheel 内 `vllm_ascend/_build_info.py` 的 `__device_type__ = '{chip}'`），芯片不符时 vllm-ascend 在 worker "
         "启动时报错退出{check}。编译命令：`git clone --depth 1 --branch v{version} https://github.com/vllm-project/vllm-ascend.git`，"
         "然后 `pip install --no-deps -v -e vllm-ascend`；编译时从 npu-smi 读取芯片型号{soc}。",
@@ -255,10 +255,20 @@ def source_build_notes(release: str, product: str, base: Plan, lang: str) -> lis
         soc = t["source_soc"].format(soc=b.soc.value, product=b.soc_product, source=b.soc.source) if b.soc else ""
         out.append(
             t["source_build"].format(
-                products=t["products"][b.product], version=b.version, chip=b.wheel_chip, check=check, soc=soc
+                products=_before_cjk(t["products"][b.product], lang),
+                version=b.version,
+                chip=b.wheel_chip,
+                check=check,
+                soc=soc,
             )
         )
     return out
+
+
+def _before_cjk(name: str, lang: str) -> str:
+    """A product name followed by 中文 text: a space after a name that ends in a Latin letter or digit
+    (``Ascend 950DT 上``), none after one that ends in 中文 (``训练系列产品上``)."""
+    return name + " " if lang == "zh" and name[-1:].isascii() and name[-1:].isalnum() else name
 
 
 def _pin(plan: Plan, dist: str):
