@@ -90,11 +90,14 @@ def test_every_upstream_figure_links_its_source(path: Path) -> None:
 
 
 def test_callback_snippet_is_a_verl_checkpoint_callback() -> None:
-    blocks = [b for b in parse_page(_pair("checkpoint-callback")[0], REPO).blocks if b.attrs.get("check") == "python"]
-    assert [b.includes for b in blocks] == [["snippets/recipes/checkpoint_callback.py"]]
-    code = blocks[0].code
-    assert "from verl.trainer.ppo.checkpoint_callback import CheckpointCallback" in code
-    assert re.search(r"class \w+\(CheckpointCallback\):", code) and "def on_save(" in code
+    # the 中文 page includes the variant with 中文 comments, the English page the original
+    snippets = ("checkpoint_callback.zh.py", "checkpoint_callback.py")
+    for page, snippet in zip(_pair("checkpoint-callback"), snippets, strict=True):
+        blocks = [b for b in parse_page(page, REPO).blocks if b.attrs.get("check") == "python"]
+        assert [b.includes for b in blocks] == [[f"snippets/recipes/{snippet}"]]
+        code = blocks[0].code
+        assert "from verl.trainer.ppo.checkpoint_callback import CheckpointCallback" in code
+        assert re.search(r"class \w+\(CheckpointCallback\):", code) and "def on_save(" in code
 
 
 # Each correction issue 26 asked for: the page must keep the claim that holds the corrected statement and must not

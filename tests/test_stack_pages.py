@@ -125,3 +125,11 @@ def test_the_install_overview_section_the_matrix_points_to_has_a_row_for_each_ba
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     named = {name for row in rows for name in re.findall(r"`([a-z_]+)`", row.split("|")[1])}
     assert set(facts.backends()) <= named
+
+
+def test_a_product_name_before_chinese_text_is_spaced_only_after_a_latin_ending() -> None:
+    md = stack_pages.plans_markdown(covered_releases(), "zh")
+    notes = [line for line in md.splitlines() if "需在节点上源码编译" in line]
+    assert any("训练系列产品上 vllm-ascend" in line for line in notes)
+    assert any("Ascend 950DT 上 vllm-ascend" in line for line in notes)
+    assert not any("产品 上" in line or "950DT上" in line for line in notes)

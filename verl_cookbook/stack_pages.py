@@ -36,7 +36,7 @@ KEY_DISTS = (
     "checkpoint-engine",
     "mooncake-transfer-engine-npu",
 )
-PRODUCT_TABLES = (("A3", "Atlas A2 / A3"), ("950", "Ascend 950PR / 950DT"))  # A2 and A3 share verl's guide table
+PRODUCT_TABLES = ("A3", "950")  # A2 and A3 share verl's guide table; each language names them in TEXT["table"]
 FAMILY_PRODUCTS = {"A3": ("A2", "A3")}  # the products a table stands for, where they may install differently
 
 TEXT: dict[str, dict[str, Any]] = {
@@ -44,10 +44,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "release_h": "verl {release} {{ #verl-{anchor} }}",
         "command": "命令：`{cmd}`",
         "cols": "| 软件包 | 版本 | 决定版本的依赖 | 安装方式 |\n|---|---|---|---|",
-        "no_plan": "无法给出安装方案，pip 的原话：",
+        "no_plan": "无法给出安装方案，pip 报告以下冲突：",
         "how": {
-            "index": "从索引安装",
-            "elsewhere": "另一个索引",
+            "index": "从 PyPI 安装",
+            "elsewhere": "从 verl 安装脚本使用的软件源安装",
             "sdist": "源码包编译",
             "sdist-pure": "源码包构建（纯 Python，无需编译器）",
             "build": "源码编译",
@@ -60,19 +60,24 @@ TEXT: dict[str, dict[str, Any]] = {
         "backend_only": "（仅 {backends}）",
         "upload_cols": "| verl | 上传到 PyPI | 当时最新的 Mooncake NPU wheel | 当时最新的 checkpoint-engine |\n"
         "|---|---|---|---|",
-        "none_yet": "还没有",
+        "none_yet": "无（尚未发布）",
         "no_guide": "verl {release} 没有为这一产品提供昇腾安装指南，因此没有安装方案。",
         "asked": "所选的 verl 版本（不带 extra）",
         "backend": "{backend} 后端",
         "readme": "verl 的 README",
         "guide": "verl 的指南",
         "not_stated": "指南未写明",
-        "guide_diff": "verl 的指南写的是 `{name}` `{guide}`（[来源]({source})），方案锁定 `{pinned}`{why}。",
+        "guide_diff": "verl 的指南为 `{name}` `{guide}`（[verl 昇腾安装指南]({source})），方案锁定 `{pinned}`{why}。",
         "guide_diff_why": "，由这条依赖决定：{decider}",
-        "kimi_950": "verl {verl} 的 README 关于 Ascend 950 上的 kimi_ckpt_engine：“{text}”（[来源]({source})）",
+        "kimi_950": "verl {verl} 的 README 关于 Ascend 950PR/Ascend 950DT 上的 `kimi_ckpt_engine` 的原文："
+        "“{text}”（[verl {verl} README]({source})）",
         "by_backend": "{floor}（{backends}）",
         "per_product": "{product}：{how}",
         "sep": "；",
+        "list_sep": "、",
+        "hdk": "NPU 驱动与固件（HDK）",
+        "colon": "：",
+        "table": {"A3": "Atlas A2 训练系列产品、Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
         "products": {"A2": "Atlas A2 训练系列产品", "A3": "Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
         "source_build": "{products}上 vllm-ascend {version} 需在节点上源码编译：PyPI 上的 wheel 按 {chip} 编译"
         "（wheel 内 `vllm_ascend/_build_info.py` 的 `__device_type__ = '{chip}'`），芯片不符时 vllm-ascend 在 worker "
@@ -114,6 +119,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "by_backend": "{floor} ({backends})",
         "per_product": "{product}: {how}",
         "sep": "; ",
+        "list_sep": ", ",
+        "hdk": "NPU driver and firmware (HDK)",
+        "colon": ": ",
+        "table": {"A3": "Atlas A2 and Atlas A3 training series", "950": "Ascend 950PR/950DT"},
         "products": {"A2": "Atlas A2 training series", "A3": "Atlas A3 training series", "950": "Ascend 950PR/950DT"},
         "source_build": "On {products}, vllm-ascend {version} is built on the node: the wheel on PyPI is compiled for "
         "{chip} (`__device_type__ = '{chip}'` in the wheel's `vllm_ascend/_build_info.py`), and vllm-ascend stops at "
@@ -152,7 +161,7 @@ def decider(why: str, lang: str) -> str:
         who = f"verl {m.group(1)} Requires-Dist (extra `verl-core`)"
     else:
         who = _cell(who)
-    return f"{who}: `{_cell(req)}`"
+    return f"{who}{t['colon']}`{_cell(req)}`"
 
 
 def _link_source(text: str) -> str:
@@ -196,7 +205,7 @@ def table(release: str, product: str, lang: str) -> list[str]:
             continue
         pin = _pin(plans[having[0]], dist)
         assert pin is not None
-        only = "" if len(having) == len(BACKENDS) else t["backend_only"].format(backends=", ".join(having))
+        only = "" if len(having) == len(BACKENDS) else t["backend_only"].format(backends=t["list_sep"].join(having))
         first = decider(pin.why[0], lang) if pin.why else "—"
         how = t["how"][pin.how]
         if len(products := FAMILY_PRODUCTS.get(product, (product,))) > 1:  # one table for several products
@@ -207,7 +216,7 @@ def table(release: str, product: str, lang: str) -> list[str]:
                 )
         lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {first} | {how} |")
         shown += 1
-    for key, label in (("cann", "CANN"), ("hdk", "HDK")):
+    for key, label in (("cann", "CANN"), ("hdk", t["hdk"])):
         f = base.facts.get(key)
         if f is not None:
             value = f"`{_cell(f.value)}`" if f.value[:1].isdigit() else t["not_stated"]
@@ -216,7 +225,8 @@ def table(release: str, product: str, lang: str) -> list[str]:
     for backend, p in plans.items():
         if p.verdict == "ok":
             floors.setdefault(glibc_text(p).removeprefix("glibc "), []).append(backend)
-    cell = " / ".join(t["by_backend"].format(floor=f, backends=", ".join(b)) for f, b in sorted(floors.items()))
+    sep = t["list_sep"]
+    cell = " / ".join(t["by_backend"].format(floor=f, backends=sep.join(b)) for f, b in sorted(floors.items()))
     lines.append(f"| glibc | {cell} | {t['glibc']} | — |")
     lines.append("")
     lines.append(t["more"].format(n=len(base.pins) + len(base.extra) - shown))
@@ -247,10 +257,20 @@ def source_build_notes(release: str, product: str, base: Plan, lang: str) -> lis
         soc = t["source_soc"].format(soc=b.soc.value, product=b.soc_product, source=b.soc.source) if b.soc else ""
         out.append(
             t["source_build"].format(
-                products=t["products"][b.product], version=b.version, chip=b.wheel_chip, check=check, soc=soc
+                products=_before_cjk(t["products"][b.product], lang),
+                version=b.version,
+                chip=b.wheel_chip,
+                check=check,
+                soc=soc,
             )
         )
     return out
+
+
+def _before_cjk(name: str, lang: str) -> str:
+    """A product name followed by 中文 text: a space after a name that ends in a Latin letter or digit
+    (``Ascend 950DT 上``), none after one that ends in 中文 (``训练系列产品上``)."""
+    return name + " " if lang == "zh" and name[-1:].isascii() and name[-1:].isalnum() else name
 
 
 def _pin(plan: Plan, dist: str):
@@ -267,8 +287,8 @@ def plans_markdown(releases: list[str], lang: str) -> str:
     for release in sorted(releases, key=lambda r: tuple(int(x) for x in r.split(".")), reverse=True):
         out.append(f"### {t['release_h'].format(release=release, anchor=release.replace('.', '-'))}")
         out.append("")
-        for product, label in PRODUCT_TABLES:
-            out.append(f"**{label}**")
+        for product in PRODUCT_TABLES:
+            out.append(f"**{t['table'][product]}**")
             out.append("")
             out += table(release, product, lang)
             out.append("")
