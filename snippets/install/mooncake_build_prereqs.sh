@@ -9,6 +9,7 @@ done
 # 3. Sources and common build dependencies
 git clone https://github.com/kvcache-ai/Mooncake.git
 cd Mooncake
+git checkout 3b5a594133958449a1feaf1c9e0fc1b553e34a28  # the commit everything on this page was read at (a newer main may differ)
 git submodule update --init --recursive
 sudo bash dependencies.sh -y
 sudo bash scripts/ascend/dependencies_ascend_installation.sh

@@ -8,6 +8,7 @@ done
 # 3. 获取源码并安装通用编译依赖与昇腾编译依赖
 git clone https://github.com/kvcache-ai/Mooncake.git
 cd Mooncake
+git checkout 3b5a594133958449a1feaf1c9e0fc1b553e34a28  # 切换到本页内容所依据的提交（更新的 main 分支可能不同）
 git submodule update --init --recursive
 sudo bash dependencies.sh -y
 sudo bash scripts/ascend/dependencies_ascend_installation.sh
