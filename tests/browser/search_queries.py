@@ -122,7 +122,7 @@ CHINESE: list[tuple[str, str]] = [
     ("verl.model_merger", "recipes/model-merger/"),
     ("预热请求", "recipes/async-resume/"),
     ("启动前检查", "tools/doctor/"),
-    ("哪些版本能一起装", "tools/stack/"),
+    ("哪些版本能一起装", "install/version-matrix/"),  # the page that lists them (the stack tool computes them)
     ("退出码", "tools/checker/"),
     ("--lenient", "tools/checker/"),
     ("pre-commit", "tools/verl-ci/"),
