@@ -17,7 +17,8 @@ Typography (中文 pages), here:
 * ``prose/cjk-space``: a space a reader sees between two Chinese characters (or one and Chinese punctuation)
   on a 中文 page, as in "核对。 文中的" (a line break there renders as nothing: verl_cookbook.cjk_line_breaks).
 
-The glossary's lists (``docs/glossary.md`` and its twin, read by ``verl_cookbook.glossary``), here:
+The glossary's lists (term tables in ``docs/glossary.md`` and its twin; the avoid and register lists, writing rules for
+contributors, in ``docs/contributing.md`` and its twin; both read by ``verl_cookbook.glossary``), here:
 
 * ``prose/avoided-term`` and ``prose/register``: a word of the glossary's avoid list (terms: 建组, 通信组 …) or
   register list (colloquial and first-person phrasing: 拉起, 对不上, 我们, 你 …) for the page's language, unless
@@ -66,6 +67,9 @@ from verl_cookbook.markdown import parse_page  # noqa: E402
 __all__ = ["HIDDEN", "MASK", "Finding", "language", "prose_lines"]
 
 GLOSSARY = {"zh": REPO / "docs" / "glossary.md", "en": REPO / "docs" / "glossary.en.md"}
+# the lists of words to avoid are writing rules for contributors, so they sit on the contributing page, not in the
+# reader's glossary; the term tables stay in the glossary
+WORD_LISTS = {"zh": REPO / "docs" / "contributing.md", "en": REPO / "docs" / "contributing.en.md"}
 CONFIG = REPO / ".autocorrectrc"
 _CJK = CJK
 
@@ -170,12 +174,18 @@ def read_glossary_text(path: Path, text: str) -> Glossary:
 
 
 def load_glossaries() -> dict[str, Glossary]:
-    return {lang: read_glossary_text(p, p.read_text(encoding="utf-8")) for lang, p in GLOSSARY.items()}
+    """Each language's term tables (its glossary) with the avoid and register lists of both pages that hold them."""
+    out = {}
+    for lang, path in GLOSSARY.items():
+        terms = read_glossary_text(path, path.read_text(encoding="utf-8"))
+        lists = read_glossary_text(WORD_LISTS[lang], WORD_LISTS[lang].read_text(encoding="utf-8"))
+        out[lang] = Glossary(terms.terms + lists.terms, terms.avoided + lists.avoided, terms.problems + lists.problems)
+    return out
 
 
 def _list_lines(path: Path, text: str) -> set[int]:
     """The lines of the avoid and register tables of a glossary page: there the words are listed, not used."""
-    if path.resolve() not in {p.resolve() for p in GLOSSARY.values()}:
+    if path.resolve() not in {p.resolve() for p in (*GLOSSARY.values(), *WORD_LISTS.values())}:
         return set()
     page = parse_page(path, path.parent, text=text)
     return {

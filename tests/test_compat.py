@@ -226,7 +226,7 @@ def test_hook_generates_both_languages_through_i18n_and_writes_nothing_to_docs(t
     site = tmp_path / "site"
     zh = (site / "compat" / "backends" / "index.html").read_text()
     en = (site / "en" / "compat" / "backends" / "index.html").read_text()
-    assert "后端 × 版本 × 硬件" in zh and "Backends × releases × hardware" in en
+    assert "各 verl 版本支持的后端与硬件" in zh and "Backends × releases × hardware" in en
     assert 'hreflang="en"' in zh and "en/compat/backends/" in zh, "the i18n language switcher misses the page"
     pinned_classes = {
         c for by_dev in real[default_release()]["engines"]["resolution"].values() for c in by_dev.values()

@@ -200,3 +200,17 @@ def test_the_command_exits_1_and_names_file_and_line_on_a_bad_page(tmp_path, cap
     page.write_text("# 标题\n\n推理端拿到权重后继续生成。\n", encoding="utf-8")
     assert prose_lint.main([str(page)]) == 1
     assert f"{page}:3:" in capsys.readouterr().out
+
+
+def test_the_avoid_lists_come_from_the_contributing_pages_and_the_terms_from_the_glossaries():
+    """The reader's glossary holds only term tables; the lists of words to avoid are contributor rules on the
+    contributing page. The lint still applies those lists, and skips their own lines there (they list, not use)."""
+    zh = prose_lint.load_glossaries()["zh"]
+    where = {row.line for row in zh.avoided}
+    listed = prose_lint.WORD_LISTS["zh"].read_text(encoding="utf-8").splitlines()
+    assert where and all("|" in listed[line - 1] for line in where)
+    assert any("建组" in row.words for row in zh.avoided)
+    assert "check: terms list=" not in (REPO / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert "prose/avoided-term" in rules(REPO / "docs" / "x.md", "多机之间建组。\n")
+    page = prose_lint.WORD_LISTS["zh"]
+    assert "prose/avoided-term" not in rules(page, page.read_text(encoding="utf-8"))

@@ -39,8 +39,8 @@ _DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 
 TEXT: dict[str, dict[str, str]] = {
     "zh": {
-        "backends_title": "后端 × 版本 × 硬件 { #backends }",
-        "settings_title": "配置项与引擎参数 × 版本 { #settings }",
+        "backends_title": "各 verl 版本支持的后端与硬件 { #backends }",
+        "settings_title": "配置项与引擎参数的版本支持情况 { #settings }",
         "generated": (
             "本页在构建站点时由 `{gen}` 从 verl {releases} 的源码（静态读取，从不导入）生成，"
             "没有一个单元格是手写的。本站核对的 verl 版本：**{pinned}**。"

@@ -1,5 +1,6 @@
-# this node's host IP: one address of a host NIC
+# list this node's interfaces with their IPv4 addresses
+ip -4 -o addr show | awk '{print $2, $4}'
+# make one host NIC address the host IP HCCL uses
 export HCCL_IF_IP=192.168.1.10
 # or pin it by interface name instead ("=" means the exact name)
 # export HCCL_SOCKET_IFNAME==eth0
-ip -4 -o addr show | awk '{print $2, $4}'

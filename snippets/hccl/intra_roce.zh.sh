@@ -1,2 +1,2 @@
-# 仅用于 mooncake、kimi_ckpt_engine；Ascend 950PR/950DT 上不设置
+# 仅用于 mooncake、kimi_ckpt_engine；Ascend 950PR/Ascend 950DT 上不设置
 export HCCL_INTRA_ROCE_ENABLE=1

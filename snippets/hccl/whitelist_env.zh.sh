@@ -1,3 +1,3 @@
-# 每个节点上 ray start 之前
+# 在每个节点执行 ray start 之前导出
 export HCCL_WHITELIST_DISABLE=0
 export HCCL_WHITELIST_FILE=/etc/hccl/whitelist.json
