@@ -13,6 +13,10 @@ Run by scripts/prose_lint.py, on the lines ``prose_text.prose_lines`` gives (cod
 * ``prose/link-lines`` (both): a link text that names lines (``#L120-L200``, ``a.py:12-20``) names the lines its
   address goes to.
 * ``prose/paragraph-length`` (中文): a paragraph (or list item) of more than 300 characters, spaces left out.
+* ``prose/list-indent`` (both): a paragraph that continues a list item after a blank line, indented by fewer than
+  four spaces past the item's marker column: Python-Markdown (the site's renderer) ends the list there, so the
+  paragraph and the items after it render as loose text with a literal “5.” in it (CommonMark, which the checker
+  reads with, would keep it: only the rendered page shows the break).
 """
 
 from __future__ import annotations
@@ -174,4 +178,41 @@ def paragraph_length_findings(path: Path, text: str) -> list[Finding]:
         if size > MAX_PARAGRAPH:
             message = f"a paragraph of {size} characters (more than {MAX_PARAGRAPH}): split it, or make it a list"
             out.append(Finding(path, para.line, 1, "prose/paragraph-length", message))
+    return out
+
+
+_ITEM = re.compile(r"^( *)(?:[-*+]|\d+[.)]) +\S")
+_FENCE = re.compile(r"^ *(```|~~~)")
+
+
+def list_indent_findings(path: Path, text: str) -> list[Finding]:
+    out = []
+    item: int | None = None  # the indent of the list item the lines belong to
+    blank = False
+    fence = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if _FENCE.match(line):
+            fence = not fence
+            blank = False
+            continue
+        if fence:
+            continue
+        if not line.strip():
+            blank = True
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        m = _ITEM.match(line)
+        if m:
+            item, blank = len(m.group(1)), False
+            continue
+        if item is not None and blank:
+            if indent <= item:
+                item = None  # the list is over: text at the item's own column
+            elif indent < item + 4:
+                message = (
+                    f"a list item's paragraph indented {indent - item} space(s) past the item: the site's renderer "
+                    "needs 4, or the list ends here"
+                )
+                out.append(Finding(path, number, indent + 1, "prose/list-indent", message))
+        blank = False
     return out

@@ -228,3 +228,14 @@ def test_paragraphs_over_300_characters_fire():
         (3, "a paragraph of 323 characters"),  # a list item with its continuation line
     ]
     assert prose_layout.paragraph_length_findings(EN, long + "\n") == []
+
+
+def test_a_list_paragraph_indented_under_four_spaces_fires_and_four_or_a_lazy_line_does_not():
+    bad = "1. 第一项\n\n   续段只缩进三个空格。\n2. 第二项\n\n- 项目\n\n  续段缩进两个空格。\n"
+    found = prose_layout.list_indent_findings(ZH, bad)
+    assert [(f.line, f.col) for f in found] == [(3, 4), (8, 3)]
+    good = (
+        "1. 第一项\n\n    续段缩进四个空格。\n2. 第二项\n   紧接的续行不需要缩进四个空格。\n\n列表之后的段落。\n\n"
+        "- 项目\n\n    ```bash\n    echo ok\n    ```\n\n```text\n1. 代码块中的编号\n\n   不是列表\n```\n"
+    )
+    assert prose_layout.list_indent_findings(ZH, good) == []
