@@ -124,3 +124,16 @@ def test_verl_ci_workflow_command_passes_on_its_baseline_and_fails_naming_only_a
     finally:
         (checkout / "docs" / "ckpt" / "new_page.md").unlink(missing_ok=True)
         (checkout / ".verl-cookbook-baseline.json").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("name", ["pre-commit-local.yaml", "pre-commit-local.zh.yaml"])
+def test_the_local_hook_runs_what_the_published_hook_runs_with_the_pages_arguments(name):
+    """Until the release tag exists, verl-ci's page offers a `repo: local` hook: same command, files and
+    serial run as .pre-commit-hooks.yaml's hook, with the arguments the tagged snippet passes."""
+    published = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))[0]
+    tagged = yaml.safe_load((REPO / "snippets/tools/pre-commit-config.yaml").read_text(encoding="utf-8"))
+    (local,) = yaml.safe_load((REPO / "snippets/tools" / name).read_text(encoding="utf-8"))["repos"]
+    (hook,) = local["hooks"]
+    assert local["repo"] == "local" and hook["id"] == published["id"] and hook["language"] == "system"
+    assert hook["entry"].split() == published["entry"].split() + tagged["repos"][0]["hooks"][0]["args"]
+    assert hook["files"] == published["files"] and hook["require_serial"] is published["require_serial"]
