@@ -79,10 +79,12 @@ TEXT: dict[str, dict[str, Any]] = {
         "colon": "：",
         "table": {"A3": "Atlas A2 训练系列产品、Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
         "products": {"A2": "Atlas A2 训练系列产品", "A3": "Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
-        "source_build": "{products}上 vllm-ascend {version} 需在节点上源码编译：PyPI 上的 wheel 按 {chip} 编译"
+        "source_build": "{products}上 vllm-ascend {version} 需在节点上源码编译：PyPI 上的 wheel 按 {chip_name}编译"
         "（wheel 内 `vllm_ascend/_build_info.py` 的 `__device_type__ = '{chip}'`），芯片不符时 vllm-ascend 在 worker "
         "启动时报错退出{check}。编译命令：`git clone --depth 1 --branch v{version} https://github.com/vllm-project/vllm-ascend.git`，"
-        "然后 `pip install --no-deps -v -e vllm-ascend`；编译时从 npu-smi 读取芯片型号{soc}。",
+        "`git -C vllm-ascend submodule update --init --recursive`，`pip install setuptools-scm`，"
+        "然后 `pip install --no-deps --no-build-isolation -v -e vllm-ascend`（与 verl 的安装脚本相同）；"
+        "编译时从 npu-smi 读取芯片型号{soc}。",
         "source_check": "（[utils.py]({source})）",
         "source_soc": "，无 npu-smi 的环境需设置 `SOC_VERSION={soc}`（{product}，[installation.md]({source})）",
     },
@@ -125,10 +127,11 @@ TEXT: dict[str, dict[str, Any]] = {
         "table": {"A3": "Atlas A2 and Atlas A3 training series", "950": "Ascend 950PR/950DT"},
         "products": {"A2": "Atlas A2 training series", "A3": "Atlas A3 training series", "950": "Ascend 950PR/950DT"},
         "source_build": "On {products}, vllm-ascend {version} is built on the node: the wheel on PyPI is compiled for "
-        "{chip} (`__device_type__ = '{chip}'` in the wheel's `vllm_ascend/_build_info.py`), and vllm-ascend stops at "
-        "worker start on another chip{check}. Build it with `git clone --depth 1 --branch v{version} "
-        "https://github.com/vllm-project/vllm-ascend.git`, then `pip install --no-deps -v -e vllm-ascend`; the build "
-        "reads the chip from npu-smi{soc}.",
+        "{chip_name} (`__device_type__ = '{chip}'` in the wheel's `vllm_ascend/_build_info.py`), and vllm-ascend "
+        "stops at worker start on another chip{check}. Build it with `git clone --depth 1 --branch v{version} "
+        "https://github.com/vllm-project/vllm-ascend.git`, `git -C vllm-ascend submodule update --init --recursive` "
+        "and `pip install setuptools-scm`, then `pip install --no-deps --no-build-isolation -v -e vllm-ascend` "
+        "(as verl's install script does); the build reads the chip from npu-smi{soc}.",
         "source_check": " ([utils.py]({source}))",
         "source_soc": ", and where npu-smi is missing it needs `SOC_VERSION={soc}` ({product}, "
         "[installation.md]({source}))",
@@ -260,6 +263,7 @@ def source_build_notes(release: str, product: str, base: Plan, lang: str) -> lis
                 products=_before_cjk(t["products"][b.product], lang),
                 version=b.version,
                 chip=b.wheel_chip,
+                chip_name=_before_cjk(t["products"].get(b.wheel_chip, b.wheel_chip), lang),
                 check=check,
                 soc=soc,
             )
