@@ -133,3 +133,28 @@ def test_verl_latest_asks_the_index_for_the_newest_release_then_fetches_it(local
     assert "downloading verl 0.6.2 from the package index" in capsys.readouterr().err
     assert (verl_source.cache_dir() / "releases" / "0.6.2" / "verl").is_dir()
     assert not local_index.exists()
+
+
+def test_a_release_from_before_the_checkpoint_engine_is_refused_naming_the_first_one_without_ways_out(
+    verl_tree, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """verl 0.6.1 is on the index but has no verl/checkpoint_engine/: no copy or download of it helps, so the error
+    says which release to use instead of suggesting --wheel or --verl-src (review8c F4)."""
+    import zipfile
+
+    _fake_release_wheel(verl_tree, tmp_path / "wheels", "0.6.0", tmp_path / "imported")
+    whl = tmp_path / "wheels" / "verl-0.6.0-py3-none-any.whl"
+    old = tmp_path / "old.whl"
+    with zipfile.ZipFile(whl) as src, zipfile.ZipFile(old, "w") as dst:
+        for item in src.infolist():
+            if not item.filename.startswith("verl/checkpoint_engine/"):
+                dst.writestr(item, src.read(item))
+    old.replace(whl)
+    monkeypatch.setenv(verl_source.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "wheels"))
+    assert main(["facts", "--verl", "0.6.0", "--format", "json"]) == 2
+    err = capsys.readouterr().err
+    assert "this release has no verl/checkpoint_engine/" in err and "use 0.7.1 or later" in err
+    assert "ways out" not in err and "Traceback" not in err

@@ -29,6 +29,10 @@ class VerlSourceError(Exception):
     """verl's source could not be obtained or is not a verl tree (exit code 2)."""
 
 
+class VerlTooOldError(VerlSourceError):
+    """A release from before verl's checkpoint engine: no download or copy of it helps (no ways out)."""
+
+
 class VerlTree(NamedTuple):
     """A verl source tree: ``root/verl/`` is the package (immutable, compared and hashed by its fields).
 
@@ -204,6 +208,11 @@ def _unpack(version: str, wheel: Path, unpack: Path) -> None:
                 zf.extract(info, unpack)
                 files[name] = info.file_size
     missing = missing_core_files(unpack)
+    if missing and all(rel.startswith("verl/checkpoint_engine/") for rel in missing):
+        raise VerlTooOldError(
+            f"--verl {version}: this release has no verl/checkpoint_engine/ (verl's checkpoint engine first shipped "
+            "in 0.7.1), so there is nothing for this checker to read: use 0.7.1 or later"
+        )
     if missing:
         raise VerlSourceError(f"--verl {version}: the wheel is not a whole verl release: it lacks {', '.join(missing)}")
     write_atomic(unpack / MANIFEST, json.dumps({"version": version, "files": files}, sort_keys=True))
@@ -461,6 +470,9 @@ def obtain_release(version: str, why: str) -> VerlTree:
         print(f"verl-cookbook: verl {version}'s source is needed for: {why}", file=sys.stderr)
     try:
         return from_release(version)
+    except VerlTooOldError as e:
+        said = str(e).removeprefix(f"--verl {version}: ")
+        raise VerlSourceError(f"verl {version}: {said}\n  needed for: {why}") from None
     except VerlSourceError as e:
         said = str(e).removeprefix(f"--verl {version}: ")  # the user may not have named it
         raise VerlSourceError(
