@@ -651,10 +651,36 @@ def test_the_startup_python_is_sought_in_the_order_the_doctor_page_gives(tmp_pat
     monkeypatch.setattr(startup, "built_env_python", lambda version: isolated)
     assert startup.find_python(version="0.9.1") == str(isolated)
     assert log.read_text().split() == ["from_env", "python3", "python", "running_doctor", "isolated"]
-    log.unlink()  # --startup-python comes first, and then PATH and the running Python are not asked
+    log.unlink()  # --startup-python is the one asked for: nothing else is tried, and its lack of verl is said
     given = _fake_python(tmp_path / "given", log, False)
-    assert startup.find_python(str(given), version="0.9.1") == str(isolated)
-    assert log.read_text().split() == ["given", "from_env", "isolated"]
+    with pytest.raises(startup.StageUnavailable, match="given \\(no verl\\)"):
+        startup.find_python(str(given), version="0.9.1")
+    assert log.read_text().split() == ["given"]
+    log.unlink()
+    good = _fake_python(tmp_path / "good", log, True)
+    assert startup.find_python(str(good), version="0.9.1") == str(good)
+
+
+def test_a_python_is_asked_for_verl_outside_the_working_directory_so_a_verl_clone_does_not_count(
+    tmp_path, monkeypatch
+):
+    """In a verl clone, `python -c` finds the clone's verl/ folder first on sys.path and then fails on its
+    dependencies: the probe runs in an empty folder, so only an installed verl counts (review8c F10)."""
+    from verl_cookbook import startup
+
+    clone = tmp_path / "clone"
+    (clone / "verl").mkdir(parents=True)
+    probe = tmp_path / "bin" / "python3"
+    probe.parent.mkdir()
+    probe.write_text("#!/bin/sh\ntest -d verl\n")  # "has verl" only where a verl/ folder is in the working directory
+    probe.chmod(0o755)
+    monkeypatch.chdir(clone)
+    monkeypatch.delenv(startup.PYTHON_ENV, raising=False)
+    monkeypatch.setenv("PATH", str(probe.parent))
+    monkeypatch.setattr("sys.executable", str(probe))
+    isolated = _fake_python(tmp_path / "isolated", tmp_path / "asked", True)
+    monkeypatch.setattr(startup, "built_env_python", lambda version: isolated)
+    assert startup.find_python(version="0.9.1") == str(isolated)
 
 
 def test_startup_python_implies_startup_and_a_python_without_verl_is_named_in_the_summary(

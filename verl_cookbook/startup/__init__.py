@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,15 +146,16 @@ def built_env_python(version: str) -> Path | None:
 
 
 def find_python(explicit: str | None = None, version: str | None = None) -> str:
-    """A Python that imports verl, without importing it here: ``explicit`` (``--startup-python PYTHON``), then
-    ``$VERL_COOKBOOK_STARTUP_PYTHON``, then ``python3``/``python`` on PATH and this interpreter (the user's
-    environment), then the isolated env for ``version`` built by scripts/startup_env.sh. Raises
+    """A Python that imports verl, without importing it here: ``explicit`` (``--startup-python PYTHON``) alone when
+    given (a Python the user names is the one asked for); otherwise ``$VERL_COOKBOOK_STARTUP_PYTHON``, then
+    ``python3``/``python`` on PATH and this interpreter (the user's environment), then the isolated env for
+    ``version`` built by scripts/startup_env.sh. Raises
     :class:`StageUnavailable` saying what was tried."""
     tried: list[str] = []
     candidates: list[str] = []
     if explicit:
         candidates.append(explicit)
-    if os.environ.get(PYTHON_ENV):
+    elif os.environ.get(PYTHON_ENV):
         candidates.append(os.environ[PYTHON_ENV])
     if not explicit:  # the user's own environment first: the verl their job will run
         for name in ("python3", "python"):
@@ -162,14 +164,23 @@ def find_python(explicit: str | None = None, version: str | None = None) -> str:
                 candidates.append(w)
         candidates.append(sys.executable)
     env_py = built_env_python(version) if version else None
-    if env_py is not None:
+    if env_py is not None and not explicit:  # a Python the user named is the one asked for: no fallback
         candidates.append(str(env_py))
-    for c in dict.fromkeys(candidates):
+    with tempfile.TemporaryDirectory(prefix="verl-cookbook-probe-") as empty:
+        return _first_with_verl(list(dict.fromkeys(candidates)), empty, tried)
+
+
+def _first_with_verl(candidates: list[str], cwd: str, tried: list[str]) -> str:
+    """The first of ``candidates`` whose ``import verl`` would find an installed verl. The probe runs in an empty
+    folder: ``python -c`` puts the working directory first on sys.path, so inside a verl clone every Python would
+    seem to have verl (the clone's ``verl/`` folder) and then fail to import its dependencies."""
+    for c in candidates:
         try:
             r = subprocess.run(
                 [c, "-c", "import importlib.util as u, sys; sys.exit(0 if u.find_spec('verl') else 1)"],
                 capture_output=True,
                 timeout=60,
+                cwd=cwd,
             )
         except (OSError, subprocess.TimeoutExpired) as e:
             tried.append(f"{c} ({type(e).__name__})")
