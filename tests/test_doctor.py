@@ -661,9 +661,7 @@ def test_the_startup_python_is_sought_in_the_order_the_doctor_page_gives(tmp_pat
     assert startup.find_python(str(good), version="0.9.1") == str(good)
 
 
-def test_a_python_is_asked_for_verl_outside_the_working_directory_so_a_verl_clone_does_not_count(
-    tmp_path, monkeypatch
-):
+def test_a_python_is_asked_for_verl_outside_the_working_directory_so_a_verl_clone_does_not_count(tmp_path, monkeypatch):
     """In a verl clone, `python -c` finds the clone's verl/ folder first on sys.path and then fails on its
     dependencies: the probe runs in an empty folder, so only an installed verl counts (review8c F10)."""
     from verl_cookbook import startup
