@@ -73,7 +73,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "guide_diff_why": "，由这条依赖决定：{decider}",
         "kimi_950": "verl {verl} 的 README 要求在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine` "
         "前开启 HCCL 白名单校验（[verl {verl} README]({source})，"
-        "操作见[HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)）。",
+        "操作见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)）。",
         "kimi_950_unsupported": "verl {verl} 的 README 写明 Ascend 950PR/Ascend 950DT 不支持 `kimi_ckpt_engine`"
         "（[verl {verl} README]({source})）。",
         "by_backend": "{floor}（{backends}）",
