@@ -42,6 +42,8 @@ MARKDOWN_SUFFIXES = (".md", ".markdown", ".rst")  # the pages doc_reader reads (
 
 @dataclass
 class Report:
+    """The result of `check_paths`: the findings and how many pages, blocks, tables and claims were read."""
+
     findings: list[Finding] = field(default_factory=list)
     pages: int = 0
     blocks: int = 0

@@ -15,7 +15,7 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from verl_cookbook.stack_plan import Plan, build, guide_differences, source_build
+from verl_cookbook.stack_plan import UNSUPPORTED, Plan, build, guide_differences, source_build
 from verl_cookbook.stack_render import glibc_text
 from verl_cookbook.stack_resolve import BACKENDS, WHY_ASKED, Ask, recorded, release_fact, uploads
 
@@ -58,6 +58,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "glibc": "这些 wheel 要求的 glibc",
         "more": "另有 {n} 个由依赖带入的包，完整列表与理由见上面的命令。",
         "backend_only": "（仅 {backends}）",
+        "backends_only": "本产品上只有 {backends} 后端有安装方案，下表仅适用于这些后端。",
+        "dated": "`{version}`（{date}）",
         "upload_cols": "| verl | 上传到 PyPI | 当时最新的 Mooncake NPU wheel | 当时最新的 checkpoint-engine |\n"
         "|---|---|---|---|",
         "none_yet": "无（尚未发布）",
@@ -69,8 +71,11 @@ TEXT: dict[str, dict[str, Any]] = {
         "not_stated": "指南未写明",
         "guide_diff": "verl 的指南为 `{name}` `{guide}`（[verl 昇腾安装指南]({source})），方案锁定 `{pinned}`{why}。",
         "guide_diff_why": "，由这条依赖决定：{decider}",
-        "kimi_950": "verl {verl} 的 README 关于 Ascend 950PR/Ascend 950DT 上的 `kimi_ckpt_engine` 的原文："
-        "“{text}”（[verl {verl} README]({source})）",
+        "kimi_950": "verl {verl} 的 README 要求在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine` "
+        "前开启 HCCL 白名单校验（[verl {verl} README]({source})，"
+        "操作见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)）。",
+        "kimi_950_unsupported": "verl {verl} 的 README 写明 Ascend 950PR/Ascend 950DT 不支持 `kimi_ckpt_engine`"
+        "（[verl {verl} README]({source})）。",
         "by_backend": "{floor}（{backends}）",
         "per_product": "{product}：{how}",
         "sep": "；",
@@ -87,6 +92,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "编译时从 npu-smi 读取芯片型号{soc}。",
         "source_check": "（[utils.py]({source})）",
         "source_soc": "，无 npu-smi 的环境需设置 `SOC_VERSION={soc}`（{product}，[installation.md]({source})）",
+        "soc_products": {"Atlas A3": "Atlas A3 训练系列产品", "Atlas 950DT": "Ascend 950DT"},
     },
     "en": {
         "release_h": "verl {release} {{ #verl-{anchor} }}",
@@ -106,6 +112,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "glibc": "glibc the wheels need",
         "more": "{n} more packages come in as dependencies; the command above lists them all, with their reasons.",
         "backend_only": " ({backends} only)",
+        "backends_only": "On this product only the {backends} backends have a plan; the table applies to them only.",
+        "dated": "`{version}` ({date})",
         "upload_cols": "| verl | Uploaded to PyPI | Newest Mooncake NPU wheel then | Newest checkpoint-engine then |\n"
         "|---|---|---|---|",
         "none_yet": "none yet",
@@ -200,6 +208,9 @@ def table(release: str, product: str, lang: str) -> list[str]:
         lines.append("")
         lines += [f"- `{_cell(line)}`" for line in base.pip_says]
         return lines
+    ok = [b for b, p in plans.items() if p.verdict == "ok"]
+    if len(ok) < len(BACKENDS):  # say once above the table, not on every row
+        lines += [t["backends_only"].format(backends=t["list_sep"].join(f"`{b}`" for b in ok)), ""]
     lines.append(t["cols"])
     shown = 0
     for dist in KEY_DISTS:
@@ -208,7 +219,7 @@ def table(release: str, product: str, lang: str) -> list[str]:
             continue
         pin = _pin(plans[having[0]], dist)
         assert pin is not None
-        only = "" if len(having) == len(BACKENDS) else t["backend_only"].format(backends=t["list_sep"].join(having))
+        only = "" if len(having) == len(ok) else t["backend_only"].format(backends=t["list_sep"].join(having))
         first = decider(pin.why[0], lang) if pin.why else "—"
         how = t["how"][pin.how]
         if len(products := FAMILY_PRODUCTS.get(product, (product,))) > 1:  # one table for several products
@@ -240,7 +251,8 @@ def table(release: str, product: str, lang: str) -> list[str]:
     notes += source_build_notes(release, product, base, lang)
     kimi = plans["kimi_ckpt_engine"]
     if product == "950" and (f := release_fact(kimi.ask, "readme", "kimi_950")) is not None:
-        notes.append(t["kimi_950"].format(verl=release, text=_cell(f.text), source=f.source))
+        key = "kimi_950_unsupported" if f.value == UNSUPPORTED and "kimi_950_unsupported" in t else "kimi_950"
+        notes.append(t[key].format(verl=release, text=_cell(f.text), source=f.source))
     if notes:
         lines.append("")
         lines += [f"- {n}" for n in notes]
@@ -257,7 +269,8 @@ def source_build_notes(release: str, product: str, base: Plan, lang: str) -> lis
     out = []
     for b in builds:
         check = t["source_check"].format(source=b.check.source) if b.check else ""
-        soc = t["source_soc"].format(soc=b.soc.value, product=b.soc_product, source=b.soc.source) if b.soc else ""
+        product_name = t.get("soc_products", {}).get(b.soc_product, b.soc_product)
+        soc = t["source_soc"].format(soc=b.soc.value, product=product_name, source=b.soc.source) if b.soc else ""
         out.append(
             t["source_build"].format(
                 products=_before_cjk(t["products"][b.product], lang),
@@ -312,7 +325,8 @@ def uploads_markdown(releases: list[str], lang: str) -> str:
         cells = []
         for name in ("mooncake-transfer-engine-npu", "checkpoint-engine"):
             before = [(time, v) for v, time in dists.get(name, {}).items() if time <= at and _final(v)]
-            cells.append(f"`{max(before)[1]}` ({max(before)[0][:10]})" if before else t["none_yet"])
+            newest = max(before) if before else None
+            cells.append(t["dated"].format(version=newest[1], date=newest[0][:10]) if newest else t["none_yet"])
         lines.append(f"| {release} | {at[:10]} | {cells[0]} | {cells[1]} |")
     return "\n".join(lines) + "\n"
 

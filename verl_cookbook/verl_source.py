@@ -37,8 +37,8 @@ class VerlTree(NamedTuple):
     """A verl source tree: ``root/verl/`` is the package (immutable, compared and hashed by its fields).
 
     A *shipped* tree (``listing`` set) holds only what this package ships of a covered release (its config YAML
-    and the few files ``doctor`` reads, see :data:`SHIPPED_SOURCES`); ``listing`` names every file of the release,
-    so :meth:`exists` answers for the whole release. A check that must read a file it does not hold asks
+    and the few files ``doctor`` reads, see `SHIPPED_SOURCES`); ``listing`` names every file of the release,
+    so `exists` answers for the whole release. A check that must read a file it does not hold asks
     ``Facts.source_tree`` for the whole release."""
 
     root: Path
@@ -113,7 +113,7 @@ _RETRY_RE = re.compile(r"^WARNING: Retrying \(Retry\([^)]*\)\) after ")
 
 
 def missing_core_files(root: Path) -> list[str]:
-    """The files of :data:`CORE_FILES` that ``root`` lacks."""
+    """The files of `CORE_FILES` that ``root`` lacks."""
     return [rel for rel in CORE_FILES if not (root / rel).is_file()]
 
 

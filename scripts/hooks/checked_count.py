@@ -42,16 +42,16 @@ HELD = (
 def count_line(f, generated: str | None, english: bool) -> str:
     """The line for figures ``f`` (a :class:`~verl_cookbook.checks.coverage.Figures`) in the page's language."""
     if generated is not None:
-        test = f"<code>tests/{generated.split('::')[0]}</code>"
+        test = f"tests/{generated.split('::')[0]}"  # the test that holds the page to its generator: in the tooltip
         if english:
             text = (
-                f"This page is written by the tool; {test} holds it to what the tool generates. Its {f.generated} "
-                f"statements are not judged one by one; {f.mark} are marked ※."
+                f'<span title="{test} holds it to what the tool generates">This page is written by the tool</span>: '
+                f"{f.generated} statements, not reviewed one by one; {f.mark} are marked ※."
             )
         else:
             text = (
-                f"本页由工具生成，{test} 核对其与生成结果一致；"
-                f"其中 {f.generated} 条陈述不逐条判断，标 ※ 的 {f.mark} 条。"
+                f'<span title="{test} 核对本页与生成结果一致">本页由工具自动生成</span>，'
+                f"共 {f.generated} 条陈述，未逐条人工核对；标 ※ 的 {f.mark} 条。"
             )
         return f'<p class="checked-count">{text}</p>'
     parts = [(n, en, zh) for n, en, zh in HELD if getattr(f, n)]

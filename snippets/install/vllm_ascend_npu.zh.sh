@@ -1,6 +1,6 @@
 # 先以 VLLM_TARGET_DEVICE=empty 安装不带 CUDA 依赖的 vLLM，再安装 vllm-ascend，由后者的依赖决定 torch 与 torch_npu。
 # PyPI 上没有 triton-ascend 3.2.2，从 Ascend 软件源安装。
-# vllm-ascend 需基于 CANN 编译：先加载 CANN Toolkit 的环境变量（此处为默认安装路径）。
+# vllm-ascend 需基于 CANN 编译：先加载 CANN 工具包的环境变量（此处为默认安装路径）。
 source /usr/local/Ascend/ascend-toolkit/set_env.sh
 python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://mirrors.huaweicloud.com/ascend/repos/pypi
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git

@@ -1,9 +1,7 @@
-"""Copy each finished checkpoint to shared storage, register it, and queue an evaluation.
-
-Enable with: trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
-After the job: python -m my_project.ckpt_callbacks CHECKPOINT_ROOT [--megatron]
-(publishes what the callback could not: the last async save, best-effort failures)
-"""
+# Copy each finished checkpoint to shared storage, register it, and queue an evaluation.
+# Enable with: trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
+# After the job: python -m my_project.ckpt_callbacks CHECKPOINT_ROOT [--megatron]
+# (publishes what the callback could not: the last async save, best-effort failures)
 
 import json
 import logging
@@ -22,10 +20,10 @@ MEGATRON_MANIFEST = os.path.join("actor", "ckpt_contents.json")
 
 
 def is_complete(ckpt_dir: str, megatron: bool) -> bool:
-    """A global_step_N folder whose files are all written. The driver writes data.pt after every
-    worker save has returned; a Megatron async save finishes later, when the manifest appears.
-    max_actor_ckpt_to_keep deletes actor/ but leaves data.pt, so the model files must be there too:
-    actor/, or for TorchTitan step-N/, which torchtitan writes only when N is a multiple of 500."""
+    # A global_step_N folder whose files are all written. The driver writes data.pt after every
+    # worker save has returned; a Megatron async save finishes later, when the manifest appears.
+    # max_actor_ckpt_to_keep deletes actor/ but leaves data.pt, so the model files must be there too:
+    # actor/, or for TorchTitan step-N/, which torchtitan writes only when N is a multiple of 500.
     if megatron:
         return os.path.exists(os.path.join(ckpt_dir, MEGATRON_MANIFEST))
     if not os.path.exists(os.path.join(ckpt_dir, "data.pt")):
@@ -34,7 +32,7 @@ def is_complete(ckpt_dir: str, megatron: bool) -> bool:
 
 
 class Publisher:
-    """Upload, register, evaluate: shared by the callback and the after-the-job command."""
+    # Upload, register, evaluate: shared by the callback and the after-the-job command.
 
     def __init__(self, upload_root: str) -> None:
         self.upload_root = upload_root
@@ -89,7 +87,7 @@ class UploadRegisterEvaluate(CheckpointCallback):
 
 
 def publish_remaining(checkpoint_root: str, megatron: bool) -> list:
-    """Run after the job (the callback dies with it): publish every complete, unpublished checkpoint."""
+    # Run after the job (the callback dies with it): publish every complete, unpublished checkpoint.
     publisher = Publisher(os.environ.get("CKPT_UPLOAD_ROOT", "/mnt/shared/checkpoints"))
     done = publisher.published_steps()
     published = []

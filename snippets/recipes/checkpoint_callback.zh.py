@@ -2,12 +2,6 @@
 # 启用：trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
 # 训练结束后：python -m my_project.ckpt_callbacks CHECKPOINT_ROOT [--megatron]
 # （发布回调未能发布的检查点：最后一次异步保存、尽力而为模式下失败的上传）
-"""Copy each finished checkpoint to shared storage, register it, and queue an evaluation.
-
-Enable with: trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
-After the job: python -m my_project.ckpt_callbacks CHECKPOINT_ROOT [--megatron]
-(publishes what the callback could not: the last async save, best-effort failures)
-"""
 
 import json
 import logging
@@ -26,10 +20,9 @@ MEGATRON_MANIFEST = os.path.join("actor", "ckpt_contents.json")
 
 
 def is_complete(ckpt_dir: str, megatron: bool) -> bool:
-    """A global_step_N folder whose files are all written. The driver writes data.pt after every
-    worker save has returned; a Megatron async save finishes later, when the manifest appears.
-    max_actor_ckpt_to_keep deletes actor/ but leaves data.pt, so the model files must be there too:
-    actor/, or for TorchTitan step-N/, which torchtitan writes only when N is a multiple of 500."""
+    # 判断 global_step_N 目录是否已写完：驱动进程在所有 worker 保存返回后写入 data.pt；
+    # Megatron 异步保存完成得更晚，以清单文件出现为准。max_actor_ckpt_to_keep 删除 actor/ 但保留 data.pt，
+    # 因此还须有模型文件：actor/，或 TorchTitan 的 step-N/（torchtitan 只在 N 为 500 的整数倍时写入）。
     if megatron:
         return os.path.exists(os.path.join(ckpt_dir, MEGATRON_MANIFEST))
     if not os.path.exists(os.path.join(ckpt_dir, "data.pt")):
@@ -38,7 +31,7 @@ def is_complete(ckpt_dir: str, megatron: bool) -> bool:
 
 
 class Publisher:
-    """Upload, register, evaluate: shared by the callback and the after-the-job command."""
+    # 上传、登记、加入评测队列：回调与训练结束后的命令共用。
 
     def __init__(self, upload_root: str) -> None:
         self.upload_root = upload_root
@@ -93,7 +86,7 @@ class UploadRegisterEvaluate(CheckpointCallback):
 
 
 def publish_remaining(checkpoint_root: str, megatron: bool) -> list:
-    """Run after the job (the callback dies with it): publish every complete, unpublished checkpoint."""
+    # 训练结束后运行（回调随训练进程结束）：发布所有已写完、尚未发布的检查点。
     publisher = Publisher(os.environ.get("CKPT_UPLOAD_ROOT", "/mnt/shared/checkpoints"))
     done = publisher.published_steps()
     published = []

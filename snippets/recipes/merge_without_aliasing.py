@@ -1,7 +1,5 @@
-"""`python -m verl.model_merger`, except that no merged tensor shares storage with another one.
-
-Usage: python merge_without_aliasing.py merge --backend fsdp --local_dir ... --target_dir ...
-"""
+# `python -m verl.model_merger`, except that no merged tensor shares storage with another one.
+# Usage: python merge_without_aliasing.py merge --backend fsdp --local_dir ... --target_dir ...
 
 from verl.model_merger.base_model_merger import generate_config_from_args, parse_args
 from verl.model_merger.fsdp_model_merger import FSDPModelMerger

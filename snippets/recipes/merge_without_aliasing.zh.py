@@ -1,9 +1,5 @@
 # 与 python -m verl.model_merger 相同，但合并结果中的张量不与其他张量共享存储。
 # 用法：python merge_without_aliasing.py merge --backend fsdp --local_dir ... --target_dir ...
-"""`python -m verl.model_merger`, except that no merged tensor shares storage with another one.
-
-Usage: python merge_without_aliasing.py merge --backend fsdp --local_dir ... --target_dir ...
-"""
 
 from verl.model_merger.base_model_merger import generate_config_from_args, parse_args
 from verl.model_merger.fsdp_model_merger import FSDPModelMerger

@@ -20,13 +20,15 @@ from verl_cookbook.session import Session
 
 @dataclass
 class Context:
+    """What every check receives besides its input: verl's facts, the site root and the run's options."""
+
     facts: Facts
     root: Path  # the site (or docs) root: includes and schemas resolve against it
     options: dict = field(default_factory=dict)
 
     @property
     def session(self) -> Session:
-        """What this run keeps while it runs (compositions, verl files read, shell tool batches): the facts'."""
+        """State shared by the checks of one run (verl files already read, composed configurations)."""
         return self.facts.session
 
 
@@ -52,7 +54,8 @@ KIND_ATTRS: dict[str, set[str]] = {}
 def block_check(kind: str, attrs: tuple[str, ...] = ()) -> Callable[[BlockCheck], BlockCheck]:
     """Register the check of ``check="kind"`` blocks. A block or claim check judges what it is given (the code, where
     each line came from, the attributes), never where it sits: its page and line only say where a finding points.
-    The runner relies on it, checking an input found clean on one page only once (``runner._unless_clean_before``).
+    The runner relies on this: an input found clean on one page is not checked again on another.
+    ``attrs`` names the fence attributes the kind accepts besides the common ones.
     """
 
     def deco(fn: BlockCheck) -> BlockCheck:
@@ -64,6 +67,8 @@ def block_check(kind: str, attrs: tuple[str, ...] = ()) -> Callable[[BlockCheck]
 
 
 def command_check(name: str) -> Callable[[CommandCheck], CommandCheck]:
+    """Register the check of a command in a shell block, keyed by what it runs (``cmake``, ``verl.model_merger``)."""
+
     def deco(fn: CommandCheck) -> CommandCheck:
         COMMAND_CHECKS[name] = fn
         return fn
@@ -72,6 +77,8 @@ def command_check(name: str) -> Callable[[CommandCheck], CommandCheck]:
 
 
 def claim_check(kind: str) -> Callable[[ClaimCheck], ClaimCheck]:
+    """Register the check of ``<!-- check: kind ... -->`` claims on a page."""
+
     def deco(fn: ClaimCheck) -> ClaimCheck:
         CLAIM_CHECKS[kind] = fn
         return fn
@@ -80,6 +87,8 @@ def claim_check(kind: str) -> Callable[[ClaimCheck], ClaimCheck]:
 
 
 def table_check(kind: str) -> Callable[[TableCheck], TableCheck]:
+    """Register the check of tables that carry ``<!-- check: kind ... -->``."""
+
     def deco(fn: TableCheck) -> TableCheck:
         TABLE_CHECKS[kind] = fn
         return fn

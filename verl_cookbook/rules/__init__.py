@@ -1,6 +1,6 @@
 """Every rule the checker and ``doctor`` report, each declared once (like ruff's rules).
 
-A :class:`Rule` is the code a finding prints (``config/unknown-key``) together with its declaration: a short
+A `Rule` is the code a finding prints (``config/unknown-key``) together with its declaration: a short
 summary in English and 中文, what it catches, why it matters, the default severity, the fix (a template filled
 from the finding's structured data and, in ``doctor``, the backend in effect), the site page that explains it,
 and an example of bad input that fires it beside a correct one that does not. The checks, ``doctor``, the
@@ -15,7 +15,7 @@ misspelt rule is an import error, and a finding missing a field its template nee
 
 A rule is a ``str`` (its code), so ``finding.rule == "config/unknown-key"`` and JSON output keep working.
 Families whose codes come from another tool (ShellCheck's ``SC2086``, jsonschema's validator names) are declared
-once with ``family=True``; :func:`lookup` gives each concrete code the family's declaration, and the tool's own
+once with ``family=True``; `lookup` gives each concrete code the family's declaration, and the tool's own
 message travels as data.
 """
 
@@ -180,9 +180,9 @@ class _Defaulting(dict):
 
 @dataclass(frozen=True)
 class Finding:
-    """One disagreement between a page (or file) and verl's source, made by its rule (:meth:`Rule.at`).
+    """One disagreement between a page (or file) and verl's source, made by its rule (`Rule.at`).
 
-    ``message`` is the rule's English template filled from ``data`` (:meth:`text` renders it in 中文); ``fact``
+    ``message`` is the rule's English template filled from ``data`` (`text` renders it in 中文); ``fact``
     says what verl actually has, ``fact_source`` where (``verl/...py:LINE``). ``data`` is what the check knew, as
     values (the key, the backend named, …): messages, fixes and advice are rendered from it, never from the text.
     """
@@ -228,7 +228,7 @@ class Finding:
 
 
 def replay(d: Mapping[str, Any]) -> Finding:
-    """A finding again from its :meth:`Finding.as_dict` (English) form, e.g. out of the page cache."""
+    """A finding again from its `Finding.as_dict` (English) form, e.g. out of the page cache."""
     rule = lookup(d["rule"])
     data = dict(d.get("data") or {})
     return rule.at(d["path"], d["line"], d["col"], fact=d.get("fact"), fact_source=d.get("fact_source"), **data)

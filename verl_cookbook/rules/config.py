@@ -38,7 +38,7 @@ CONFIG_UNKNOWN_KEY = declare(
         "": "配置项 `{key}` 不存在：verl 的 `{config}` 配置中[[ `{parent}` 下]]没有 `{name}`[[；是否应为 "
         "`{suggestion}`？]][[（Hydra 原文：{hydra}）]]",
         "group": "配置项 `{key}` 不存在：`{name}` 是 `{config}` 的配置组，须单独选择：写作 `{name}={value}`[[（"
-        "Hydra：{hydra}）]]",
+        "Hydra 原文：{hydra}）]]",
     },
     fix={
         "": "fix the key or drop it (or add it with `+` if it is yours); Hydra rejects unknown keys",

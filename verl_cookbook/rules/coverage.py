@@ -158,7 +158,7 @@ COVERAGE_MARK_WITHOUT_LINK = declare(
 COVERAGE_DEBT_FIXED = declare(
     "coverage/debt-fixed",
     "Coverage debt entry that no longer applies",
-    "覆盖率欠账中的条目已失效",
+    "待补依据清单中的条目已失效",
     "An entry of the site's `coverage-debt.json` that no unbound statement of its page matches any more: the "
     "sentence was bound, reworded or deleted (or the page is gone).",
     "The list only shrinks: a stale entry would let the same sentence come back unbound without a finding.",
@@ -179,11 +179,11 @@ COVERAGE_DEBT_FIXED = declare(
 COVERAGE_DEBT_INVALID = declare(
     "coverage/debt-invalid",
     "Coverage debt list cannot be read",
-    "覆盖率欠账文件无法读取",
+    "待补依据清单无法读取",
     "A `coverage-debt.json` at the site root that cannot be read, is not JSON, or is not a coverage debt list.",
     "Nothing it records is read, so every statement it lists is reported.",
     message="{file} is not a coverage debt list ({error})",
-    message_zh="{file} 不是覆盖率欠账列表（{error}）",
+    message_zh="{file} 不是待补依据清单（{error}）",
     fix="rewrite it with `verl-cookbook coverage --write-debt`",
     fix_zh="用 `verl-cookbook coverage --write-debt` 重写该文件",
 )

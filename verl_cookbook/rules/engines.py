@@ -18,7 +18,7 @@ _W_ZH = "[[后端改为 `{corrected}` 后：]]"
 _SUG = "[[; did you mean `{suggestion}`?]]"
 _SUG_ZH = "[[；是否应为 `{suggestion}`？]]"
 _AS_NCCL = "[[; on Ascend write `{registered_as}`: the HCCL engine registers itself under that name]]"
-_AS_NCCL_ZH = "[[；在昇腾上请写 `{registered_as}`：HCCL 引擎以该名称注册]]"
+_AS_NCCL_ZH = "[[；在昇腾上请写 `{registered_as}`（HCCL 引擎以该名称注册）]]"
 ENGINE_UNKNOWN_BACKEND = declare(
     "engine/unknown-backend",
     "Backend name no engine registers",
