@@ -23,6 +23,9 @@ def render(source: str) -> str:
         ("‘", "“", False),  # curly quotes alone are English too
         ("a", "b", False),
         ("中", "a", False),  # CJK ↔ Latin keeps its space
+        ("。", "v", True),  # closing full-width punctuation carries its own spacing
+        ("：", "\x00", True),  # ... also before a code span
+        ("（", "v", False),  # an opening bracket is not closing punctuation
         ("1", "号", False),
     ],
 )
@@ -35,6 +38,7 @@ def test_breaks_between_chinese_characters_disappear_and_latin_ones_stay():
     assert join_breaks("推送给推理端。\n  分离部署") == "推送给推理端。分离部署"
     assert join_breaks("two words\nwrapped") == "two words\nwrapped"
     assert join_breaks("使用\nverl 的引擎") == "使用\nverl 的引擎"
+    assert join_breaks("见下文。\nverl 的引擎") == "见下文。verl 的引擎"
     assert join_breaks("没有换行的中文 段落") == "没有换行的中文 段落", "a written space is not a line break"
 
 

@@ -8,7 +8,9 @@ diffs), so the fix belongs in rendering, not in the sources.
 This tree processor runs after the inline patterns (so ``**粗体**`` and links are elements by then) and
 removes a whitespace run that holds a newline when the characters on both sides are CJK: ideographs,
 kana, CJK and full-width punctuation; curly quotes count on one side only, so an English
-"‘a’⏎“b”" keeps its space. Latin↔Latin and Latin↔CJK breaks stay spaces (AutoCorrect asks for a
+"‘a’⏎“b”" keeps its space. After closing full-width punctuation (。，、：；！？） and 」』】) a break goes whatever
+follows, a Latin word or a code span included: the punctuation carries its own spacing. Other Latin↔Latin and
+Latin↔CJK breaks stay spaces (AutoCorrect asks for a
 space between CJK and Latin anyway). A break across an inline element (``中文⏎**粗体**``) is joined too:
 the text of a paragraph is read as one flow. Code spans, code blocks and raw HTML are never changed and
 count as non-CJK, so a break next to them stays a space; an HTML comment (a page's ``<!-- check: … -->``
@@ -47,8 +49,15 @@ _INLINE |= {"sub", "sup", "u", "br", "img", "wbr"}
 _BOUNDARY = "\x00"  # stands for an opaque element or a block edge in the flow
 
 
+# full-width punctuation that ends a clause or closes a bracket: it carries its own spacing, so a break after it
+# renders as nothing whatever follows (a Latin word, a code span): "见下文。⏎`verl`" must not read "。 `verl`"
+_CLOSING = "\u3001\u3002\uff0c\uff1a\uff1b\uff01\uff1f\uff09\u300d\u300f\u3011"
+
+
 def joins(left: str, right: str) -> bool:
     """Whether a line break between the characters ``left`` and ``right`` renders as nothing."""
+    if left in _CLOSING:
+        return True
     if not (_ANY_RE.fullmatch(left) and _ANY_RE.fullmatch(right)):
         return False
     return bool(_STRICT_RE.fullmatch(left) or _STRICT_RE.fullmatch(right))
