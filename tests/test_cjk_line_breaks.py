@@ -5,7 +5,7 @@ from __future__ import annotations
 import markdown
 import pytest
 
-from verl_cookbook.cjk_line_breaks import join_breaks, joins
+from verl_cookbook.cjk_line_breaks import break_joins, join_breaks, joins
 
 
 def render(source: str) -> str:
@@ -23,14 +23,26 @@ def render(source: str) -> str:
         ("‘", "“", False),  # curly quotes alone are English too
         ("a", "b", False),
         ("中", "a", False),  # CJK ↔ Latin keeps its space
-        ("。", "v", True),  # closing full-width punctuation carries its own spacing
-        ("：", "\x00", True),  # ... also before a code span
-        ("（", "v", False),  # an opening bracket is not closing punctuation
         ("1", "号", False),
     ],
 )
 def test_which_neighbours_join(left, right, expected):
     assert joins(left, right) is expected
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [
+        ("。", "v", True),  # closing full-width punctuation carries its own spacing
+        ("：", "\x00", True),  # ... also before a code span
+        ("）", "v", True),
+        ("（", "v", False),  # an opening bracket is not closing punctuation
+        ("中", "a", False),  # CJK ↔ Latin keeps its space
+        ("后", "如", True),
+    ],
+)
+def test_a_break_joins_between_cjk_and_after_closing_punctuation_whatever_follows(left, right, expected):
+    assert break_joins(left, right) is expected
 
 
 def test_breaks_between_chinese_characters_disappear_and_latin_ones_stay():

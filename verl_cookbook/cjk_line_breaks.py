@@ -55,12 +55,17 @@ _CLOSING = "\u3001\u3002\uff0c\uff1a\uff1b\uff01\uff1f\uff09\u300d\u300f\u3011"
 
 
 def joins(left: str, right: str) -> bool:
-    """Whether a line break between the characters ``left`` and ``right`` renders as nothing."""
-    if left in _CLOSING:
-        return True
+    """Whether ``left`` and ``right`` are both CJK, so that whitespace between them shows as a gap (the prose lint's
+    question too)."""
     if not (_ANY_RE.fullmatch(left) and _ANY_RE.fullmatch(right)):
         return False
     return bool(_STRICT_RE.fullmatch(left) or _STRICT_RE.fullmatch(right))
+
+
+def break_joins(left: str, right: str) -> bool:
+    """Whether a line break between the characters ``left`` and ``right`` renders as nothing: between two CJK
+    characters, and after closing full-width punctuation whatever follows."""
+    return left in _CLOSING or joins(left, right)
 
 
 def join_breaks(text: str, invisible: frozenset[str] = frozenset()) -> str:
@@ -80,7 +85,7 @@ def _left(text: str, end: int, invisible: frozenset[str]) -> str:
 
 
 def _deletions(text: str, invisible: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
-    return [m.span() for m in _BREAK.finditer(text) if joins(_left(text, m.start(), invisible), text[m.end()])]
+    return [m.span() for m in _BREAK.finditer(text) if break_joins(_left(text, m.start(), invisible), text[m.end()])]
 
 
 def _kept(text: str, deletions: list[tuple[int, int]]) -> list[tuple[int, int]]:
