@@ -350,3 +350,19 @@ def test_a_conflict_names_the_requirement_the_index_has_only_as_an_sdist_and_not
     )
     found = resolver.sdist_only_dependencies(lines)
     assert [(str(r), who) for r, who in found] == [("antlr4-python3-runtime==4.9.*", "hydra-core 1.3.8")]
+
+
+@pytest.mark.parametrize(("tag", "kept"), [("py3-none-any", True), ("cp311-cp311-linux_x86_64", False)])
+def test_a_wheel_built_from_an_sdist_is_kept_only_when_it_is_pure_python(tmp_path, monkeypatch, tag, kept) -> None:
+    """build_pure_wheel keeps what pip built only when one file serves every target; a platform wheel built on this
+    machine would be wrong for the aarch64 plan, so it is refused (pip's build is stood in for)."""
+    import subprocess
+
+    def fake_run(cmd, **kwargs):
+        (tmp_path / f"antlr4_python3_runtime-4.9.3-{tag}.whl").write_bytes(b"")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(resolver, "run", fake_run)
+    built = resolver.build_pure_wheel("antlr4-python3-runtime", "4.9.3", tmp_path)
+    assert (built is not None) is kept
+    assert built is None or built.name.endswith("-py3-none-any.whl")

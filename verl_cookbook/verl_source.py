@@ -208,6 +208,8 @@ def _unpack(version: str, wheel: Path, unpack: Path) -> None:
                 zf.extract(info, unpack)
                 files[name] = info.file_size
     missing = missing_core_files(unpack)
+    # verl/checkpoint_engine/ first appears at v0.7.1 (git ls-tree v0.7.0 verl/checkpoint_engine/ is empty;
+    # v0.7.1 has verl/checkpoint_engine/base.py)
     if missing and all(rel.startswith("verl/checkpoint_engine/") for rel in missing):
         raise VerlTooOldError(
             f"--verl {version}: this release has no verl/checkpoint_engine/ (verl's checkpoint engine first shipped "
