@@ -4,8 +4,9 @@
  * <base> is the site root (kept, so mike's versions.json and version folders still resolve). This
  * sends that one request to the page's own language index instead, and holds it until the search
  * box is first used: focused (click, Tab, or Material's s / f / "/" keys) or opened on mobile.
- * It also hands the search worker a command-line flag as a word: in Material's query syntax a leading
- * "-" excludes a term, so a pasted "--lenient" would otherwise find nothing; and "key:" as a word, since
+ * It also hands the search worker a word after leading dashes as the word: in Material's query syntax a
+ * leading "-" excludes a term, so a pasted flag "--lenient" or error code "ret is -8005" would otherwise
+ * find nothing (or everything but the page that answers it); and "key:" as a word, since
  * lunr reads "device: npu" as a field "device" and drops it.
  *
  * And it segments Chinese queries into the index's own words before the worker sees them. jieba cut the
@@ -108,7 +109,7 @@
       if (message && message.type === 0 && message.data) learn(message.data);  // SearchMessageType.SETUP
       if (message && message.type === 2 && typeof message.data === "string") {  // SearchMessageType.QUERY
         // "device: npu" pasted from a config: lunr reads "device:" as a field name and drops the word
-        var query = segment(message.data.replace(/(^|\s)--+(?=\w)/g, "$1").replace(/(\w):(?=\s|$)/g, "$1 "));
+        var query = segment(message.data.replace(/(^|\s)-+(?=\w)/g, "$1").replace(/(\w):(?=\s|$)/g, "$1 "));
         args[0] = Object.assign({}, message, { data: query });
       }
       return post.apply(this, args);

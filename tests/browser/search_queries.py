@@ -48,6 +48,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("verl-cookbook stack", "en/tools/stack/"),
     ("exit codes", "en/tools/checker/"),
     ("--lenient", "en/tools/checker/"),
+    ("dcmi module initialize failed. ret is -8005", "en/recipes/troubleshooting/"),
     ("pre-commit", "en/tools/verl-ci/"),
     ("GitHub Actions", "en/tools/verl-ci/"),
     ("HCCLCheckpointEngine", "en/backends/nccl-hccl/"),
@@ -125,6 +126,8 @@ CHINESE: list[tuple[str, str]] = [
     ("哪些版本能一起装", "install/version-matrix/"),  # the page that lists them (the stack tool computes them)
     ("退出码", "tools/checker/"),
     ("--lenient", "tools/checker/"),
+    ("ret is -8005", "recipes/troubleshooting/"),
+    ("dcmi -8005", "recipes/troubleshooting/"),  # a negative code alone beside its word
     ("pre-commit", "tools/verl-ci/"),
     ("参与贡献", "contributing/"),
     ("配置 multi_sender", "backends/nccl-hccl/"),

@@ -135,7 +135,7 @@ def no_query_segmentation(site: Path) -> None:
 
 
 def keep_flag_dashes(site: Path) -> None:
-    """Without the query rewrite in the page script, ``--lenient`` reads as 'exclude lenient'."""
+    """Without the query rewrite in the page script, ``--lenient`` reads as 'exclude lenient' and ``dcmi -8005`` as 'dcmi but not 8005'."""
     for page in site.rglob("index.html"):
         html = page.read_text(encoding="utf-8")
         page.write_text(html.replace("Worker.prototype.postMessage = function", "void function"), encoding="utf-8")
@@ -149,7 +149,7 @@ def keep_flag_dashes(site: Path) -> None:
         # not update_weights_bucket_megabytes: split, its words name the choosing page's section on a weight update
         (split_identifiers_apart, "en/", ["hccn.conf", "destroyComm"]),
         (drop_identifier_parts, "en/", ["bucket_megabytes"]),
-        (keep_flag_dashes, "", ["--lenient"]),
+        (keep_flag_dashes, "", ["--lenient", "dcmi -8005"]),
         (no_query_segmentation, "", ["能否支持断点续训", "支持断点续训", "怎么断点续训", "端口和ip占用冲突"]),
     ],
     ids=lambda v: v.__name__ if callable(v) else None,
