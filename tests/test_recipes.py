@@ -212,3 +212,23 @@ def test_unchecked_marks_carry_a_basis_and_match_across_languages(name: str) -> 
 
 def test_unchecked_mark_check_fires_on_a_mark_without_basis() -> None:
     assert UNCHECKED.findall('x<sup class="unchecked">※</sup>') == []
+
+
+def _override_findings(tmp_path: Path, facts: Facts, entry: str, override: str) -> list[str]:
+    page = tmp_path / "launch.md"
+    page.write_text(f'# launch\n\n```bash {{ check="shell" }}\npython3 -m {entry} {override}\n```\n', encoding="utf-8")
+    report = check_paths([page], facts, root=tmp_path)
+    return [f.rule for f in report.findings]
+
+
+def test_the_sft_trainer_rejects_the_callback_override_unless_it_is_added_with_a_plus(tmp_path: Path, facts: Facts) -> None:
+    """checkpoint-callback's prerequisites: the SFT config has no ``trainer.checkpoint_callback_class``, so Hydra stops
+    an SFT launch that sets it without ``+`` (review10a F4), while ``+`` composes and the PPO config takes it as it is."""
+    value = "my_project.ckpt_callbacks.UploadRegisterEvaluate"
+    sft = "verl.trainer.sft_trainer"
+    assert _override_findings(tmp_path, facts, sft, f"trainer.checkpoint_callback_class={value}") == [
+        "config/unknown-key"
+    ]
+    assert _override_findings(tmp_path, facts, sft, f"+trainer.checkpoint_callback_class={value}") == []
+    ppo = "verl.trainer.main_ppo"
+    assert _override_findings(tmp_path, facts, ppo, f"trainer.checkpoint_callback_class={value}") == []
