@@ -82,7 +82,7 @@ def _read_version(root: Path) -> str | None:
 
 
 def from_checkout(path: str | os.PathLike) -> VerlTree:
-    """A checkout of verl or an unpacked wheel. ``path`` may be the repo root or its ``verl/`` folder."""
+    """The `VerlTree` of a verl checkout or an unpacked wheel: ``path`` is the repo root or its ``verl/`` folder."""
     p = Path(path).expanduser()
     if not p.is_dir():
         raise VerlSourceError(f"--verl-src {path}: not a directory")
@@ -225,7 +225,7 @@ def _tree(target: Path, version: str) -> VerlTree:
 
 
 def from_release(version: str | None = None) -> VerlTree:
-    """verl release ``version`` (default: the pinned one), downloaded once and unpacked into the cache.
+    """The `VerlTree` of verl release ``version`` (default: the pinned one), downloaded once, unpacked in the cache.
 
     Safe for concurrent processes: one lock per release serialises the download; the tree is unpacked
     beside its place and renamed into it whole, so a reader sees no tree or a whole one. A tree left

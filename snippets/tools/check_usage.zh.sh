@@ -1,4 +1,4 @@
-# 对照锁定的 verl 版本检查整个站点（docs/ 与 snippets/）
+# 对照锁定的 verl 版本检查整个文档目录（docs/ 与 snippets/）
 verl-cookbook check
 # 对照另一个覆盖的版本检查单个页面
 verl-cookbook check docs/backends/nccl-hccl.md --verl 0.9.0
