@@ -40,7 +40,8 @@ def test_shown_checker_output_is_what_the_checker_prints(
 # each page's fix of a wrong snippet (what its 处理方法 / "What to do" says), applied as a text edit
 FIXES = {
     "wrong_backend_hccl": ("  backend: hccl\n", "  backend: nccl\n"),
-    "wrong_kwargs_under_hccl": ("    hccl:\n", "    nccl:\n"),
+    # its only kwarg is rebuild_group: true, which fails the first sync on Ascend: the page says to drop the block
+    "wrong_kwargs_under_hccl": ("  engine_kwargs:\n    hccl:\n      rebuild_group: true\n", ""),
     # multi_sender is the only key: an empty `nccl:` would be null, which the checker reports, so the block goes
     "wrong_multi_sender_on_npu": ("  engine_kwargs:\n    nccl:\n      multi_sender: false\n", ""),
 }
