@@ -37,6 +37,37 @@ def test_shown_checker_output_is_what_the_checker_prints(
     assert shown == actual, f"snippets/nccl/check_{snippet}.txt is stale; regenerate it from:\n{actual}"
 
 
+# each page's fix of a wrong snippet (what its 处理方法 / "What to do" says), applied as a text edit
+FIXES = {
+    "wrong_backend_hccl": ("  backend: hccl\n", "  backend: nccl\n"),
+    # its only kwarg is rebuild_group: true, which fails the first sync on Ascend: the page says to drop the block
+    "wrong_kwargs_under_hccl": ("  engine_kwargs:\n    hccl:\n      rebuild_group: true\n", ""),
+    # multi_sender is the only key: an empty `nccl:` would be null, which the checker reports, so the block goes
+    "wrong_multi_sender_on_npu": ("  engine_kwargs:\n    nccl:\n      multi_sender: false\n", ""),
+}
+
+
+@pytest.mark.parametrize("snippet", WRONG)
+def test_the_fix_each_faq_gives_leaves_the_checker_silent(
+    snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The FAQ's 结果验证 says that after the fix `verl-cookbook check` prints nothing for the fragment."""
+    old, new = FIXES[snippet]
+    text = (NCCL / f"{snippet}.yaml").read_text(encoding="utf-8")
+    assert old in text, f"{snippet}.yaml no longer holds the line its FAQ tells the reader to change"
+    fixed = tmp_path / "snippets" / "nccl" / f"{snippet}.yaml"
+    fixed.parent.mkdir(parents=True)
+    fixed.write_text(text.replace(old, new), encoding="utf-8")
+    page = tmp_path / f"{snippet}.md"
+    page.write_text(
+        f'``` {{ .yaml check="config" device="npu" root="actor_rollout_ref.rollout" }}\n'
+        f'--8<-- "snippets/nccl/{snippet}.yaml"\n```\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert not check_paths([page], facts, root=tmp_path).findings
+
+
 def test_shown_valueerror_has_the_shape_of_verls_registry_error(facts: Facts) -> None:
     text = (NCCL / "hccl_backend_valueerror.txt").read_text(encoding="utf-8")
     base = (facts.tree.root / "verl/checkpoint_engine/base.py").read_text(encoding="utf-8")

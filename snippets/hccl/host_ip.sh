@@ -4,3 +4,5 @@ ip -4 -o addr show | awk '{print $2, $4}'
 export HCCL_IF_IP=192.168.1.10
 # or pin it by interface name instead ("=" means the exact name)
 # export HCCL_SOCKET_IFNAME==eth0
+# print the host IP HCCL will use on this node
+echo "HCCL_IF_IP=$HCCL_IF_IP"

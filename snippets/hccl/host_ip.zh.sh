@@ -4,3 +4,5 @@ ip -4 -o addr show | awk '{print $2, $4}'
 export HCCL_IF_IP=192.168.1.10
 # 或者改为按网卡名固定（"=" 表示精确匹配）
 # export HCCL_SOCKET_IFNAME==eth0
+# 输出本节点 HCCL 使用的 Host IP
+echo "HCCL_IF_IP=$HCCL_IF_IP"
