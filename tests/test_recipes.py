@@ -221,9 +221,11 @@ def _override_findings(tmp_path: Path, facts: Facts, entry: str, override: str) 
     return [f.rule for f in report.findings]
 
 
-def test_the_sft_trainer_rejects_the_callback_override_unless_it_is_added_with_a_plus(tmp_path: Path, facts: Facts) -> None:
-    """checkpoint-callback's prerequisites: the SFT config has no ``trainer.checkpoint_callback_class``, so Hydra stops
-    an SFT launch that sets it without ``+`` (review10a F4), while ``+`` composes and the PPO config takes it as it is."""
+def test_the_sft_trainer_rejects_the_callback_override_unless_it_is_added_with_a_plus(
+    tmp_path: Path, facts: Facts
+) -> None:
+    """checkpoint-callback's prerequisites: the SFT config has no ``trainer.checkpoint_callback_class``, so Hydra
+    stops an SFT launch that sets it without ``+`` (review10a F4), while ``+`` composes and the PPO config takes it."""
     value = "my_project.ckpt_callbacks.UploadRegisterEvaluate"
     sft = "verl.trainer.sft_trainer"
     assert _override_findings(tmp_path, facts, sft, f"trainer.checkpoint_callback_class={value}") == [

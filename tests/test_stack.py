@@ -366,3 +366,14 @@ def test_a_wheel_built_from_an_sdist_is_kept_only_when_it_is_pure_python(tmp_pat
     built = resolver.build_pure_wheel("antlr4-python3-runtime", "4.9.3", tmp_path)
     assert (built is not None) is kept
     assert built is None or built.name.endswith("-py3-none-any.whl")
+
+
+def test_a_readme_fact_read_at_main_is_not_called_the_releases_readme() -> None:
+    """review10b S1: 0.9.1's README facts were read at main 1dda039 (no v0.9.1 tag in the history read)."""
+    from verl_cookbook.stack_facts import stack_facts
+    from verl_cookbook.stack_plan import readme_label
+
+    at_main = stack_facts()["verl.readme.0.9.1.kimi_950"][0]
+    at_tag = stack_facts()["verl.readme.0.9.0.kimi_950"][0]
+    assert readme_label("0.9.1", at_main).startswith("the README of verl main at 1dda039")
+    assert readme_label("0.9.0", at_tag) == "verl 0.9.0's README"

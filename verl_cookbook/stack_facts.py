@@ -39,6 +39,11 @@ class StackFact:
     text: str
     source: str  # a link to the line (github blob at the commit) or the documentation page
     cann: str | None = None
+    ref: str | None = None  # the tag or commit it was read at, when not the repository's HEAD
+
+    def read_at_tag(self, release: str) -> bool:
+        """Whether a fact about verl ``release`` was read at that release's tag (else at a main commit)."""
+        return self.ref is None or self.ref == f"v{release}"
 
     @property
     def where(self) -> str:
@@ -55,7 +60,8 @@ def _stack_facts(folder: str) -> dict[str, list[StackFact]]:
         else:
             source = f"{f['url']} (read {f['read_at']})"
         cann = str(f["cann"]) if f.get("cann") is not None else None
-        out.setdefault(f["id"], []).append(StackFact(f["id"], str(f["value"]), f["text"], source, cann))
+        ref = str(f["ref"]) if f.get("ref") is not None else None
+        out.setdefault(f["id"], []).append(StackFact(f["id"], str(f["value"]), f["text"], source, cann, ref))
     return out
 
 

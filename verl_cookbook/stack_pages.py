@@ -71,11 +71,13 @@ TEXT: dict[str, dict[str, Any]] = {
         "not_stated": "指南未写明",
         "guide_diff": "verl 的指南为 `{name}` `{guide}`（[verl 昇腾安装指南]({source})），方案锁定 `{pinned}`{why}。",
         "guide_diff_why": "，由这条依赖决定：{decider}",
-        "kimi_950": "verl {verl} 的 README 要求在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine` "
-        "前开启 HCCL 白名单校验（[verl {verl} README]({source})，"
+        "readme_tag": "verl {verl} 的 README",
+        "readme_main": "verl 主分支（`{commit}`）的 README",
+        "kimi_950": "{readme}要求在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine` "
+        "前开启 HCCL 白名单校验（[README]({source})，"
         "操作见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)）。",
-        "kimi_950_unsupported": "verl {verl} 的 README 写明 Ascend 950PR/Ascend 950DT 不支持 `kimi_ckpt_engine`"
-        "（[verl {verl} README]({source})）。",
+        "kimi_950_unsupported": "{readme}写明 Ascend 950PR/Ascend 950DT 不支持 `kimi_ckpt_engine`"
+        "（[README]({source})）。",
         "by_backend": "{floor}（{backends}）",
         "per_product": "{product}：{how}",
         "sep": "；",
@@ -125,7 +127,9 @@ TEXT: dict[str, dict[str, Any]] = {
         "not_stated": "not stated in the guide",
         "guide_diff": "verl's guide names `{name}` `{guide}` ([source]({source})); the plan pins `{pinned}`{why}.",
         "guide_diff_why": ", decided by {decider}",
-        "kimi_950": "verl {verl}'s README on kimi_ckpt_engine on the Ascend 950: “{text}” ([source]({source}))",
+        "readme_tag": "verl {verl}'s README",
+        "readme_main": "the README on verl's main branch (`{commit}`)",
+        "kimi_950": "{readme} on kimi_ckpt_engine on the Ascend 950: “{text}” ([source]({source}))",
         "by_backend": "{floor} ({backends})",
         "per_product": "{product}: {how}",
         "sep": "; ",
@@ -252,7 +256,9 @@ def table(release: str, product: str, lang: str) -> list[str]:
     kimi = plans["kimi_ckpt_engine"]
     if product == "950" and (f := release_fact(kimi.ask, "readme", "kimi_950")) is not None:
         key = "kimi_950_unsupported" if f.value == UNSUPPORTED and "kimi_950_unsupported" in t else "kimi_950"
-        notes.append(t[key].format(verl=release, text=_cell(f.text), source=f.source))
+        readme = t["readme_tag"] if f.read_at_tag(release) else t["readme_main"]
+        readme = readme.format(verl=release, commit=(f.ref or "")[:7])
+        notes.append(t[key].format(readme=readme, text=_cell(f.text), source=f.source))
     if notes:
         lines.append("")
         lines += [f"- {n}" for n in notes]

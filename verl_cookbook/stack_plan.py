@@ -229,6 +229,14 @@ def _fact(fact_id: str) -> StackFact | None:
     return found[0] if found else None
 
 
+def readme_label(release: str, f: StackFact) -> str:
+    """Whose README a fact about verl ``release`` comes from: the release's, or main's when no tag was read."""
+    if f.read_at_tag(release):
+        return f"verl {release}'s README"
+    commit = (f.ref or "")[:7]
+    return f"the README of verl main at {commit} (read for {release}: the history read has no v{release} tag)"
+
+
 def support_notes(ask: Ask) -> list[str]:
     """What verl's README says of the backend on the product (kimi_ckpt_engine on the 950)."""
     if ask.backend != "kimi_ckpt_engine" or ask.product != "950":
@@ -236,7 +244,7 @@ def support_notes(ask: Ask) -> list[str]:
     f = release_fact(ask, "readme", "kimi_950")
     if f is None:
         return [f"verl {ask.verl}'s README says nothing of kimi_ckpt_engine on the Ascend 950"]
-    return [f"verl {ask.verl}'s README on kimi_ckpt_engine on the Ascend 950: “{f.text}” ({f.source})"]
+    return [f"{readme_label(ask.verl, f)} on kimi_ckpt_engine on the Ascend 950: “{f.text}” ({f.source})"]
 
 
 UNSUPPORTED = "hasn't been supported"  # the value of a README fact that says a backend does not run on a product
@@ -247,7 +255,7 @@ def unsupported(ask: Ask) -> str | None:
     f = release_fact(ask, "readme", "kimi_950") if ask.backend == "kimi_ckpt_engine" and ask.product == "950" else None
     if f is None or f.value != UNSUPPORTED:
         return None
-    return f"verl {ask.verl}'s README: “{f.text}” ({f.source})"
+    return f"{readme_label(ask.verl, f)}: “{f.text}” ({f.source})"
 
 
 def _trace(line: str, record: dict) -> str:

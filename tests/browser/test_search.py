@@ -135,7 +135,8 @@ def no_query_segmentation(site: Path) -> None:
 
 
 def keep_flag_dashes(site: Path) -> None:
-    """Without the query rewrite in the page script, ``--lenient`` reads as 'exclude lenient' and ``dcmi -8005`` as 'dcmi but not 8005'."""
+    """Without the query rewrite in the page script, ``--lenient`` reads as 'exclude lenient' and ``dcmi -8005`` as
+    'dcmi but not 8005'."""
     for page in site.rglob("index.html"):
         html = page.read_text(encoding="utf-8")
         page.write_text(html.replace("Worker.prototype.postMessage = function", "void function"), encoding="utf-8")
