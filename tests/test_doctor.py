@@ -717,3 +717,14 @@ def test_a_site_url_from_the_environment_is_used_as_given_for_a_local_serve(monk
     monkeypatch.setenv("VERL_COOKBOOK_SITE_URL", "http://127.0.0.1:8000/verl-cookbook/")
     assert link("tools/doctor/") == "http://127.0.0.1:8000/verl-cookbook/tools/doctor/"
     assert in_language(link("tools/doctor/"), "en") == "http://127.0.0.1:8000/verl-cookbook/en/tools/doctor/"
+
+
+def test_intra_roce_is_asked_for_kimi_ckpt_engine_only_as_verls_readme_does(facts, tmp_path):
+    """The whitelist page's table asks it of `mooncake` on Atlas A3 too, from Mooncake's docs; doctor follows verl's
+    README, which states it in the kimi_ckpt_engine section only (review10b D1: the two pages now say so)."""
+    text = (DATA / "kimi_a3_cann85_no_roce.sh").read_text()
+    mooncake = tmp_path / "mooncake.sh"
+    mooncake.write_text(text.replace("backend=kimi_ckpt_engine", "backend=mooncake"))
+    assert not [d for d in diagnose(mooncake, facts, product="A3").findings if d.finding.rule == "ascend/intra-roce"]
+    kimi = [d for d in diagnose(DATA / "kimi_a3_cann85_no_roce.sh", facts, product="A3").findings]
+    assert [d.finding.rule for d in kimi if d.finding.rule == "ascend/intra-roce"] == ["ascend/intra-roce"]
