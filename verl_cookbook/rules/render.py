@@ -11,6 +11,7 @@ the examples are code, the same on both pages.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TypedDict
 
 from verl_cookbook.rules import Example, Rule, declarations, page_examples
@@ -192,16 +193,32 @@ def linked(text: str) -> str:
     return _VERL_REF.sub(link, text)
 
 
-def _example(ex: Example, lang: str) -> list[str]:
-    args = f" (`{' '.join(ex.args)}`)" if ex.args else ""
-    fence = "````" if "```" in ex.text else "```"
+_BESIDE = {
+    "zh": "保存为 `example.md`，与 `mkdocs.yml`（站点根目录）及以下文件放在同一目录：",
+    "en": "Saved as `example.md` in a folder with a `mkdocs.yml` (the site root) and these files:",
+}
+_FILE_FENCE = {".json": "json", ".md": "markdown", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def _fenced(kind: str, text: str, lang: str) -> list[str]:
+    fence = "````" if "```" in text else "```"
     return [
-        *([args.strip()] if args else []),
-        "",
-        f'{fence} {{ .{_FENCE[ex.kind]} check="skip" reason="{_REASON[lang]}" }}',
-        *ex.text.rstrip("\n").split("\n"),
+        f'{fence} {{ .{kind} check="skip" reason="{_REASON[lang]}" }}',
+        *text.rstrip("\n").split("\n"),
         fence,
     ]
+
+
+def _example(ex: Example, lang: str) -> list[str]:
+    """An example as the reader reruns it: its text, and the files it needs beside it (e.g. a coverage debt list)."""
+    args = f" (`{' '.join(ex.args)}`)" if ex.args else ""
+    lines = [*([args.strip()] if args else []), "", *_fenced(_FENCE[ex.kind], ex.text, lang)]
+    if ex.files:
+        lines += ["", _BESIDE[lang]]
+        for name, text in ex.files.items():
+            lines += ["", f"`{name}`:" if lang == "en" else f"`{name}`：", ""]
+            lines += _fenced(_FILE_FENCE.get(Path(name).suffix, "text"), text, lang)
+    return lines
 
 
 _SPAN = re.compile(r"(`+)(.+?)\1")
