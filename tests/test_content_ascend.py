@@ -9,6 +9,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 from pathlib import Path
@@ -286,6 +287,26 @@ def test_ports_reserve_reads_the_kernels_list_as_a_user_without_sysctl_on_path(t
     assert written == f"net.ipv4.ip_local_reserved_ports={reserved + ',' if reserved else ''}60000-60031"
 
 
+@pytest.mark.parametrize("script", ["snippets/ascend/ports_reserve.sh", "snippets/ascend/ports_reserve.zh.sh"])
+def test_ports_reserve_runs_sysctl_itself_in_a_root_shell_without_sudo(tmp_path: Path, script: str) -> None:
+    """Many containers run as root with no sudo installed: there the snippet calls sysctl directly instead of failing
+    with 'sudo: command not found' (review10b P1). PATH holds only cat and a recording sysctl, so no real sudo or
+    sysctl of the machine can run."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "cat").symlink_to(shutil.which("cat") or "/bin/cat")
+    log = tmp_path / "written"
+    (bin_dir / "sysctl").write_text(f'#!/bin/sh\n[ "$1" = -w ] && printf "%s" "$2" > {log}\n')
+    (bin_dir / "sysctl").chmod(0o755)
+    kernel = tmp_path / "ip_local_reserved_ports"
+    kernel.write_text("8080\n")
+    text = (REPO / script).read_text(encoding="utf-8").replace(PROC_RESERVED, str(kernel))
+    out = subprocess.run([shutil.which("bash") or "/bin/bash", "-e", "-c", text], env={"PATH": str(bin_dir)},
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert log.read_text() == "net.ipv4.ip_local_reserved_ports=8080,60000-60031"
+
+
 def test_ports_reserve_writes_nothing_when_the_list_cannot_be_read(tmp_path: Path) -> None:
     text = (REPO / "snippets/ascend/ports_reserve.sh").read_text(encoding="utf-8")
     (tmp_path / "bin").mkdir()
@@ -334,7 +355,9 @@ def test_the_alignment_check_sees_the_two_buffers_verl_logs(tmp_path: Path) -> N
     script = script.replace("/tmp/ray/", f"{tmp_path}/tmp/ray/")
     out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert sorted(out.stdout.splitlines()) == ["ptr=0x12c0200000 aligned_2MiB=1", "ptr=0x12c0201000 aligned_2MiB=0"]
+    # each address keeps its own name: the flag buffer's is not read as a second data buffer (review10b A2)
+    lines = sorted(out.stdout.splitlines())
+    assert lines == ["magic_buf_ptr=0x12c0201000 aligned_2MiB=0", "ptr=0x12c0200000 aligned_2MiB=1"]
 
 
 def test_check_script_stops_with_an_error_when_its_python_cannot_find_verl(tmp_path: Path) -> None:
