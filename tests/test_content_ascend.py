@@ -178,6 +178,10 @@ def test_whitelist_verify_takes_the_ip_of_the_nic_hccl_socket_ifname_selects(tmp
         out = _verify(listed, "", HCCL_SOCKET_IFNAME=ifname)
         assert (out.returncode, out.stdout.strip()) == (0, "whitelist ok"), (ifname, out.stderr)
     assert _verify(other, "", HCCL_SOCKET_IFNAME="=lo").stdout.strip() == f"127.0.0.1 missing from {other}"
+    # HCCL matches the names against the NICs left after the whitelist filter (hcomm bootstrap_ip.cc): one listed NIC
+    # among those the variable matches is enough, whichever name comes first (review10b H6)
+    out = _verify(listed, "", HCCL_SOCKET_IFNAME="nosuchnic,lo")
+    assert (out.returncode, out.stdout.strip()) == (0, "whitelist ok"), out.stderr
     out = _verify(listed, "", HCCL_SOCKET_IFNAME="^=eth0")  # an exclusion: which NIC HCCL picks is not known here
     assert out.returncode != 0 and "set HCCL_IF_IP" in out.stderr
     out = _verify(listed, "")

@@ -1,5 +1,5 @@
 # 每个节点上执行：本节点 HCCL 使用的 Host IP 必须在白名单中
-# （取 HCCL_IF_IP；未设置时取 HCCL_SOCKET_IFNAME 所选网卡的 IPv4 地址）
+# （取 HCCL_IF_IP；未设置时，HCCL 从白名单内的网卡中选择，HCCL_SOCKET_IFNAME 匹配的网卡中须至少有一块在白名单中）
 python3 - "$HCCL_WHITELIST_FILE" "${HCCL_IF_IP:-}" "${HCCL_SOCKET_IFNAME:-}" "$(ip -4 -o addr show)" <<'PY'
 import json, sys
 path, ip, ifname, addrs = sys.argv[1:5]
@@ -8,12 +8,12 @@ if ip:
     ips = [ip]
 elif ifname and not ifname.startswith("^"):
     exact, names = ifname.startswith("="), ifname.lstrip("=").split(",")
-    ips = [a for n in names for dev, a in nics if dev == n or (not exact and dev.startswith(n))][:1]
+    ips = [a for dev, a in nics if any(dev == n or (not exact and dev.startswith(n)) for n in names)]
     if not ips:
         sys.exit(f"no IPv4 NIC matches HCCL_SOCKET_IFNAME={ifname}")
 else:
     sys.exit("set HCCL_IF_IP (or HCCL_SOCKET_IFNAME to the NICs to use) to check the whitelist")
 with open(path) as f:
     hosts = json.load(f)["host_ip"]
-print("whitelist ok" if ips[0] in hosts else f"{ips[0]} missing from {path}")
+print("whitelist ok" if set(ips) & set(hosts) else f"{', '.join(ips)} missing from {path}")
 PY
