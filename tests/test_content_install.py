@@ -41,3 +41,29 @@ def test_the_vllm_ascend_build_installs_its_build_requirements_first_in_both_lan
 def test_both_languages_run_the_same_commands() -> None:
     en, zh = (_commands(p) for p in SNIPPETS)
     assert en == zh
+
+
+@pytest.mark.parametrize("name", ["list_registered_backends.sh", "list_registered_backends.zh.sh"])
+def test_the_backend_listing_runs_on_releases_that_keep_no_import_errors(tmp_path: Path, name: str) -> None:
+    """install/index's check: verl 0.7.1–0.9.0 have ``CheckpointEngineRegistry._registry`` but no ``_import_errors``
+    (users10: the snippet printed the list, then failed with AttributeError there). Run against a stand-in package
+    shaped like those releases' registry, as read from their source."""
+    import subprocess
+    import sys
+
+    from verl_cookbook.verl_source import from_release
+
+    for release in ("0.7.1", "0.8.0", "0.9.0"):
+        base = (from_release(release).root / "verl/checkpoint_engine/base.py").read_text(encoding="utf-8")
+        assert "_registry: dict" in base and "_import_errors" not in base, release
+    pkg = tmp_path / "verl" / "checkpoint_engine"
+    pkg.mkdir(parents=True)
+    (tmp_path / "verl" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("class CheckpointEngineRegistry:\n    _registry = {'naive': object}\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python3").symlink_to(sys.executable)
+    snippet = (REPO / "snippets/install" / name).read_text(encoding="utf-8")
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(tmp_path), "PYTHONNOUSERSITE": "1"}
+    out = subprocess.run(["bash", "-e", "-c", snippet], env=env, capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout) == (0, "registered: ['naive']\n"), out.stderr

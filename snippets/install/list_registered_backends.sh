@@ -3,6 +3,6 @@
 python3 -c "
 from verl.checkpoint_engine import CheckpointEngineRegistry as R
 print('registered:', sorted(R._registry))
-for module, error in sorted(R._import_errors.items()):
+for module, error in sorted(getattr(R, '_import_errors', {}).items()):  # kept from 0.9.1 on
     print('not imported:', module, '->', error)
 "
