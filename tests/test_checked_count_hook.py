@@ -37,11 +37,11 @@ def test_the_figures_count_each_kind_of_binding_and_what_is_left_unbound(tmp_pat
     assert (f.statements, f.factual, f.check, f.run, f.cited, f.mark, f.unbound) == (6, 5, 1, 1, 1, 1, 1)
 
 
-def test_the_line_goes_below_the_title_in_the_pages_language_and_shows_the_marks_even_when_none() -> None:
+def test_the_line_goes_at_the_pages_end_in_its_language_and_shows_the_marks_even_when_none() -> None:
     f = Figures(statements=9, factual=7, check=2, run=1, cited=1, mark=0, unbound=3)
     en = hook.with_count(PAGE, hook.count_line(f, None, english=True)).splitlines()
-    assert en[0].startswith("# Title") and "Of the 7 factual statements on this page, 2 are held by a check" in en[2]
-    assert "and 0 are marked ※" in en[2] and "3 are not bound to anything yet" in en[2]
+    assert en[0].startswith("# Title") and "Of the 7 factual statements on this page, 2 are held by a check" in en[-1]
+    assert "and 0 are marked ※" in en[-1] and "3 are not bound to anything yet" in en[-1]
     zh = hook.count_line(f, None, english=False)
     assert "本页共有事实陈述 7 条" in zh and "0 条标 ※（依据报告或阅读，未经检查）" in zh and "另有 3 条尚未核对" in zh
 

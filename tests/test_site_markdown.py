@@ -99,11 +99,26 @@ def test_what_is_not_a_citation_of_verl_is_left_alone(text, package):
     assert link_citations(text, "0.9.1", package) == text
 
 
-def test_the_box_holding_the_verl_version_claim_becomes_one_collapsed_line():
+def test_the_box_holding_the_verl_version_claim_stays_open_with_its_other_text_under_the_one_line():
     page = '# T\n\n!!! info "Checked"\n    Long text.\n    <!-- check: verl-version version="0.9.1" -->\n\nBody.'
     out = render(page)
-    assert out.count("verl-checked") == 1 and "<details" in out and "Long text." in out
-    assert "Checked against verl 0.9.1 · source links point at tag v0.9.1" in out
+    assert out.count("verl-checked") == 1 and "<details" not in out and "Long text." in out
+    assert out.index("Checked against verl 0.9.1 · source links point at tag v0.9.1") < out.index("admonition")
+
+
+def test_a_sentence_after_the_release_sentence_is_shown_and_the_release_sentence_is_not_repeated():
+    """zhread10a: the home page's box lost '各配置页面均列出该页适用的产品' folded under the notice."""
+    page = (
+        '# T\n\n!!! info "说明"\n    本手册对照 verl 0.9.1 编写。<!-- check: verl-version version="0.9.1" -->'
+        "各配置页面均列出该页适用的产品。\n\nBody."
+    )
+    out = render(page)
+    assert "各配置页面均列出该页适用的产品。" in out and "<details" not in out
+    assert "本手册对照 verl 0.9.1 编写" not in out and '<p class="verl-checked">本页对照 verl 0.9.1 核对' in out
+    claim = '<!-- check: verl-version version="0.9.1" -->'
+    english = f'# T\n\n!!! info "Note"\n    Checked against verl 0.9.1. Also read for 0.9.0.{claim}\n'
+    out = render(english)
+    assert "Also read for 0.9.0." in out and "Checked against verl 0.9.1." not in out
 
 
 def test_a_box_saying_only_the_release_becomes_the_line_alone_with_no_fold_repeating_it():
@@ -130,3 +145,17 @@ def test_text_without_a_title_gets_no_notice():
 )
 def test_page_language_is_the_language_most_of_its_letters_are_in(text, lang):
     assert page_language(text) == lang
+
+
+def test_each_mark_gets_the_number_of_its_basis_and_the_page_ends_with_the_bases_spelled_out():
+    """zhread10a: a ※ basis readable only by hovering is lost on touch screens and in print."""
+    page = (
+        '# T\n\nA.<sup class="unchecked" title="from a user report, not checked">※</sup> '
+        'B.<sup class="unchecked" title="read from hcomm\'s source; not run">※</sup> '
+        'C.<sup class="unchecked" title="from a user report, not checked">※</sup>\n'
+    )
+    out = render(page)
+    assert out.count('href="#unchecked-1">※1</a>') == 2 and out.count('href="#unchecked-2">※2</a>') == 1
+    assert out.index("Notes on ※") > out.index("C.")
+    assert 'id="unchecked-1">※1 from a user report, not checked</li>' in out
+    assert "※" not in render("# T\n\nNo marks here.\n")

@@ -15,9 +15,12 @@ one reader of it); only the HTML changes:
 * each link goes to that line range of verl's source on GitHub at the tag of the release the page is
   checked against (its ``verl-version`` claim; the pinned release otherwise; a release named before the
   citation, ``(0.9.0 `x.py:3`)``, wins);
-* the ``!!! info`` box that holds the page's ``verl-version`` claim becomes one collapsed line,
-  "Checked against verl X", its text kept inside; a page without such a box gets the line under its
-  title. So every page says it once, in one line.
+* the sentence holding the page's ``verl-version`` claim becomes one line, "Checked against verl X"; the
+  ``!!! info`` box it was in stays open with the rest of its text, or goes when that sentence was all it said;
+  a page without such a box gets the line under its title. So every page says it once, in one line.
+
+Each ※ mark (``<sup class="unchecked" title="…">※</sup>``) gets the number of its basis, ``※2``, linked to a
+"※ 标记说明" / "Notes on ※" list at the page's end that spells each basis out.
 
 Fenced code is left alone (superfences has stashed it when this runs). ``diagram_fence`` is the
 superfences format of ``mermaid`` fences: the diagram's pre-rendered SVG (``verl_cookbook.diagrams``).
@@ -182,19 +185,83 @@ def link_citations(text: str, release: str, package: Path, refs: References | No
 
 
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
+_MARK = re.compile(r'<sup class="unchecked" title="([^"]*)">※</sup>')
+NOTES = {"zh": "※ 标记说明", "en": "Notes on ※"}
 
 
-def _only_the_release(body: list[str], release: str) -> bool:
-    """Whether the box says nothing but the release the page is checked against (one short sentence naming it)."""
-    text = _COMMENT.sub("", " ".join(b.strip() for b in body)).strip()
-    return f"verl {release}" in text and len(text) <= 60 and len(re.findall(r"[。.](?:\s|$)", text + " ")) <= 1
+def number_marks(text: str) -> tuple[str, list[str]]:
+    """Each ※ mark numbered by what it rests on (its title: one number per distinct basis, in order of first use)
+    and linked to the page's closing list of those bases: the basis is readable without hovering, on a touch
+    screen and in print (zhread10a), while the title stays for the hover."""
+    bases: list[str] = []
+
+    def numbered(m: re.Match) -> str:
+        if m.group(1) not in bases:
+            bases.append(m.group(1))
+        n = bases.index(m.group(1)) + 1
+        return f'<sup class="unchecked" title="{m.group(1)}"><a href="#unchecked-{n}">※{n}</a></sup>'
+
+    return _MARK.sub(numbered, text), bases
+
+
+def notes_section(bases: list[str], language: str) -> list[str]:
+    """The page's closing list of what its ※ marks rest on, as raw HTML lines (empty when it has none)."""
+    if not bases:
+        return []
+    rows = [f'<li id="unchecked-{n}">※{n} {b}</li>' for n, b in enumerate(bases, 1)]
+    return ["", f'<h2 id="unchecked-notes" class="verl-sources">{NOTES[language]}</h2>',
+            '<ul class="unchecked-notes">', *rows, "</ul>", ""]  # fmt: skip
+
+
+def _sentences(masked: str) -> list[str]:
+    """A line (comments masked as NUL) cut into sentences; a comment right after a sentence's end belongs to it."""
+    out: list[str] = []
+    current = ""
+    for i, ch in enumerate(masked):
+        if ch == "\x00" and not current.strip() and out:
+            out[-1] += current + ch
+            current = ""
+            continue
+        current += ch
+        follows = masked[i + 1 : i + 2]
+        if ch in "。！？" or (ch in ".!?" and (not follows or follows.isspace() or follows == "\x00")):
+            out.append(current)
+            current = ""
+    if current:
+        out.append(current)
+    return out
+
+
+def without_release_sentence(body: list[str], release: str) -> list[str]:
+    """The box's lines without the sentence that holds the ``verl-version`` claim (the one naming ``verl
+    <release>`` nearest to it); every comment is kept, unseen."""
+    out = []
+    for line in body:
+        if _VERSION_CLAIM.search(line) is None:
+            out.append(line)
+            continue
+        comments = _COMMENT.findall(line)
+        claim = next(i for i, c in enumerate(comments) if _VERSION_CLAIM.search(c))
+        sentences = _sentences(_COMMENT.sub("\x00", line))
+        before = [s.count("\x00") for s in sentences]
+        holder = next(k for k in range(len(sentences)) if sum(before[: k + 1]) > claim)
+        naming = [k for k, s in enumerate(sentences) if f"verl {release}" in s]
+        drop = min(naming, key=lambda k: (abs(k - holder), -k)) if naming else holder
+        text = "".join("\x00" * s.count("\x00") if k == drop else s for k, s in enumerate(sentences))
+        for c in comments:
+            text = text.replace("\x00", c, 1)
+        indent = line[: len(line) - len(line.lstrip())]
+        out.append(indent + text.strip() if text.strip() else "")
+    return out
 
 
 def one_line_notice(lines: list[str], release: str, language: str) -> list[str]:
-    """``lines`` with the box holding the ``verl-version`` claim collapsed to a one-line notice, or the
-    notice put under the page title when no box holds it. Text without a title (a docstring rendered by
-    mkdocstrings) gets none."""
+    """``lines`` with the sentence holding the ``verl-version`` claim replaced by a one-line notice: the box that
+    held it stays open with the rest of its text (a reader missed a sentence folded under the notice), or goes when
+    the sentence was all it said; a page without such a box gets the notice under its title. Text without a title
+    (a docstring rendered by mkdocstrings) gets none."""
     summary = NOTICE[language].format(release=release, tag=tag(release))
+    notice = f'<p class="verl-checked">{html.escape(summary)}</p>'
     for i, line in enumerate(lines):
         m = _ADMONITION.match(line)
         if not m:
@@ -206,12 +273,12 @@ def one_line_notice(lines: list[str], release: str, language: str) -> list[str]:
                 break
             body.append(nxt)
         if any(_VERSION_CLAIM.search(b) for b in body):
-            if _only_the_release(body, release):  # the notice says it all: no box repeating it when unfolded
+            rest = without_release_sentence(body, release)
+            after = lines[i + 1 + len(body) :]
+            if not any(_COMMENT.sub("", b).strip() for b in rest):  # the notice says it all: no box repeating it
                 comments = [c for b in body for c in _COMMENT.findall(b)]  # the claim stays in the page, unseen
-                notice = f'{indent}<p class="verl-checked">{html.escape(summary)}</p>'
-                return [*lines[:i], notice, "", *comments, *lines[i + 1 + len(body) :]]
-            return [*lines[:i], f'{indent}??? verl-checked "{summary}"', *lines[i + 1 :]]
-    notice = f'<p class="verl-checked">{html.escape(summary)}</p>'
+                return [*lines[:i], indent + notice, "", *comments, *after]
+            return [*lines[:i], indent + notice, "", line, *rest, *after]
     for i, line in enumerate(lines):
         if _H1.match(line):
             return [*lines[: i + 1], "", notice, "", *lines[i + 1 :]]
@@ -224,10 +291,10 @@ class _SitePreprocessor(Preprocessor):
         release = page_release(text)
         language = page_language(text)
         refs = References()
-        lines = link_citations(text, release, _package(release), refs).split("\n")
-        lines = one_line_notice(lines, release, language)
+        text, bases = number_marks(link_citations(text, release, _package(release), refs))
+        lines = one_line_notice(text.split("\n"), release, language)
         if any(_H1.match(line) for line in lines):  # a page, not a docstring rendered by mkdocstrings
-            lines += refs.section(language)
+            lines += notes_section(bases, language) + refs.section(language)
         return lines
 
 

@@ -1,8 +1,8 @@
-"""mkdocs hook: under each page's title, the page's claim coverage, generated from the figures of
+"""mkdocs hook: at each page's end, the page's claim coverage, generated from the figures of
 ``verl-cookbook coverage`` (``verl_cookbook.checks.coverage``).
 
-One concern: judge the page's statements with the checker's own reader and render its figures as one line below
-the H1 — how many factual statements it has, how many a check, a run or a verified citation holds (a kind with none
+One concern: judge the page's statements with the checker's own reader and render its figures as one line at the
+page's end — how many factual statements it has, how many a check, a run or a verified citation holds (a kind with none
 is left out), how many are marked ※ (shown on every page, 0 included) and, only when there are any, how many are not
 bound yet. It is written for a reader, not as tool output (a senior Ascend editor read the old line as a log).
 The line says nothing the figures do not: a page the tool writes says so and how many statements it holds, without
@@ -11,14 +11,11 @@ judging them.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-
-_H1 = re.compile(r"^# .*$", re.M)
 
 
 def page_figures(markdown: str, path: Path, root: Path):  # -> tuple[Figures, str | None]
@@ -71,11 +68,9 @@ def count_line(f, generated: str | None, english: bool) -> str:
 
 
 def with_count(markdown: str, line: str) -> str:
-    """The page with ``line`` right below its H1 (or on top when it has none)."""
-    m = _H1.search(markdown)
-    if m is None:
-        return f"{line}\n\n{markdown}"
-    return f"{markdown[: m.end()]}\n\n{line}\n{markdown[m.end() :]}"
+    """The page with ``line`` at its end, above the lists of ※ bases and sources the site adds: under the title a
+    senior Ascend editor read it as a review artefact that CANN's docs do not carry (zhread10a/b)."""
+    return f"{markdown.rstrip()}\n\n{line}\n"
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
