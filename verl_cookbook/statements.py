@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from verl_cookbook.glossary import KIND, note_column
-from verl_cookbook.markdown import DIRECTIVE, CodeBlock, Page, block_tokens, flatten_containers, parse_attrs
+from verl_cookbook.markdown import DIRECTIVE, CodeBlock, Page, parse_attrs, text_tokens
 
 RUN = re.compile(r"<!--\s*run:\s*(\S+?)\s*-->")
 MARK = re.compile(r'<sup\s+class="unchecked"([^>]*)>\s*※\s*</sup>')
@@ -292,7 +292,7 @@ def read_statements(page: Page) -> list[Statement]:
 def _read_statements(page: Page) -> list[Statement]:
     text = page.text
     lines = _Lines(text)
-    tokens = page.tokens or block_tokens("\n".join(flatten_containers(text.splitlines())) + "\n")
+    tokens = page.tokens or text_tokens(text)[1]
     declared = {t.line for t in page.tables if t.directive is not None and t.directive.kind == "params"}
     # a glossary table: its term (or avoided word) columns are declared, its note column is prose
     notes = {t.line: note_column(t) for t in page.tables if t.directive is not None and t.directive.kind == KIND}
