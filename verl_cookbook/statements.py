@@ -246,14 +246,8 @@ class _Lines:
             self.starts.append(self.starts[-1] + len(line))
 
     def line_of(self, offset: int) -> int:
-        lo, hi = 0, len(self.starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1
+        # the last line start at or before ``offset`` (the first line's, 0, for any offset before it)
+        return max(bisect.bisect_right(self.starts, offset), 1)
 
     def offset(self, line: int, content_line: str) -> int:
         """Offset in the page of where ``content_line`` (a parsed, de-indented copy of page line ``line``) starts."""
