@@ -233,9 +233,11 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
 
     # a directive shown inside a code block (a syntax example) declares nothing
     in_fence = {n for t in tokens if t.type == "fence" and t.map for n in range(t.map[0] + 1, t.map[1] + 1)}
+    start, at = 1, 0  # the line of offset ``at``: counted on from the previous match, not from the page's start
     for m in DIRECTIVE.finditer(text):
-        start = text.count("\n", 0, m.start()) + 1
-        end = text.count("\n", 0, m.end()) + 1
+        start += text.count("\n", at, m.start())
+        at = m.start()
+        end = start + text.count("\n", at, m.end())
         if start in in_fence:
             continue
         body = m.group(1).strip()
