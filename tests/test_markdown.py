@@ -104,11 +104,13 @@ def _pages_with(parser_factory, pages: list[Path]) -> list[str]:
     original = md_mod.block_parser
     md_mod.block_parser = parser_factory
     md_mod.block_tokens.cache_clear()  # tokens are cached per text: this parser must parse them again
+    md_mod.text_tokens.cache_clear()
     try:
         return [repr(md_mod.parse_page(p, REPO_ROOT)) for p in pages]
     finally:
         md_mod.block_parser = original
         md_mod.block_tokens.cache_clear()
+        md_mod.text_tokens.cache_clear()
 
 
 def test_block_level_parse_reads_every_page_as_the_full_parse_does() -> None:

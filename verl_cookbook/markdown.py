@@ -210,6 +210,15 @@ def block_tokens(src: str) -> tuple:
     return tuple(block_parser().parse(src))
 
 
+@lru_cache(maxsize=128)
+def text_tokens(text: str) -> tuple[tuple[str, ...], tuple]:
+    """A page's lines with its Material containers flattened (``flatten_containers``), and their block tokens: both
+    once per text in a process, as ``block_tokens`` (the parity check reads a page's headings, and its twin's
+    structure, from the same text the check read)."""
+    flat = tuple(flatten_containers(text.splitlines()))
+    return flat, block_tokens("\n".join(flat) + "\n")
+
+
 def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: str | None = None) -> Page:
     """Parse one Markdown file. ``root`` is what paths are shown relative to; ``bases`` where includes resolve."""
     bases = bases if bases is not None else [root]
@@ -217,17 +226,18 @@ def parse_page(path: Path, root: Path, bases: list[Path] | None = None, text: st
     if text is None:
         text = read_text(path)
     lines = text.splitlines()
-    flat = flatten_containers(lines)
-    tokens = block_tokens("\n".join(flat) + "\n")
+    flat, tokens = text_tokens(text)
     blocks: list[CodeBlock] = []
     tables: list[Table] = []
     directives: list[Directive] = []
 
     # a directive shown inside a code block (a syntax example) declares nothing
     in_fence = {n for t in tokens if t.type == "fence" and t.map for n in range(t.map[0] + 1, t.map[1] + 1)}
+    start, at = 1, 0  # the line of offset ``at``: counted on from the previous match, not from the page's start
     for m in DIRECTIVE.finditer(text):
-        start = text.count("\n", 0, m.start()) + 1
-        end = text.count("\n", 0, m.end()) + 1
+        start += text.count("\n", at, m.start())
+        at = m.start()
+        end = start + text.count("\n", at, m.end())
         if start in in_fence:
             continue
         body = m.group(1).strip()

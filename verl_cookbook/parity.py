@@ -20,11 +20,10 @@ from verl_cookbook.markdown import (
     MarkdownError,
     Page,
     Table,
-    block_tokens,
     code_spans,
-    flatten_containers,
     parse_page,
     read_text,
+    text_tokens,
 )
 from verl_cookbook.rules import Rule
 from verl_cookbook.rules.claims import (
@@ -153,8 +152,7 @@ def twin_path(page: Path) -> Path:
 
 def headings(text: str) -> list[Heading]:
     """ATX and setext headings outside code blocks, with their explicit anchors."""
-    lines = text.splitlines()
-    tokens = block_tokens("\n".join(flatten_containers(lines)) + "\n")  # a heading's raw text is enough
+    _flat, tokens = text_tokens(text)  # a heading's raw text is enough
     out = []
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map:

@@ -340,7 +340,7 @@ class PageCache:
         try:
             entry = {
                 "includes": {rel: hashlib.sha256(Path(rel).read_bytes()).hexdigest() for rel in includes},
-                "depends": {rel: _digest(Path(rel)) for rel in sorted(report.depends)},
+                "depends": {rel: self._digest(rel) for rel in sorted(report.depends)},  # once a run: pages share them
                 "counters": {k: getattr(report, k) - before[k] for k in _COUNTERS},
                 "findings": [x.as_dict() for x in report.findings[start:]],
             }

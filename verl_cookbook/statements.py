@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from verl_cookbook.glossary import KIND, note_column
-from verl_cookbook.markdown import DIRECTIVE, CodeBlock, Page, block_tokens, flatten_containers, parse_attrs
+from verl_cookbook.markdown import DIRECTIVE, CodeBlock, Page, parse_attrs, text_tokens
 
 RUN = re.compile(r"<!--\s*run:\s*(\S+?)\s*-->")
 MARK = re.compile(r'<sup\s+class="unchecked"([^>]*)>\s*※\s*</sup>')
@@ -42,6 +42,7 @@ _URL = re.compile(r"https?://[^\s<>()（）\]]+")
 _LINK_DEST = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _BACKTICKS = re.compile(r"`+")
+_NOT_NEWLINE = re.compile(r"[^\n]")
 _CJK_END = "。！？；"
 _STOP = re.compile("[。！？；.!?;]")
 _ASCII_END = ".!?;"
@@ -105,18 +106,18 @@ def code_spans(s: str) -> tuple[tuple[int, int], ...]:
 def _mask(s: str) -> str:
     """``s`` with code spans, HTML comments and tags, link addresses and URLs blanked (same length): what may
     not end a sentence."""
+    spans = list(code_spans(s)) if "`" in s else []
+    if "<" in s:  # a comment, an autolink or a tag
+        spans += [m.span() for rx in (_COMMENT, _AUTOLINK, _TAG) for m in rx.finditer(s)]
+    if "](" in s:
+        spans += [m.span() for m in _LINK_DEST.finditer(s)]
+    if "http" in s:
+        spans += [m.span() for m in _URL.finditer(s)]
+    if not spans:
+        return s
     out = list(s)
-
-    def blank(a: int, b: int) -> None:
-        for k in range(a, b):
-            if out[k] != "\n":
-                out[k] = "\0"
-
-    for a, b in code_spans(s):
-        blank(a, b)
-    for rx in (_COMMENT, _AUTOLINK, _TAG, _LINK_DEST, _URL):
-        for m in rx.finditer(s):
-            blank(m.start(), m.end())
+    for a, b in spans:  # blanked twice where two overlap: the same result
+        out[a:b] = _NOT_NEWLINE.sub("\0", s[a:b])
     return "".join(out)
 
 
@@ -180,16 +181,39 @@ def _outside_code(s: str, fn: Callable[[str], str]) -> str:
 
 
 def _strip_plain(s: str) -> str:
-    return _TAG.sub("", _AUTOLINK.sub("", _LINK.sub(r"\1", _COMMENT.sub("", MARK.sub("", s)))))
+    """``s`` without its ※ marks, comments, links (their text kept), autolinks and tags, in that order; each pattern
+    is tried only when the text has what every match of it holds (most pieces hold none)."""
+    if "※" in s:
+        s = MARK.sub("", s)
+    if "<!--" in s:
+        s = _COMMENT.sub("", s)
+    if "](" in s:
+        s = _LINK.sub(r"\1", s)
+    if "<" in s:
+        s = _TAG.sub("", _AUTOLINK.sub("", s))
+    return s
+
+
+def _strip_comments(s: str) -> str:
+    """``s`` without its HTML comments, then without its ※ marks."""
+    if "<!--" in s:
+        s = _COMMENT.sub("", s)
+    if "※" in s:
+        s = MARK.sub("", s)
+    return s
 
 
 def _plain(s: str) -> str:
+    if "<" not in s and "](" not in s:  # nothing _strip_plain strips
+        return " ".join(s.split())
     return " ".join(_outside_code(s, _strip_plain).split())
 
 
 def markers_in(s: str, line_of: Callable[[int], int]) -> list[Marker]:
     """The claims, run markers and ※ marks written in ``s`` (not those shown in a code span); ``line_of(offset in
     s)`` gives their page line."""
+    if "<" not in s:  # every claim, run marker and ※ mark is written in a tag or a comment
+        return []
     found: list[tuple[int, Marker]] = []
     for m in DIRECTIVE.finditer(s):
         kind, _, rest = m.group(1).strip().partition(" ")
@@ -205,7 +229,9 @@ def markers_in(s: str, line_of: Callable[[int], int]) -> list[Marker]:
 
 
 def _text(s: str) -> str:
-    return " ".join(_outside_code(s, lambda t: MARK.sub("", _COMMENT.sub("", t))).split())
+    if "<" not in s:  # no mark or comment to leave out
+        return " ".join(s.split())
+    return " ".join(_outside_code(s, _strip_comments).split())
 
 
 class _Lines:
@@ -220,14 +246,8 @@ class _Lines:
             self.starts.append(self.starts[-1] + len(line))
 
     def line_of(self, offset: int) -> int:
-        lo, hi = 0, len(self.starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1
+        # the last line start at or before ``offset`` (the first line's, 0, for any offset before it)
+        return max(bisect.bisect_right(self.starts, offset), 1)
 
     def offset(self, line: int, content_line: str) -> int:
         """Offset in the page of where ``content_line`` (a parsed, de-indented copy of page line ``line``) starts."""
@@ -266,7 +286,7 @@ def read_statements(page: Page) -> list[Statement]:
 def _read_statements(page: Page) -> list[Statement]:
     text = page.text
     lines = _Lines(text)
-    tokens = page.tokens or block_tokens("\n".join(flatten_containers(text.splitlines())) + "\n")
+    tokens = page.tokens or text_tokens(text)[1]
     declared = {t.line for t in page.tables if t.directive is not None and t.directive.kind == "params"}
     # a glossary table: its term (or avoided word) columns are declared, its note column is prose
     notes = {t.line: note_column(t) for t in page.tables if t.directive is not None and t.directive.kind == KIND}

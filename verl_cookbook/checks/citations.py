@@ -284,8 +284,10 @@ def check_citations(page: Page, ctx: Context) -> list[Finding]:
     out: list[Finding] = []
     text = page.text
     cites = find_citations(text, tree.package, ctx.session)
+    line, at = 1, 0  # the citations are in order: each one's line is counted on from the previous one's
     for i, c in enumerate(cites):
-        line = text.count("\n", 0, c.start) + 1
+        line += text.count("\n", at, c.start)
+        at = c.start
         col = c.start - (text.rfind("\n", 0, c.start) + 1) + 1
 
         if c.path is None:
