@@ -49,6 +49,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("exit codes", "en/tools/checker/"),
     ("--lenient", "en/tools/checker/"),
     ("dcmi module initialize failed. ret is -8005", "en/recipes/troubleshooting/"),
+    ("HCCL error when update weights under fully async", "en/recipes/troubleshooting/"),  # verl #7416's title
+    ("matmul_allreduce", "en/recipes/troubleshooting/"),
     ("pre-commit", "en/tools/verl-ci/"),
     ("GitHub Actions", "en/tools/verl-ci/"),
     ("HCCLCheckpointEngine", "en/backends/nccl-hccl/"),
@@ -136,6 +138,8 @@ CHINESE: list[tuple[str, str]] = [
     ("--lenient", "tools/checker/"),
     ("ret is -8005", "recipes/troubleshooting/"),
     ("dcmi -8005", "recipes/troubleshooting/"),  # a negative code alone beside its word
+    ("fully_async 更新权重 HCCL 报错", "recipes/troubleshooting/"),
+    ("VLLM_ASCEND_ENABLE_NZ", "recipes/troubleshooting/"),
     ("pre-commit", "tools/verl-ci/"),
     ("参与贡献", "contributing/"),
     ("配置 multi_sender", "backends/nccl-hccl/"),
