@@ -122,13 +122,16 @@ def test_every_command_bounds_the_cache_it_wrote_to(
 
 
 def test_cache_info_says_where_the_cache_is_and_what_each_folder_holds(own_cache: Path, capsys) -> None:
-    _fill(own_cache, {"facts/a.json": 1500, "facts/b.json": 1500, "releases/0.9.1/verl/x.py": 2_000_000})
+    _fill(
+        own_cache,
+        {"facts/a.json": 1500, "facts/b.json": 1500, "releases/0.9.1/verl/x.py": 2_000_000, "jieba/dict.cache": 9000},
+    )  # the site build's: listed, but not under the limit (review10b C1)
     assert main(["cache", "info"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == str(own_cache)
     assert "facts/" in out and "2 files" in out and "3.0 kB" in out
     assert "releases/" in out and "2.0 MB" in out
-    assert f"derived results 3.0 kB of a {cache.human(cache.LIMIT_BYTES)} limit" in out
+    assert f"derived results 3.0 kB of a {cache.human(cache.LIMIT_BYTES)} limit" in out and "jieba/" in out
 
 
 def test_cache_info_before_any_run_says_the_folder_is_not_created_yet(own_cache: Path, capsys) -> None:

@@ -329,7 +329,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
     print(f"{root}" + ("" if root.is_dir() else " (not created yet)"))
     for r in rows:
         print(f"  {r.name + '/':<12} {plural(r.files, 'file'):>12}  {cache.human(r.size):>9}")
-    derived = sum(r.size for r in rows if r.name != cache.RELEASES)
+    derived = sum(r.size for r in rows if r.name in cache.DERIVED)  # what the limit bounds (not jieba/ or others)
     print(
         f"  total {cache.human(sum(r.size for r in rows))}; derived results {cache.human(derived)} of a "
         f"{cache.human(cache.LIMIT_BYTES)} limit (least recently used evicted first)"
