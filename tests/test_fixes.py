@@ -373,3 +373,15 @@ def test_json_with_a_missing_key_is_left_for_the_user(tmp_path: Path, capsys: py
     body = '```json\n{ "host_ip": ["ip1"], ["ip2"] }\n```\n'
     fixed, left = _fix_page(tmp_path, body, capsys)
     assert fixed == f"# p\n\n{body}" and "json/syntax" in left
+
+
+def test_the_legacy_reward_manager_moves_to_its_name_field_as_verls_migration_assigns_it(tmp_path: Path, facts) -> None:
+    """review11b: the migration's comment says `reward_model.reward_manager -> reward.reward_manager`, but its code
+    assigns `config.reward.reward_manager.name`; following the comment replaced the whole section with a string."""
+    from verl_cookbook.doctor import diagnose
+
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo reward_model.reward_manager=naive\n", encoding="utf-8")
+    (legacy,) = [d for d in diagnose(script, facts).findings if d.finding.rule == "config/legacy-key"]
+    assert legacy.finding.data["new"] == "reward.reward_manager.name"
+    assert "set `reward.reward_manager.name` instead" in legacy.finding.message

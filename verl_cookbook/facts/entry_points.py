@@ -68,6 +68,20 @@ def _walk_around(mod: ast.Module, lines: list[int]) -> list[ast.AST]:
     return out
 
 
+def _assigned_moves(fn: ast.FunctionDef) -> dict[str, str]:
+    """``old -> new`` from the function's ``cfg.new = cfg.old`` statements (cfg its first parameter): where a
+    migration really puts a value, which its comments may say less precisely."""
+    cfg = fn.args.args[0].arg if fn.args.args else ""
+    moves: dict[str, str] = {}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        new, old = dotted_name(node.targets[0]), dotted_name(node.value)
+        if new and old and new.startswith(cfg + ".") and old.startswith(cfg + "."):
+            moves.setdefault(old[len(cfg) + 1 :], new[len(cfg) + 1 :])
+    return moves
+
+
 def _migrations(mod: ast.Module, text: str, rel: str) -> dict[str, dict]:
     out: dict[str, dict] = {}
     lines = text.splitlines()
@@ -90,6 +104,7 @@ def _migrations(mod: ast.Module, text: str, rel: str) -> dict[str, dict]:
             continue
         body = "\n".join(lines[fn.lineno - 1 : fn.end_lineno])
         renames = {m.group(1): m.group(2) for m in _RENAME.finditer(body)}
+        renames.update(_assigned_moves(fn))  # the code wins over its comment (reward_manager goes to `….name`)
         out[fn.name] = {"source": f"{rel}:{fn.lineno}", "keys": keys, "renames": renames}
     return out
 
