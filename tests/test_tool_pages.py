@@ -245,7 +245,7 @@ def test_the_drift_workflow_installs_from_a_clone_and_names_the_tag_form():
     assert lines[0].startswith("git clone https://github.com/verl-cookbook/verl-cookbook.git ")
     assert lines[1].startswith("python -m pip install ") and "@v" not in lines[1]
     text = (REPO / "snippets" / "tools" / "verl-docs-drift.yml").read_text(encoding="utf-8")
-    assert "#   pip install \"verl-cookbook @ git+https://github.com/verl-cookbook/verl-cookbook@v" in text
+    assert '#   pip install "verl-cookbook @ git+https://github.com/verl-cookbook/verl-cookbook@v' in text
     for page in VERL_CI:
         assert "git+https://github.com/verl-cookbook/verl-cookbook@v" in (REPO / "docs" / "tools" / page).read_text(
             encoding="utf-8"
