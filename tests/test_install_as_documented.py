@@ -1,8 +1,9 @@
-"""The install the docs show works: until the release tag is published the pages install from a clone; every
-install line that names the repository pins the release tag of this version (the name is not on PyPI yet, and
-that form is documented as the switch once the tag is out), and installing the package that way, from a local build of these same files, into a fresh venv gives a
-``verl-cookbook`` that runs and checks a page. No index and none of the user's caches: the dependencies come from
-the wheels scripts/install.sh put beside the environment ([7/7])."""
+"""The install the docs show works: until the release tag is published the pages install from a clone, and
+every install line that names the repository pins the release tag of this version (the name is not on PyPI yet;
+that form is documented as the switch once the tag is out). Installing the package that way, from a local build
+of these same files, into a fresh venv gives a ``verl-cookbook`` that runs and checks a page. No index and none
+of the user's caches: the dependencies come from the wheels scripts/install.sh put beside the environment
+([7/7])."""
 
 from __future__ import annotations
 
