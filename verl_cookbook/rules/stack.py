@@ -219,7 +219,7 @@ INSTALL_MANIFEST = declare(
     },
     message_zh={
         "yaml": "不是合法的 YAML：{error}",
-        "snippet": "运行条目引用的片段 `{snippet}` 不是本站的文件",
+        "snippet": "运行条目引用的片段 `{snippet}` 不是本手册的文件",
         "skip": "skip 条目须有 `match=`、`reason=`，且 `needs=` 为 {needs!c} 之一（实际为 {got!r}）",
         "expect": "期望条目须为 {kinds!c} 之一[[（实际为 {got!c}）]]",
         "nothing-expected": "{snippet} 的运行条目没有声明运行后须成立的条件（`expect:`）",
@@ -246,4 +246,6 @@ CLAIM_BAD_ATTR = declare(
         "": '`{attr}="{value}"`：{error}',
         "choice": '`{attr}="{value}"`：应为 {expected!c} 之一',
     },
+    fix="write the attribute in the form its declaration kind takes",
+    fix_zh="按该声明类型要求的格式改写属性值",
 )
