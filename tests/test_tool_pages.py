@@ -278,6 +278,21 @@ def test_the_verl_ci_page_counts_verls_doc_pages_as_the_recorded_run_found_them(
     assert record["docs_rst"] > record["docs_md"]  # "most of them"
 
 
+# -- contributing: what a contributor needs first --------------------------------------------------------------------
+def test_the_contributor_prerequisites_are_what_install_sh_sets_up():
+    import tomllib
+
+    script = (REPO / "scripts" / "install.sh").read_text(encoding="utf-8")
+    assert "apt-get" in script and "shellcheck" in script and "chromium" in script and '[ "$(id -u)" = 0 ]' in script
+    assert "npm ci" in script and 'pip install -q -e ".[docs,test]"' in script
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["requires-python"] == ">=3.10"
+    for page in ("contributing.md", "contributing.en.md"):
+        text = (REPO / "docs" / page).read_text(encoding="utf-8")
+        section = text[text.index("{ #contributor-prerequisites }") : text.index("{ #how-checks-work }")]
+        assert "3.10" in section and "bash scripts/install.sh" in section and "npm ci" in section
+
+
 # -- contributing: the navigation ----------------------------------------------------------------------------------
 def _named_nav_entries(nav: list) -> list[str]:
     """The names the nav gives by hand: each section, and each page listed as ``name: path``."""
