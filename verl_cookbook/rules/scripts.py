@@ -393,11 +393,11 @@ JSON_SYNTAX = declare(
         "allows no comma after the last item of an object or array; remove it",
     },
     message_zh={
-        "": "JSON 格式错误：{error}（第 {line} 行第 {column} 列）",
-        "key": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":）',
-        "key-ips": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":；请将所有 IP '
-        "放在同一个数组中）",
-        "trailing-comma": "JSON 格式错误：`{closer}` 前有多余的逗号（第 {line} 行第 {column} 列）：JSON "
+        "": "JSON 格式错误（第 {line} 行第 {column} 列），解析器原文：{error}",
+        "key": 'JSON 格式错误（第 {line} 行第 {column} 列）：对象中的每个值前都须有 `"key":`（解析器原文：{error}）',
+        "key-ips": 'JSON 格式错误（第 {line} 行第 {column} 列）：对象中的每个值前都须有 `"key":`，请将所有 IP '
+        "放在同一个数组中（解析器原文：{error}）",
+        "trailing-comma": "JSON 格式错误（第 {line} 行第 {column} 列）：`{closer}` 前有多余的逗号，JSON "
         "不允许在对象或数组的最后一项后加逗号，请删除",
     },
     bad=Example("md", '```json {check="json"}\n{"a": 1,}\n```\n'),
