@@ -314,6 +314,8 @@ PARITY_MISSING_TWIN = declare(
         "": "缺少英文页面：应为 `{twin}`",
         "zh": "缺少中文页面：应为 `{twin}`",
     },
+    fix="add the page in the other language",
+    fix_zh="补充另一种语言的页面",
 )
 PARITY_HEADING_ANCHOR = declare(
     "parity/heading-anchor",
@@ -325,6 +327,8 @@ PARITY_HEADING_ANCHOR = declare(
     "languages, so links into it break in one of them",
     message_zh="标题 `{heading}` 没有显式锚点 `{{ #anchor }}`：两种语言生成的锚点不同，"
     "指向该标题的链接会在其中一种语言中失效",
+    fix="add an explicit `{{ #anchor }}` to the heading in both pages",
+    fix_zh="在两种语言页面的该标题后添加相同的显式锚点 `{{ #anchor }}`",
 )
 PARITY_HEADINGS = declare(
     "parity/headings",
@@ -334,6 +338,8 @@ PARITY_HEADINGS = declare(
     _PARITY,
     message=_parity_en("heading"),
     message_zh=_parity_zh("标题"),
+    fix="give both pages the same headings and anchors in the same order",
+    fix_zh="使两种语言页面的标题与锚点一致、顺序相同",
 )
 PARITY_BLOCKS = declare(
     "parity/blocks",
@@ -343,6 +349,8 @@ PARITY_BLOCKS = declare(
     _PARITY,
     message=_parity_en("code block"),
     message_zh=_parity_zh("代码块"),
+    fix="give both pages the same code blocks in the same order",
+    fix_zh="使两种语言页面的代码块一致、顺序相同",
 )
 PARITY_TABLES = declare(
     "parity/tables",
@@ -352,6 +360,8 @@ PARITY_TABLES = declare(
     _PARITY,
     message=_parity_en("parameter table"),
     message_zh=_parity_zh("参数表格"),
+    fix="give both pages the same parameter-table rows",
+    fix_zh="使两种语言页面的参数表格行一致",
 )
 PARITY_ADMONITIONS = declare(
     "parity/admonitions",
@@ -361,6 +371,8 @@ PARITY_ADMONITIONS = declare(
     _PARITY,
     message=_parity_en("admonition"),
     message_zh=_parity_zh("提示框"),
+    fix="give both pages the same admonitions in the same order",
+    fix_zh="使两种语言页面的提示框种类与顺序一致",
 )
 PARITY_CLAIMS = declare(
     "parity/claims",
@@ -370,6 +382,8 @@ PARITY_CLAIMS = declare(
     _PARITY,
     message=_parity_en("check declaration"),
     message_zh=_parity_zh("检查声明"),
+    fix="give both pages the same check declarations in the same order",
+    fix_zh="使两种语言页面的检查声明一致、顺序相同",
 )
 PARITY_SNIPPET_VARIANT = declare(
     "parity/snippet-variant",
@@ -385,6 +399,8 @@ PARITY_SNIPPET_VARIANT = declare(
         "": "`{variant}` 运行 `{said}`，而 `{base}` 运行 `{wanted}`：中文版本只能在注释上不同",
         "missing-base": "`{variant}` 是 `{base}` 的中文版本，而 `{base}` 不存在",
     },
+    fix="make the 中文 variant differ from its base in comments only",
+    fix_zh="使中文版本片段与原片段只在注释上不同",
 )
 PARITY_MARKS = declare(
     "parity/marks",
@@ -394,4 +410,6 @@ PARITY_MARKS = declare(
     _PARITY,
     message=_parity_en("run marker or ※ mark", "run markers or ※ marks"),
     message_zh=_parity_zh("运行标记或 ※ 标记"),
+    fix="give both pages the same run markers and ※ marks in the same order",
+    fix_zh="使两种语言页面的运行标记与 ※ 标记一致、顺序相同",
 )

@@ -419,6 +419,8 @@ DEFAULTS_MISMATCH = declare(
     message_zh="`{key}` 标注的默认值为 {shown!r}，而 verl 的默认值为 {default!r}",
     bad=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 99\n```\n'),
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
+    fix="write verl's default on the page",
+    fix_zh="将页面上的默认值改为 verl 的默认值",
 )
 DEFAULTS_NOT_A_DEFAULT = declare(
     "defaults/not-a-default",
@@ -434,6 +436,8 @@ DEFAULTS_NOT_A_DEFAULT = declare(
         "        attention_backend: triton\n```\n",
     ),
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
+    fix="remove the key from the defaults, or name a key verl's default config has",
+    fix_zh="从默认值中删除该配置项，或改为 verl 默认配置中存在的配置项",
 )
 
 # -- command/ and verl/ ------------------------------------------------------------------
@@ -482,4 +486,6 @@ VERL_CONFIG_DRIFT = declare(
         "differs": "`checkpoint_engine.{name}`：YAML 配置块中为 {yaml!r}，dataclass 中为 {default!r}",
         "extra": "`checkpoint_engine.{name}` 在 YAML 配置块中，但不是 `CheckpointEngineConfig` 的字段",
     },
+    fix="nothing to change on the page: report the disagreement to verl, and say on the page which value applies",
+    fix_zh="无须修改页面：向 verl 报告该不一致，并在页面上写明实际生效的取值",
 )

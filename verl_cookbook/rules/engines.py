@@ -96,6 +96,8 @@ ENGINE_KWARGS_NOT_MAPPING = declare(
     "verl unpacks it as keyword arguments of the engine's constructor.",
     message="[[with backend `{corrected}`: ]]`{path}` must be a mapping of constructor arguments, got {value!r}",
     message_zh="[[后端改为 `{corrected}` 后：]]`{path}` 须为构造函数参数的映射，实际为 {value!r}",
+    fix="write the engine's constructor parameters as a mapping, `key: value` per line",
+    fix_zh="将引擎的构造参数写成映射，每行一个 `键: 值`",
 )
 ENGINE_UNKNOWN_KWARG = declare(
     "engine/unknown-kwarg",

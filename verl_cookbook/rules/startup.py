@@ -60,6 +60,8 @@ STARTUP_REJECTED = declare(
     "It is verl's own verdict on the composed config, at the line that set the value.",
     message="verl {verl} rejects this command at startup[[ (with lines {others!l})]]: {error}: {verl_message}",
     message_zh="verl {verl} 在启动时拒绝该命令[[（同时涉及第 {others!l} 行）]]：{error}: {verl_message}",
+    fix="correct the override as verl's own message says",
+    fix_zh="按 verl 自身的报错修改该覆盖项",
 )
 STARTUP_MISSING_VALUE = declare(
     "startup/missing-value",
@@ -79,4 +81,6 @@ STARTUP_MISSING_VALUE = declare(
         "no-keys": "verl {verl} 在启动时拒绝该命令：没有覆盖项设置 verl 所需的值，而 verl 的默认值无法通过检查："
         "{error}: {verl_message}",
     },
+    fix="set the keys the message names",
+    fix_zh="设置提示信息所列的配置项",
 )
