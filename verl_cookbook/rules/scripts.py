@@ -203,8 +203,16 @@ SHELLCHECK_SC = declare(
     "ShellCheck 规则",
     "What ShellCheck reports on a shell block; the code is ShellCheck's (`shellcheck/SC2086`).",
     "ShellCheck's wiki page, linked in the message, explains each one.",
-    message="{message} (https://www.shellcheck.net/wiki/{code})",
-    message_zh="ShellCheck 原文：{message}（说明见 https://www.shellcheck.net/wiki/{code}）",
+    message={
+        "": "{message} (https://www.shellcheck.net/wiki/{code})",
+        # codes the published drift list shows get a 中文 statement before ShellCheck's own words
+        "SC2283": "{message} (https://www.shellcheck.net/wiki/{code})",
+    },
+    message_zh={
+        "": "ShellCheck 原文：{message}（说明见 https://www.shellcheck.net/wiki/{code}）",
+        "SC2283": "`=` 两侧有空格，bash 将其作为命令而不是赋值运行（说明见 https://www.shellcheck.net/wiki/{code}；"
+        "ShellCheck 原文：{message}）",
+    },
     family=True,
     fix="follow the explanation on ShellCheck's wiki page linked in the message",
     fix_zh="按提示信息中链接的 ShellCheck wiki 页面修改",
