@@ -30,8 +30,8 @@ def site_command() -> list[str]:
     return words[:i] + words[i + 2 :]
 
 
-def _run(words: list[str], checkout: Path) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "verl_cookbook", *words[1:], "--lang", "en"]
+def _run(words: list[str], checkout: Path, lang: str = "en") -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "verl_cookbook", *words[1:], "--lang", lang]
     return subprocess.run(argv, cwd=checkout, capture_output=True, text=True, check=False)
 
 
@@ -46,6 +46,8 @@ def measure(checkout: Path) -> dict[str, object]:
     summary = _run(command, checkout).stderr.strip().splitlines()[-1]  # the text format ends with it
     readme = ["verl-cookbook", "check", "--lenient", README, "--verl-src", "."]
     shown = _run(readme, checkout)
+    readme_zh = ["verl-cookbook", "check", "--lang", "zh", "--lenient", README, "--verl-src", "."]
+    shown_zh = _run(readme_zh, checkout, "zh")
     return {
         "commit": commit,
         "command": " ".join(command),
@@ -55,6 +57,8 @@ def measure(checkout: Path) -> dict[str, object]:
         "docs_md": len(list((checkout / "docs").rglob("*.md"))),
         "readme_command": " ".join(readme),
         "readme_output": (shown.stdout + shown.stderr).rstrip("\n"),
+        "readme_command_zh": " ".join(readme_zh),  # the 中文 page shows the run with --lang zh
+        "readme_output_zh": (shown_zh.stdout + shown_zh.stderr).rstrip("\n"),
     }
 
 

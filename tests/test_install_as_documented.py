@@ -1,7 +1,9 @@
-"""The install the docs show works: every install line pins the release tag of this version (the name is not on
-PyPI yet), and installing the package that way, from a local build of these same files, into a fresh venv gives a
-``verl-cookbook`` that runs and checks a page. No index and none of the user's caches: the dependencies come from
-the wheels scripts/install.sh put beside the environment ([7/7])."""
+"""The install the docs show works: until the release tag is published the pages install from a clone, and
+every install line that names the repository pins the release tag of this version (the name is not on PyPI yet;
+that form is documented as the switch once the tag is out). Installing the package that way, from a local build
+of these same files, into a fresh venv gives a ``verl-cookbook`` that runs and checks a page. No index and none
+of the user's caches: the dependencies come from the wheels scripts/install.sh put beside the environment
+([7/7])."""
 
 from __future__ import annotations
 
@@ -22,15 +24,13 @@ VERSION = PROJECT.group(1) if PROJECT else ""
 REPOSITORY = "https://github.com/verl-cookbook/verl-cookbook"
 INSTALL_FILES = [
     "README.md",
-    "docs/tools/doctor.md",
-    "docs/tools/doctor.en.md",
+    "docs/tools/checker.md",
+    "docs/tools/checker.en.md",
     "docs/tools/verl-ci.md",
     "docs/tools/verl-ci.en.md",
-    "snippets/tools/install.sh",
-    "snippets/tools/verl_checkout.sh",
     "snippets/tools/verl-docs-drift.yml",
 ]
-_PIP_LINE = re.compile(r"pip install[^\n]*verl-cookbook[^\n]*")
+_PIP_LINE = re.compile(r"pip install[^\n]*verl-cookbook @ git\+[^\n]*")
 
 
 def _pip_lines() -> list[tuple[str, str]]:
@@ -39,14 +39,14 @@ def _pip_lines() -> list[tuple[str, str]]:
 
 def test_every_install_line_pins_this_versions_tag_in_the_repository() -> None:
     lines = _pip_lines()
-    assert len({f for f, _ in lines}) >= 6, lines  # the pages that show an install
+    assert len({f for f, _ in lines}) == len(INSTALL_FILES), lines  # each names the tag form
     expected = f'"verl-cookbook @ git+{REPOSITORY}@v{VERSION}"'
     bad = [(f, line) for f, line in lines if expected not in line]
     assert bad == []
 
 
 def test_a_bare_name_install_line_would_be_caught() -> None:
-    line = _PIP_LINE.search("pip install verl-cookbook\n")
+    line = _PIP_LINE.search('pip install "verl-cookbook @ git+https://github.com/verl-cookbook/verl-cookbook@main"\n')
     assert line is not None and f"@v{VERSION}" not in line.group(0)
 
 

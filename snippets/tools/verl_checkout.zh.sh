@@ -1,7 +1,6 @@
 git clone --depth 1 https://github.com/verl-project/verl.git
 # verl-cookbook 尚未发布到 PyPI：从其仓库的克隆目录安装
-git clone https://github.com/verl-cookbook/verl-cookbook.git && (cd verl-cookbook && pip install .)
-# v0.1.0 标签发布后，也可执行：pip install "verl-cookbook @ git+https://github.com/verl-cookbook/verl-cookbook@v0.1.0"
+git clone https://github.com/verl-cookbook/verl-cookbook.git && (cd verl-cookbook && python3 -m pip install .)
 cd verl
 # 记录 verl 文档中已有的问题（只需执行一次），并提交生成的基线文件
 verl-cookbook check --verl-src . --lenient --write-baseline .verl-cookbook-baseline.json docs/ verl/checkpoint_engine/README.md

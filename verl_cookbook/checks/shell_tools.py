@@ -92,7 +92,10 @@ def shellcheck(code: str, where, severity: str = "warning", session: Session | N
         file, line = where(int(c.get("line", 1)))
         code_ = f"SC{c.get('code')}"
         rule = SHELLCHECK_SC.member(str(c.get("code")))
-        out.append(rule.at(file, line, int(c.get("column", 1)), message=str(c.get("message", "")), code=code_))
+        case = code_ if code_ in SHELLCHECK_SC.message.cases else ""  # a code with its own 中文 statement
+        out.append(
+            rule.at(file, line, int(c.get("column", 1)), message=str(c.get("message", "")), code=code_, case=case)
+        )
     return out
 
 

@@ -39,13 +39,14 @@ ASCEND_WHITELIST_REQUIRED = declare(
     "kimi_ckpt_engine on 950 without HCCL's whitelist",
     "Ascend 950PR/Ascend 950DT 上 `kimi_ckpt_engine` 未开启 HCCL 白名单校验",
     "`kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT without `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE`.",
-    "verl's README asks for both on Ascend 950.",
+    "Without the whitelist check turned on, `kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT cannot set up its links "
+    "as verl requires.",
     message="`{backend}` on Ascend 950PR/Ascend 950DT needs HCCL's whitelist turned on: export {missing!c}",
     message_zh="在 Ascend 950PR/Ascend 950DT 上使用 `{backend}` 需要开启 HCCL 白名单校验：请设置 {missing!c}",
-    fix="export HCCL_WHITELIST_DISABLE=0 and HCCL_WHITELIST_FILE pointing at a JSON file "
-    'like {{"host_ip": ["192.168.1.10", "192.168.1.11"]}} (the host NIC IPs of every node)',
-    fix_zh='设置 HCCL_WHITELIST_DISABLE=0，并将 HCCL_WHITELIST_FILE 指向形如 {{"host_ip": ["192.168.1.10", '
-    '"192.168.1.11"]}} 的 JSON 文件（内容为各节点主机网卡的 IP 地址）',
+    fix="export `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE` pointing at a JSON file "
+    'like `{{"host_ip": ["192.168.1.10", "192.168.1.11"]}}` (the host NIC IPs of every node)',
+    fix_zh='设置 `HCCL_WHITELIST_DISABLE=0`，并将 `HCCL_WHITELIST_FILE` 指向形如 `{{"host_ip": ["192.168.1.10", '
+    '"192.168.1.11"]}}` 的 JSON 文件（内容为各节点主机网卡的 IP 地址）',
     page=PAGE_WHITELIST,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "950", "--cann", "8.5.0")),
     good=Example(
@@ -61,7 +62,7 @@ ASCEND_WHITELIST_FILE = declare(
     "HCCL 白名单文件无效",
     "An `HCCL_WHITELIST_FILE` beside the script (or at an absolute path here) that is not valid JSON or not "
     '`{"host_ip": [...]}` with IPv4 addresses; a file not found here is not read, and the summary says so.',
-    "HCCL reads host NIC IPv4 addresses from it; `device_ip` is reserved and not supported.",
+    "With an invalid whitelist file, HCCL's whitelist check fails and so does link setup.",
     message="`HCCL_WHITELIST_FILE={value}`: {problems!p}",
     message_zh="`HCCL_WHITELIST_FILE={value}`：{problems!p}",
     parts=_WHITELIST_PARTS,
@@ -76,9 +77,8 @@ ASCEND_INTRA_ROCE = declare(
     "CANN 8.5.0 及以上版本使用 `kimi_ckpt_engine` 时未开启节点内 RoCE",
     "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`, and, on the Atlas A2 "
     "training series (or an unknown product), without the Ascend Direct buffer pool either.",
-    "verl's README asks for `HCCL_INTRA_ROCE_ENABLE=1` with CANN 8.5.0 or later: inside a server Mooncake's Ascend "
-    "Direct uses HCCS links by default, and the variable moves it to RDMA. On the Atlas A2 training series the "
-    "buffer pool (`ASCEND_BUFFER_POOL`) is the other setting users report working.",
+    "Inside a server, Mooncake's Ascend Direct communicates over HCCS by default, and without the variable its "
+    "host-to-device (H2D) weight transfers can time out; with it, they communicate over RoCE.",
     message={
         "": "`{backend}` with CANN {cann}[[ on Atlas {product}]]: verl's README asks for HCCL_INTRA_ROCE_ENABLE=1 "
         "(intra-node RoCE for Mooncake's Ascend Direct, which uses HCCS by default)",
@@ -87,20 +87,21 @@ ASCEND_INTRA_ROCE = declare(
     },
     message_zh={
         "": "以 CANN {cann}[[ 在 Atlas {product} 训练系列产品上]]使用 `{backend}`：verl 的 README 要求设置 "
-        "HCCL_INTRA_ROCE_ENABLE=1（为 Mooncake 的 Ascend Direct 开启节点内 RoCE，其默认使用 HCCS 链路）",
+        "`HCCL_INTRA_ROCE_ENABLE=1`（Mooncake 的 Ascend Direct 默认使用 HCCS 链路通信，设置后使用 RoCE 链路通信）",
         "a2": "以 CANN {cann} 在 Atlas A2 训练系列产品上使用 `{backend}`：verl 的 README 要求设置 "
-        "HCCL_INTRA_ROCE_ENABLE=1（为 Mooncake 的 Ascend Direct 开启节点内 RoCE），当前既未设置该变量，"
+        "`HCCL_INTRA_ROCE_ENABLE=1`（Mooncake 的 Ascend Direct 使用 RoCE 链路通信），当前既未设置该变量，"
         "也未开启 Ascend Direct 缓冲池",
     },
     fix={
-        "": "export HCCL_INTRA_ROCE_ENABLE=1 (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
-        "a2": "export HCCL_INTRA_ROCE_ENABLE=1 with ASCEND_BUFFER_POOL off, or leave it unset and turn on the Ascend "
-        "Direct buffer pool (export ASCEND_BUFFER_POOL=4:8)",
+        "": "`export HCCL_INTRA_ROCE_ENABLE=1` (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
+        "a2": "`export HCCL_INTRA_ROCE_ENABLE=1` with `ASCEND_BUFFER_POOL` off, or leave it unset and turn on the "
+        "Ascend Direct buffer pool (`export ASCEND_BUFFER_POOL=4:8`)",
     },
     fix_zh={
-        "": "执行 export HCCL_INTRA_ROCE_ENABLE=1（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
-        "a2": "执行 export HCCL_INTRA_ROCE_ENABLE=1 并关闭 ASCEND_BUFFER_POOL；或不设置该变量，改为开启 Ascend Direct "
-        "缓冲池（export ASCEND_BUFFER_POOL=4:8）",
+        "": "执行 `export HCCL_INTRA_ROCE_ENABLE=1`（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
+        "a2": "执行 `export HCCL_INTRA_ROCE_ENABLE=1` 并关闭 `ASCEND_BUFFER_POOL`；或不设置该变量，"
+        "改为开启 Ascend Direct "
+        "缓冲池（`export ASCEND_BUFFER_POOL=4:8`）",
     },
     page=PAGE_MOONCAKE_KIMI,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "A3", "--cann", "8.5.0")),
@@ -117,13 +118,12 @@ ASCEND_REBUILD_GROUP_NPU = declare(
     "`engine_kwargs.nccl.rebuild_group=True` on Ascend, where the HCCL engine's `finalize()` calls a method "
     "vllm-ascend's communicator does not have.",
     "The job fails at the end of its first weight sync.",
-    message="`engine_kwargs.nccl.rebuild_group=True` on Ascend is expected to fail at the end of the first weight "
-    "sync: HCCLCheckpointEngine.finalize() calls `self.pyhccl.destroyComm(...)`, and vllm-ascend's "
-    "PyHcclCommunicator has no such method (AttributeError); verl's own NPU test runs only "
-    "rebuild_group=False",
-    message_zh="在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True` 预计会在第一次权重同步结束时失败："
-    "HCCLCheckpointEngine.finalize() 会调用 `self.pyhccl.destroyComm(...)`，而 vllm-ascend 的 "
-    "PyHcclCommunicator 没有该方法（AttributeError）；verl 自身的 NPU 测试只运行 rebuild_group=False",
+    message="`engine_kwargs.nccl.rebuild_group=True` on Ascend fails at the end of the first weight sync: "
+    "`HCCLCheckpointEngine.finalize()` calls `self.pyhccl.destroyComm(...)`, and vllm-ascend's "
+    "`PyHcclCommunicator` has no such method (`AttributeError`)",
+    message_zh="在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True` 会在第一次权重同步结束时失败："
+    "`HCCLCheckpointEngine.finalize()` 会调用 `self.pyhccl.destroyComm(...)`，而 vllm-ascend 的 "
+    "`PyHcclCommunicator` 没有该方法（`AttributeError`）",
     fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
     "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
     fix_zh="保持默认的 `rebuild_group=False`（通信域只建立一次并复用）；如果推理实例会动态增减，请使用 "

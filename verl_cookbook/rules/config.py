@@ -45,8 +45,8 @@ CONFIG_UNKNOWN_KEY = declare(
         "suggested": "fix the key as suggested, or drop it; Hydra rejects unknown keys",
     },
     fix_zh={
-        "": "修正该配置项或删除它（如果是自定义配置项，请以 `+` 添加）；Hydra 拒绝不存在的配置项",
-        "suggested": "按提示修正该配置项，或删除它；Hydra 拒绝不存在的配置项",
+        "": "修正该配置项或删除它（如果是自定义配置项，请以 `+` 添加）",
+        "suggested": "按提示修正该配置项，或删除它",
     },
     bad=ppo_script("trainer.total_epoch=2"),
     good=ppo_script("trainer.total_epochs=2"),
@@ -61,6 +61,8 @@ CONFIG_NOT_A_MAPPING = declare(
     message_zh="`{parent}` 在 verl 配置中是一个值而非映射，因此无法设置 `{key}`[[（Hydra 原文：{hydra}）]]",
     bad=ppo_script("trainer.total_epochs.max=2"),
     good=ppo_script("trainer.total_epochs=2"),
+    fix="remove `{key}`, or give `{parent}` its value directly",
+    fix_zh="删除 `{key}`，或直接为 `{parent}` 赋值",
 )
 CONFIG_WRONG_TYPE = declare(
     "config/wrong-type",
@@ -74,6 +76,8 @@ CONFIG_WRONG_TYPE = declare(
     message_zh="`{key}` 的值 {value!r} 不是 `{annotation}` 类型（`{field}` 的类型）；OmegaConf：{error}",
     bad=ppo_script("actor_rollout_ref.model.use_shm=sometimes"),
     good=ppo_script("actor_rollout_ref.model.use_shm=True"),
+    fix="give `{key}` a value of type `{annotation}`",
+    fix_zh="将 `{key}` 的值改为 `{annotation}` 类型",
 )
 _UNCONVERTED = (
     "`{key}`: `{value!r}` is {got}, but `{cls}.{field}` is `{annotation}`; verl builds `{cls}` with "
@@ -127,6 +131,8 @@ CONFIG_NOT_A_FIELD = declare(
     "构造时抛出 TypeError（unexpected keyword argument）[[；是否应为 `{suggestion}`？]]",
     bad=ppo_script("+actor_rollout_ref.rollout.checkpoint_engine.bucket_mb=512"),
     good=ppo_script("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
+    fix="remove the key, or use a field {cls} has",
+    fix_zh="删除该配置项，或改为 {cls} 中已有的字段",
 )
 CONFIG_NOT_A_FIELD_GROUP = declare(
     "config/not-a-field-group",
@@ -162,6 +168,8 @@ CONFIG_LEGACY_KEY = declare(
     severity=WARNING,
     bad=ppo_script("reward_model.reward_manager=naive"),
     good=ppo_script("reward.reward_manager.name=naive"),
+    fix="remove `{key}` and set the key the entry point reads instead (the message names it when it is known)",
+    fix_zh="删除 `{key}`，改为设置当前入口读取的配置项（已知时提示信息中给出）",
 )
 _NO_CONFIG = "`--config-name {config}`: verl {release} has no config `{config}` (it has {offered!c})"
 _NO_CONFIG_ZH = "`--config-name {config}`：verl {release} 中没有配置 `{config}`（可选：{offered!c}）"
@@ -190,6 +198,8 @@ CONFIG_UNKNOWN_CONFIG = declare(
     folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
     bad=Example("md", '```yaml {check="config" config="ppo_trainerx"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" config="ppo_trainer"}\ntrainer:\n  total_epochs: 2\n```\n'),
+    fix="pick a config that release has (the message lists them), or the release that still has it",
+    fix_zh="改用该版本提供的配置（提示信息列出可选项），或改用仍提供该配置的版本",
 )
 CONFIG_OMEGACONF = declare(
     "config/omegaconf",
@@ -199,6 +209,8 @@ CONFIG_OMEGACONF = declare(
     "verl merges configs with OmegaConf; what it rejects never reaches the trainer.",
     message="OmegaConf rejects the merge: {error}",
     message_zh="OmegaConf 拒绝合并：{error}",
+    fix="change the value's type or form as OmegaConf's error says",
+    fix_zh="按 OmegaConf 的报错修改该配置值的类型或写法",
 )
 
 # -- override/ ------------------------------------------------------------------
@@ -215,6 +227,8 @@ OVERRIDE_NEEDS_PLUS = declare(
     bad=ppo_script("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
     good=ppo_script("+actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=triton"),
     extra=("legacy",),  # the key is under a section some entry point migrates: `+` alone is not the fix (--fix)
+    fix="write `+{override}`",
+    fix_zh="写作 `+{override}`",
 )
 OVERRIDE_PLUS_ON_EXISTING = declare(
     "override/plus-on-existing",
@@ -228,6 +242,8 @@ OVERRIDE_PLUS_ON_EXISTING = declare(
     "{hydra}）]]",
     bad=ppo_script("+trainer.total_epochs=2"),
     good=ppo_script("trainer.total_epochs=2"),
+    fix="drop the `+`: `{key}` is already in the config",
+    fix_zh="去掉 `+`：`{key}` 已在配置中",
 )
 OVERRIDE_DELETE_MISSING = declare(
     "override/delete-missing",
@@ -239,6 +255,8 @@ OVERRIDE_DELETE_MISSING = declare(
     message_zh="`{override}` 删除的配置项在 verl 配置中不存在[[（Hydra 原文：{hydra}）]]",
     bad=ppo_script("~trainer.no_such_key"),
     good=ppo_script("trainer.total_epochs=2"),
+    fix="remove the override, or name a key the config has after `~`",
+    fix_zh="删除该覆盖项，或将 `~` 后的键改为配置中存在的键",
 )
 OVERRIDE_UNKNOWN_GROUP = declare(
     "override/unknown-group",
@@ -249,6 +267,8 @@ OVERRIDE_UNKNOWN_GROUP = declare(
     message="`{override}` names a config group verl does not have[[; did you mean `{suggestion}`?]][[ (Hydra: "
     "{hydra})]]",
     message_zh="`{override}` 引用的配置组在 verl 中不存在[[；是否应为 `{suggestion}`？]][[（Hydra 原文：{hydra}）]]",
+    fix="use a config group verl has",
+    fix_zh="改为 verl 中存在的配置组",
 )
 # What a group option the release lacks would have defined: keys there are judged against the default option, so
 # what Hydra or verl would make of them is not known; their findings are folded under the choice.
@@ -315,6 +335,8 @@ OVERRIDE_REJECTED = declare(
     "What Hydra rejects stops the job at start-up.",
     message="Hydra rejects `{override}`: {hydra}",
     message_zh="Hydra 拒绝 `{override}`：{hydra}",
+    fix="correct the override as Hydra's message says",
+    fix_zh="按 Hydra 的原文修改该覆盖项",
 )
 OVERRIDE_MALFORMED = declare(
     "override/malformed",
@@ -326,6 +348,8 @@ OVERRIDE_MALFORMED = declare(
     message_zh="Hydra 无法解析 `{override}`：{hydra}",
     bad=ppo_script("trainer.logger=[console"),
     good=ppo_script("trainer.logger=[console]"),
+    fix="write it in Hydra's override grammar: `key=value`, `+key=value`, `++key=value` or `~key`",
+    fix_zh="按 Hydra 的覆盖项语法改写：`key=value`、`+key=value`、`++key=value` 或 `~key`",
 )
 OVERRIDE_SWEEP_WITHOUT_MULTIRUN = declare(
     "override/sweep-without-multirun",
@@ -345,6 +369,8 @@ OVERRIDE_SWEEP_WITHOUT_MULTIRUN = declare(
     },
     bad=ppo_script("trainer.total_epochs=1,2"),
     good=ppo_script("trainer.total_epochs=2"),
+    fix="set one value (write a list value as `key=[a,b]`), or add `--multirun` for a real sweep",
+    fix_zh="只设置一个值（列表值写作 `key=[a,b]`）；确需参数扫描时加 `--multirun`",
 )
 OVERRIDE_UNKNOWN_FLAG = declare(
     "override/unknown-flag",
@@ -365,6 +391,8 @@ OVERRIDE_UNKNOWN_FLAG = declare(
     },
     bad=ppo_script("--config-nam=ppo_trainer"),
     good=ppo_script("--config-name=ppo_trainer"),
+    fix="remove the argument: Hydra overrides are `key=value`, with no dashes",
+    fix_zh="删除该参数：Hydra 覆盖项写作 `key=value`，不带短横线",
 )
 OVERRIDE_FLAG_NEEDS_VALUE = declare(
     "override/flag-needs-value",
@@ -376,6 +404,8 @@ OVERRIDE_FLAG_NEEDS_VALUE = declare(
     message_zh="`{flag}` 需要一个值",
     bad=ppo_script("--config-name"),
     good=ppo_script("--config-name ppo_trainer"),
+    fix="give `{flag}` a value",
+    fix_zh="在 `{flag}` 后给出取值",
 )
 
 # -- defaults/ ------------------------------------------------------------------
@@ -389,6 +419,8 @@ DEFAULTS_MISMATCH = declare(
     message_zh="`{key}` 标注的默认值为 {shown!r}，而 verl 的默认值为 {default!r}",
     bad=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 99\n```\n'),
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
+    fix="write verl's default on the page",
+    fix_zh="将页面上的默认值改为 verl 的默认值",
 )
 DEFAULTS_NOT_A_DEFAULT = declare(
     "defaults/not-a-default",
@@ -404,6 +436,8 @@ DEFAULTS_NOT_A_DEFAULT = declare(
         "        attention_backend: triton\n```\n",
     ),
     good=Example("md", '```yaml {check="defaults"}\ntrainer:\n  total_epochs: 30\n```\n'),
+    fix="remove the key from the defaults, or name a key verl's default config has",
+    fix_zh="从默认值中删除该配置项，或改为 verl 默认配置中存在的配置项",
 )
 
 # -- command/ and verl/ ------------------------------------------------------------------
@@ -418,7 +452,7 @@ COMMAND_MISSING_DASH_M = declare(
     message_zh="`{prog} {module}` 会运行名为 `{module}` 的文件，而该文件不存在；运行模块应写作 `{prog} -m {module}`",
     fix="add `-m` before the module name",
     fix_zh="在模块名前加上 `-m`",
-    bad=Example("sh", "python3 verl.trainer.main_ppo trainer.total_epochs=2\n"),
+    bad=Example("sh", PPO.replace(" -m ", " ", 1) + " trainer.total_epochs=2\n"),
     good=Example("sh", f"{PPO} trainer.total_epochs=2\n"),
 )
 COMMAND_UNKNOWN_ENTRY_POINT = declare(
@@ -432,8 +466,8 @@ COMMAND_UNKNOWN_ENTRY_POINT = declare(
     message_zh="`python -m {module}`：verl {release} 中没有模块 `{module}`，Python 会报错 'No module named {module}' "
     "并退出[[；是否应为 `{suggestion}`？]]",
     fix="run an entry point this verl release has (named in the message)",
-    fix_zh="改为运行本 verl 版本中存在的入口模块（见问题描述）",
-    bad=Example("sh", "python3 -m verl.trainer.main_ppx trainer.total_epochs=2\n"),
+    fix_zh="改为运行本 verl 版本中存在的入口模块（见提示信息）",
+    bad=Example("sh", PPO.replace("main_ppo", "main_ppx", 1) + " trainer.total_epochs=2\n"),
     good=Example("sh", f"{PPO} trainer.total_epochs=2\n"),
 )
 VERL_CONFIG_DRIFT = declare(
@@ -452,4 +486,6 @@ VERL_CONFIG_DRIFT = declare(
         "differs": "`checkpoint_engine.{name}`：YAML 配置块中为 {yaml!r}，dataclass 中为 {default!r}",
         "extra": "`checkpoint_engine.{name}` 在 YAML 配置块中，但不是 `CheckpointEngineConfig` 的字段",
     },
+    fix="nothing to change on the page: report the disagreement to verl, and say on the page which value applies",
+    fix_zh="无须修改页面：向 verl 报告该不一致，并在页面上写明实际生效的取值",
 )

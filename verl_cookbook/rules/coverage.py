@@ -128,7 +128,8 @@ COVERAGE_MARK_WITHOUT_TITLE = declare(
     bad=Example("md", 'A user reports that the sync hangs on 16 nodes.<sup class="unchecked">※</sup>\n'),
     good=Example(
         "md",
-        "A user reports that the sync hangs on 16 nodes ([verl #1234](https://github.com/verl-project/verl/issues/1234))."
+        "A user reports that the sync hangs on 16 nodes ([verl #1234](https://github.com/verl-project/verl/issues/123"
+        "4))."
         '<sup class="unchecked" title="from a user report, not checked">※</sup>\n',
     ),
 )
@@ -151,7 +152,8 @@ COVERAGE_MARK_WITHOUT_LINK = declare(
     ),
     good=Example(
         "md",
-        "A user reports that the sync hangs on 16 nodes ([verl #1234](https://github.com/verl-project/verl/issues/1234))."
+        "A user reports that the sync hangs on 16 nodes ([verl #1234](https://github.com/verl-project/verl/issues/123"
+        "4))."
         '<sup class="unchecked" title="from a user report, not checked">※</sup>\n',
     ),
 )

@@ -82,7 +82,7 @@ ENGINE_KWARGS_IGNORED = declare(
     },
     fix_zh={
         "": "将这些参数移到 `engine_kwargs.{backend}`（当前生效的后端）下，或删除它们",
-        "after-fix": "修正后端名称时，按问题描述重命名该配置项",
+        "after-fix": "修正后端名称时，按提示信息重命名该配置项",
     },
     page=PAGE_BY_BACKEND,
     bad=_npu(f"{CKPT}.backend=nccl", f"+{CKPT}.engine_kwargs.hccl.rebuild_group=False"),
@@ -96,6 +96,8 @@ ENGINE_KWARGS_NOT_MAPPING = declare(
     "verl unpacks it as keyword arguments of the engine's constructor.",
     message="[[with backend `{corrected}`: ]]`{path}` must be a mapping of constructor arguments, got {value!r}",
     message_zh="[[后端改为 `{corrected}` 后：]]`{path}` 须为构造函数参数的映射，实际为 {value!r}",
+    fix="write the engine's constructor parameters as a mapping, `key: value` per line",
+    fix_zh="将引擎的构造参数写成映射，每行一个 `键: 值`",
 )
 ENGINE_UNKNOWN_KWARG = declare(
     "engine/unknown-kwarg",
@@ -192,7 +194,7 @@ DELTA_REJECTED = declare(
     message="verl rejects this delta_sharded setup at run time: {error}: {verl_message}[[ ({settings!l})]]",
     message_zh="verl 在运行时拒绝该 delta_sharded 配置：{error}: {verl_message}[[（{settings!l}）]]",
     fix="change the setting named in the message, or use another backend (e.g. nccl)",
-    fix_zh="修改问题描述中指出的配置，或改用其他后端（如 nccl）",
+    fix_zh="修改提示信息中指出的配置，或改用其他后端（如 nccl）",
     page=PAGE_DELTA,
     bad=ppo_script(f"{CKPT}.backend=delta_sharded", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),
     good=ppo_script(f"{CKPT}.backend=nccl", "actor_rollout_ref.rollout.name=trtllm", args=("--device", "gpu")),

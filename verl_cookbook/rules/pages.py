@@ -21,6 +21,8 @@ FILE_MISSING = declare(
     _UNREAD,
     message="no such file or folder",
     message_zh="文件或目录不存在",
+    fix="check the path",
+    fix_zh="检查路径是否正确",
 )
 FILE_UNREADABLE = declare(
     "file/unreadable",
@@ -30,6 +32,8 @@ FILE_UNREADABLE = declare(
     _UNREAD,
     message="cannot read the file: {error}",
     message_zh="无法读取文件：{error}",
+    fix="make the file readable for the user that runs the check",
+    fix_zh="为运行检查的用户开放该文件的读权限",
 )
 FILE_BINARY = declare(
     "file/binary",
@@ -39,6 +43,8 @@ FILE_BINARY = declare(
     _UNREAD,
     message="the file is binary (it holds NUL bytes), not text",
     message_zh="文件为二进制文件（含 NUL 字节），不是文本",
+    fix="check the file the command was given; only text files are read",
+    fix_zh="确认传入的文件：检查工具只读取文本文件",
 )
 FILE_ENCODING = declare(
     "file/encoding",
@@ -48,6 +54,8 @@ FILE_ENCODING = declare(
     _UNREAD,
     message="not UTF-8: byte 0x{byte} at offset {offset}",
     message_zh="不是 UTF-8 编码：偏移 {offset} 处的字节为 0x{byte}",
+    fix="save the file as UTF-8",
+    fix_zh="将文件另存为 UTF-8 编码",
 )
 FILE_TOO_LARGE = declare(
     "file/too-large",
@@ -57,6 +65,8 @@ FILE_TOO_LARGE = declare(
     _UNREAD,
     message="the file is {size} bytes; the checker reads files up to {limit} bytes",
     message_zh="文件大小为 {size} 字节，超过检查工具可读取的上限（{limit} 字节）",
+    fix="check the file the command was given, or split it",
+    fix_zh="确认传入的文件，或将其拆分",
 )
 MARKDOWN_UNTERMINATED_FENCE = declare(
     "markdown/unterminated-fence",
@@ -68,6 +78,8 @@ MARKDOWN_UNTERMINATED_FENCE = declare(
     message_zh="代码块未闭合：页面其余内容都被并入该代码块",
     bad=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n'),
     good=Example("md", _OK),
+    fix="close the code block with a fence of the same length",
+    fix_zh="用相同长度的围栏闭合该代码块",
 )
 INCLUDE_MISSING = declare(
     "include/missing",
@@ -77,6 +89,8 @@ INCLUDE_MISSING = declare(
     "The page renders without the snippet, and the snippet it meant is never checked.",
     message="the included file `{target}` does not exist",
     message_zh="`--8<--` 引用的文件 `{target}` 不存在",
+    fix="correct the included path, or add the file",
+    fix_zh="改正引用的路径，或补充该文件",
 )
 
 # -- snippet/ ------------------------------------------------------------------
@@ -90,6 +104,8 @@ SNIPPET_UNDECLARED = declare(
     message_zh='该 ```{lang} 代码块未声明检查方式：请在代码块首行添加 `check="<kind>"`，或 `check="skip" reason="…"`',
     bad=Example("md", "```yaml\ntrainer:\n  total_epochs: 2\n```\n"),
     good=Example("md", _OK),
+    fix='add `check="<kind>"`, or `check="skip" reason="…"`, to the fence',
+    fix_zh='在围栏中添加 `check="<kind>"`，或 `check="skip" reason="…"`',
 )
 SNIPPET_UNKNOWN_CHECK = declare(
     "snippet/unknown-check",
@@ -101,6 +117,8 @@ SNIPPET_UNKNOWN_CHECK = declare(
     message_zh='`check="{kind}"` 不是可用的检查类型；可用类型：{known!c}',
     bad=Example("md", '```yaml {check="confgi"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", _OK),
+    fix="use one of the kinds the message lists",
+    fix_zh="改用提示信息所列的检查类型之一",
 )
 SNIPPET_UNKNOWN_ATTR = declare(
     "snippet/unknown-attr",
@@ -112,6 +130,8 @@ SNIPPET_UNKNOWN_ATTR = declare(
     message_zh='`check="{kind}"` 不读取代码块属性 {attrs!c}',
     bad=Example("md", '```yaml {check="config" devcie="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" device="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
+    fix="remove the attributes the kind does not read",
+    fix_zh="删除该检查类型不读取的属性",
 )
 SNIPPET_SKIP_WITHOUT_REASON = declare(
     "snippet/skip-without-reason",
@@ -123,6 +143,8 @@ SNIPPET_SKIP_WITHOUT_REASON = declare(
     message_zh='`check="skip"` 须以 `reason="…"` 说明该代码块无法检查的原因',
     bad=Example("md", '```text {check="skip"}\nsome console output\n```\n'),
     good=Example("md", '```text {check="skip" reason="console output"}\nsome console output\n```\n'),
+    fix='add `reason="…"` to the fence',
+    fix_zh='在围栏中添加 `reason="…"`',
 )
 SNIPPET_EMPTY = declare(
     "snippet/empty",
@@ -134,6 +156,8 @@ SNIPPET_EMPTY = declare(
     message_zh="代码块为空",
     bad=Example("md", '```yaml {check="config"}\n```\n'),
     good=Example("md", _OK),
+    fix="write the block's content, or remove the block",
+    fix_zh="补充代码块内容，或删除该代码块",
 )
 SNIPPET_ORPHAN = declare(
     "snippet/orphan",
@@ -143,6 +167,8 @@ SNIPPET_ORPHAN = declare(
     "Nothing checks it, and readers never see it.",
     message="no page includes this snippet, so nothing checks it",
     message_zh="没有页面引用该代码片段，因此它不会被检查",
+    fix="include the file from a page, or delete it",
+    fix_zh="在页面中引用该文件，或删除它",
 )
 SNIPPET_ORPHAN_DECLARATION = declare(
     "snippet/orphan-declaration",
@@ -161,6 +187,8 @@ SNIPPET_ORPHAN_DECLARATION = declare(
         "rst": "`.. verl-cookbook: check=…` 下方没有代码块：请将其紧贴在 code-block、literalinclude "
         "或以 `::` 结尾的段落上方",
     },
+    fix="put the comment right above the code block",
+    fix_zh="将该注释紧贴在代码块上方",
 )
 
 # -- table/ ------------------------------------------------------------------
@@ -172,6 +200,8 @@ TABLE_UNDECLARED = declare(
     "A table of defaults that is not checked drifts from verl unnoticed.",
     message='the table has a default column but no `check: params …` comment above it (or `check: skip reason="…"`)',
     message_zh='该表格含默认值列，但上方没有 `check: params …` 注释（或 `check: skip reason="…"`）',
+    fix='add a `check: params …` comment above the table, or `check: skip reason="…"`',
+    fix_zh='在表格上方添加 `check: params …` 注释，或 `check: skip reason="…"`',
 )
 TABLE_ORPHAN_DECLARATION = declare(
     "table/orphan-declaration",
@@ -181,6 +211,8 @@ TABLE_ORPHAN_DECLARATION = declare(
     "The declaration checks nothing.",
     message="the `check: {kind}` comment is not directly above a table",
     message_zh="`check: {kind}` 注释未紧贴在表格上方",
+    fix="put the comment right above the table",
+    fix_zh="将该注释紧贴在表格上方",
 )
 TABLE_UNKNOWN_CHECK = declare(
     "table/unknown-check",
@@ -190,6 +222,8 @@ TABLE_UNKNOWN_CHECK = declare(
     "The table would go unchecked.",
     message="`{kind}` is not a table check; known: {known!c}",
     message_zh="`{kind}` 不是可用的表格检查类型；可用类型：{known!c}",
+    fix="use one of the kinds the message lists",
+    fix_zh="改用提示信息所列的检查类型之一",
 )
 TABLE_SKIP_WITHOUT_REASON = declare(
     "table/skip-without-reason",
@@ -199,6 +233,8 @@ TABLE_SKIP_WITHOUT_REASON = declare(
     _REASON,
     message='`check: skip` needs `reason="…"`',
     message_zh='`check: skip` 须注明 `reason="…"`',
+    fix='add `reason="…"` to the comment',
+    fix_zh='在注释中添加 `reason="…"`',
 )
 TABLE_UNDECLARED_SCOPE = declare(
     "table/undeclared-scope",
@@ -208,6 +244,8 @@ TABLE_UNDECLARED_SCOPE = declare(
     "The checker cannot tell which part of verl's config the rows name.",
     message='a params table needs `scope="<config path>"` or `engine="<backend>"`',
     message_zh='参数表格须声明 `scope="<config path>"` 或 `engine="<backend>"`',
+    fix='add `scope="<config path>"` or `engine="<backend>"` to the declaration',
+    fix_zh='在声明中添加 `scope="<config path>"` 或 `engine="<backend>"`',
 )
 TABLE_NO_DEFAULT_COLUMN = declare(
     "table/no-default-column",
@@ -217,6 +255,8 @@ TABLE_NO_DEFAULT_COLUMN = declare(
     "There is nothing to compare with verl's defaults.",
     message="the declared parameter table has no default column (默认值 / Default)",
     message_zh="声明检查的参数表格没有默认值列（默认值 / Default）",
+    fix="add a 默认值 / Default column",
+    fix_zh="添加“默认值”（Default）列",
 )
 TABLE_NO_KEY = declare(
     "table/no-key",
@@ -226,6 +266,8 @@ TABLE_NO_KEY = declare(
     "The row cannot be matched with verl's config.",
     message="the first column must name the key in `code`",
     message_zh="第一列须以 `code` 形式写出配置项名",
+    fix="write each key in the first column in code form",
+    fix_zh="第一列的每个配置项名均以代码形式写出",
 )
 TABLE_DEFAULT_MISMATCH = declare(
     "table/default-mismatch",
@@ -245,6 +287,8 @@ TABLE_DEFAULT_MISMATCH = declare(
         "not-code": "`{key}`：请以 `code` 形式写出默认值（单元格内容为 {cell!r}）",
         "required": "`{key}`：表格中的默认值为 `{claimed}`，而 verl 没有为它设置默认值（必填）",
     },
+    fix="write verl's default in the table",
+    fix_zh="将表格中的默认值改为 verl 的默认值",
 )
 TABLE_TERMS_SHAPE = declare(
     "table/terms-shape",
@@ -267,6 +311,8 @@ TABLE_TERMS_SHAPE = declare(
         "avoid-row": "不用说法的行须同时写出不用的说法和应改用的写法",
         "list-kind": '`list="{which}"` 不是术语表的类型（应为 `avoid`、`register` 或不写）',
     },
+    fix="give the glossary table the columns and rows the message names",
+    fix_zh="按提示信息调整术语表的列与行",
 )
 TABLE_TERMS_AVOIDED_FORM = declare(
     "table/terms-avoided-form",
@@ -283,6 +329,8 @@ TABLE_TERMS_AVOIDED_FORM = declare(
         "": "“{form}”中含有“{word}”，本术语表的不用说法列表（第 {listed} 行）规定不使用该说法",
         "register": "“{form}”中含有“{word}”，本术语表的文体列表（第 {listed} 行）规定不使用该说法",
     },
+    fix="use the term the glossary gives instead",
+    fix_zh="改用术语表给出的译法",
 )
 TABLE_AMBIGUOUS_ENGINE = declare(
     "table/ambiguous-engine",
@@ -292,6 +340,8 @@ TABLE_AMBIGUOUS_ENGINE = declare(
     "Each engine has its own constructor; the table must say which one it documents.",
     message='`{backend}` resolves to several engines ({engines!l}); declare `device="npu"` or `device="gpu"`',
     message_zh='`{backend}` 对应多个引擎（{engines!l}）；请声明 `device="npu"` 或 `device="gpu"`',
+    fix='add `device="npu"` or `device="gpu"` to the declaration',
+    fix_zh='在声明中添加 `device="npu"` 或 `device="gpu"`',
 )
 
 # -- diagram/ ------------------------------------------------------------------
@@ -312,6 +362,8 @@ DIAGRAM_NOT_MERMAID = declare(
         "no-lang": '`check="diagram"` 仅用于 mermaid 代码块（``` {{ .mermaid check="diagram" }}），'
         "而该代码块未注明语言",
     },
+    fix="tag the block `mermaid`, or declare another check",
+    fix_zh="将代码块的语言标为 `mermaid`，或改用其他检查方式",
 )
 DIAGRAM_EMPTY = declare(
     "diagram/empty",
@@ -327,6 +379,8 @@ DIAGRAM_EMPTY = declare(
         "": "mermaid 图表没有内容",
         "declared": "`{word}` 图表只声明了类型，没有绘制任何内容",
     },
+    fix="write the diagram, or remove the block",
+    fix_zh="补充图表内容，或删除该代码块",
 )
 DIAGRAM_UNKNOWN_TYPE = declare(
     "diagram/unknown-type",
@@ -338,6 +392,8 @@ DIAGRAM_UNKNOWN_TYPE = declare(
     "sequenceDiagram, classDiagram, stateDiagram-v2, …)",
     message_zh="`{word}` 不是 mermaid 图表类型[[；是否应为 `{suggestion}`？]]（可用类型如 flowchart、sequenceDiagram、"
     "classDiagram、stateDiagram-v2 等）",
+    fix="start the diagram with a mermaid diagram type",
+    fix_zh="以 mermaid 的图表类型开始该图表",
 )
 DIAGRAM_NOT_DRAWN = declare(
     "diagram/not-drawn",
@@ -349,6 +405,8 @@ DIAGRAM_NOT_DRAWN = declare(
     "scripts/render_diagrams.py`",
     message_zh="图表对应的 SVG 文件 `{svg}` 不存在（图表或 mermaid 版本已变更）：请运行 `python "
     "scripts/render_diagrams.py`",
+    fix="run `python scripts/render_diagrams.py` and commit the SVG",
+    fix_zh="运行 `python scripts/render_diagrams.py`，并提交生成的 SVG 文件",
 )
 
 # -- suppression/ ------------------------------------------------------------------
@@ -380,4 +438,6 @@ SUPPRESSION_UNKNOWN_CODE = declare(
     good=Example(
         "md", "<!-- verl-cookbook: ignore[snippet/undeclared] -->\n```yaml\ntrainer:\n  total_epochs: 2\n```\n"
     ),
+    fix="write a rule code from the rules page, or remove the comment",
+    fix_zh="改为规则列表中的规则代码，或删除该注释",
 )

@@ -82,6 +82,8 @@ SHELL_SYNTAX = declare(
     },
     bad=Example("sh", 'if [ -n "$X" ]; then\n  echo x\n'),
     good=Example("sh", 'if [ -n "$X" ]; then\n  echo x\nfi\n'),
+    fix="correct the shell at the line given",
+    fix_zh="在所给的行改正 shell 代码",
 )
 SHELL_TIMEOUT = declare(
     "shell/timeout",
@@ -91,6 +93,8 @@ SHELL_TIMEOUT = declare(
     "What that tool would have said about it is missing.",
     message="{tool} did not finish within {seconds} s",
     message_zh="{tool} 未在 {seconds} 秒内完成",
+    fix="shorten the block, or run the check again",
+    fix_zh="缩短该代码块，或重新运行检查",
 )
 SHELL_COMMENT_ENDS_COMMAND = declare(
     "shell/comment-ends-command",
@@ -199,9 +203,19 @@ SHELLCHECK_SC = declare(
     "ShellCheck 规则",
     "What ShellCheck reports on a shell block; the code is ShellCheck's (`shellcheck/SC2086`).",
     "ShellCheck's wiki page, linked in the message, explains each one.",
-    message="{message} (https://www.shellcheck.net/wiki/{code})",
-    message_zh="ShellCheck 原文：{message}（说明见 https://www.shellcheck.net/wiki/{code}）",
+    message={
+        "": "{message} (https://www.shellcheck.net/wiki/{code})",
+        # codes the published drift list shows get a 中文 statement before ShellCheck's own words
+        "SC2283": "{message} (https://www.shellcheck.net/wiki/{code})",
+    },
+    message_zh={
+        "": "ShellCheck 原文：{message}（说明见 https://www.shellcheck.net/wiki/{code}）",
+        "SC2283": "`=` 两侧有空格，bash 将其作为命令而不是赋值运行（说明见 https://www.shellcheck.net/wiki/{code}；"
+        "ShellCheck 原文：{message}）",
+    },
     family=True,
+    fix="follow the explanation on ShellCheck's wiki page linked in the message",
+    fix_zh="按提示信息中链接的 ShellCheck wiki 页面修改",
 )
 
 # -- env/ ------------------------------------------------------------------
@@ -213,6 +227,8 @@ ENV_UNKNOWN_NAME = declare(
     _ENV,
     message="`{name}` is not a known variable; did you mean `{suggestion}`? The misspelt name is silently ignored",
     message_zh="`{name}` 不是已知的环境变量，是否应为 `{suggestion}`？拼写错误的变量名会被静默忽略",
+    fix="correct the variable's name, or remove it",
+    fix_zh="改正变量名，或删除该变量",
 )
 ENV_NOT_EXPORTED = declare(
     "env/not-exported",
@@ -223,6 +239,8 @@ ENV_NOT_EXPORTED = declare(
     message="`{name}={value}` is set but never exported, so the processes this script starts do not see it; write "
     "`export {name}=…`",
     message_zh="`{name}={value}` 已赋值但未导出，脚本启动的进程读取不到它；请写作 `export {name}=…`",
+    fix="write `export NAME=value`",
+    fix_zh="改写为 `export 变量名=取值`",
 )
 ENV_PRESENCE_ENABLES = declare(
     "env/presence-enables",
@@ -234,6 +252,8 @@ ENV_PRESENCE_ENABLES = declare(
     "(`unset {name}`) to keep it off",
     message_zh="`{name}={value}` 会开启该功能：只要设置了 `{name}` 即生效，与取值无关；如需关闭，请取消设置（`unset "
     "{name}`）",
+    fix="unset the variable to turn the feature off; do not set it to 0",
+    fix_zh="如需关闭该功能，请取消设置该变量，而不是将其设为 0",
 )
 ENV_INVALID_VALUE = declare(
     "env/invalid-value",
@@ -243,6 +263,8 @@ ENV_INVALID_VALUE = declare(
     _ENV,
     message=_value("`{name}`", ": ", _VALUE),
     message_zh=_value("`{name}`", "：", _VALUE_ZH),
+    fix="give the variable one of the values the message lists",
+    fix_zh="将该变量改为提示信息所列的取值之一",
 )
 ENV_REQUIRES = declare(
     "env/requires",
@@ -252,6 +274,8 @@ ENV_REQUIRES = declare(
     _ENV,
     message="`{name}={value}` needs `{required}` too, and this script does not export it",
     message_zh="`{name}={value}` 还需要设置 `{required}`，而该脚本没有导出它",
+    fix="export the variable the message names as well",
+    fix_zh="同时导出提示信息所列的变量",
 )
 ENV_CONFLICT = declare(
     "env/conflict",
@@ -261,6 +285,8 @@ ENV_CONFLICT = declare(
     _ENV,
     message="`{name}={value}` together with `{other}={other_value}`: {why}",
     message_zh="`{name}={value}` 与 `{other}={other_value}` 不能同时设置：{why}",
+    fix="keep one of the two settings",
+    fix_zh="两项设置中只保留一项",
 )
 # -- cmake/, merger/ ------------------------------------------------------------------
 CMAKE_UNKNOWN_OPTION = declare(
@@ -273,6 +299,8 @@ CMAKE_UNKNOWN_OPTION = declare(
     "unused variable)[[; did you mean `{suggestion}`?]]",
     message_zh="`-D{name}` 不是 Mooncake 的 CMake 选项，CMake 会忽略它（只对未使用的变量给出警告）[[；是否应为 "
     "`{suggestion}`？]]",
+    fix="remove the option, or correct its name to one of Mooncake's CMake options",
+    fix_zh="删除该选项，或改为 Mooncake 的 CMake 选项名",
 )
 CMAKE_INVALID_VALUE = declare(
     "cmake/invalid-value",
@@ -282,6 +310,8 @@ CMAKE_INVALID_VALUE = declare(
     "The build is not what was meant.",
     message=_value("`-D{name}`", ": ", _VALUE),
     message_zh=_value("`-D{name}`", "：", _VALUE_ZH),
+    fix="give the option one of the values the message lists",
+    fix_zh="改为提示信息所列的取值之一",
 )
 MERGER_ABSENT = declare(
     "merger/absent",
@@ -291,6 +321,8 @@ MERGER_ABSENT = declare(
     _MERGER,
     message="verl {release} has no `{name}` command line (no argparse parser in `verl/model_merger`)",
     message_zh="verl {release} 中没有 `{name}` 命令行（`verl/model_merger` 中没有 argparse 解析器）",
+    fix="use a verl release that has the model merger, or the script it had before",
+    fix_zh="改用提供模型合并工具的 verl 版本",
 )
 MERGER_MISSING_SUBCOMMAND = declare(
     "merger/missing-subcommand",
@@ -300,6 +332,8 @@ MERGER_MISSING_SUBCOMMAND = declare(
     _MERGER,
     message="`python -m {name}` needs a subcommand first: one of {subcommands!c}",
     message_zh="`python -m {name}` 须先给出子命令：{subcommands!c} 之一",
+    fix="give a subcommand first, such as `merge`",
+    fix_zh="先给出子命令，如 `merge`",
 )
 MERGER_UNKNOWN_SUBCOMMAND = declare(
     "merger/unknown-subcommand",
@@ -309,6 +343,8 @@ MERGER_UNKNOWN_SUBCOMMAND = declare(
     _MERGER,
     message="`{command}` is not a subcommand of `{name}`[[; did you mean `{suggestion}`?]]",
     message_zh="`{command}` 不是 `{name}` 的子命令[[；是否应为 `{suggestion}`？]]",
+    fix="use one of the merger's subcommands",
+    fix_zh="改用模型合并工具提供的子命令",
 )
 MERGER_UNKNOWN_OPTION = declare(
     "merger/unknown-option",
@@ -320,6 +356,8 @@ MERGER_UNKNOWN_OPTION = declare(
     "takes it]][[; did you mean `{suggestion}`?]]",
     message_zh="`{command}` 没有选项 `{flag}`（argparse 报 unrecognized arguments 并退出）[[；只有 {elsewhere!c} "
     "接受它]][[；是否应为 `{suggestion}`？]]",
+    fix="remove the option, or correct its name",
+    fix_zh="删除该选项，或改正选项名",
 )
 MERGER_AMBIGUOUS_OPTION = declare(
     "merger/ambiguous-option",
@@ -329,6 +367,8 @@ MERGER_AMBIGUOUS_OPTION = declare(
     _MERGER,
     message="`{flag}` is ambiguous for `{command}`: it could be {candidates!c}",
     message_zh="`{flag}` 对 `{command}` 有歧义：可能是 {candidates!c}",
+    fix="write the option in full",
+    fix_zh="写出选项的完整名称",
 )
 MERGER_UNEXPECTED_ARGUMENT = declare(
     "merger/unexpected-argument",
@@ -338,6 +378,8 @@ MERGER_UNEXPECTED_ARGUMENT = declare(
     _MERGER,
     message="`{command}` takes no positional argument `{arg}`",
     message_zh="`{command}` 不接受位置参数 `{arg}`",
+    fix="remove the argument, or give it with its option",
+    fix_zh="删除该参数，或在其前写出对应的选项",
 )
 MERGER_UNEXPECTED_VALUE = declare(
     "merger/unexpected-value",
@@ -347,6 +389,8 @@ MERGER_UNEXPECTED_VALUE = declare(
     _MERGER,
     message="`{flag}` is a switch ({action}) and takes no value",
     message_zh="`{flag}` 是开关选项（{action}），不接受取值",
+    fix="write the switch alone, without a value",
+    fix_zh="只写出该开关选项，不带取值",
 )
 MERGER_MISSING_VALUE = declare(
     "merger/missing-value",
@@ -356,6 +400,8 @@ MERGER_MISSING_VALUE = declare(
     _MERGER,
     message="`{flag}` needs a value",
     message_zh="`{flag}` 需要一个值",
+    fix="give the option a value",
+    fix_zh="为该选项给出取值",
 )
 MERGER_INVALID_CHOICE = declare(
     "merger/invalid-choice",
@@ -365,6 +411,8 @@ MERGER_INVALID_CHOICE = declare(
     _MERGER,
     message="`{flag} {value}`: invalid choice[[; did you mean `{suggestion}`?]]",
     message_zh="`{flag} {value}`：取值无效[[；是否应为 `{suggestion}`？]]",
+    fix="give one of the values the option accepts",
+    fix_zh="改为该选项接受的取值之一",
 )
 MERGER_MISSING_REQUIRED = declare(
     "merger/missing-required",
@@ -374,6 +422,8 @@ MERGER_MISSING_REQUIRED = declare(
     _MERGER,
     message="`{command}` requires `{flag}`[[ (one of {choices!c})]]",
     message_zh="`{command}` 须指定 `{flag}`[[（{choices!c} 之一）]]",
+    fix="add the required option",
+    fix_zh="补充必需的选项",
 )
 
 # -- json/, yaml/, python/ ------------------------------------------------------------------
@@ -393,15 +443,17 @@ JSON_SYNTAX = declare(
         "allows no comma after the last item of an object or array; remove it",
     },
     message_zh={
-        "": "JSON 格式错误：{error}（第 {line} 行第 {column} 列）",
-        "key": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":）',
-        "key-ips": 'JSON 格式错误：{error}（第 {line} 行第 {column} 列）（对象中的每个值前都须有 "key":；请将所有 IP '
-        "放在同一个数组中）",
-        "trailing-comma": "JSON 格式错误：`{closer}` 前有多余的逗号（第 {line} 行第 {column} 列）：JSON "
+        "": "JSON 格式错误（第 {line} 行第 {column} 列），解析器原文：{error}",
+        "key": 'JSON 格式错误（第 {line} 行第 {column} 列）：对象中的每个值前都须有 `"key":`（解析器原文：{error}）',
+        "key-ips": 'JSON 格式错误（第 {line} 行第 {column} 列）：对象中的每个值前都须有 `"key":`，请将所有 IP '
+        "放在同一个数组中（解析器原文：{error}）",
+        "trailing-comma": "JSON 格式错误（第 {line} 行第 {column} 列）：`{closer}` 前有多余的逗号，JSON "
         "不允许在对象或数组的最后一项后加逗号，请删除",
     },
     bad=Example("md", '```json {check="json"}\n{"a": 1,}\n```\n'),
     good=Example("md", '```json {check="json"}\n{"a": 1}\n```\n'),
+    fix="correct the JSON at the line and column given",
+    fix_zh="在所给的行、列处改正 JSON",
 )
 JSON_UNKNOWN_SCHEMA = declare(
     "json/unknown-schema",
@@ -411,6 +463,8 @@ JSON_UNKNOWN_SCHEMA = declare(
     "The block would go unchecked.",
     message="no schema `{schema}` in the catalog; known: {known!c}",
     message_zh="目录中没有 schema `{schema}`；已知：{known!c}",
+    fix="name a schema the catalog has",
+    fix_zh="改为目录中已有的 schema",
 )
 JSON_SCHEMA = declare(
     "json/schema-",
@@ -429,6 +483,8 @@ JSON_SCHEMA = declare(
         "additional": "{schema}[[ `{at}` 处]]：{message}；该文件只能包含 {allowed!c}",
     },
     family=True,
+    fix="correct the value as the schema says",
+    fix_zh="按 schema 的要求修改该值",
 )
 YAML_SYNTAX = declare(
     "yaml/syntax",
@@ -440,6 +496,8 @@ YAML_SYNTAX = declare(
     message_zh="YAML 格式错误：{error}",
     bad=Example("yaml", "trainer:\n  total_epochs: [2\n"),
     good=Example("yaml", "trainer:\n  total_epochs: 2\n"),
+    fix="correct the YAML at the line given",
+    fix_zh="在所给的行改正 YAML",
 )
 YAML_EMPTY = declare(
     "yaml/empty",
@@ -449,6 +507,8 @@ YAML_EMPTY = declare(
     "There is nothing to check.",
     message="the YAML block is empty",
     message_zh="YAML 代码块为空",
+    fix="write the block's content, or remove the block",
+    fix_zh="补充代码块内容，或删除该代码块",
 )
 YAML_NOT_A_MAPPING = declare(
     "yaml/not-a-mapping",
@@ -466,6 +526,8 @@ YAML_NOT_A_MAPPING = declare(
     },
     bad=Example("md", '```yaml {check="config"}\n- trainer\n```\n'),
     good=Example("md", '```yaml {check="config"}\ntrainer:\n  total_epochs: 2\n```\n'),
+    fix="write the config as a mapping, `key: value`",
+    fix_zh="将配置写成映射（`键: 值`）",
 )
 PYTHON_SYNTAX = declare(
     "python/syntax",
@@ -477,6 +539,8 @@ PYTHON_SYNTAX = declare(
     message_zh="Python 语法错误：{error}",
     bad=Example("md", '```python {check="python"}\ndef f(:\n    pass\n```\n'),
     good=Example("md", '```python {check="python"}\ndef f():\n    pass\n```\n'),
+    fix="correct the Python at the line given",
+    fix_zh="在所给的行改正 Python 代码",
 )
 PYTHON_VERL_IMPORT = declare(
     "python/verl-import",
@@ -491,6 +555,8 @@ PYTHON_VERL_IMPORT = declare(
     good=Example(
         "md", '```python {check="python"}\nfrom verl.checkpoint_engine import CheckpointEngineRegistry\n```\n'
     ),
+    fix="import the name from where it is in that release",
+    fix_zh="改为从该版本中实际的位置导入",
 )
 PYTHON_OVERRIDE_SIGNATURE = declare(
     "python/override-signature",
@@ -503,4 +569,6 @@ PYTHON_OVERRIDE_SIGNATURE = declare(
     message_zh="`{cls}.{method}` 重写了 verl 的 `{base}.{method}`，但签名不同：{problems!p}",
     parts=_SIGNATURE_CASES,
     parts_zh=_SIGNATURE_CASES_ZH,
+    fix="give the method the signature of the verl method it overrides",
+    fix_zh="使该方法的签名与其重写的 verl 方法一致",
 )

@@ -16,6 +16,8 @@ FACT_UNKNOWN = declare(
     f"The claim would hold nothing: it must rest on an entry of {_SNAPSHOT}.",
     message="no fact `{id}` in the stack snapshot[[; did you mean `{suggestion}`?]]",
     message_zh="上游事实快照中没有事实 `{id}`[[；是否应为 `{suggestion}`？]]",
+    fix="name a fact the snapshot has, or add it with its source",
+    fix_zh="改为快照中已有的事实，或连同来源添加该事实",
 )
 FACT_NO_ENTRY = declare(
     "fact/no-entry",
@@ -31,6 +33,8 @@ FACT_NO_ENTRY = declare(
         "": "事实 `{id}` 没有 CANN {cann} 的条目（已记录的 CANN 版本：{known!l}）",
         "no-cann": "事实 `{id}` 须指定 `cann=…`（已记录的 CANN 版本：{known!l}）",
     },
+    fix="give a CANN version the fact records, or add the entry from its source",
+    fix_zh="改为该事实已记录的 CANN 版本，或按来源补充该条目",
 )
 FACT_MISMATCH = declare(
     "fact/mismatch",
@@ -40,6 +44,8 @@ FACT_MISMATCH = declare(
     "The page says one thing, the upstream source another: the finding names the repository, commit and line.",
     message="the page says `{claimed}`[[ for CANN {cann}]], the source says `{value}` (fact `{id}`)",
     message_zh="页面写的是 `{claimed}`[[（CANN {cann}）]]，而来源中为 `{value}`（事实 `{id}`）",
+    fix="write the value the source gives, or update the fact from the source",
+    fix_zh="改为来源中的取值，或按来源更新该事实",
 )
 WHEEL_UNKNOWN = declare(
     "wheel/unknown",
@@ -49,6 +55,8 @@ WHEEL_UNKNOWN = declare(
     "Only wheels whose metadata was read (scripts/refresh_wheel_facts.py) can hold a claim.",
     message="no snapshot of `{spec}`[[ (the snapshot has {known!c})]]",
     message_zh="快照中没有 `{spec}`[[（快照包含 {known!c}）]]",
+    fix="name a wheel the snapshot has, or add it to the snapshot",
+    fix_zh="改为快照中已有的 wheel，或将其加入快照",
 )
 WHEEL_MISMATCH = declare(
     "wheel/mismatch",
@@ -81,6 +89,8 @@ WHEEL_MISMATCH = declare(
         "min-glibc": "{spec}：索引中从 {lowest!l} 起提供，而非从 {claimed} 起",
         "min-glibc-none": "{spec}：索引中没有任何 glibc 级别的构建，而非从 {claimed} 起",
     },
+    fix="correct the page to what the wheel holds, or refresh the snapshot",
+    fix_zh="按 wheel 的实际内容修改页面，或更新快照",
 )
 COMBO_CONFLICT = declare(
     "combo/conflict",
@@ -91,6 +101,8 @@ COMBO_CONFLICT = declare(
     "A reader following the page would hit the resolver's conflict on the cluster.",
     message="the page says {verdict}; pip cannot install them together: [[{pip}]][[{resolved} distributions resolved]]",
     message_zh="页面的结论为 {verdict}；pip 无法同时安装它们：[[{pip}]][[已解析 {resolved} 个发行包]]",
+    fix="correct the page's verdict to what pip's resolver says, or change the versions on the page",
+    fix_zh="按 pip 解析器的结果修改页面的结论，或修改页面所列的版本",
 )
 COMBO_NO_CONFLICT = declare(
     "combo/no-conflict",
@@ -100,6 +112,8 @@ COMBO_NO_CONFLICT = declare(
     "A warning that no longer holds sends readers to needless workarounds.",
     message="the page says {verdict}; pip installs them together: [[{pip}]][[{resolved} distributions resolved]]",
     message_zh="页面的结论为 {verdict}；pip 可以同时安装它们：[[{pip}]][[已解析 {resolved} 个发行包]]",
+    fix="correct the page's verdict to what pip's resolver says, or change the versions on the page",
+    fix_zh="按 pip 解析器的结果修改页面的结论，或修改页面所列的版本",
 )
 COMBO_NOT_ON_INDEX = declare(
     "combo/not-on-index",
@@ -111,6 +125,8 @@ COMBO_NOT_ON_INDEX = declare(
     message="the page says {verdict}; pip cannot finish, the index lacks a requirement: [[{pip}]][[{resolved} "
     "distributions resolved]]",
     message_zh="页面的结论为 {verdict}；pip 无法完成解析，索引中缺少某个依赖：[[{pip}]][[已解析 {resolved} 个发行包]]",
+    fix="name a version the index has, or give the verdict `missing`",
+    fix_zh="改为包索引中存在的版本，或将结论改为 `missing`",
 )
 COMBO_UNRESOLVED = declare(
     "combo/unresolved",
@@ -120,6 +136,8 @@ COMBO_UNRESOLVED = declare(
     "Only pip's own resolver decides whether pins install together; run scripts/refresh_resolver.py.",
     message="pip's resolver has not answered for `{key}`: add it with `python scripts/refresh_resolver.py`",
     message_zh="pip 解析器尚未给出 `{key}` 的结果：请用 `python scripts/refresh_resolver.py` 添加",
+    fix="run `python scripts/refresh_resolver.py` and commit the answer",
+    fix_zh="运行 `python scripts/refresh_resolver.py`，并提交生成的解析结果",
 )
 INSTALL_UNINSTALL_SHARED_FILES = declare(
     "install/uninstall-shared-files",
@@ -133,6 +151,8 @@ INSTALL_UNINSTALL_SHARED_FILES = declare(
     message_zh="在安装 {kept} 之后执行 `pip uninstall {removed}`：两个 wheel 安装了相同的 {count} 个路径（{paths!l} "
     "…），卸载会删除 {kept} 的文件，而 pip 仍将其列为已安装；请先卸载，或之后以 `--force-reinstall` "
     "重新安装 {kept}",
+    fix="do not uninstall the package: install the wanted one over it with `--force-reinstall --no-deps`",
+    fix_zh="不要卸载该软件包：改用 `--force-reinstall --no-deps` 在其上安装所需的软件包",
 )
 INSTALL_CHECKOUT_OTHER_RELEASE = declare(
     "install/checkout-other-release",
@@ -144,6 +164,8 @@ INSTALL_CHECKOUT_OTHER_RELEASE = declare(
     "release the page describes",
     message_zh="页面按 verl {pinned} 核对，却执行了 `git checkout {ref}`：运行的是 {release} 的代码，"
     "而不是页面所述的版本",
+    fix="check out the release the page is checked against",
+    fix_zh="改为检出页面所核对的版本",
 )
 INSTALL_COMMAND_FAILED = declare(
     "install/command-failed",
@@ -160,6 +182,9 @@ INSTALL_COMMAND_FAILED = declare(
         "": "片段[[从初始状态 {start} 开始运行时]]在沙箱中运行失败：{error}",
         "overdue": "运行在沙箱中中止：{error}",
     },
+    fix="correct the snippet until it runs in a fresh environment, or declare the command a skip in "
+    "`install-runs.yaml`",
+    fix_zh="修改片段，使其在全新环境中可以运行，或在 `install-runs.yaml` 中将该命令声明为跳过",
 )
 # What install/expectation says did not hold after a sandboxed run, and the run it was (its start state, a faked glibc).
 _EXPECTATIONS = {
@@ -194,6 +219,8 @@ INSTALL_EXPECTATION = declare(
     "pip says `installed` while `import mooncake` fails: the reader finds out on the cluster, at the first sync.",
     message={case: text + _AFTER for case, text in _EXPECTATIONS.items()},
     message_zh={case: text + _AFTER_ZH for case, text in _EXPECTATIONS_ZH.items()},
+    fix="correct the snippet, or the expectation in `install-runs.yaml`",
+    fix_zh="修改片段，或修改 `install-runs.yaml` 中的预期结果",
 )
 INSTALL_MANIFEST = declare(
     "install/manifest",
@@ -219,7 +246,7 @@ INSTALL_MANIFEST = declare(
     },
     message_zh={
         "yaml": "不是合法的 YAML：{error}",
-        "snippet": "运行条目引用的片段 `{snippet}` 不是本站的文件",
+        "snippet": "运行条目引用的片段 `{snippet}` 不是本手册的文件",
         "skip": "skip 条目须有 `match=`、`reason=`，且 `needs=` 为 {needs!c} 之一（实际为 {got!r}）",
         "expect": "期望条目须为 {kinds!c} 之一[[（实际为 {got!c}）]]",
         "nothing-expected": "{snippet} 的运行条目没有声明运行后须成立的条件（`expect:`）",
@@ -231,6 +258,8 @@ INSTALL_MANIFEST = declare(
         "start-empty": "{snippet} 的运行条目：`start:` 中没有任何状态",
         "fetch": "无法从软件包索引获取运行所用的 wheel：{errors!l}",
     },
+    fix="correct the entry in `install-runs.yaml` as the message says",
+    fix_zh="按提示信息修改 `install-runs.yaml` 中的条目",
 )
 CLAIM_BAD_ATTR = declare(
     "claim/bad-attr",
@@ -246,4 +275,6 @@ CLAIM_BAD_ATTR = declare(
         "": '`{attr}="{value}"`：{error}',
         "choice": '`{attr}="{value}"`：应为 {expected!c} 之一',
     },
+    fix="write the attribute in the form its declaration kind takes",
+    fix_zh="按该声明类型要求的格式改写属性值",
 )

@@ -22,6 +22,8 @@ CONFIG_REQUIRED_MISSING = declare(
         "pair": "`{new}` 与 `{old}` 均未设置：未开启动态批大小时 verl 要求设置其中之一，否则在启动时拒绝该命令（"
         "请设置 `{new}`）",
     },
+    fix="set the key the message names, on the command line or in the config",
+    fix_zh="在命令或配置中设置提示信息所列的配置项",
 )
 CONFIG_BOTH_SET = declare(
     "config/both-set",
@@ -33,6 +35,8 @@ CONFIG_BOTH_SET = declare(
     message="both `{old}` and `{new}` are set: verl rejects the command at startup; keep only `{new}` "
     "(`{old_name}` is deprecated)",
     message_zh="`{old}` 与 `{new}` 同时设置：verl 会在启动时拒绝该命令；请只保留 `{new}`（`{old_name}` 已废弃）",
+    fix="remove `{old}` and keep `{new}`",
+    fix_zh="删除 `{old}`，只保留 `{new}`",
 )
 CONFIG_VALUE_NOT_ACCEPTED = declare(
     "config/value-not-accepted",
@@ -44,6 +48,8 @@ CONFIG_VALUE_NOT_ACCEPTED = declare(
     message="rollout name `{name}` is not one verl can build (it knows {known!c}); get_rollout_class asserts the "
     "name is in its registry",
     message_zh="推理端名称 `{name}` 不在 verl 可构造的范围内（可用：{known!c}）；get_rollout_class 会断言该名称已注册",
+    fix="use one of the names the message lists",
+    fix_zh="改为提示信息所列的可用名称之一",
 )
 STARTUP_REJECTED = declare(
     "startup/rejected",
@@ -54,6 +60,8 @@ STARTUP_REJECTED = declare(
     "It is verl's own verdict on the composed config, at the line that set the value.",
     message="verl {verl} rejects this command at startup[[ (with lines {others!l})]]: {error}: {verl_message}",
     message_zh="verl {verl} 在启动时拒绝该命令[[（同时涉及第 {others!l} 行）]]：{error}: {verl_message}",
+    fix="correct the override as verl's own message says",
+    fix_zh="按 verl 自身的报错修改该覆盖项",
 )
 STARTUP_MISSING_VALUE = declare(
     "startup/missing-value",
@@ -73,4 +81,6 @@ STARTUP_MISSING_VALUE = declare(
         "no-keys": "verl {verl} 在启动时拒绝该命令：没有覆盖项设置 verl 所需的值，而 verl 的默认值无法通过检查："
         "{error}: {verl_message}",
     },
+    fix="set the keys the message names",
+    fix_zh="设置提示信息所列的配置项",
 )

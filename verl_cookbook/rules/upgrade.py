@@ -92,7 +92,7 @@ CONFIG_UNKNOWN_SECTION = declare(
     },
     message_zh={
         "": "`{section}` 不是 verl {release} 的 `{config}` 配置中的配置节，其下 {count} 个配置项均不存在（第 "
-        "{shown!l} 行）；verl 0.5.0 至今各版本生成的 PPO 训练配置中均没有它",
+        "{shown!l} 行）；verl 0.5.0 至 {release} 各版本生成的 PPO 训练配置中均没有它",
         "moved": "`{section}` 不是 verl {release} 的 `{config}` 配置中的配置节，其下 {count} 个配置项均不存在（第 "
         "{shown!l} 行）；它已在 verl {since} 中迁移到 `{new}`（verl {last} 中仍在此处）",
         "removed": "`{section}` 不是 verl {release} 的 `{config}` 配置中的配置节，其下 {count} 个配置项均不存在（第 "

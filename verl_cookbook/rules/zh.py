@@ -11,7 +11,7 @@ from __future__ import annotations
 
 # Texts several rules share, as their English declarations share them.
 _STALE = "与 verl 源码不再一致的说明会误导读者。"
-_DIAGRAM = "本站显示预先渲染的 SVG；mermaid 无法绘制的图表不显示任何内容。"
+_DIAGRAM = "本手册显示预先渲染的 SVG；mermaid 无法绘制的图表不显示任何内容。"
 _ENV = "HCCL 与 CANN 在启动时读取这些变量；取值错误时或被忽略而不报错，或在较晚阶段才失败。"
 _UNREADABLE = "无法读取的文件中的内容均不会被检查。"
 _MERGER = "argparse 以用法错误终止模型合并工具，检查点未被合并。"
@@ -25,44 +25,45 @@ ZH: dict[str, tuple[str, str]] = {
     "ascend/intra-roce": (
         "在昇腾上使用 `kimi_ckpt_engine`，CANN 版本 ≥ 8.5.0，但未设置 `HCCL_INTRA_ROCE_ENABLE=1`；在 Atlas A2 "
         "训练系列产品（或产品未知）上，也未开启 Ascend Direct 缓冲池。",
-        "verl 的 README 要求 CANN 8.5.0 及以上版本设置 `HCCL_INTRA_ROCE_ENABLE=1`：服务器内 Mooncake 的 Ascend Direct "
-        "默认使用 HCCS 链路，该变量将其切换为 RDMA。在 Atlas A2 训练系列产品上，用户报告开启缓冲池"
-        "（`ASCEND_BUFFER_POOL`）同样可行。",
+        "Mooncake 的 Ascend Direct 在 Server 内默认使用 HCCS 链路通信，未设置该变量时，主机到设备（H2D）的权重传输"
+        "可能执行超时；设置后改为使用 RoCE 链路通信。",
     ),
     "ascend/rebuild-group-npu": (
         "在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True`：HCCL 引擎的 `finalize()` 会调用 vllm-ascend "
         "通信域对象没有的方法。",
-        "作业在第一次权重同步结束时失败。",
+        "任务在第一次权重同步结束时失败。",
     ),
     "ascend/whitelist-file": (
         "`HCCL_WHITELIST_FILE` 指向脚本旁（或本机绝对路径下）的文件，但其内容不是合法的 JSON，或不是由 IPv4 地址组成的 "
         '`{"host_ip": [...]}`；本机找不到的文件不读取，汇总信息中会说明。',
-        "HCCL 从该文件读取主机网卡的 IPv4 地址；`device_ip` 为预留字段，不支持。",
+        "白名单文件内容无效时，HCCL 的白名单校验失败，建链失败。",
     ),
     "ascend/whitelist-required": (
         "在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine`，但未同时设置 `HCCL_WHITELIST_DISABLE=0` 与 "
         "`HCCL_WHITELIST_FILE`。",
-        "verl 的 README 要求在 Ascend 950PR/Ascend 950DT 上同时设置这两项。",
+        "未开启白名单校验时，`kimi_ckpt_engine` 在 Ascend 950PR/Ascend 950DT 上无法按要求建链。",
     ),
     # cite
     "cite/claim-outside-lines": ("声明所引的代码不在引用标注的行号范围内。", _STALE),
     "cite/line-out-of-range": ("引用的行号超出文件末尾。", _STALE),
     "cite/missing-file": ("引用的 verl 文件在所引版本中不存在。", _STALE),
-    "cite/unknown-release": ("引用的 verl 版本不在本站覆盖范围内。", _STALE),
+    "cite/unknown-release": ("引用的 verl 版本不在本手册覆盖范围内。", "无法读取的声明不核对任何内容。"),
     # coverage
     "coverage/unbound": (
-        "陈述数值、版本、默认值、数量、文件、命令、行为或原因的句子（或未声明表格中的一行）——含代码片段、数字或表示行为、"
+        "陈述数值、版本、默认值、数量、文件、命令、行为或原因的句子（或未声明表格中的一行）——含代码片段、"
+        "数字或表示行为、"
         "原因的词——句内或句后既没有 `check:` 声明、`run:` 标记、经检查的 verl 源码引用，"
         "也没有 ※ 标记。",
         _COVERAGE,
     ),
     "coverage/history-unbound": (
         "说明某个 verl 版本起止的句子（“自 0.9.0 起”“0.7.1 及更早”“since 0.8.0”“0.9.0 中默认”），没有带相应 "
-        "`since=`/`until=`（或适用于该版本）的声明，或提到的版本不在本站覆盖范围内。",
-        "只有版本矩阵能判断版本沿革是否属实：它在每个覆盖的版本上检查带版本界限的声明；不带界限的声明只在锁定版本上检查。",
+        "`since=`/`until=`（或适用于该版本）的声明，或提到的版本不在本手册覆盖范围内。",
+        "只有版本矩阵能判断版本沿革是否属实：它在每个覆盖的版本上检查带版本界限的声明；"
+        "不带界限的声明只在锁定版本上检查。",
     ),
     "coverage/blanket-checked": (
-        "声称本页（或本站）每一条陈述、片段、声明都已核对的句子，例如“本页每一条说法都已核对”。",
+        "声称本页（或本手册）每一条陈述、片段、声明都已核对的句子，例如“本页每一条说法都已核对”。",
         "每页标题下的说明由实际绑定的陈述生成；手写的“全部已核对”说法超出实际数字，一旦出现未绑定的句子即失实。",
     ),
     "coverage/unknown-test": (
@@ -93,7 +94,7 @@ ZH: dict[str, tuple[str, str]] = {
         "无法读取的声明不核对任何内容。",
     ),
     "claim/backends-differ": ("`check: backends names=…` 声明所列的后端与 verl 注册的后端名不完全一致。", _STALE),
-    "claim/bad-file": ("声明的 `file=` 不是 verl 包内的路径。", _STALE),
+    "claim/bad-file": ("声明的 `file=` 不是 verl 包内的路径。", "无法读取的声明不核对任何内容。"),
     "claim/code-changed": ("声明所引的代码与 verl 中最接近的代码行已不一致。", _STALE),
     "claim/code-missing": ("声明所引的代码不在该 verl 文件的任何一行中。", _STALE),
     "claim/file-missing": ("声明涉及的 verl 文件在该版本中不存在。", _STALE),
@@ -144,26 +145,26 @@ ZH: dict[str, tuple[str, str]] = {
     # config
     "config/both-set": (
         "同时设置了一对微批大小配置项（`ppo_micro_batch_size` 与 `ppo_micro_batch_size_per_gpu` 等）中的两项，"
-        "而 verl 的 validate_config 只允许设置其一（问题信息引用该语句）。",
-        "verl 的配置校验在启动时抛出 `ValueError`（`You have set both …`）；问题信息引用该行。",
+        "而 verl 的 `validate_config` 只允许设置其一。",
+        "verl 的配置校验在启动时抛出 `ValueError`（`You have set both …`），提示信息引用抛出该异常的代码行。",
     ),
     "config/not-a-field-group": (
-        "在 verl 构造的 dataclass 不具有的同一名称下，用 `+` 新增了两个或更多配置项（例如字段为 `mcore_kwargs` "
+        "在 verl 构造的数据类（dataclass）不具有的同一名称下，用 `+` 新增了两个或更多配置项（例如字段为 `mcore_kwargs` "
         "时的全部 `actor_rollout_ref.actor.mindspeed.llm_kwargs.*`）：只在第一个配置项处报告一次，并给出数量与行号；"
         "各配置项自身的检查结果归入其下。",
         "一个原因只报告一次：字段名写错是一处需要修改的问题，而不是一百处。",
     ),
     "config/legacy-key": (
         "Hydra 仍接受、但当前入口已不再读取的配置项（只有其他入口会迁移该配置项）。",
-        "该设置不生效且无任何提示：作业照常运行，但与所写配置不符。",
+        "该设置不生效且无任何提示：任务照常运行，但与所写配置不符。",
     ),
     "config/not-a-field": (
-        "以 `+` 新增的配置项，其所在节点由 verl 转换为 dataclass，而该 dataclass 没有此字段。",
-        "Hydra 接受该配置项，但构造 dataclass 时抛出 TypeError（`unexpected keyword argument`）。",
+        "以 `+` 新增的配置项，其所在节点由 verl 转换为数据类（dataclass），而该数据类没有此字段。",
+        "Hydra 接受该配置项，但构造数据类时抛出 `TypeError`（`unexpected keyword argument`）。",
     ),
     "config/not-a-mapping": (
         "点分配置项的上级在 verl 配置中不是映射（如 `trainer.total_epochs.x`）。",
-        "Hydra 无法在数字或字符串下设置子项，作业在启动时退出。",
+        "Hydra 无法在数字或字符串下设置子项，任务在启动时退出。",
     ),
     "config/omegaconf": (
         "OmegaConf 无法合并到 verl 默认配置上的 YAML 片段。",
@@ -180,7 +181,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "config/unknown-key": (
         "verl 组合后的配置中不存在的配置项（拼写错误，或属于其他 verl 版本）。",
-        "Hydra 配置处于 struct 模式，遇到未知配置项即在启动时退出。",
+        "Hydra 以 struct 模式加载配置（不允许未知键），遇到未知配置项即在启动时退出。",
     ),
     "config/unknown-section": (
         "同一配置节下有两个及以上未知配置项，且该版本的配置中没有此配置节（如所有 "
@@ -194,15 +195,15 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 在启动时或构建推理端时查找该名称，并在该处失败。",
     ),
     "config/wrong-type": (
-        "verl 通过 OmegaConf 类型化合并（`dataclass_type=`：model、profiler、蒸馏教师模型、skip 设置）构造的 "
-        "dataclass 字段不接受该取值。",
-        "verl 构造该 dataclass 时由 OmegaConf 转换取值，无法转换即导致作业退出。只由 `_target_` 实例化的节点"
+        "verl 通过 OmegaConf 类型化合并（`dataclass_type=`：model、profiler、蒸馏教师模型、skip 设置）构造的"
+        "数据类（dataclass）字段不接受该取值。",
+        "verl 构造该数据类时由 OmegaConf 转换取值，无法转换即导致任务退出。只由 `_target_` 实例化的节点"
         "（actor、rollout、优化器）不做类型检查，原样传递。",
     ),
     "config/unconverted-type": (
         "verl 通过实例化 `_target_` 构造的节点下，按字面无法成为字段类型的取值：字段需要数值、列表或映射时给出了"
         "字符串（双引号 shell 变量中带引号的列表会保留引号），或字段需要其他类型时给出了列表或映射。",
-        "`hydra.utils.instantiate` 不做任何转换：dataclass 原样保存该取值，读取该字段的代码会失败或误读"
+        "`hydra.utils.instantiate` 不做任何转换：数据类（dataclass）原样保存该取值，读取该字段的代码会失败或误读"
         "（torch 的优化器无法使用 `betas='[0.9,0.95]'`）。",
     ),
     # defaults
@@ -217,7 +218,7 @@ ZH: dict[str, tuple[str, str]] = {
     # delta
     "delta/rejected": (
         "被 verl 的 delta 引擎中某条 `raise` 语句拒绝的 `delta_sharded` 配置。",
-        "作业在集群资源分配完成后、第一次权重同步时退出。",
+        "任务在集群资源分配完成后、第一次权重同步时退出。",
     ),
     # diagram
     "diagram/empty": ("没有内容的 mermaid 代码块。", _DIAGRAM),
@@ -238,7 +239,7 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 将其展开为引擎构造函数的关键字参数。",
     ),
     "engine/not-on-device": (
-        "后端的引擎模块未在作业运行的设备上注册。",
+        "后端的引擎模块未在任务运行的设备上注册。",
         "verl 在该设备上找不到此引擎，随即退出。",
     ),
     "engine/npu-device": (
@@ -273,7 +274,7 @@ ZH: dict[str, tuple[str, str]] = {
     # fact
     "fact/mismatch": (
         "`check: fact id=… value=…` 声明的取值与快照条目（所述 CANN 版本下）的取值不同。",
-        "页面与上游源码说法不一：问题信息给出仓库、提交与行号。",
+        "页面与上游源码说法不一：提示信息给出仓库、提交与行号。",
     ),
     "fact/no-entry": (
         "`check: fact … cann=X` 声明中，X 及更早的 CANN 版本均无该条目的文档记载。",
@@ -364,7 +365,7 @@ ZH: dict[str, tuple[str, str]] = {
     "override/group": (
         "Hydra 无法组合的配置组选择（`model_engine=...`、`actor@actor_rollout_ref.actor=...`），多为该版本没有的选项；"
         "问题中列出该版本提供的选项，以及最后提供所选项的版本。该选项本应定义的配置项折叠在其下。",
-        "所选项不在 verl 的配置目录中，作业在启动时退出；为该选项本应定义的配置所设的各项，都是按其他选项判断的，"
+        "所选项不在 verl 的配置目录中，任务在启动时退出；为该选项本应定义的配置所设的各项，都是按其他选项判断的，"
         "在修正该选择之前没有意义。",
     ),
     "override/malformed": (
@@ -373,15 +374,15 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "override/needs-plus": (
         "覆盖的配置项在 verl 配置中不存在（其上级为空），且未加 `+`。",
-        "Hydra 只允许以 `+`（或 `++`）新增配置项，否则作业在启动时退出。",
+        "Hydra 只允许以 `+`（或 `++`）新增配置项，否则任务在启动时退出。",
     ),
     "override/plus-on-existing": (
         "以 `+key=value` 覆盖 verl 配置中已有的配置项。",
         "Hydra 拒绝新增已存在的配置项；应写作 `key=value`（或 `++key=value`）。",
     ),
     "override/rejected": (
-        "其他被 Hydra 自身的解析与组合拒绝的覆盖项；问题信息引用 Hydra 的原文。",
-        "被 Hydra 拒绝的覆盖项会使作业在启动时退出。",
+        "其他被 Hydra 自身的解析与组合拒绝的覆盖项；提示信息引用 Hydra 的原文。",
+        "被 Hydra 拒绝的覆盖项会使任务在启动时退出。",
     ),
     "override/sweep-without-multirun": (
         "命令中有参数扫描取值（`a=1,2`），但 Hydra 未以 `--multirun` 运行。",
@@ -447,7 +448,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "shellcheck/SC": (
         "ShellCheck 对 shell 代码块报告的问题；规则代码沿用 ShellCheck 的编号（`shellcheck/SC2086`）。",
-        "问题信息附有 ShellCheck wiki 页面的链接，其中说明每一项。",
+        "提示信息附有 ShellCheck wiki 页面的链接，其中说明每一项。",
     ),
     # snippet
     "snippet/empty": ("没有内容的代码块。", "空代码块通常是丢失的配置片段（多因引用的文件被移动）。"),
@@ -470,11 +471,12 @@ ZH: dict[str, tuple[str, str]] = {
     # startup
     "startup/missing-value": (
         "verl 启动代码要求设置（如微批大小）、但没有任何覆盖项设置的配置项；在命令处报告。",
-        "verl 在训练前以问题信息所引的错误信息退出。",
+        "verl 在训练前以提示信息所引的错误信息退出。",
     ),
     "startup/rejected": (
-        "被 verl 自身启动代码（validate_config、配置 dataclass 的 `__post_init__`、训练模式的断言）拒绝的覆盖项，"
-        "由 `doctor --startup` 在独立环境中运行得出；问题信息引用 verl 的原文。",
+        "被 verl 自身启动代码（`validate_config`、配置数据类（dataclass）的 `__post_init__`、训练模式的断言）"
+        "拒绝的覆盖项，"
+        "由 `doctor --startup` 在独立环境中运行得出；提示信息引用 verl 的原文。",
         "这是 verl 自身对组合后配置的判定，报告在设置该取值的行。",
     ),
     # suppression
@@ -533,7 +535,7 @@ ZH: dict[str, tuple[str, str]] = {
     # verl
     "verl/config-drift": (
         "verl 的 CheckpointEngineConfig 中某字段的默认值与 YAML 代码块不同（或 YAML 中缺少该字段）。",
-        "本站只描述其中之一；verl 内部不一致，意味着其中一方对部分用户有误。",
+        "本手册只描述其中之一；verl 内部不一致，意味着其中一方对部分用户有误。",
     ),
     # wheel
     "wheel/mismatch": (

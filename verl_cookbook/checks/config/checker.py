@@ -22,7 +22,7 @@ from verl_cookbook.checks.config.model import (
     CKPT_LEAF,
     Assignment,
     ckpt_prefixes,
-    closest,
+    closest_key,
     keys_under,
     lookup_path,
     merged_config,
@@ -110,7 +110,7 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
             parent = ".".join(a.path[:depth])
             key = a.path[depth]
             choices = sorted(node)
-            suggestion = closest(key, choices)
+            suggestion = closest_key(key, choices)
             return [
                 CONFIG_UNKNOWN_KEY.at(
                     *where,

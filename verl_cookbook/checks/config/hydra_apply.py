@@ -17,6 +17,7 @@ from verl_cookbook.checks.config.model import (
     Assignment,
     CheckedConfig,
     closest,
+    closest_key,
     keys_under,
     lookup_path,
 )
@@ -261,7 +262,7 @@ class HydraApplication(CheckedConfig):
             parent = ".".join(path[:depth])
             key = path[depth] if depth < len(path) else path[-1]
             choices = sorted(node) if isinstance(node, dict) else []
-            suggestion = closest(key, choices)
+            suggestion = closest_key(key, choices)
             group = key in self.facts.config_groups(self.config, self.config_dir) and len(path) > 1
             return CONFIG_UNKNOWN_KEY.at(
                 *where,

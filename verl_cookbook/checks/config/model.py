@@ -65,10 +65,21 @@ def _dict_key(k: Any) -> str:
     return s if s.replace("_", "").replace("-", "").isalnum() else override_value(s)
 
 
-def closest(word: str, choices: list[str]) -> str | None:
+def closest(word: str, choices: list[str], cutoff: float = 0.6) -> str | None:
     """The choice ``word`` was most likely meant to be (a finding's ``suggestion``), or None."""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=cutoff)
     return close[0] if close else None
+
+
+# An unknown config key is offered a sibling only when it is nearly the same word: a key of another release or
+# another section (`rollout_correction`, `tool_kwargs`) is not a misspelling of the nearest sibling (`rollout_n`,
+# `val_kwargs`), and a published list of findings must not send the reader to an unrelated key.
+KEY_CUTOFF = 0.8
+
+
+def closest_key(word: str, choices: list[str]) -> str | None:
+    """The sibling an unknown config key is a misspelling of (``config/unknown-key``'s suggestion), or None."""
+    return closest(word, choices, KEY_CUTOFF)
 
 
 def keys_under(parent: str, choices: list[str]) -> str:
