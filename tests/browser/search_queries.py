@@ -51,6 +51,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("dcmi module initialize failed. ret is -8005", "en/recipes/troubleshooting/"),
     ("HCCL error when update weights under fully async", "en/recipes/troubleshooting/"),  # verl #7416's title
     ("matmul_allreduce", "en/recipes/troubleshooting/"),
+    ("nccl_parallel", "en/recipes/troubleshooting/"),
     ("pre-commit", "en/tools/verl-ci/"),
     ("GitHub Actions", "en/tools/verl-ci/"),
     ("HCCLCheckpointEngine", "en/backends/nccl-hccl/"),
