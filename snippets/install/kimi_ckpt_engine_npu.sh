@@ -4,7 +4,7 @@
 # installed afresh with all its files (pip skips a name that is not installed, with a warning).
 python3 -m pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu
 python3 -m pip install 'checkpoint-engine>=0.4.0'
-python3 -m pip install mooncake-transfer-engine-npu    # or build from source, see the Mooncake page
+python3 -m pip install mooncake-transfer-engine-npu==0.3.13.post1    # or build from source, see the Mooncake page
 # Prints the path of mooncake/engine.so; fails when the module file is missing
 python3 -c "import importlib.util as u; print(u.find_spec('mooncake.engine').origin)"
 python3 -c "import mooncake, checkpoint_engine.distributed, checkpoint_engine.ps"

@@ -4,7 +4,7 @@
 # （未安装的包名，pip 给出警告后跳过）。
 python3 -m pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu
 python3 -m pip install 'checkpoint-engine>=0.4.0'
-python3 -m pip install mooncake-transfer-engine-npu    # 也可源码编译，见 Mooncake 源码编译页面
+python3 -m pip install mooncake-transfer-engine-npu==0.3.13.post1    # 也可源码编译，见 Mooncake 源码编译页面
 # 输出 mooncake/engine.so 的路径；模块文件缺失时报错
 python3 -c "import importlib.util as u; print(u.find_spec('mooncake.engine').origin)"
 python3 -c "import mooncake, checkpoint_engine.distributed, checkpoint_engine.ps"

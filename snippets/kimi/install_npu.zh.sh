@@ -5,6 +5,6 @@ set -euo pipefail
 
 pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu
 pip install 'checkpoint-engine>=0.4.0'
-pip install mooncake-transfer-engine-npu
+pip install mooncake-transfer-engine-npu==0.3.13.post1
 # 确认 mooncake 来自昇腾版 wheel 包
 python3 -c "import importlib.util as u; print(u.find_spec('mooncake.engine').origin)"
