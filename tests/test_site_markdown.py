@@ -159,3 +159,12 @@ def test_each_mark_gets_the_number_of_its_basis_and_the_page_ends_with_the_bases
     assert out.index("Notes on ※") > out.index("C.")
     assert 'id="unchecked-1">※1 from a user report, not checked</li>' in out
     assert "※" not in render("# T\n\nNo marks here.\n")
+
+
+def test_a_sentence_that_only_mentions_the_release_is_not_taken_for_the_release_sentence():
+    """zhread11b: cookbook-api's box lost 'reads the pinned verl 0.9.1 when no release is given' to the notice."""
+    page = (
+        '# T\n\n!!! info "说明"\n    未指定版本时，接口读取锁定的 verl 版本 0.9.1。'
+        '<!-- check: verl-version version="0.9.1" -->\n\nBody.'
+    )
+    assert "未指定版本时，接口读取锁定的 verl 版本 0.9.1。" in render(page)

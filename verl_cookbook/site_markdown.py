@@ -232,9 +232,12 @@ def _sentences(masked: str) -> list[str]:
     return out
 
 
+_SAYS_CHECKED = re.compile(r"对照|核对|编写|checked|written for|reviewed", re.I)
+
+
 def without_release_sentence(body: list[str], release: str) -> list[str]:
-    """The box's lines without the sentence that holds the ``verl-version`` claim (the one naming ``verl
-    <release>`` nearest to it); every comment is kept, unseen."""
+    """The box's lines without the sentence that says the page is checked against ``release`` (the one nearest
+    the ``verl-version`` claim); every comment is kept, unseen, and a box with no such sentence keeps all its text."""
     out = []
     for line in body:
         if _VERSION_CLAIM.search(line) is None:
@@ -245,8 +248,10 @@ def without_release_sentence(body: list[str], release: str) -> list[str]:
         sentences = _sentences(_COMMENT.sub("\x00", line))
         before = [s.count("\x00") for s in sentences]
         holder = next(k for k in range(len(sentences)) if sum(before[: k + 1]) > claim)
-        naming = [k for k, s in enumerate(sentences) if f"verl {release}" in s]
-        drop = min(naming, key=lambda k: (abs(k - holder), -k)) if naming else holder
+        # the sentence the notice replaces says what the page is checked against (or written for), naming the
+        # release; a sentence that only mentions it ("reads the pinned verl 0.9.1 by default") stays
+        naming = [k for k, s in enumerate(sentences) if release in s and _SAYS_CHECKED.search(s)]
+        drop = min(naming, key=lambda k: (abs(k - holder), -k)) if naming else None
         text = "".join("\x00" * s.count("\x00") if k == drop else s for k, s in enumerate(sentences))
         for c in comments:
             text = text.replace("\x00", c, 1)
