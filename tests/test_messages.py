@@ -132,9 +132,11 @@ def test_the_backend_advice_points_at_the_list_above_it(tmp_path, capsys, verl_t
     script.write_text("python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.checkpoint_engine.backend=ncl\n")
     assert main(["doctor", str(script)]) == 1
     out = capsys.readouterr().out
-    verl_line = next(i for i, ln in enumerate(out.splitlines()) if "registered backends" in ln)
-    fix_line = next(i for i, ln in enumerate(out.splitlines()) if ln.strip().startswith("fix:"))
-    assert verl_line < fix_line and "listed above" in out and "below" not in out
+    lines = out.splitlines()
+    start = next(i for i, ln in enumerate(lines) if "engine/unknown-backend" in ln)  # other findings have fixes too
+    verl_line = next(i for i, ln in enumerate(lines) if "registered backends" in ln)
+    fix_line = next(i for i, ln in enumerate(lines) if i > start and ln.strip().startswith("fix:"))
+    assert start < verl_line < fix_line and "listed above" in lines[fix_line] and "below" not in out
 
 
 def test_a_page_with_a_whitelist_json_mistake_gets_the_hint(write_page, facts: Facts) -> None:

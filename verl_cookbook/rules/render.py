@@ -358,6 +358,8 @@ def render(lang: str) -> str:
         out += [f"- {t['catches']}{colon}{linked(catches)}", f"- {t['why']}{colon}{linked(why)}"]
         out += _messages(r, lang, f"- {t['message']}{colon}")
         fix = r.fix_text({}, lang) if r.fix else None
+        # an unfilled field shows as `{name}`, as in the message above (its `<name>` read as an HTML tag and vanished)
+        fix = re.sub(r"<(\w+)>", r"{\1}", fix) if fix else None
         if fix:
             out.append(f"- {t['fix']}{colon}{fix}")
         for heading, ex in ((t["bad"], r.bad), (t["good"], r.good)):
