@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from verl_cookbook.rules import Example, declarations, page_examples
-from verl_cookbook.rules.render import _shown, anchor, linked, render, texts
+from verl_cookbook.rules.render import _shown, anchor, linked, render, shown_fix, texts
 from verl_cookbook.rules.zh import ZH
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "tools"
@@ -101,7 +101,7 @@ def test_each_page_shows_every_rules_message_and_fix_in_its_own_language():
         for case in m.cases:
             assert _shown(m.zh[case]) in zh and _shown(m.en[case]) in en, (r.code, case)
         if r.fix:
-            assert r.fix_text({}, "zh") in zh and r.fix_text({}, "en") in en, r.code
+            assert shown_fix(r.fix_text({}, "zh")) in zh and shown_fix(r.fix_text({}, "en")) in en, r.code
 
 
 # -- the page's own examples, run as a reader runs them ----------------------------------------------------------

@@ -225,6 +225,12 @@ def _example(ex: Example, lang: str) -> list[str]:
 _SPAN = re.compile(r"(`+)(.+?)\1")
 
 
+def shown_fix(fix: str | None) -> str | None:
+    """A rule's fix as the page shows it: an unfilled field as ``{name}``, as in the message (``<name>`` read as an
+    HTML tag and vanished from the page)."""
+    return re.sub(r"<(\w+)>", r"{\1}", fix) if fix else fix
+
+
 _CONVERSION = re.compile(r"\{(\w+)![a-z]\}")
 
 
@@ -357,9 +363,7 @@ def render(lang: str) -> str:
         catches, why = texts(r, lang)
         out += [f"- {t['catches']}{colon}{linked(catches)}", f"- {t['why']}{colon}{linked(why)}"]
         out += _messages(r, lang, f"- {t['message']}{colon}")
-        fix = r.fix_text({}, lang) if r.fix else None
-        # an unfilled field shows as `{name}`, as in the message above (its `<name>` read as an HTML tag and vanished)
-        fix = re.sub(r"<(\w+)>", r"{\1}", fix) if fix else None
+        fix = shown_fix(r.fix_text({}, lang)) if r.fix else None
         if fix:
             out.append(f"- {t['fix']}{colon}{fix}")
         for heading, ex in ((t["bad"], r.bad), (t["good"], r.good)):
