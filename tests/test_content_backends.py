@@ -15,14 +15,20 @@ NCCL = REPO / "snippets" / "nccl"
 WRONG = ["wrong_backend_hccl", "wrong_kwargs_under_hccl", "wrong_multi_sender_on_npu"]
 
 
-def _check_as_npu_config(snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """What `verl-cookbook check` prints for the snippet declared as an NPU config fragment, run from the repo root."""
-    page = tmp_path / f"{snippet}.md"
+def _npu_config_page(folder: Path, snippet: str) -> Path:
+    """A page in ``folder`` that includes the snippet as an NPU config fragment, as the nccl-hccl page does."""
+    page = folder / f"{snippet}.md"
     page.write_text(
         f'``` {{ .yaml check="config" device="npu" root="actor_rollout_ref.rollout" }}\n'
         f'--8<-- "snippets/nccl/{snippet}.yaml"\n```\n',
         encoding="utf-8",
     )
+    return page
+
+
+def _check_as_npu_config(snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """What `verl-cookbook check` prints for the snippet declared as an NPU config fragment, run from the repo root."""
+    page = _npu_config_page(tmp_path, snippet)
     monkeypatch.chdir(REPO)
     return format_text(check_paths([page], facts, root=REPO).findings)
 
@@ -58,12 +64,7 @@ def test_the_fix_each_faq_gives_leaves_the_checker_silent(
     fixed = tmp_path / "snippets" / "nccl" / f"{snippet}.yaml"
     fixed.parent.mkdir(parents=True)
     fixed.write_text(text.replace(old, new), encoding="utf-8")
-    page = tmp_path / f"{snippet}.md"
-    page.write_text(
-        f'``` {{ .yaml check="config" device="npu" root="actor_rollout_ref.rollout" }}\n'
-        f'--8<-- "snippets/nccl/{snippet}.yaml"\n```\n',
-        encoding="utf-8",
-    )
+    page = _npu_config_page(tmp_path, snippet)
     monkeypatch.chdir(tmp_path)
     assert not check_paths([page], facts, root=tmp_path).findings
 

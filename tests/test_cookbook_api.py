@@ -25,30 +25,28 @@ actor_rollout_ref:
 """
 
 
+def _run_in(folder: Path, code: str, name: str) -> str:
+    """What the page's example prints when run from ``folder``, as a reader runs it there."""
+    out = io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, name, "exec"), {"__name__": "__main__"})
+    finally:
+        os.chdir(cwd)
+    return out.getvalue()
+
+
 @pytest.mark.parametrize("snippet", ["cookbook_api.py", "cookbook_api.zh.py"])
 def test_the_example_on_the_api_page_checks_a_site_and_reports_what_it_read(snippet: str, tmp_path: Path) -> None:
     (tmp_path / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text(PAGE, encoding="utf-8")
     code = (REPO / "snippets" / "reference" / snippet).read_text(encoding="utf-8")
-    out = io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, snippet, "exec"), {"__name__": "__main__"})
-    finally:
-        os.chdir(cwd)
-    assert out.getvalue() == "1 pages, 1 code blocks, 0 findings\n"
+    assert _run_in(tmp_path, code, snippet) == "1 pages, 1 code blocks, 0 findings\n"
     (tmp_path / "docs" / "index.md").write_text(PAGE.replace("backend: naive", "backend: hccl"), encoding="utf-8")
-    out = io.StringIO()
-    os.chdir(tmp_path)
-    try:
-        with contextlib.redirect_stdout(out):
-            exec(compile(code, snippet, "exec"), {"__name__": "__main__"})
-    finally:
-        os.chdir(cwd)
-    first, last = out.getvalue().splitlines()
+    first, last = _run_in(tmp_path, code, snippet).splitlines()
     assert first.startswith("docs/index.md 7 engine/unknown-backend ") and last == "1 pages, 1 code blocks, 1 findings"
 
 
