@@ -68,3 +68,17 @@ def test_a_link_whose_text_names_another_page_is_reported(prefix, row):
     text = "## 从哪里开始 { #where-to-start }\n\n| 任务 | 参考页面 |\n|---|---|\n" + row + "\n"
     (problem,) = misdirected(built_site().path, prefix, text)
     assert "(recipes/delta-sync.md) goes to a page named" in problem
+
+
+CONFIGURATION_PAGES = sorted(
+    p
+    for folder in ("backends", "ascend", "install")
+    for p in (REPO / "docs" / folder).glob("*.md")
+    if p.stem.split(".")[0] not in {"known-issues", "version-matrix"}
+)
+
+
+@pytest.mark.parametrize("page", CONFIGURATION_PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_configuration_page_has_a_product_support_section(page):
+    """The home page promises it (zhread11a index 1): each configuration page lists its products there."""
+    assert "{ #product-support }" in page.read_text(encoding="utf-8")
