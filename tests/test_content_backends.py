@@ -85,3 +85,13 @@ def test_shown_typeerror_names_the_engine_nccl_resolves_to_on_npu(facts: Facts) 
     text = (NCCL / "multi_sender_typeerror.txt").read_text(encoding="utf-8")
     assert f"{engine['class']}.__init__()" in text
     assert "multi_sender" not in params
+
+
+def test_env_grep_lists_every_exported_hccl_variable_with_its_value():
+    """nccl-hccl step 2's expected result: `env | grep ^HCCL_` in the shell shows each exported HCCL variable."""
+    import subprocess
+
+    script = "export HCCL_CONNECT_TIMEOUT=7200 HCCL_EXEC_TIMEOUT=1800; env | grep ^HCCL_"
+    env = {"PATH": "/usr/bin:/bin"}
+    out = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+    assert sorted(out.split()) == ["HCCL_CONNECT_TIMEOUT=7200", "HCCL_EXEC_TIMEOUT=1800"]
