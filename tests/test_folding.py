@@ -67,7 +67,7 @@ def test_text_shows_the_cause_with_the_count_and_lines_under_it_and_github_annot
     text = format_text(found)
     assert text.splitlines()[0].startswith("run.sh:9:1: override/group")
     assert "under it: 2 more findings on lines 3 … 7" in text and "run.sh:3:" not in text
-    assert "由此引起：另有 2 条问题，第 3~7 行" in format_text(found, lang="zh")
+    assert "由此引起：另有 2 条检查结果，第 3~7 行" in format_text(found, lang="zh")
     (annotation,) = format_github(found).splitlines()
     assert annotation.startswith("::error file=run.sh,line=9,") and "2 more findings on lines 3 … 7" in annotation
 

@@ -176,7 +176,7 @@ def test_the_recorded_run_is_of_the_command_the_verl_ci_snippet_gives():
 def _stated_run_differs(text: str) -> str | None:
     """What the baseline section ``text`` states about the recorded run that the record does not say, or None."""
     record = _record()
-    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题)", text, re.S)
+    m = re.search(r"`([0-9a-f]{12})`.*?(\d+)(?: findings| 个问题| 条检查结果)", text, re.S)
     if m is None:
         return "no commit and findings figure"
     if not record["commit"].startswith(m.group(1)):
@@ -195,7 +195,7 @@ def test_the_verl_ci_page_states_the_recorded_run_of_its_command_on_verl_main(pa
 def test_a_changed_findings_figure_on_the_verl_ci_page_is_caught(page: str):
     """Mutation: the page's figure changed by hand (as the old 71 against the command's 59) fails the test above."""
     text, n = _section(page, "baseline"), _record()["findings"]
-    changed, count = re.subn(rf"\b{n}(?= findings| 个问题)", str(n + 12), text, count=1)
+    changed, count = re.subn(rf"\b{n}(?= findings| 个问题| 条检查结果)", str(n + 12), text, count=1)
     assert count == 1, page
     assert _stated_run_differs(changed) == f"{n + 12} findings, recorded {n}"
 

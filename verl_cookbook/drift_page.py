@@ -30,7 +30,7 @@ _TEXT = {
         "不一致之处。\n\n"
         "自动检查在 verl 主分支的检出目录中执行下面两条命令，对照的是主分支的代码，"
         "而不是本手册其他页面对照的 verl 0.9.1。"
-        "每个问题都链接到 verl 在该提交下的文件和行。\n\n"
+        "每条检查结果都链接到 verl 在该提交下的文件和行。\n\n"
         "提示信息中的 `verl 0.10.0.dev` 等版本号即该提交的开发版本号。",
         "This page lists the drift verl-cookbook finds in verl's own docs, READMEs and example launch scripts: the "
         "places where they no longer match the code.\n\n"
@@ -41,7 +41,7 @@ _TEXT = {
     ),
     "measured": ("本次运行：verl 提交 {commit}，{date}（UTC）。", "This run: verl commit {commit}, {date} (UTC)."),
     "counts": (
-        "文档与 README 中有 {docs} 个问题，示例启动脚本中有 {examples} 个问题。",
+        "文档与 README 中有 {docs} 条检查结果，示例启动脚本中有 {examples} 条检查结果。",
         "{docs} in the docs and READMEs, {examples} in the example launch scripts.",
     ),
     "changes": ("与上次运行相比", "Since the previous run"),
@@ -57,17 +57,17 @@ _TEXT = {
         "本次运行与上次运行为同一提交，无变化。",
         "This run read the same commit as the previous one: nothing changed.",
     ),
-    "new": ("新增 {n} 个问题：", "New, {n}:"),
-    "fixed": ("已修复 {n} 个问题：", "Fixed, {n}:"),
-    "none_new": ("无新增问题。", "Nothing new."),
-    "none_fixed": ("无已修复的问题。", "Nothing fixed."),
+    "new": ("新增 {n} 条检查结果：", "New, {n}:"),
+    "fixed": ("已修复 {n} 条检查结果：", "Fixed, {n}:"),
+    "none_new": ("无新增的检查结果。", "Nothing new."),
+    "none_fixed": ("无已修复的检查结果。", "Nothing fixed."),
     "docs": ("文档与 README", "Docs and READMEs"),
     "examples": ("示例启动脚本", "Example launch scripts"),
-    "none": ("未发现问题。", "Nothing found."),
-    "head": ("| 位置 | 规则 | 问题 |", "| Where | Rule | What is wrong |"),
+    "none": ("没有检查结果。", "Nothing found."),
+    "head": ("| 位置 | 规则 | 说明 |", "| Where | Rule | What is wrong |"),
     "fixes": ("修复补丁", "Fixes as patches"),
     "fixes_count": (
-        "上述问题中有 {n} 个可自动修复，涉及以下 {files} 个文件。在 verl 的检出目录下执行下面的命令生成补丁，"
+        "上述检查结果中有 {n} 条可自动修复，涉及以下 {files} 个文件。在 verl 的检出目录下执行下面的命令生成补丁，"
         "再用 `git apply` 应用：",
         "{n} of the findings above have a mechanical fix, in the {files} files below; in a verl checkout, this command "
         "writes the patch, which `git apply` applies:",
@@ -75,7 +75,7 @@ _TEXT = {
     "no_fixes": ("本次运行未生成补丁。", "This run wrote no patch."),
     "fixes_verify": (
         "预期结果：执行 `git apply verl-fixes.patch` 后再次运行本页第一条命令，"
-        "文档与 README 中的问题数由 {before} 减少到 {after}。",
+        "文档与 README 中的检查结果数由 {before} 减少到 {after}。",
         "Expected result: after `git apply verl-fixes.patch`, the first command on this page finds {after} problems in "
         "the docs and READMEs instead of {before}.",
     ),

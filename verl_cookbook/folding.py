@@ -105,7 +105,7 @@ def lines_text(under: Sequence[Finding]) -> str:
 # What a shown cause says about what is under it, in the output's language.
 _UNDER = {
     "en": "under it: {n} more finding{s} on line{ls} {lines} (each in --format json, with caused_by)",
-    "zh": "由此引起：另有 {n} 条问题，第 {lines} 行（--format json 逐条列出，并标注 caused_by）",
+    "zh": "由此引起：另有 {n} 条检查结果，第 {lines} 行（--format json 逐条列出，并标注 caused_by）",
 }
 
 

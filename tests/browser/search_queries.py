@@ -211,7 +211,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("mooncake 需要源码编译吗", "install/mooncake-ascend-direct/"),
     ("昇腾 950 白名单怎么配", "ascend/hccl-whitelist/"),
     ("权重传输路径", "backends/choosing/"),
-    ("后端名的解析过程", "backends/nccl-hccl/"),
+    ("后端名 nccl 在昇腾上的解析", "backends/nccl-hccl/"),
     ("中文排版与术语", "contributing/"),
     ("kimi 数据传输路径", "backends/mooncake-kimi/"),
     # 为 issue 26 新增的常见问题页和实践指南各节，按上游讨论中用户的问法

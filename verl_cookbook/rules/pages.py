@@ -417,7 +417,7 @@ SUPPRESSION_UNUSED = declare(
     "A `verl-cookbook: ignore[<code>]` comment for which no finding of that code is on its line or the next.",
     "A stale suppression would hide the next real finding on that line; remove it.",
     message="`verl-cookbook: ignore[{code}]` silences nothing: no `{code}` finding on this line or the next",
-    message_zh="`verl-cookbook: ignore[{code}]` 未生效：本行及下一行均无 `{code}` 问题",
+    message_zh="`verl-cookbook: ignore[{code}]` 未生效：本行及下一行均无 `{code}` 检查结果",
     severity=WARNING,
     fix="remove the comment (or the code it names)",
     fix_zh="删除该注释（或其中列出的规则代码）",
@@ -433,7 +433,7 @@ SUPPRESSION_UNKNOWN_CODE = declare(
     "A `verl-cookbook: ignore[<code>]` comment naming a code that is not declared.",
     "A misspelt code suppresses nothing.",
     message="`verl-cookbook: ignore[{code}]` names no rule, so it silences nothing",
-    message_zh="`verl-cookbook: ignore[{code}]` 中的规则代码不存在，该注释不忽略任何问题",
+    message_zh="`verl-cookbook: ignore[{code}]` 中的规则代码不存在，该注释不忽略任何检查结果",
     bad=Example("md", "<!-- verl-cookbook: ignore[snippet/undeclard] -->\n```yaml\ntrainer:\n  total_epochs: 2\n```\n"),
     good=Example(
         "md", "<!-- verl-cookbook: ignore[snippet/undeclared] -->\n```yaml\ntrainer:\n  total_epochs: 2\n```\n"

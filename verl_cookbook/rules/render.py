@@ -81,11 +81,11 @@ _TEXT: dict[str, _Text] = {
     "zh": {
         "title": "规则列表 { #rules }",
         "intro": (
-            "`verl-cookbook check` 与 `verl-cookbook doctor` 报告的每个问题都属于下列某条规则，输出中以规则代码标识"
+            "`verl-cookbook check` 与 `verl-cookbook doctor` 报告的每条检查结果都属于下列某条规则，输出中以规则代码标识"
             "（如 `config/unknown-key`）。每条规则的提示信息与修改方法"
             "均以中文和英文声明：`--lang zh` 输出中文，`--lang en` 输出英文；未指定时按 `LC_ALL`、`LC_MESSAGES`、"
             "`LANG` 中第一个已设置的变量判断，以 `zh` 开头即输出中文。\n\n"
-            "提示信息中的 `{名称}` 由问题的数据填入，⟦…⟧ 中的部分只在相应数据存在时显示（规则声明中写作 `[[…]]`）。"
+            "提示信息中的 `{名称}` 由检查结果的数据填入，⟦…⟧ 中的部分只在相应数据存在时显示（规则声明中写作 `[[…]]`）。"
             "一条规则有多种情形时，提示信息按情形列出：一般情形以 `…` 标出，"
             "其余情形以情形名（如 `a2`、`not-json`）标出。\n\n"
             "级别为“警告”的规则在 `--format github` 输出中显示为 `::warning` 注解，在文本输出中于规则代码后标注 "
@@ -102,9 +102,9 @@ _TEXT: dict[str, _Text] = {
         "suppress": (
             "在某一行或其上一行添加 `verl-cookbook: ignore[规则代码]` 注释后，该处不再报告这条规则。"
             "Markdown 中使用 HTML 注释（verl 的 Sphinx/MyST 构建同样不输出 HTML 注释），Shell 与 YAML 中使用 `#` 注释。"
-            "未生效的忽略注释本身报告为问题（`suppression/unused`），"
+            "未生效的忽略注释本身报告为检查结果（`suppression/unused`），"
             "注释中的规则代码不存在时报告 `suppression/unknown-code`。"
-            "下面两个示例按所示写法不报告任何问题；删去忽略注释后，报告注释中所写的规则。"
+            "下面两个示例按所示写法没有任何检查结果；删去忽略注释后，报告注释中所写的规则。"
         ),
         "index_h": "规则一览 { #index }",
         "cols": ("规则代码", "摘要", "级别"),
@@ -115,8 +115,8 @@ _TEXT: dict[str, _Text] = {
         "bad": "错误示例",
         "good": "正确示例",
         "severity": {"error": "错误", "warning": "警告", "info": "提示"},
-        "family_code": "ShellCheck 报告的问题以 `shellcheck/SC<编号>` 标识。",
-        "json_code": "JSON Schema 校验的问题以 `json/schema-<校验项>` 标识。",
+        "family_code": "ShellCheck 的检查结果以 `shellcheck/SC<编号>` 标识。",
+        "json_code": "JSON Schema 校验的检查结果以 `json/schema-<校验项>` 标识。",
     },
     "en": {
         "title": "Rules { #rules }",

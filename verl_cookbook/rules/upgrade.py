@@ -27,7 +27,7 @@ UPGRADE_ENTRY_POINT_MOVED = declare(
     "该命令的其余部分按该配置检查",
     fix="run `python -m {new}` instead, and rewrite the command's keys for its config (the findings folded under "
     "this one, each listed by --format json)",
-    fix_zh="改为运行 `python -m {new}`，并按其配置改写命令中的配置项（即折叠在该问题下的各问题，"
+    fix_zh="改为运行 `python -m {new}`，并按其配置改写命令中的配置项（即折叠在该检查结果下的各条检查结果，"
     "`--format json` 会逐条列出）",
     # what the command sets is judged against the replacement's config: every finding about it follows from the move
     folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),

@@ -152,7 +152,7 @@ ZH: dict[str, tuple[str, str]] = {
         "在 verl 构造的数据类（dataclass）不具有的同一名称下，用 `+` 新增了两个或更多配置项（例如字段为 `mcore_kwargs` "
         "时的全部 `actor_rollout_ref.actor.mindspeed.llm_kwargs.*`）：只在第一个配置项处报告一次，并给出数量与行号；"
         "各配置项自身的检查结果归入其下。",
-        "一个原因只报告一次：字段名写错是一处需要修改的问题，而不是一百处。",
+        "一个原因只报告一次：字段名写错是一处需要修改的错误，而不是一百处。",
     ),
     "config/legacy-key": (
         "Hydra 仍接受、但当前入口已不再读取的配置项（只有其他入口会迁移该配置项）。",
@@ -175,7 +175,7 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 读取该配置项时 Hydra 抛出 MissingMandatoryValue，此时尚未执行任何训练步。",
     ),
     "config/unknown-config": (
-        "Hydra 无法从 verl 配置目录组合出的配置名（`--config-name`、`config=`）；对命令而言，问题中列出该版本提供的配置"
+        "Hydra 无法从 verl 配置目录组合出的配置名（`--config-name`、`config=`）；对命令而言，检查结果中列出该版本提供的配置"
         "以及最后提供所指配置的版本，命令所设的各项折叠在其下。",
         "入口在训练开始前退出；命令的每个配置项都是按其他配置判断的。",
     ),
@@ -186,8 +186,8 @@ ZH: dict[str, tuple[str, str]] = {
     "config/unknown-section": (
         "同一配置节下有两个及以上未知配置项，且该版本的配置中没有此配置节（如所有 "
         "`actor_rollout_ref.actor.mindspeed.*` 配置项）：只在第一项处报告一次，并给出数量与行号；各配置项"
-        "自身的问题折叠在其下（JSON 输出逐条保留，并标注 `caused_by`）。",
-        "一个原因只报告一个问题：缺少一个配置节只需修改一处，而不是一百处。",
+        "自身的检查结果折叠在其下（JSON 输出逐条保留，并标注 `caused_by`）。",
+        "一个原因只报告一条检查结果：缺少一个配置节只需修改一处，而不是一百处。",
     ),
     "config/value-not-accepted": (
         "取值不在 verl 源码列出的范围内，如 `actor_rollout_ref.rollout.name` 未在 `_ROLLOUT_REGISTRY`"
@@ -364,7 +364,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "override/group": (
         "Hydra 无法组合的配置组选择（`model_engine=...`、`actor@actor_rollout_ref.actor=...`），多为该版本没有的选项；"
-        "问题中列出该版本提供的选项，以及最后提供所选项的版本。该选项本应定义的配置项折叠在其下。",
+        "检查结果中列出该版本提供的选项，以及最后提供所选项的版本。该选项本应定义的配置项折叠在其下。",
         "所选项不在 verl 的配置目录中，任务在启动时退出；为该选项本应定义的配置所设的各项，都是按其他选项判断的，"
         "在修正该选择之前没有意义。",
     ),
@@ -447,7 +447,7 @@ ZH: dict[str, tuple[str, str]] = {
         "缺少该工具对脚本的判断。",
     ),
     "shellcheck/SC": (
-        "ShellCheck 对 shell 代码块报告的问题；规则代码沿用 ShellCheck 的编号（`shellcheck/SC2086`）。",
+        "ShellCheck 对 shell 代码块的检查结果；规则代码沿用 ShellCheck 的编号（`shellcheck/SC2086`）。",
         "提示信息附有 ShellCheck wiki 页面的链接，其中说明每一项。",
     ),
     # snippet
@@ -482,11 +482,11 @@ ZH: dict[str, tuple[str, str]] = {
     # suppression
     "suppression/unknown-code": (
         "`verl-cookbook: ignore[<code>]` 注释中的规则代码未声明。",
-        "拼错的规则代码不会忽略任何问题。",
+        "拼错的规则代码不会忽略任何检查结果。",
     ),
     "suppression/unused": (
-        "`verl-cookbook: ignore[<code>]` 注释所在行及下一行均没有该规则的问题。",
-        "过期的忽略注释会掩盖该行以后出现的真实问题；应删除。",
+        "`verl-cookbook: ignore[<code>]` 注释所在行及下一行均没有该规则的检查结果。",
+        "过期的忽略注释会掩盖该行以后出现的真实检查结果；应删除。",
     ),
     # table
     "table/ambiguous-engine": (
@@ -521,7 +521,7 @@ ZH: dict[str, tuple[str, str]] = {
         "`python -m X` 中的 X 是旧版 verl 的入口，当前版本已替换（`verl.trainer.fsdp_sft_trainer` → "
         "`verl.trainer.sft_trainer`，`recipe.fully_async_policy.…` → `verl.experimental.fully_async_policy.…`）。",
         "Python 报错 `No module named X` 并退出；需要知道的是应改用哪个模块；命令其余部分按替代模块的配置检查，"
-        "其他变更一次全部列出，并折叠在此问题之下。",
+        "其他变更一次全部列出，并折叠在此检查结果之下。",
     ),
     "upgrade/key-moved": (
         "旧版 verl 在此位置读取、当前版本改在别处读取的配置项（由各版本生成的配置推导得出，少数来自版本历史，"
