@@ -73,3 +73,14 @@ def test_a_block_check_registered_with_the_decorator_gets_the_block_and_the_cont
 
 def test_check_docs_on_the_sites_docs_finds_nothing() -> None:
     assert check_docs(REPO / "docs", REPO) == []
+
+
+def test_resolve_without_a_release_reads_the_pinned_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's 功能描述: with no release given, `verl_source.resolve()` reads the pinned verl 0.9.1."""
+    from verl_cookbook import verl_source
+
+    asked: list[str | None] = []
+    monkeypatch.setattr(verl_source, "from_release", lambda version=None: asked.append(version))
+    verl_source.resolve()
+    assert asked == [None]
+    assert verl_source.default_release() == "0.9.1"

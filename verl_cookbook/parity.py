@@ -143,7 +143,14 @@ class Structure:
 
 
 def twin_path(page: Path) -> Path:
-    """``x.md`` ↔ ``x.en.md``."""
+    """Return the path of a page's twin in the other language.
+
+    Args:
+        page: a page, ``x.md`` (中文) or ``x.en.md`` (English).
+
+    Returns:
+        ``x.en.md`` for ``x.md``, and ``x.md`` for ``x.en.md``.
+    """
     name = page.name
     if name.endswith(EN_SUFFIX):
         return page.with_name(name[: -len(EN_SUFFIX)] + ".md")
@@ -376,7 +383,15 @@ def page_findings(
 
 
 def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
-    """Parity findings for every page under ``docs`` (``root``: the site root; default ``docs``' parent)."""
+    """Check that every 中文 page under ``docs`` and its English twin have the same structure.
+
+    Args:
+        docs: the folder of the site's pages.
+        root: the site root, against which paths in the findings are shown; ``None`` for the parent of ``docs``.
+
+    Returns:
+        The parity findings, sorted by file and line; an empty list when every pair matches.
+    """
     root = root or docs.parent
     out: list[Finding] = []
     for file in pages(docs):

@@ -209,9 +209,20 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
 
 
 def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, options: dict | None = None) -> Report:
-    """Check every Markdown file under ``paths``. ``root``: the site root (default: found from the paths).
+    """Run every declared check on the Markdown files under ``paths``.
 
-    Pages whose results are in the page cache are replayed; the checks are imported only for the others."""
+    Pages whose results are in the page cache are replayed; the checks are imported only for the others.
+
+    Args:
+        paths: Markdown files or folders.
+        facts: the facts of the verl source to check against, from `load_facts`.
+        root: the site root (the folder with ``mkdocs.yml``); ``None`` to find it from ``paths``.
+        options: the command line's options as a dict, e.g. ``{"lenient": True, "use_cache": False}``;
+            ``None`` for the defaults.
+
+    Returns:
+        A `Report` with the files read and the findings, sorted by file and line.
+    """
     files, errors = collect(paths)
     report = Report(files=files)
     report.findings.extend(errors)

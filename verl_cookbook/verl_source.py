@@ -82,7 +82,17 @@ def _read_version(root: Path) -> str | None:
 
 
 def from_checkout(path: str | os.PathLike) -> VerlTree:
-    """The `VerlTree` of a verl checkout or an unpacked wheel: ``path`` is the repo root or its ``verl/`` folder."""
+    """Return the source tree of a verl checkout or an unpacked wheel.
+
+    Args:
+        path: the repository root, or its ``verl/`` folder.
+
+    Returns:
+        The `VerlTree` of that checkout, with the version read from its files.
+
+    Raises:
+        VerlSourceError: ``path`` is not a directory, or holds no ``verl/checkpoint_engine/base.py``.
+    """
     p = Path(path).expanduser()
     if not p.is_dir():
         raise VerlSourceError(f"--verl-src {path}: not a directory")
@@ -225,7 +235,17 @@ def _tree(target: Path, version: str) -> VerlTree:
 
 
 def from_release(version: str | None = None) -> VerlTree:
-    """The `VerlTree` of verl release ``version`` (default: the pinned one), downloaded once, unpacked in the cache.
+    """Return the source tree of a verl release, downloaded once and unpacked in the cache.
+
+    Args:
+        version: a release such as ``"0.9.1"``, or ``"latest"`` for the newest release; ``None`` for the release
+            this package pins.
+
+    Returns:
+        The `VerlTree` of the release.
+
+    Raises:
+        VerlSourceError: ``version`` is not a release number, or the release cannot be downloaded or unpacked.
 
     Safe for concurrent processes: one lock per release serialises the download; the tree is unpacked
     beside its place and renamed into it whole, so a reader sees no tree or a whole one. A tree left
@@ -535,7 +555,19 @@ def resolve_source(
 
 
 def resolve(version: str | None = None, src: str | None = None) -> VerlTree:
-    """The whole tree named on the command line: ``--verl-src DIR`` wins over ``--verl VERSION``."""
+    """Return the verl source tree to check against, as the command line's ``--verl-src`` / ``--verl`` name it.
+
+    Args:
+        version: a verl release such as ``"0.9.1"``, or ``"latest"`` for the newest release; ``None`` for the
+            release this package pins.
+        src: a verl checkout or an unpacked wheel; when given, it takes precedence over ``version``.
+
+    Returns:
+        The `VerlTree` of that source.
+
+    Raises:
+        VerlSourceError: the release cannot be obtained, or ``src`` is not a verl source tree.
+    """
     if src:
         return from_checkout(src)
     return from_release(version)

@@ -316,10 +316,23 @@ def _release_of(tree: VerlTree) -> str | None:
 
 
 def load_facts(tree: VerlTree, use_cache: bool = True, whole: Callable[[str], VerlTree] | None = None) -> Facts:
-    """Facts for ``tree``: shipped with this package for a covered release; else from the cache when the tree and this
-    package are unchanged; else extracted (and cached). ``use_cache=False`` (``--no-cache``) extracts afresh.
+    """Return the facts the checks compare pages with, read from a verl source tree.
 
-    A tree that is not whole raises :class:`VerlSourceError` instead of giving (and caching) empty facts.
+    The facts of a covered release ship with this package; other trees are read from the cache when neither the
+    tree nor this package changed, and are extracted (and cached) otherwise.
+
+    Args:
+        tree: the verl source, from `resolve`, `from_release` or `from_checkout`.
+        use_cache: ``False`` (the command line's ``--no-cache``) extracts the facts afresh.
+        whole: for a covered release read without its full source, a function that is given why a check needs
+            the release's full source (the page and line) and returns its whole tree; ``None`` to check with what
+            ships only.
+
+    Returns:
+        The `Facts` to pass to `check_paths`.
+
+    Raises:
+        VerlSourceError: the tree is not a whole verl tree, or this package ships no facts for its release.
     """
     if not tree.whole:  # what ships of a covered release: its facts ship too, whatever --no-cache says
         shipped = shipped_facts(tree.label)

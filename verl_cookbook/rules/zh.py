@@ -175,8 +175,8 @@ ZH: dict[str, tuple[str, str]] = {
         "verl 读取该配置项时 Hydra 抛出 MissingMandatoryValue，此时尚未执行任何训练步。",
     ),
     "config/unknown-config": (
-        "Hydra 无法从 verl 配置目录组合出的配置名（`--config-name`、`config=`）；对命令而言，检查结果中列出该版本提供的配置"
-        "以及最后提供所指配置的版本，命令所设的各项折叠在其下。",
+        "Hydra 无法从 verl 配置目录组合出的配置名（`--config-name`、`config=`）；"
+        "对命令而言，检查结果中列出该版本提供的配置以及最后提供所指配置的版本，命令所设的各项折叠在其下。",
         "入口在训练开始前退出；命令的每个配置项都是按其他配置判断的。",
     ),
     "config/unknown-key": (
