@@ -90,7 +90,8 @@ _TEXT: dict[str, _Text] = {
             "其余情形以情形名（如 `a2`、`not-json`）标出。\n\n"
             "级别为“警告”的规则在 `--format github` 输出中显示为 `::warning` 注解，在文本输出中于规则代码后标注 "
             "`(warning)`。与 ShellCheck 和 ruff 相同，报告出的警告与错误一样使退出码为 1；不希望因某条规则而失败时，"
-            "用 `--ignore` 或忽略注释将其排除。"
+            "用 `--ignore` 或忽略注释将其排除。级别为“提示”的规则（如代码块标错了语言）显示为 `::notice` 注解，"
+            "在文本输出中标注 `(info)`，只有提示时退出码为 0。"
         ),
         "select_h": "选择与忽略规则 { #select }",
         "select": (
@@ -133,7 +134,9 @@ _TEXT: dict[str, _Text] = {
             "\n\n"
             "A rule of severity warning is annotated `::warning` in `--format github` output and marked `(warning)` "
             "after its code in text output. As with ShellCheck and ruff, a reported warning sets exit code 1 just as "
-            "an error does; to keep a rule from failing a run, leave it out with `--ignore` or a suppression comment."
+            "an error does; to keep a rule from failing a run, leave it out with `--ignore` or a suppression comment. "
+            "A rule of severity info (a note, such as a block tagged with the wrong language) is annotated `::notice` "
+            "and marked `(info)`; info notes alone leave the exit code at 0."
         ),
         "select_h": "Selecting and ignoring rules { #select }",
         "select": (
