@@ -111,6 +111,15 @@ def _unless_clean_before(key: tuple, ctx: Context, check: Callable[[Any, Context
     return found
 
 
+def _lines_key(block) -> tuple:
+    """Where each line of ``block`` comes from, as far as a check can tell twins apart: a line of the page itself by
+    its distance from the fence (the 中文 page and its English twin hold the same fence at other lines), an included
+    line by its file and line. Two blocks with the same key, code, language and attributes get the same judgement
+    (``checks.block_check``); only the places their findings point to differ, and a block with findings is checked
+    again (``_unless_clean_before``)."""
+    return tuple(("", n - block.line) if f == block.page else (f, n) for f, n in block.line_map)
+
+
 def check_page(page: Page, ctx: Context, report: Report) -> None:
     """Check one page into ``report``."""
     from verl_cookbook import lenient
@@ -162,7 +171,7 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if block.missing_includes:
             continue
         report.checked += 1
-        key = ("block", kind, block.lang, block.code, tuple(block.line_map), tuple(sorted(block.attrs.items())))
+        key = ("block", kind, block.lang, block.code, _lines_key(block), tuple(sorted(block.attrs.items())))
         out.extend(_unless_clean_before(key, ctx, BLOCK_CHECKS[kind], block))
     for table in page.tables:
         report.tables += 1
