@@ -108,3 +108,24 @@ def test_the_same_code_in_another_context_is_judged_again(
     report = check_paths([_inline_twins(tmp_path, "# p { #p }\n\n" + ON_PAGE, "# p { #p }\n\n" + en)], facts, tmp_path)
     assert [f for f in report.findings if not f.rule.startswith("parity/")] == []  # the twins differ on purpose
     assert calls["config"] == 2
+
+
+def test_shell_blocks_are_checked_after_every_pages_other_checks_and_keep_their_page(
+    tmp_path: Path, facts: Facts, calls: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shell checks wait for the ``bash -n`` and ShellCheck batches: they run last, after the other blocks of all
+    pages, and each finding still names the page of its block."""
+    order: list[str] = []
+    for kind in ("config", "shell"):
+
+        def noting(what, ctx, _real=BLOCK_CHECKS[kind], _kind=kind):
+            order.append(_kind)
+            return _real(what, ctx)
+
+        monkeypatch.setitem(BLOCK_CHECKS, kind, noting)
+    shell = fence("echo $((1 +", '{ .bash check="shell" }')  # a syntax error: a finding on each page
+    page = "# p { #p }\n\n" + shell + "\n" + ON_PAGE
+    report = check_paths([_inline_twins(tmp_path, page, page.replace("\n\n", "\n\n\n", 1))], facts, tmp_path)
+    assert order == ["config", "shell", "shell"]  # the fence written on both twins: its config check ran once
+    syntax = sorted((Path(f.path).name, f.line) for f in report.findings if f.rule == "shell/syntax")
+    assert syntax == [("p.en.md", 5), ("p.md", 4)]
