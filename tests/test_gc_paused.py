@@ -81,3 +81,37 @@ def test_a_cli_command_runs_with_the_collector_paused_and_leaves_it_running(
     capsys.readouterr()
     assert seen == [False]
     assert gc.isenabled()
+
+
+def test_an_exiting_pause_freezes_what_is_alive_and_a_plain_one_does_not() -> None:
+    """``exiting``: the process ends right after, so the objects of the run are frozen, not walked on resuming; a caller
+    that goes on (a test, a library user) passes nothing and nothing is frozen."""
+    assert gc.get_freeze_count() == 0
+    with gcpause.paused():
+        _cycles()
+    assert gc.get_freeze_count() == 0
+    try:
+        with gcpause.paused(exiting=True):
+            kept = [[] for _ in range(1000)]
+        assert gc.get_freeze_count() >= len(kept)
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+def test_the_program_tells_main_it_exits_after_and_main_does_not_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bool] = []
+
+    def paused(exiting: bool = False):
+        seen.append(exiting)
+        return gcpause_paused(exiting=False)  # nothing frozen inside the test process
+
+    gcpause_paused = gcpause.paused
+    monkeypatch.setattr(gcpause, "paused", paused)
+    monkeypatch.setattr(cli, "cmd_facts", lambda args: 0)
+    with pytest.raises(SystemExit) as e:
+        monkeypatch.setattr("sys.argv", ["verl-cookbook", "facts"])
+        cli.run()
+    assert e.value.code == 0
+    assert cli.main(["facts"]) == 0
+    assert seen == [True, False]

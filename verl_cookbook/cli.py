@@ -402,7 +402,7 @@ def cmd_facts(args: argparse.Namespace) -> int:
 
 def run() -> None:
     """The ``verl-cookbook`` program (and ``python -m verl_cookbook``): :func:`main` on the command line."""
-    raise SystemExit(main())  # argparse's own exits (--help, a bad option) leave as SystemExit, the usual way
+    raise SystemExit(main(exiting=True))  # argparse's own exits (--help, a bad option) leave as SystemExit
 
 
 class _ReaderGone:
@@ -481,19 +481,20 @@ def internal_error(e: BaseException) -> int:
     return EXIT_INTERNAL
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, exiting: bool = False) -> int:
+    """The command line ``argv`` run; its exit code. ``exiting``: the process ends right after (see gcpause)."""
     with _outputs_outlive_their_readers():  # a usage error too: its message may have no reader
-        return _main(argv)
+        return _main(argv, exiting)
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, exiting: bool = False) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # an option the command does not have: that command's usage, not the top level's
         commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
         commands.choices[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        with gcpause.paused():  # one command is a short run: see gcpause
+        with gcpause.paused(exiting):  # one command is a short run: see gcpause
             if args.command == "check":
                 code = cmd_check(args)
             elif args.command == "facts":

@@ -7,6 +7,7 @@ so every line number stays the page's own.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 
 from verl_cookbook.rules import Rule
 from verl_cookbook.rules.pages import FILE_BINARY, FILE_ENCODING, FILE_TOO_LARGE, FILE_UNREADABLE
@@ -193,12 +195,74 @@ def display(path: Path, root: Path) -> str:
         return str(path)
 
 
+_INDENT = re.compile(r"[ \t]*")
+
+
+def line_marks(src: str) -> tuple[list[int], list[int], list[int], list[int]]:
+    """markdown-it's line marks of ``src``: each line's start and end offsets, its indent in characters and in
+    columns (a tab to the next multiple of 4). The same lists markdown-it's ``StateBlock`` builds by visiting every
+    character of the page in Python (the largest single cost of parsing a page); here one ``find`` and one
+    indent match per line. As there, a last line of only spaces and tabs with no newline after it has no entry.
+    Without the fake entry ``StateBlock`` appends at the end."""
+    begins: list[int] = []
+    ends: list[int] = []
+    shifts: list[int] = []
+    counts: list[int] = []
+    n = len(src)
+    start = 0
+    while start < n:
+        nl = src.find("\n", start)
+        end = n if nl < 0 else nl
+        indent_end = _INDENT.match(src, start, end).end()  # type: ignore[union-attr]  # [ \t]* always matches
+        if nl < 0 and indent_end == n:
+            break
+        offset = 0
+        if "\t" in src[start:indent_end]:
+            for ch in src[start:indent_end]:
+                offset += 4 - offset % 4 if ch == "\t" else 1
+        else:
+            offset = indent_end - start
+        begins.append(start)
+        ends.append(end)
+        shifts.append(indent_end - start)
+        counts.append(offset)
+        start = end + 1
+    return begins, ends, shifts, counts
+
+
+class _LinesAtOnce(StateBlock):
+    """markdown-it's block state with its line marks from :func:`line_marks`: the state is set up by markdown-it for
+    an empty text (every other field as markdown-it sets it), then given the text and its marks."""
+
+    def __init__(self, src: str, md: MarkdownIt, env: Any, tokens: list) -> None:
+        super().__init__("", md, env, tokens)
+        self.src = src
+        self.bMarks, self.eMarks, self.tShift, self.sCount = line_marks(src)
+        self.bsCount = [0] * len(self.bMarks)
+        for marks in (self.bMarks, self.eMarks):
+            marks.append(len(src))  # the fake last line markdown-it's bounds checks rely on
+        for marks in (self.tShift, self.sCount, self.bsCount):
+            marks.append(0)
+        self.lineMax = len(self.bMarks) - 1
+
+
+def _parse_blocks(block: Any, src: str, md: MarkdownIt, env: Any, out_tokens: list) -> list | None:
+    """``ParserBlock.parse`` with :class:`_LinesAtOnce` for its state."""
+    if not src:
+        return None
+    state = _LinesAtOnce(src, md, env, out_tokens)
+    block.tokenize(state, state.line, state.lineMax)
+    return state.tokens
+
+
 @cache
 def block_parser() -> MarkdownIt:
     """CommonMark with tables, block level only: the checks read an inline token's ``content`` (its raw text),
-    never its children, so the inline rules (half of the parse time) are not run."""
+    never its children, so the inline rules (half of the parse time) are not run. Its block parser sets up its
+    state with :class:`_LinesAtOnce` (this parser only: other users of markdown-it are left alone)."""
     md = MarkdownIt("commonmark").enable("table")
     md.core.ruler.disable("inline")
+    md.block.parse = functools.partial(_parse_blocks, md.block)  # type: ignore[method-assign]
     return md
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -111,8 +112,26 @@ def _unless_clean_before(key: tuple, ctx: Context, check: Callable[[Any, Context
     return found
 
 
-def check_page(page: Page, ctx: Context, report: Report) -> None:
-    """Check one page into ``report``."""
+def _check_into(
+    out: list[Finding], key: tuple, ctx: Context, check: Callable[[Any, Context], list[Finding]], what: Any
+) -> None:
+    """A check ``check_page`` left for later: its findings go to its page's list ``out``."""
+    out.extend(_unless_clean_before(key, ctx, check, what))
+
+
+def _lines_key(block) -> tuple:
+    """Where each line of ``block`` comes from, as far as a check can tell twins apart: a line of the page itself by
+    its distance from the fence (the 中文 page and its English twin hold the same fence at other lines), an included
+    line by its file and line. Two blocks with the same key, code, language and attributes get the same judgement
+    (``checks.block_check``); only the places their findings point to differ, and a block with findings is checked
+    again (``_unless_clean_before``)."""
+    return tuple(("", n - block.line) if f == block.page else (f, n) for f, n in block.line_map)
+
+
+def check_page(page: Page, ctx: Context, report: Report, later: list[Callable[[], None]] | None = None) -> None:
+    """Check one page into ``report``. ``later``: where the checks of its shell blocks go instead of running now
+    (they wait for the ``bash -n`` and ShellCheck batches: ``_each_checked`` runs them after every page's other
+    checks); each puts its findings into ``report`` when run."""
     from verl_cookbook import lenient
     from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS
     from verl_cookbook.checks.citations import check_citations
@@ -162,7 +181,10 @@ def check_page(page: Page, ctx: Context, report: Report) -> None:
         if block.missing_includes:
             continue
         report.checked += 1
-        key = ("block", kind, block.lang, block.code, tuple(block.line_map), tuple(sorted(block.attrs.items())))
+        key = ("block", kind, block.lang, block.code, _lines_key(block), tuple(sorted(block.attrs.items())))
+        if later is not None and kind == "shell":
+            later.append(functools.partial(_check_into, out, key, ctx, BLOCK_CHECKS[kind], block))
+            continue
         out.extend(_unless_clean_before(key, ctx, BLOCK_CHECKS[kind], block))
     for table in page.tables:
         report.tables += 1
@@ -259,10 +281,11 @@ def _bilingual(root: Path) -> bool:
 
 
 def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator[tuple[Path, Report]]:
-    """(file, its own report) for each of ``files``, as each is checked; a page that cannot be parsed comes first,
-    with its one finding. ``bash -n`` and ShellCheck run once each for every shell block of ``files``, started
-    before the first page is checked; the pages with shell blocks are checked last, while the tools run."""
-    from verl_cookbook.checks.shell_tools import finish_batches, has_shell_blocks, start_batches
+    """(file, its own report) for each of ``files``; a page that cannot be parsed comes first, with its one finding.
+    ``bash -n`` and ShellCheck run once each for every shell block of ``files``, started before the first page is
+    checked; the shell blocks are checked last, after every page's other checks, so that the tools have that long
+    to finish (a cold site check waited 0.2-0.4 s for them when they came after the pages without shell blocks)."""
+    from verl_cookbook.checks.shell_tools import finish_batches, start_batches
     from verl_cookbook.doc_reader import read_page
     from verl_cookbook.markdown import MarkdownError
 
@@ -273,11 +296,16 @@ def _each_checked(files: list[Path], ctx: Context, cache: PageCache) -> Iterator
         except MarkdownError as e:
             yield f, Report(findings=[e.rule.at(shown_path(f), e.line, 1, **e.data)])
     start_batches([page for _, page in pages], ctx)
-    pages.sort(key=lambda fp: has_shell_blocks(fp[1], ctx))  # the report is sorted: the order is not seen
     try:
+        later: list[Callable[[], None]] = []
+        parts = []
         for f, page in pages:
             part = Report()
-            check_page(page, ctx, part)
+            check_page(page, ctx, part, later)
+            parts.append((f, page, part))
+        for check in later:
+            check()
+        for f, page, part in parts:  # the report is sorted: the order its findings came in is not seen
             cache.store(f, page, part, dict.fromkeys(_COUNTERS, 0), 0)
             yield f, part
     finally:

@@ -162,11 +162,6 @@ def start_batches(pages, ctx: Context) -> None:
             _pend(session, [("shellcheck", exe, severity, code) for code in sc_codes], sc_result)
 
 
-def has_shell_blocks(page, ctx: Context) -> bool:
-    """Whether ``check_shell`` will ask the batch about a block of ``page`` (its page is then checked last)."""
-    return any(_planned(b, ctx) for b in page.blocks)
-
-
 def finish_batches(ctx: Context) -> None:
     """Wait for what ``start_batches`` started and forget every result (the end of a run)."""
     _batched(ctx.session, ())
