@@ -78,7 +78,9 @@ def test_a_citation_in_running_text_is_a_plain_link_and_a_file_without_lines_kee
 
 def test_a_release_named_before_a_citation_links_to_that_releases_tag():
     out = render("In 0.9.0 it was asynchronous (0.9.0 `hccl_checkpoint_engine.py:80-81`).")
-    assert "v0.9.0/verl/checkpoint_engine/hccl_checkpoint_engine.py#L80-L81" in out and ">0.9.0 [1]</a>" in out
+    assert "v0.9.0/verl/checkpoint_engine/hccl_checkpoint_engine.py#L80-L81" in out and ">[1]</a>" in out
+    assert "verl 0.9.0 · verl/checkpoint_engine/hccl_checkpoint_engine.py" in html.unescape(out)  # the link's title
+    assert ">0.9.0 [1]" not in out, "the superscript is the number alone"
 
 
 def test_the_page_release_comes_from_its_verl_version_claim():

@@ -146,8 +146,9 @@ def _sup(group: list[Citation], release: str, refs: References) -> str:
     links = []
     for c in group:
         n = refs.number(c, release)
-        label = f"{c.release} [{n}]" if c.release and c.release != release and c is group[0] else f"[{n}]"
-        links.append(_link(c, release, label))
+        # the number alone: a release written into the superscript read as glued to the sentence ("下发0.9.0 [1]");
+        # the release is in the link's title and in the sources list
+        links.append(_link(c, release, f"[{n}]"))
     return '<sup class="verl-cites">' + "".join(links) + "</sup>"
 
 
