@@ -77,13 +77,13 @@ def test_a_wheel_compiled_for_the_product_is_installed_from_the_index(tmp_path: 
 
 def test_each_product_table_says_how_that_product_installs_vllm_ascend_in_both_languages():
     en, zh = plans_markdown(["0.9.1"], "en"), plans_markdown(["0.9.1"], "zh")
-    for md, wheel, build in (
+    for md, wheel, built in (
         (en, "| `vllm_ascend` | `0.23.0` | wheel from PyPI (`--no-deps`, last) |", "built on the node from source |"),
         (zh, "| `vllm_ascend` | `0.23.0` | 从 PyPI 安装 wheel（`--no-deps`，最后安装） |", "在节点上源码编译 |"),
     ):
         a2, a3, a5 = md.split("**")[2], md.split("**")[4], md.split("**")[6]  # the Atlas A2, Atlas A3, 950 tables
         assert wheel in a2 and wheel not in a3 and wheel not in a5
-        assert f"| `vllm_ascend` | `0.23.0` | {build}" in a3 and f"| `vllm_ascend` | `0.23.0` | {build}" in a5
+        assert f"| `vllm_ascend` | `0.23.0` | {built}" in a3 and f"| `vllm_ascend` | `0.23.0` | {built}" in a5
     assert en.count("vllm-ascend 0.23.0 is built on the node") == 2  # A3 and the 950
     assert zh.count("须在节点上源码编译 vllm-ascend 0.23.0") == 2
 
