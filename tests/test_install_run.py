@@ -338,21 +338,6 @@ def test_the_kimi_run_starts_from_every_state_the_pages_left_readers_in() -> Non
     }
 
 
-def _pip_commands(snippet: str) -> list[str]:
-    root = Path(__file__).resolve().parents[1]
-    lines = (root / snippet).read_text(encoding="utf-8").splitlines()
-    commands = [ln.split("  #")[0].strip() for ln in lines if not ln.lstrip().startswith("#")]
-    return [c.replace("python3 -m pip ", "pip ") for c in commands if "pip " in c]
-
-
-def test_the_backend_pages_kimi_install_runs_the_overviews_pip_commands() -> None:
-    """snippets/kimi/install_npu.sh runs from one start state only: it holds because its pip commands are the ones
-    the overview's snippet runs from every state."""
-    overview = _pip_commands("snippets/install/kimi_ckpt_engine_npu.sh")
-    assert overview[0] == "pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu"
-    assert _pip_commands("snippets/kimi/install_npu.sh") == overview
-
-
 @pytest.mark.install_run
 @pytest.mark.network
 def test_real_mooncake_wheels_uninstall_after_install_is_red(tmp_path, real_wheels) -> None:

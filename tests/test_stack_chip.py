@@ -75,12 +75,17 @@ def test_a_wheel_compiled_for_the_product_is_installed_from_the_index(tmp_path: 
     assert source_build(Ask("0.9.1", "A2"), "0.23.0") is not None  # and now the A2 node is the one that builds
 
 
-def test_the_shared_a2_a3_table_says_how_each_product_installs_vllm_ascend_in_both_languages():
+def test_each_product_table_says_how_that_product_installs_vllm_ascend_in_both_languages():
     en, zh = plans_markdown(["0.9.1"], "en"), plans_markdown(["0.9.1"], "zh")
-    assert "Atlas A2 training series: `--no-deps`, last; Atlas A3 training series: built on the node from source" in en
-    assert "Atlas A2 训练系列产品：`--no-deps`，最后安装；Atlas A3 训练系列产品：在节点上源码编译" in zh
+    for md, wheel, built in (
+        (en, "| `vllm_ascend` | `0.23.0` | wheel from PyPI (`--no-deps`, last) |", "built on the node from source |"),
+        (zh, "| `vllm_ascend` | `0.23.0` | 从 PyPI 安装 wheel（`--no-deps`，最后安装） |", "在节点上源码编译 |"),
+    ):
+        a2, a3, a5 = md.split("**")[2], md.split("**")[4], md.split("**")[6]  # the Atlas A2, Atlas A3, 950 tables
+        assert wheel in a2 and wheel not in a3 and wheel not in a5
+        assert f"| `vllm_ascend` | `0.23.0` | {built}" in a3 and f"| `vllm_ascend` | `0.23.0` | {built}" in a5
     assert en.count("vllm-ascend 0.23.0 is built on the node") == 2  # A3 and the 950
-    assert zh.count("vllm-ascend 0.23.0 需在节点上源码编译") == 2
+    assert zh.count("须在节点上源码编译 vllm-ascend 0.23.0") == 2
 
 
 def test_the_build_info_of_a_wheel_is_read_with_its_line(tmp_path: Path):

@@ -26,14 +26,17 @@ def test_every_covered_release_and_product_has_a_committed_resolution_for_each_b
 def test_the_version_matrix_tables_are_the_plans_in_both_languages() -> None:
     for lang in ("zh", "en"):
         md = stack_pages.plans_markdown(covered_releases(), lang)
-        for release in covered_releases():
-            assert f"verl-cookbook stack --verl {release} --product A3" in md
+        for release in covered_releases():  # a section per release, a table per product line
+            assert f"### verl {release} {{ #verl-{release.replace('.', '-')} }}" in md
+        assert md.count("| CANN | `9.1.0` |") == 2  # verl 0.9.1 on the Atlas A2 and on the Atlas A3
         ask = Ask("0.9.1", "A3")
         record = recorded(ask)
         assert record is not None
         p = build(ask, record)
         torch_npu = next(x for x in p.pins if canonicalize_name(x.name) == "torch-npu")
         assert f"| `{torch_npu.name}` | `{torch_npu.version}` |" in md
+    for page in MATRIX:  # the command that prints the plans, with every pin's reasons, is named on the page once
+        assert "`verl-cookbook stack --verl " in (ROOT / page).read_text(encoding="utf-8")
 
 
 def test_both_version_matrix_pages_carry_the_markers_the_hook_fills() -> None:
@@ -129,7 +132,17 @@ def test_the_install_overview_section_the_matrix_points_to_has_a_row_for_each_ba
 
 def test_a_product_name_before_chinese_text_is_spaced_only_after_a_latin_ending() -> None:
     md = stack_pages.plans_markdown(covered_releases(), "zh")
-    notes = [line for line in md.splitlines() if "需在节点上源码编译" in line]
-    assert any("训练系列产品上 vllm-ascend" in line for line in notes)
-    assert any("Ascend 950DT 上 vllm-ascend" in line for line in notes)
-    assert not any("产品 上" in line or "950DT上" in line for line in notes)
+    notes = [line for line in md.splitlines() if "须在节点上源码编译" in line]
+    assert notes and all("只能在 Atlas A2 训练系列产品上运行" in line for line in notes)
+    assert not any("产品 上" in line or "950DT上" in line or "在Atlas" in line for line in notes)
+
+
+@pytest.mark.parametrize("page", MATRIX)
+def test_the_version_matrix_links_to_the_install_steps_and_carries_no_commands_of_its_own(page: str) -> None:
+    """One install command set: the install page's steps. The matrix links to them and shows no commands, neither in
+    its text nor in the tables the hook fills in."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert "(index.md#install-steps)" in text and "```" not in text
+    for lang in ("zh", "en"):
+        md = stack_pages.plans_markdown(covered_releases(), lang)
+        assert "pip install" not in md and "git clone" not in md and "(index.md#nccl-backend)" in md
