@@ -245,7 +245,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("Mooncake 昇腾 官方镜像", "recipes/troubleshooting/"),
     ("EI0002 notify 等待超时", "recipes/troubleshooting/"),
     ("合并后生成不停止 generation_config.json", "recipes/troubleshooting/"),
-    ("LoRA 分离部署 推理端一直使用初始模型", "recipes/troubleshooting/"),
+    ("LoRA 分离部署 推理端使用初始模型", "recipes/troubleshooting/"),
     ("fsdp_config.json 找不到", "recipes/model-merger/"),
     ("VL 模型合并报 num_hidden_layers", "recipes/model-merger/"),
     ("megatron lora 怎么合并", "recipes/model-merger/"),
