@@ -151,7 +151,8 @@ CORRECTIONS = {
     ),
     # issue 33's corrections on these pages
     "troubleshooting": (
-        ("dist_ckpt_optim_fully_reshardable: true\n```", "test_retention_run.py::"),
+        # the 0.7.1 default fence sits in the 版本说明 list, so it is indented
+        ("dist_ckpt_optim_fully_reshardable: true\n    ```", "test_retention_run.py::"),
         ("0.7.x", "in under two minutes. To find", "维护者报告 671B 模型的保存耗时在 2 分钟以内"),
     ),
 }

@@ -95,6 +95,14 @@ ENGLISH: list[tuple[str, str]] = [
     ("NPU out of memory resume kv cache", "en/recipes/troubleshooting/"),
     ("KeyError: 'kv_cache'", "en/recipes/troubleshooting/"),
     ("camem allocator is not available", "en/recipes/troubleshooting/"),
+    # miner12's entries, asked with the reports' own wording
+    ("libtbe_adapter.so undefined symbol", "en/recipes/troubleshooting/"),  # Ascend/pytorch #99
+    ("libatb.so: cannot open shared object file", "en/recipes/troubleshooting/"),
+    ("OOM when save checkpoint with FSDP offload", "en/recipes/troubleshooting/"),  # verl #1964
+    ("Mooncake official Docker image for Ascend NPU", "en/recipes/troubleshooting/"),  # Mooncake #4187
+    ("The wait execution of the Notify register times out", "en/recipes/troubleshooting/"),
+    ("Megatron merger does not preserve generation_config.json", "en/recipes/troubleshooting/"),  # verl #7198
+    ("weight sync never delivers the LoRA adapter", "en/recipes/troubleshooting/"),  # verl #7495
     ("fsdp_config.json does not exist", "en/recipes/model-merger/"),
     ("Qwen3VLConfig object has no attribute num_hidden_layers", "en/recipes/model-merger/"),
     ("merge megatron LoRA adapter", "en/recipes/model-merger/"),
@@ -231,6 +239,13 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("恢复 KV cache 时 NPU 内存不足", "recipes/troubleshooting/"),
     ("sglang KeyError kv_cache", "recipes/troubleshooting/"),
     ("推理端启动失败 camem", "recipes/troubleshooting/"),
+    ("libtbe_adapter.so undefined symbol", "recipes/troubleshooting/"),
+    ("libatb.so 找不到", "recipes/troubleshooting/"),
+    ("FSDP 保存检查点 主机内存不足", "recipes/troubleshooting/"),
+    ("Mooncake 昇腾 官方镜像", "recipes/troubleshooting/"),
+    ("EI0002 notify 等待超时", "recipes/troubleshooting/"),
+    ("合并后生成不停止 generation_config.json", "recipes/troubleshooting/"),
+    ("LoRA 分离部署 推理端使用初始模型", "recipes/troubleshooting/"),
     ("fsdp_config.json 找不到", "recipes/model-merger/"),
     ("VL 模型合并报 num_hidden_layers", "recipes/model-merger/"),
     ("megatron lora 怎么合并", "recipes/model-merger/"),
