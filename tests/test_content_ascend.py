@@ -375,3 +375,44 @@ def test_check_script_stops_with_an_error_when_its_python_cannot_find_verl(tmp_p
         out = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, timeout=60)
         assert out.returncode == 1 and "not affected" not in out.stdout and out.stdout == "", (script.name, out)
         assert "verl not found by this python3" in out.stderr
+
+
+REBUILD_SCRIPT = REPO / "snippets/ascend/check_rebuild_group.sh"
+
+
+def _fake_packages(root: Path, destroy: bool | None) -> None:
+    """A verl with the HCCL engine file and, unless ``destroy`` is None, a vllm_ascend whose PyHcclCommunicator has
+    (or lacks) destroyComm: what the script reads, without importing either."""
+    engine = root / "verl" / "checkpoint_engine"
+    engine.mkdir(parents=True)
+    (root / "verl" / "__init__.py").write_text("")
+    (engine / "hccl_checkpoint_engine.py").write_text("self.pyhccl.destroyComm(self.pyhccl.comm)\n")
+    if destroy is None:
+        return
+    comm = root / "vllm_ascend" / "distributed" / "device_communicators"
+    comm.mkdir(parents=True)
+    (root / "vllm_ascend" / "__init__.py").write_text("")
+    (comm / "pyhccl.py").write_text(
+        "class PyHcclCommunicator:\n" + ("    def destroyComm(self, comm): ...\n" if destroy else "    pass\n")
+    )
+
+
+@pytest.mark.parametrize(
+    "script", [REBUILD_SCRIPT, REBUILD_SCRIPT.with_name("check_rebuild_group.zh.sh")], ids=lambda p: p.name
+)
+def test_rebuild_group_check_gives_its_verdict_and_stops_when_vllm_ascend_is_not_found(
+    script: Path, tmp_path: Path
+) -> None:
+    """review12b: with a python3 that has no vllm_ascend the check printed a traceback, then 'keep rebuild_group=False',
+    and exited 0."""
+    for destroy, verdict in ((True, "has destroyComm"), (False, "has no destroyComm")):
+        root = tmp_path / str(destroy)
+        _fake_packages(root, destroy)
+        env = {**os.environ, "PYTHONPATH": str(root), "PYTHONNOUSERSITE": "1"}
+        out = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and verdict in out.stdout, out
+    root = tmp_path / "no_vllm_ascend"
+    _fake_packages(root, None)
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONNOUSERSITE": "1"}
+    out = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and out.stdout == "" and "vllm_ascend not found by this python3" in out.stderr, out
