@@ -310,7 +310,7 @@ ZH: dict[str, tuple[str, str]] = {
         "沙箱运行（`check --run-install`）后，install-runs.yaml 中的某条 `expect:` 不成立：模块无法导入、"
         "pip 列出（或未列出）某发行包、已列出的发行包其 RECORD 中的文件已不存在、site-packages 中缺少某个模块文件、"
         "在模拟的 glibc 上平台检查给出相反结果；声明了 `start:` 时，从其中任一初始状态运行均须成立。",
-        "pip 显示 `installed`，而 `import mooncake` 失败：读者要到集群上第一次同步时才会发现。",
+        "pip 显示 `installed`，而 `import mooncake` 失败：读者要到集群上首次同步时才会发现。",
     ),
     "install/manifest": (
         "安装运行条目引用了不存在的配置片段、未写预期结果或跳过项缺少 needs/reason，或清单不是合法的 YAML"
