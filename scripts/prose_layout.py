@@ -17,6 +17,11 @@ Run by scripts/prose_lint.py, on the lines ``prose_text.prose_lines`` gives (cod
   four spaces past the item's marker column: Python-Markdown (the site's renderer) ends the list there, so the
   paragraph and the items after it render as loose text with a literal “5.” in it (CommonMark, which the checker
   reads with, would keep it: only the rendered page shows the break).
+* ``prose/faq-parts`` (both): an FAQ entry — a section whose text has a line opening with 问题现象： / Symptom: —
+  has the four parts of docs/contributing.md's template, each opening a line, in order: 问题现象： 原因分析： 处理方法：
+  结果验证： on a 中文 page, Symptom: Cause: What to do: To confirm: on an English one. A label of the other
+  wordings (解决方法：, Solution:, Verification:, Check: …) is named as such, so a reader of any entry finds the
+  same four labels.
 """
 
 from __future__ import annotations
@@ -215,4 +220,50 @@ def list_indent_findings(path: Path, text: str) -> list[Finding]:
                 )
                 out.append(Finding(path, number, indent + 1, "prose/list-indent", message))
         blank = False
+    return out
+
+
+FAQ_PARTS = {
+    "zh": ("问题现象：", "原因分析：", "处理方法：", "结果验证："),
+    "en": ("Symptom:", "Cause:", "What to do:", "To confirm:"),
+}
+# other wordings of the same parts, which a writer reaches for (the template's old English words among them)
+_FAQ_OTHER = {
+    "zh": ("现象：", "原因：", "解决方法：", "解决方案：", "处理步骤：", "验证：", "验证方法："),
+    "en": ("Solution:", "Fix:", "Verification:", "Check:", "Verify:", "Expected:"),
+}
+
+
+def _sections(text: str) -> Iterator[tuple[int, list[tuple[int, str]]]]:
+    """(heading line, [(line number, line) …]) for each part of a page under a heading, code left out."""
+    start, lines = 0, []
+    for number, line, _ in prose_lines(text):
+        if HEADING.match(line):
+            yield start, lines
+            start, lines = number, []
+        else:
+            lines.append((number, line))
+    yield start, lines
+
+
+def faq_parts_findings(path: Path, text: str) -> list[Finding]:
+    lang = language(path)
+    parts, other = FAQ_PARTS[lang], _FAQ_OTHER[lang]
+    out = []
+    for heading, lines in _sections(text):
+        opened = [(number, line.strip()) for number, line in lines]
+        if not any(line.startswith(parts[0]) for _, line in opened):
+            continue
+        for number, line in opened:
+            for word in other:
+                if line.startswith(word):
+                    message = f"{word} opens a part of an FAQ entry: the template's label is one of {' '.join(parts)}"
+                    out.append(Finding(path, number, 1, "prose/faq-parts", message))
+        seen = [label for _, line in opened for label in parts if line.startswith(label)]
+        if seen != list(parts):
+            message = (
+                f"the FAQ entry under this heading has {' '.join(seen) or 'no labels'}: the template is "
+                f"{' '.join(parts)}, each once, in that order"
+            )
+            out.append(Finding(path, heading, 1, "prose/faq-parts", message))
     return out

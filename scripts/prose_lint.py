@@ -31,7 +31,7 @@ The terms and notations of Ascend's docs, in ``prose_terms.py``: ``prose/whiteli
 ``prose/product-name``, ``prose/first-use``, ``prose/range``, ``prose/date``, ``prose/reference``,
 ``prose/doubled-word``; the page's layout, in ``prose_layout.py``: ``prose/admonition-title``,
 ``prose/question-heading``, ``prose/bold``, ``prose/link-text``, ``prose/link-lines``, ``prose/paragraph-length``,
-``prose/list-indent``.
+``prose/list-indent``, ``prose/faq-parts``.
 Each module's docstring says what its rules catch.
 
 ``--fix`` applies AutoCorrect's changes, turns the ASCII quote pairs into “” and removes the spaces between
@@ -348,6 +348,7 @@ def lint(path: Path, text: str, glossaries: dict[str, Glossary], twin: str | Non
         + prose_layout.link_line_findings(path, text)
         + prose_layout.paragraph_length_findings(path, text)
         + prose_layout.list_indent_findings(path, text)
+        + prose_layout.faq_parts_findings(path, text)
     )
 
 

@@ -239,3 +239,40 @@ def test_a_list_paragraph_indented_under_four_spaces_fires_and_four_or_a_lazy_li
         "- 项目\n\n    ```bash\n    echo ok\n    ```\n\n```text\n1. 代码块中的编号\n\n   不是列表\n```\n"
     )
     assert prose_layout.list_indent_findings(ZH, good) == []
+
+
+EN_PARTS = "Symptom: Cause: What to do: To confirm:, each once, in that order"
+
+
+def test_an_faq_entry_needs_the_four_parts_of_the_template_in_order():
+    zh_good = (
+        "### 报错 A { #a }\n\n问题现象：报错。\n\n原因分析：原因。\n\n处理方法：\n\n1. 步骤。\n\n结果验证：不再报错。\n"
+    )
+    assert prose_layout.faq_parts_findings(ZH, zh_good) == []
+    # a section without an entry (a procedure that says 处理方法 in passing) is not an FAQ entry
+    assert prose_layout.faq_parts_findings(ZH, "## 配置步骤\n\n处理方法：见下文。\n") == []
+    missing = zh_good.replace("结果验证：不再报错。\n", "")
+    found = prose_layout.faq_parts_findings(ZH, missing)
+    assert [(f.line, f.rule) for f in found] == [(1, "prose/faq-parts")]
+    assert "结果验证：" in found[0].message
+    en_good = (
+        "### Error A\n\nSymptom: it fails.\n\nCause: why.\n\nWhat to do:\n\n1. A step.\n\nTo confirm: it passes.\n"
+    )
+    assert prose_layout.faq_parts_findings(EN, en_good) == []
+    other = en_good.replace("To confirm:", "Check:")
+    assert [(f.line, f.message.split(" opens")[0]) for f in prose_layout.faq_parts_findings(EN, other)] == [
+        (11, "Check:"),
+        (
+            1,
+            "the FAQ entry under this heading has Symptom: Cause: What to do:: the template is " + EN_PARTS,
+        ),
+    ]
+    swapped = (
+        zh_good.replace("原因分析：原因。", "TMP")
+        .replace("处理方法：", "原因分析：原因。")
+        .replace("TMP", "处理方法：")
+    )
+    assert len(prose_layout.faq_parts_findings(ZH, swapped)) == 1  # out of order
+    # labels inside code are not parts of the entry
+    fenced = en_good.replace("To confirm: it passes.\n", "```text\nTo confirm: printed by a tool\n```\n")
+    assert len(prose_layout.faq_parts_findings(EN, fenced)) == 1
