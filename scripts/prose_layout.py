@@ -19,7 +19,8 @@ Run by scripts/prose_lint.py, on the lines ``prose_text.prose_lines`` gives (cod
   reads with, would keep it: only the rendered page shows the break).
 * ``prose/faq-parts`` (both): an FAQ entry — a section whose text has a line opening with 问题现象： / Symptom: —
   has the four parts of docs/contributing.md's template, each opening a line, in order: 问题现象： 原因分析： 处理方法：
-  结果验证： on a 中文 page, Symptom: Cause: What to do: To confirm: on an English one. A label of the other
+  结果验证： on a 中文 page, Symptom: Cause: What to do: To confirm: on an English one; the cause alone may be left
+  out when it is not known. A label of the other
   wordings (解决方法：, Solution:, Verification:, Check: …) is named as such, so a reader of any entry finds the
   same four labels.
 """
@@ -260,10 +261,11 @@ def faq_parts_findings(path: Path, text: str) -> list[Finding]:
                     message = f"{word} opens a part of an FAQ entry: the template's label is one of {' '.join(parts)}"
                     out.append(Finding(path, number, 1, "prose/faq-parts", message))
         seen = [label for _, line in opened for label in parts if line.startswith(label)]
-        if seen != list(parts):
+        # the cause may be left out when it is not known (the entry says so): an empty 原因分析 helps no one
+        if seen not in (list(parts), [parts[0], *parts[2:]]):
             message = (
                 f"the FAQ entry under this heading has {' '.join(seen) or 'no labels'}: the template is "
-                f"{' '.join(parts)}, each once, in that order"
+                f"{' '.join(parts)}, each once, in that order ({parts[1]} may be left out when the cause is unknown)"
             )
             out.append(Finding(path, heading, 1, "prose/faq-parts", message))
     return out

@@ -241,7 +241,7 @@ def test_a_list_paragraph_indented_under_four_spaces_fires_and_four_or_a_lazy_li
     assert prose_layout.list_indent_findings(ZH, good) == []
 
 
-EN_PARTS = "Symptom: Cause: What to do: To confirm:, each once, in that order"
+EN_PARTS = "Symptom: Cause: What to do: To confirm:, each once, in that order (Cause: may be left out when the cause is unknown)"
 
 
 def test_an_faq_entry_needs_the_four_parts_of_the_template_in_order():
@@ -251,6 +251,8 @@ def test_an_faq_entry_needs_the_four_parts_of_the_template_in_order():
     assert prose_layout.faq_parts_findings(ZH, zh_good) == []
     # a section without an entry (a procedure that says 处理方法 in passing) is not an FAQ entry
     assert prose_layout.faq_parts_findings(ZH, "## 配置步骤\n\n处理方法：见下文。\n") == []
+    no_cause = zh_good.replace("原因分析：原因。\n\n", "")  # an unknown cause is left out, not written empty
+    assert prose_layout.faq_parts_findings(ZH, no_cause) == []
     missing = zh_good.replace("结果验证：不再报错。\n", "")
     found = prose_layout.faq_parts_findings(ZH, missing)
     assert [(f.line, f.rule) for f in found] == [(1, "prose/faq-parts")]
