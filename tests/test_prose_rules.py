@@ -241,7 +241,10 @@ def test_a_list_paragraph_indented_under_four_spaces_fires_and_four_or_a_lazy_li
     assert prose_layout.list_indent_findings(ZH, good) == []
 
 
-EN_PARTS = "Symptom: Cause: What to do: To confirm:, each once, in that order (Cause: may be left out when the cause is unknown)"
+EN_PARTS = (
+    "Symptom: Cause: What to do: To confirm:, each once, in that order"
+    " (Cause: may be left out when the cause is unknown)"
+)
 
 
 def test_an_faq_entry_needs_the_four_parts_of_the_template_in_order():
