@@ -28,7 +28,7 @@ _WHITELIST_PARTS_ZH = {
     "extra-key": "{message}（HCCL 只读取 `host_ip`）",
     "not-object": "须为含 `host_ip` 列表的 JSON 对象",
     "other": "[[`{where}`：]]{message}",
-    "device-ip": "`device_ip` 为预留字段，HCCL 不支持：请在 `host_ip` 下列出主机网卡 IP",
+    "device-ip": "`device_ip` 为预留字段，HCCL 不支持：请在 `host_ip` 下列出 Host 网卡 IP",
 }
 
 
@@ -46,7 +46,7 @@ ASCEND_WHITELIST_REQUIRED = declare(
     fix="export `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE` pointing at a JSON file "
     'like `{{"host_ip": ["192.168.1.10", "192.168.1.11"]}}` (the host NIC IPs of every node)',
     fix_zh='设置 `HCCL_WHITELIST_DISABLE=0`，并将 `HCCL_WHITELIST_FILE` 指向形如 `{{"host_ip": ["192.168.1.10", '
-    '"192.168.1.11"]}}` 的 JSON 文件（内容为各节点主机网卡的 IP 地址）',
+    '"192.168.1.11"]}}` 的 JSON 文件（内容为各节点 Host 网卡的 IP 地址）',
     page=PAGE_WHITELIST,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "950", "--cann", "8.5.0")),
     good=Example(
@@ -121,7 +121,7 @@ ASCEND_REBUILD_GROUP_NPU = declare(
     message="`engine_kwargs.nccl.rebuild_group=True` on Ascend fails at the end of the first weight sync: "
     "`HCCLCheckpointEngine.finalize()` calls `self.pyhccl.destroyComm(...)`, and vllm-ascend's "
     "`PyHcclCommunicator` has no such method (`AttributeError`)",
-    message_zh="在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True` 会在第一次权重同步结束时失败："
+    message_zh="在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True` 会在首次权重同步结束时失败："
     "`HCCLCheckpointEngine.finalize()` 会调用 `self.pyhccl.destroyComm(...)`，而 vllm-ascend 的 "
     "`PyHcclCommunicator` 没有该方法（`AttributeError`）",
     fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "

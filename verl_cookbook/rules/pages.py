@@ -110,15 +110,15 @@ SNIPPET_UNDECLARED = declare(
 SNIPPET_UNKNOWN_CHECK = declare(
     "snippet/unknown-check",
     "Unknown check kind",
-    "未知的检查类型",
+    "未知的检查方式",
     'A fence whose `check="…"` names no check the checker has.',
     "A misspelt kind would otherwise leave the block unchecked.",
     message='`check="{kind}"` is not a check kind; known: {known!c}',
-    message_zh='`check="{kind}"` 不是可用的检查类型；可用类型：{known!c}',
+    message_zh='`check="{kind}"` 不是可用的检查方式；可用方式：{known!c}',
     bad=Example("md", '```yaml {check="confgi"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", _OK),
     fix="use one of the kinds the message lists",
-    fix_zh="改用提示信息所列的检查类型之一",
+    fix_zh="改用提示信息所列的检查方式之一",
 )
 SNIPPET_UNKNOWN_ATTR = declare(
     "snippet/unknown-attr",
@@ -131,7 +131,7 @@ SNIPPET_UNKNOWN_ATTR = declare(
     bad=Example("md", '```yaml {check="config" devcie="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
     good=Example("md", '```yaml {check="config" device="npu"}\ntrainer:\n  total_epochs: 2\n```\n'),
     fix="remove the attributes the kind does not read",
-    fix_zh="删除该检查类型不读取的属性",
+    fix_zh="删除该检查方式不读取的属性",
 )
 SNIPPET_SKIP_WITHOUT_REASON = declare(
     "snippet/skip-without-reason",
@@ -217,13 +217,13 @@ TABLE_ORPHAN_DECLARATION = declare(
 TABLE_UNKNOWN_CHECK = declare(
     "table/unknown-check",
     "Unknown table check",
-    "未知的表格检查类型",
+    "未知的表格检查方式",
     "A table declaration naming a check kind the checker does not have.",
     "The table would go unchecked.",
     message="`{kind}` is not a table check; known: {known!c}",
-    message_zh="`{kind}` 不是可用的表格检查类型；可用类型：{known!c}",
+    message_zh="`{kind}` 不是可用的表格检查方式；可用方式：{known!c}",
     fix="use one of the kinds the message lists",
-    fix_zh="改用提示信息所列的检查类型之一",
+    fix_zh="改用提示信息所列的检查方式之一",
 )
 TABLE_SKIP_WITHOUT_REASON = declare(
     "table/skip-without-reason",

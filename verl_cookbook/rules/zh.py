@@ -31,7 +31,7 @@ ZH: dict[str, tuple[str, str]] = {
     "ascend/rebuild-group-npu": (
         "在昇腾上设置 `engine_kwargs.nccl.rebuild_group=True`：HCCL 引擎的 `finalize()` 会调用 vllm-ascend "
         "通信域对象没有的方法。",
-        "任务在第一次权重同步结束时失败。",
+        "任务在首次权重同步结束时失败。",
     ),
     "ascend/whitelist-file": (
         "`HCCL_WHITELIST_FILE` 指向脚本旁（或本机绝对路径下）的文件，但其内容不是合法的 JSON，或不是由 IPv4 地址组成的 "
@@ -218,7 +218,7 @@ ZH: dict[str, tuple[str, str]] = {
     # delta
     "delta/rejected": (
         "被 verl 的 delta 引擎中某条 `raise` 语句拒绝的 `delta_sharded` 配置。",
-        "任务在集群资源分配完成后、第一次权重同步时退出。",
+        "任务在集群资源分配完成后、首次权重同步时退出。",
     ),
     # diagram
     "diagram/empty": ("没有内容的 mermaid 代码块。", _DIAGRAM),
@@ -465,7 +465,7 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "snippet/unknown-attr": ("所声明的检查不读取的代码块属性。", "拼错的属性（`devcie=`）不起作用，也不报错。"),
     "snippet/unknown-check": (
-        '代码块的 `check="…"` 不是检查工具支持的检查类型。',
+        '代码块的 `check="…"` 不是检查工具支持的检查方式。',
         "否则拼错的类型会使该代码块不被检查。",
     ),
     # startup
@@ -515,7 +515,7 @@ ZH: dict[str, tuple[str, str]] = {
         '参数表格既没有 `scope="<config path>"`，也没有 `engine="<backend>"`。',
         "检查工具无法判断表格各行对应 verl 配置的哪一部分。",
     ),
-    "table/unknown-check": ("表格声明中的检查类型不是检查工具支持的类型。", "该表格不会被检查。"),
+    "table/unknown-check": ("表格声明中的检查方式不是检查工具支持的类型。", "该表格不会被检查。"),
     # upgrade
     "upgrade/entry-point-moved": (
         "`python -m X` 中的 X 是旧版 verl 的入口，当前版本已替换（`verl.trainer.fsdp_sft_trainer` → "
