@@ -104,6 +104,9 @@ def _unless_clean_before(key: tuple, ctx: Context, check: Callable[[Any, Context
     same claims. A check judges what it is given, never where it is (``checks.block_check``), so an input clean on
     one page is clean on the other; one with findings is checked again, so that each page gets its own."""
     clean = ctx.session.clean_checks
+    # the site root too: a check reads files beside the page (includes, a diagram's drawings), and a session can
+    # outlive one root (the tests check many temporary sites with one set of facts)
+    key = (str(ctx.root), key)
     if key in clean:
         return []
     found = check(what, ctx)
