@@ -44,7 +44,7 @@ def test_the_exit_code_is_mains_and_output_written_last_still_arrives() -> None:
         """
         import sys
         from verl_cookbook import cli
-        cli.main = lambda: (print("x" * 70000), print("last words", file=sys.stderr), 1)[-1]
+        cli.main = lambda *args, **kwargs: (print("x" * 70000), print("last words", file=sys.stderr), 1)[-1]
         cli.run()
         print("never printed")
         """
