@@ -162,6 +162,44 @@ def test_device_is_guessed_from_the_script_and_says_why(facts, tmp_path, head, e
     assert why in guess.why
 
 
+RECIPE = "python3 -m recipe.segment_rollout.main_segment \\\n    data.train_batch_size=8 \\\n    {extra}\n"
+
+
+@pytest.mark.parametrize(
+    ("head", "extra", "expected"),
+    [
+        ("", "trainer.device=npu", "npu"),
+        ("", "trainer.device=cuda", "gpu"),
+        ("export VLLM_ASCEND_ENABLE_NZ=0\n", "trainer.total_epochs=1", "npu"),
+        ("", "trainer.total_epochs=1", None),
+        ("# trainer.device=npu was the old setting\n", "trainer.total_epochs=1", None),
+    ],
+)
+def test_a_command_doctor_does_not_judge_still_tells_the_device(facts, tmp_path, head, extra, expected):
+    """scripts12: a recipe's trainer with trainer.device=npu drew 'device unknown: no hint in the file'."""
+    p = tmp_path / "run.sh"
+    p.write_text("#!/bin/bash\n" + head + RECIPE.format(extra=extra))
+    assert diagnose(p, facts).device.value == expected
+
+
+def test_without_a_verl_command_no_config_is_named_and_no_cann_or_product_note_is_given(facts, tmp_path):
+    """scripts12: the header named config ppo_trainer for a script passing --config-name=dance_ppo_trainer to a recipe,
+    and the CANN and product notes spoke of rules that judge a verl command's engine, with none there."""
+    from verl_cookbook.doctor.command import _context
+
+    p = tmp_path / "run.sh"
+    p.write_text("#!/bin/bash\n" + RECIPE.format(extra="--config-name=dance_ppo_trainer trainer.device=npu"))
+    report = diagnose(p, facts)
+    assert not any("config" in part.split()[0] for part in _context(report))
+    assert not [n for n in report.notes if "CANN version unknown" in n or "Ascend product unknown" in n]
+    assert any("no verl trainer command" in n for n in report.notes)
+    q = tmp_path / "verl.sh"
+    q.write_text("#!/bin/bash\n" + TRAINER.format(extra="trainer.device=npu"))
+    judged = diagnose(q, facts)
+    assert "config ppo_trainer" in _context(judged)
+    assert any("CANN version unknown" in n for n in judged.notes)
+
+
 def test_device_given_on_the_command_line_wins(facts):
     assert diagnose(DATA / "delta_vllm_dp2.sh", facts, device="npu").device.how == "given"
 

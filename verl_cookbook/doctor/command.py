@@ -139,7 +139,8 @@ def _context(r: FileReport) -> list[str]:
     parts = [f"{r.kind}", r.device.describe("device")]
     if r.device.value == "npu":
         parts += [r.cann.describe("CANN"), r.product.describe("product")]
-    parts.append(f"config {r.config}")
+    if r.units:  # no verl command found: no config was composed, so none is named
+        parts.append(f"config {r.config}")
     return parts
 
 

@@ -27,6 +27,7 @@ class Guess:
 
 # -- guessing the machine -----------------------------------------------------------------------------
 _NPU_EXPORTS = ("ASCEND_RT_VISIBLE_DEVICES",)
+_DEVICE_OVERRIDE_RE = re.compile(r"(?<![\w.])trainer\.device=[\"']?(npu|cuda|gpu)\b", re.I)
 _GPU_EXPORTS = ("CUDA_VISIBLE_DEVICES",)
 _CANN_RE = re.compile(r"cann[-_/]?(?:toolkit[-_/])?v?(\d+\.\d+(?:\.\d+|\.rc\d+)?)", re.I)
 _TOOLKIT_RE = re.compile(r"ascend-toolkit/(\d+\.\d+(?:\.\d+|\.rc\d+)?)", re.I)
@@ -50,6 +51,12 @@ def guess_device(given: str | None, assigns: list[Assignment], env: dict, script
             dev = {"npu": "npu", "cuda": "gpu", "gpu": "gpu"}.get(a.value.lower())
             if dev:
                 hints.append((0, dev, f"line {a.line}: trainer.device={a.value}"))
+    if not hints:  # a command doctor does not judge (a recipe's trainer) still says its device in its overrides
+        for ln, line in _code_lines(text):
+            m = _DEVICE_OVERRIDE_RE.search(line)
+            if m:
+                hints.append((0, {"npu": "npu"}.get(m.group(1).lower(), "gpu"), f"line {ln}: {m.group(0)}"))
+                break
     for name in _NPU_EXPORTS:
         if name in env:
             hints.append((1, "npu", f"line {env[name][1]}: {name}"))
@@ -67,7 +74,7 @@ def guess_device(given: str | None, assigns: list[Assignment], env: dict, script
             hints.append((2, "npu", f"line {ln}: torch_npu"))
             break
     for name, (_v, ln) in env.items():
-        if name.startswith(("HCCL_", "ASCEND_")):
+        if name.startswith(("HCCL_", "ASCEND_", "VLLM_ASCEND_", "PYTORCH_NPU_")):
             hints.append((3, "npu", f"line {ln}: {name}"))
             break
     for name, (_v, ln) in env.items():

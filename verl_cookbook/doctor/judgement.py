@@ -136,7 +136,7 @@ def diagnose(
             report.notes.append(unread)
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
-    elif dev.value == "npu":
+    elif dev.value == "npu" and units:  # both rules judge a verl command's checkpoint engine: none, nothing to say
         if report.product.value is None:
             report.notes.append(
                 "Ascend product unknown (--product A2|A3|950): the Ascend 950PR/950DT whitelist rule was not applied"
