@@ -416,3 +416,17 @@ def test_rebuild_group_check_gives_its_verdict_and_stops_when_vllm_ascend_is_not
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONNOUSERSITE": "1"}
     out = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and out.stdout == "" and "vllm_ascend not found by this python3" in out.stderr, out
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["check_async_broadcast.sh", "check_async_broadcast.zh.sh", "check_rebuild_group.sh", "check_rebuild_group.zh.sh"],
+)
+def test_a_check_pasted_into_a_shell_stops_itself_not_the_shell(name: str, tmp_path: Path) -> None:
+    """review13b: pasted into an interactive shell, the checks' `exit 1` (no verl found) closed the reader's own shell
+    or SSH session before the message could be read; the commands that follow the paste must still run."""
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONNOUSERSITE": "1"}
+    pasted = (REPO / "snippets/ascend" / name).read_text(encoding="utf-8") + "echo the-shell-is-still-here\n"
+    out = subprocess.run(["bash", "-c", pasted], env=env, capture_output=True, text=True, timeout=60)
+    assert "not found by this python3" in out.stderr
+    assert "the-shell-is-still-here" in out.stdout, out
