@@ -52,6 +52,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("HCCL error when update weights under fully async", "en/recipes/troubleshooting/"),  # verl #7416's title
     ("matmul_allreduce", "en/recipes/troubleshooting/"),
     ("nccl_parallel", "en/recipes/troubleshooting/"),
+    ("waiting for requests to drain", "en/recipes/troubleshooting/"),  # verl PR #7511
+    ("fully_async never saves at save_freq", "en/recipes/troubleshooting/"),  # verl PR #5677
     ("pre-commit", "en/tools/verl-ci/"),
     ("GitHub Actions", "en/tools/verl-ci/"),
     ("HCCLCheckpointEngine", "en/backends/nccl-hccl/"),
@@ -248,6 +250,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("EI0002 notify 等待超时", "recipes/troubleshooting/"),
     ("合并后生成不停止 generation_config.json", "recipes/troubleshooting/"),
     ("LoRA 分离部署 推理端使用初始模型", "recipes/troubleshooting/"),
+    ("更新权重 TimeoutError 等待请求排空", "recipes/troubleshooting/"),
+    ("fully_async 不按 save_freq 保存检查点", "recipes/troubleshooting/"),
     ("fsdp_config.json 找不到", "recipes/model-merger/"),
     ("VL 模型合并报 num_hidden_layers", "recipes/model-merger/"),
     ("megatron lora 怎么合并", "recipes/model-merger/"),
