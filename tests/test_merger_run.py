@@ -6,8 +6,7 @@ FSDPCheckpointManager writes them (tests/merger_run/build_checkpoints.py says ho
 torch, transformers, peft or verl runs in the isolated environment scripts/startup_env.sh builds (step 8 of
 scripts/install.sh), in two subprocesses for the whole module: one builds the checkpoints, one runs the merger
 on each (tests/merger_run/run_merger.py) and reports what happened as JSON. This process reads that JSON only.
-The page's own snippets run too: its fix for a missing fsdp_config.json (bash, here) and its workaround script
-merge_without_aliasing.py (in place of ``python -m verl.model_merger``).
+The page's own snippet runs too: its fix for a missing fsdp_config.json (bash, here).
 
 Statements on the page that a test here holds carry ``<!-- run: test_merger_run.py::<test> -->`` beside them
 (CONTRIBUTING.md, "Statements held by a run"); the last tests keep those markers and the tests in step.
@@ -34,8 +33,6 @@ PAGES = (REPO / "docs" / "recipes" / "model-merger.md", REPO / "docs" / "recipes
 CASES = ("plain", "no_fsdp_config", "fixed", "no_world_size", "lora", "lora_no_meta", "lora_only", "moe")  # plain 1st
 # the `test` subcommand, and command lines argparse refuses: <operation>:<checkpoint>:<reference merged output>
 COMMANDS = (
-    "workaround/plain",  # the page's merge_without_aliasing.py instead of python -m verl.model_merger
-    "workaround/lora",
     "test:plain:plain",
     "test:moe:moe",
     "test:plain:moe",
@@ -243,16 +240,6 @@ def test_fused_moe_experts_come_out_per_expert_and_load_back_unchanged(run):
     for proj in ("gate_proj", "up_proj", "down_proj"):
         assert f"model.layers.0.mlp.experts.0.{proj}.weight" in moe["model"], sorted(moe["model"])
     assert moe["reloaded"]["equals_moe_base"], "transformers does not load the output back to the trained weights"
-
-
-# -- the workaround script -------------------------------------------------------------------------------------
-def test_the_workaround_script_takes_the_mergers_command_line_and_writes_the_same_model(run):
-    for case in ("plain", "lora"):
-        ours, verls = run[f"workaround/{case}"], run[case]
-        assert ours["error"] is None, _raised(ours)
-        assert ours["files"] == verls["files"]
-        assert ours["model"] == verls["model"], "the workaround's weights differ from the merger's"
-        assert ours.get("adapter_config") == verls.get("adapter_config")
 
 
 # -- the `test` subcommand ------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 #    (Mooncake's docs) or /usr/local/Ascend/ascend-toolkit/set_env.sh (verl's Ascend install guide)
 source /usr/local/Ascend/cann/set_env.sh
 echo "$ASCEND_HOME_PATH"
-# 2. ADXL/HIXL library that the ascend_direct transport links against
+# 2. CANN runtime and the HIXL library (libllm_datadist.so) the Ascend Direct transport links against
 for lib in libascendcl.so libllm_datadist.so; do
   test -e "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/$lib" && echo "found $lib" || echo "missing $lib"
 done

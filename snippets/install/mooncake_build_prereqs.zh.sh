@@ -1,7 +1,7 @@
 # 1. 配置 CANN 环境变量（请替换为实际的 set_env.sh 路径，见下方说明）
 source /usr/local/Ascend/cann/set_env.sh
 echo "$ASCEND_HOME_PATH"
-# 2. 检查 ascend_direct 传输层链接的 ADXL/HIXL 库
+# 2. 检查 CANN 运行库与 Ascend Direct 传输层链接的 HIXL 库（libllm_datadist.so）
 for lib in libascendcl.so libllm_datadist.so; do
   test -e "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/$lib" && echo "found $lib" || echo "missing $lib"
 done

@@ -24,8 +24,7 @@ loads the first half of that checkpoint's merged ``model.safetensors`` with safe
 
 A case ``<operation>:<checkpoint>:<reference>`` runs that subcommand on ``<checkpoint>/actor`` with
 ``--test_hf_dir <reference>/merged`` (so it comes after the merge of ``<reference>``), or without it when
-``<reference>`` is empty; it reports only what verl printed and raised. A case ``workaround/<checkpoint>`` merges
-with the page's ``snippets/recipes/merge_without_aliasing.py`` instead of ``python -m verl.model_merger``.
+``<reference>`` is empty; it reports only what verl printed and raised.
 
 The case ``megatron-test`` calls the Megatron merger's ``_validate_state_dict`` (what ``test --backend megatron``
 runs after merging) with the plain merge's weights as the reference: once with one weight left out of the merged
@@ -55,13 +54,10 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
-WORKAROUND = Path(__file__).resolve().parents[2] / "snippets" / "recipes" / "merge_without_aliasing.py"
 
-
-def cli(*args: str, script: Path | None = None) -> dict:
-    """``python -m verl.model_merger <args>``: verl's ``__main__`` with this ``sys.argv``; or ``python <script>
-    <args>`` when a script is given (the page's workaround, which takes the same command line)."""
-    argv = [str(script) if script else "verl.model_merger", *args]
+def cli(*args: str) -> dict:
+    """``python -m verl.model_merger <args>``: verl's ``__main__`` with this ``sys.argv``."""
+    argv = ["verl.model_merger", *args]
     out, err = io.StringIO(), io.StringIO()
     result: dict = {"error": None}
     old_argv = sys.argv
@@ -71,10 +67,7 @@ def cli(*args: str, script: Path | None = None) -> dict:
             warnings.simplefilter("always")
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 try:
-                    if script:
-                        runpy.run_path(str(script), run_name="__main__")
-                    else:
-                        runpy.run_module("verl.model_merger", run_name="__main__", alter_sys=True)
+                    runpy.run_module("verl.model_merger", run_name="__main__", alter_sys=True)
                 except SystemExit as e:  # argparse refusing the command line
                     result["error"] = {"type": "SystemExit", "message": str(e.code)}
                 except Exception as e:  # what the user sees is the point: record it
@@ -291,14 +284,9 @@ def main(build: Path, out_json: Path, cases: list[str]) -> None:
                 args += ["--target_dir", str(build / actor / "merged-again")]
             report[case] = cli(*args)
             continue
-        script = None
-        if case.startswith("workaround/"):  # the page's merge_without_aliasing.py on a checkpoint case
-            case_dir = build / case.split("/")[1]
-            target, script = case_dir / "merged-workaround", WORKAROUND
-        else:
-            case_dir, target = build / case, build / case / "merged"
+        case_dir, target = build / case, build / case / "merged"
         args = ("merge", "--backend", "fsdp", "--local_dir", str(case_dir / "actor"), "--target_dir", str(target))
-        res = cli(*args, script=script)
+        res = cli(*args)
         res["files"] = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
         adapter = target / "lora_adapter"
         if (adapter / "adapter_config.json").is_file():

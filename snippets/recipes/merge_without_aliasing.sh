@@ -1,4 +1,0 @@
-python merge_without_aliasing.py merge \
-    --backend fsdp \
-    --local_dir checkpoints/my_project/my_run/global_step_100/actor \
-    --target_dir /data/merged/my_run_step100
