@@ -68,7 +68,7 @@ ASCEND_WHITELIST_FILE = declare(
     parts=_WHITELIST_PARTS,
     parts_zh=_WHITELIST_PARTS_ZH,
     fix='write the file as {{"host_ip": ["<node1 host IP>", "<node2 host IP>"]}}',
-    fix_zh='将文件内容写为 `{{"host_ip": ["<节点 1 主机 IP>", "<节点 2 主机 IP>"]}}`',
+    fix_zh='将文件内容写为 `{{"host_ip": ["<节点 1 的 Host 网卡 IP>", "<节点 2 的 Host 网卡 IP>"]}}`',
     page=PAGE_WHITELIST,
 )
 ASCEND_INTRA_ROCE = declare(
