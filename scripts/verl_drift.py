@@ -80,6 +80,9 @@ def measure(checkout: Path, previous: dict[str, Any] | None) -> dict[str, Any]:
     commit = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True, check=True
     ).stdout.strip()
+    commit_date = subprocess.run(  # the day the commit was made, so the page says how old the state it shows is
+        ["git", "show", "-s", "--format=%cs", "HEAD"], cwd=checkout, capture_output=True, text=True, check=True
+    ).stdout.strip()
     docs, scripts = targets(checkout)
     check = ["check", "--verl-src", ".", "--lenient", *docs]
     doctor = ["doctor", "--verl-src", ".", *scripts]
@@ -111,6 +114,7 @@ def measure(checkout: Path, previous: dict[str, Any] | None) -> dict[str, Any]:
              "findings": int(fixed.group(1)) if fixed else 0}  # fmt: skip
     record: dict[str, Any] = {
         "commit": commit,
+        "commit_date": commit_date,
         "measured": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
         "commands": [
             "verl-cookbook " + " ".join(check[:4]) + f" docs/ {READMES}",

@@ -68,7 +68,7 @@ ASCEND_WHITELIST_FILE = declare(
     parts=_WHITELIST_PARTS,
     parts_zh=_WHITELIST_PARTS_ZH,
     fix='write the file as {{"host_ip": ["<node1 host IP>", "<node2 host IP>"]}}',
-    fix_zh='将文件内容写为 `{{"host_ip": ["<节点 1 主机 IP>", "<节点 2 主机 IP>"]}}`',
+    fix_zh='将文件内容写为 `{{"host_ip": ["<节点 1 的 Host 网卡 IP>", "<节点 2 的 Host 网卡 IP>"]}}`',
     page=PAGE_WHITELIST,
 )
 ASCEND_INTRA_ROCE = declare(
@@ -89,7 +89,7 @@ ASCEND_INTRA_ROCE = declare(
         "": "以 CANN {cann}[[ 在 Atlas {product} 训练系列产品上]]使用 `{backend}`：verl 的 README 要求设置 "
         "`HCCL_INTRA_ROCE_ENABLE=1`（Mooncake 的 Ascend Direct 默认使用 HCCS 链路通信，设置后使用 RoCE 链路通信）",
         "a2": "以 CANN {cann} 在 Atlas A2 训练系列产品上使用 `{backend}`：verl 的 README 要求设置 "
-        "`HCCL_INTRA_ROCE_ENABLE=1`（Mooncake 的 Ascend Direct 使用 RoCE 链路通信），当前既未设置该变量，"
+        "`HCCL_INTRA_ROCE_ENABLE=1`（设置后 Mooncake 的 Ascend Direct 使用 RoCE 链路通信），当前既未设置该变量，"
         "也未开启 Ascend Direct 缓冲池",
     },
     fix={
@@ -126,7 +126,7 @@ ASCEND_REBUILD_GROUP_NPU = declare(
     "`PyHcclCommunicator` 没有该方法（`AttributeError`）",
     fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
     "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
-    fix_zh="保持默认的 `rebuild_group=False`（通信域只建立一次并复用）；如果推理实例会动态增减，请使用 "
+    fix_zh="保持默认的 `rebuild_group=False`（通信域只建立一次并复用）；如果推理端需要扩缩容，请使用 "
     "`backend=mooncake` 并设置 `device=npu`，它在每次同步时重新建链",
     page=PAGE_NCCL_HCCL + "#rebuild-group-npu",
 )
