@@ -43,10 +43,11 @@ TEXT: dict[str, dict[str, Any]] = {
     "zh": {
         "release_h": "verl {release} {{ #verl-{anchor} }}",
         "cols": "| 软件 | 版本 | 安装方式/说明 |\n|---|---|---|",
-        "no_plan": "verl 昇腾安装指南所列的版本无法同时安装，pip 报告以下冲突：",
+        "no_plan": "verl 昇腾安装指南所列的版本无法同时安装：{conflicts}。请使用 verl {newest}（见上表）。",
+        "no_plan_raw": "verl 昇腾安装指南所列的版本无法同时安装。请使用 verl {newest}（见上表）。",
         "how": {
             "index": "从 PyPI 安装",
-            "elsewhere": "从华为云 Ascend 软件源安装（PyPI 上没有该版本）",
+            "elsewhere": "从 verl 安装脚本所用的 triton-ascend 软件源安装（PyPI 上没有该版本）",
             "sdist": "从 PyPI 安装源码包，安装时在节点上编译",
             "sdist-pure": "从 PyPI 安装源码包（纯 Python，无需编译）",
             "build": "源码安装（`VLLM_TARGET_DEVICE=empty`）",
@@ -62,8 +63,9 @@ TEXT: dict[str, dict[str, Any]] = {
         "|---|---|---|---|",
         "none_yet": "无（尚未发布）",
         "no_guide": "verl {release} 没有为该产品提供昇腾安装指南，因此没有配套版本。",
-        "not_stated": "未写明",
-        "not_stated_note": "verl 的 Ascend 950 安装指南未写明 CANN 版本（[verl 昇腾安装指南]({source})）",
+        "not_stated": "—",
+        "not_stated_note": "以昇腾为该产品发布的配套版本为准，"
+        "verl 的 [Ascend 950PR/Ascend 950DT 安装指南]({source})未给出版本",
         "guide_diff": "verl 昇腾安装指南中 {name} 的版本为 {guide}，{decider}，因此本表为 {pinned}。",
         "guide_diff_plain": "verl 昇腾安装指南中 {name} 的版本为 {guide}，该版本无法与表中其他版本同时安装，"
         "本表为 {pinned}。",
@@ -78,16 +80,20 @@ TEXT: dict[str, dict[str, Any]] = {
         "source_build": "该产品上须在节点上源码编译 vllm-ascend {version}：PyPI 上的 wheel 只能在 {chip_name}上运行。"
         "编译步骤见[安装检查点引擎的依赖：安装 `nccl` 后端的依赖](index.md#nccl-backend){soc}。",
         "source_soc": "；无法执行 npu-smi 的环境中编译时，设置 `SOC_VERSION={soc}`",
+        "soc_for": "（{product} 的取值）",
         "wheel_ok": "该产品上可安装 PyPI 上的 vllm-ascend {version} wheel，"
         "也可按[安装检查点引擎的依赖：安装 `nccl` 后端的依赖](index.md#nccl-backend)在节点上源码编译。",
     },
     "en": {
         "release_h": "verl {release} {{ #verl-{anchor} }}",
         "cols": "| Software | Version | How to install / notes |\n|---|---|---|",
-        "no_plan": "The versions verl's Ascend install guide names cannot be installed together; pip reports:",
+        "no_plan": "The versions verl's Ascend install guide names cannot be installed together: {conflicts}. "
+        "Use verl {newest} (tables above).",
+        "no_plan_raw": "The versions verl's Ascend install guide names cannot be installed together. "
+        "Use verl {newest} (tables above).",
         "how": {
             "index": "from PyPI",
-            "elsewhere": "from Huawei Cloud's Ascend package index (this version is not on PyPI)",
+            "elsewhere": "from the triton-ascend index verl's install script uses (this version is not on PyPI)",
             "sdist": "source package from PyPI, compiled on the node",
             "sdist-pure": "source package from PyPI (pure Python, no compiler)",
             "build": "from source (`VLLM_TARGET_DEVICE=empty`)",
@@ -104,9 +110,9 @@ TEXT: dict[str, dict[str, Any]] = {
         "|---|---|---|---|",
         "none_yet": "none yet",
         "no_guide": "verl {release} has no Ascend install guide for this product, so there are no matching versions.",
-        "not_stated": "not stated",
-        "not_stated_note": "verl's Ascend 950 install guide names no CANN version "
-        "([verl's Ascend install guide]({source}))",
+        "not_stated": "—",
+        "not_stated_note": "the version Ascend releases for this product; verl's [Ascend 950PR/950DT install guide]"
+        "({source}) names none",
         "guide_diff": "verl's Ascend install guide names {name} {guide}; {decider}, so the table gives {pinned}.",
         "guide_diff_plain": "verl's Ascend install guide names {name} {guide}, which does not install together "
         "with the other versions of the table; the table gives {pinned}.",
@@ -122,6 +128,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "the wheel on PyPI runs on the {chip_name} only. The build steps are in "
         "[Installing what the checkpoint engine needs: the `nccl` backend's dependencies](index.md#nccl-backend){soc}.",
         "source_soc": "; where npu-smi cannot run during the build, set `SOC_VERSION={soc}`",
+        "soc_for": " (the value for the {product})",
         "wheel_ok": "On this product the vllm-ascend {version} wheel from PyPI can be installed, "
         "or vllm-ascend built on the node as in [Installing what the checkpoint engine needs: the `nccl` backend's "
         "dependencies](index.md#nccl-backend).",
@@ -171,17 +178,20 @@ def table(release: str, product: str, lang: str) -> list[str]:
     if base.verdict == "unsupported":
         return [t["no_guide"].format(release=release)]
     if base.verdict != "ok":
-        return [t["no_plan"], "", *[f"- `{_cell(line)}`" for line in base.pip_says]]
+        return [conflict_text(base.pip_says, release, lang)]
     lines: list[str] = []
     ok = [b for b, p in plans.items() if p.verdict == "ok"]
     if len(ok) < len(BACKENDS):  # say once above the table, not on every row
         lines += [t["backends_only"].format(backends=t["list_sep"].join(f"`{b}`" for b in ok)), ""]
     lines.append(t["cols"])
     notes: list[str] = []
+    unstated = None  # a guide that names no CANN version names no driver either: both rows say so
     for key, label in (("cann", "CANN"), ("hdk", t["hdk"])):  # the host's software first, as Ascend's tables do
-        f = base.facts.get(key)
+        f = base.facts.get(key) or (unstated if key == "hdk" else None)
         if f is None:
             continue
+        if key == "cann" and not f.value[:1].isdigit():
+            unstated = f
         if f.value[:1].isdigit():
             lines.append(f"| {label} | `{_cell(f.value)}` | {t['host'].format(source=f.source)} |")
         else:
@@ -218,6 +228,24 @@ def table(release: str, product: str, lang: str) -> list[str]:
     return lines
 
 
+CONFLICT = re.compile(r"^The user requested (\S+)\s+\[(.+)\]$")
+
+
+def conflict_text(pip_says: list[str], release: str, lang: str) -> str:
+    """Why the versions of verl's guide do not install together, said as requirements ("vllm-ascend 0.18.0 requires
+    `opencv-python-headless<=4.11.0.86`, vLLM 0.18.0 requires …"), and what to use instead: the newest covered
+    release. pip's own lines stay in ``verl-cookbook stack``'s output, not on the page."""
+    from verl_cookbook.releases import covered_releases
+
+    t = TEXT[lang]
+    newest = max(covered_releases(), key=lambda r: tuple(int(x) for x in r.split(".")))
+    said = [decider(f"{m.group(2)}: {m.group(1)}", lang) for line in pip_says if (m := CONFLICT.match(line.strip()))]
+    if not said or len(said) != len(pip_says):
+        return t["no_plan_raw"].format(newest=newest)
+    sep = "，" if lang == "zh" else ", "
+    return t["no_plan"].format(conflicts=sep.join(said), newest=newest)
+
+
 def source_build_notes(release: str, product: str, base: Plan, lang: str) -> list[str]:
     """Whether this product line builds vllm-ascend on the node (the wheel on PyPI is compiled for another chip) or may
     take the wheel, with a link to the install page's steps and the ``SOC_VERSION`` a build without npu-smi needs."""
@@ -229,6 +257,8 @@ def source_build_notes(release: str, product: str, base: Plan, lang: str) -> lis
     if b is None:
         return [t["wheel_ok"].format(version=va.version)]
     soc = t["source_soc"].format(soc=b.soc.value) if b.soc else ""
+    if soc and product == "950":  # vllm-ascend's guide gives the value for one of the two products: name it
+        soc += t["soc_for"].format(product=b.soc_product.replace("Atlas 950", "Ascend 950"))
     chip_name = t["products"].get(b.wheel_chip, b.wheel_chip)
     return [t["source_build"].format(version=b.version, chip_name=chip_name, soc=soc)]
 
