@@ -10,7 +10,6 @@
     echo "vllm_ascend not found by this python3: run the check with the Python that runs the rollout" >&2
     exit 1
   }
-  grep -n "destroyComm" "$VERL_DIR/checkpoint_engine/hccl_checkpoint_engine.py"
   if grep -q "def destroyComm" "$VA_DIR/distributed/device_communicators/pyhccl.py"; then
     echo "PyHcclCommunicator has destroyComm: rebuild_group=True can work"
   else
