@@ -1,9 +1,17 @@
-"""Build the site once per test session (``mkdocs build --strict``) for the site, link and browser tests."""
+"""Build the site once per test run (``mkdocs build --strict``) for the site, link and browser tests.
+
+Under pytest-xdist the workers share one build: the first to ask builds it into the run's shared folder (named by
+``VERL_COOKBOOK_TEST_RUN_DIR``, made and removed by the controlling process, see conftest.py) under a file lock, and
+the others wait for it and read the same folder; the tests only read the built site (or copy it). Without that
+folder (the module used on its own) each process builds its own."""
 
 from __future__ import annotations
 
 import atexit
+import fcntl
 import functools
+import hashlib
+import json
 import os
 import resource
 import shutil
@@ -52,20 +60,48 @@ def mkdocs_build(dest: Path, config: Path = REPO / "mkdocs.yml") -> BuiltSite:
     return BuiltSite(dest, log, seconds, cpu)
 
 
-@functools.cache
-def _build_once() -> BuiltSite | SiteBuildError:
-    tmp = Path(tempfile.mkdtemp(prefix="verl-cookbook-site-"))
-    atexit.register(shutil.rmtree, tmp, True)
-    # another config (e.g. one that INHERITs mkdocs.yml with a trimmed nav) while pages are being written
-    config = Path(os.environ.get("VERL_COOKBOOK_MKDOCS_CONFIG", REPO / "mkdocs.yml"))
+def _build_into(folder: Path, config: Path) -> BuiltSite | SiteBuildError:
     try:
-        return mkdocs_build(tmp / "site", config)
+        return mkdocs_build(folder / "site", config)
     except SiteBuildError as e:  # remembered, so a broken build fails every test once, not rebuilds per test
         return e
 
 
+def _build_shared(run_dir: Path, config: Path) -> BuiltSite | SiteBuildError:
+    """The run's one build of ``config``: made by the first process to ask, read back by the others."""
+    folder = run_dir / ("site-" + hashlib.sha256(str(config.resolve()).encode()).hexdigest()[:12])
+    folder.mkdir(exist_ok=True)
+    outcome = folder / "outcome.json"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held while building: the others wait here, then read the outcome
+        if not outcome.exists():
+            result = _build_into(folder, config)
+            record = (
+                {"error": str(result)}
+                if isinstance(result, SiteBuildError)
+                else {"log": result.log, "seconds": result.seconds, "cpu_seconds": result.cpu_seconds}
+            )
+            outcome.write_text(json.dumps(record), encoding="utf-8")
+    record = json.loads(outcome.read_text(encoding="utf-8"))
+    if "error" in record:
+        return SiteBuildError(record["error"])
+    return BuiltSite(folder / "site", record["log"], record["seconds"], record["cpu_seconds"])
+
+
+@functools.cache
+def _build_once() -> BuiltSite | SiteBuildError:
+    # another config (e.g. one that INHERITs mkdocs.yml with a trimmed nav) while pages are being written
+    config = Path(os.environ.get("VERL_COOKBOOK_MKDOCS_CONFIG", REPO / "mkdocs.yml"))
+    run_dir = os.environ.get("VERL_COOKBOOK_TEST_RUN_DIR")
+    if run_dir and Path(run_dir).is_dir():
+        return _build_shared(Path(run_dir), config)
+    tmp = Path(tempfile.mkdtemp(prefix="verl-cookbook-site-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    return _build_into(tmp, config)
+
+
 def built_site() -> BuiltSite:
-    """The repository's site, built once per process into a temporary folder."""
+    """The repository's site, built once per test run (once per process outside a test run)."""
     result = _build_once()
     if isinstance(result, SiteBuildError):
         raise result

@@ -22,6 +22,7 @@ from verl_cookbook.verl_source import CACHE_ENV, VerlTree, from_checkout, from_r
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 TEST_CACHE_MARK = "VERL_COOKBOOK_TEST_CACHE"  # set beside CACHE_ENV by the process that made the folder
+RUN_DIR_ENV = "VERL_COOKBOOK_TEST_RUN_DIR"  # a folder the run's processes share for what they build once (the site)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -37,13 +38,17 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = tempfile.mkdtemp(prefix="verl-cookbook-test-cache-")
     os.environ[CACHE_ENV] = folder
     os.environ[TEST_CACHE_MARK] = folder
+    run_dir = tempfile.mkdtemp(prefix="verl-cookbook-test-run-")
+    os.environ[RUN_DIR_ENV] = run_dir
     config._verl_cookbook_test_cache = folder  # type: ignore[attr-defined]
+    config._verl_cookbook_test_run_dir = run_dir  # type: ignore[attr-defined]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    folder = getattr(config, "_verl_cookbook_test_cache", None)
-    if folder:
-        shutil.rmtree(folder, ignore_errors=True)
+    for name in ("_verl_cookbook_test_cache", "_verl_cookbook_test_run_dir"):
+        folder = getattr(config, name, None)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
