@@ -75,6 +75,13 @@ def test_check_docs_on_the_sites_docs_finds_nothing() -> None:
     assert check_docs(REPO / "docs", REPO) == []
 
 
+def test_check_docs_takes_the_folder_as_a_string_as_users_write_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page says to call `check_docs` on the docs folder: ``check_docs("docs")`` from the site root works (a
+    review found it raised AttributeError on a str)."""
+    monkeypatch.chdir(REPO)
+    assert check_docs("docs") == []
+
+
 def test_resolve_without_a_release_reads_the_pinned_one(monkeypatch: pytest.MonkeyPatch) -> None:
     """The page's 功能描述: with no release given, `verl_source.resolve()` reads the pinned verl 0.9.1."""
     from verl_cookbook import verl_source

@@ -9,6 +9,7 @@ way). Every function here is pure over Markdown text, so each rule is tested on 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -382,7 +383,7 @@ def page_findings(
     return compare(zh, theirs) + variant_findings(zh, root), [twin, *bases]
 
 
-def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
+def check_docs(docs: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> list[Finding]:
     """Check that every 中文 page under ``docs`` and its English twin have the same structure.
 
     Args:
@@ -392,7 +393,8 @@ def check_docs(docs: Path, root: Path | None = None) -> list[Finding]:
     Returns:
         The parity findings, sorted by file and line; an empty list when every pair matches.
     """
-    root = root or docs.parent
+    docs = Path(docs)
+    root = Path(root) if root is not None else docs.parent
     out: list[Finding] = []
     for file in pages(docs):
         try:
