@@ -49,6 +49,33 @@ def test_a_lead_in_a_pointer_or_a_legend_is_not_factual(text: str):
     assert factual_signal(_st(text)) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "相关链接：[verl #2860](https://github.com/verl-project/verl/issues/2860)。",
+        "相关链接：[verl #1964](https://github.com/a/b/issues/1964)、[verl PR #1992](https://github.com/a/b/pull/1992)。",
+        "参考：[Mooncake #3749](https://github.com/kvcache-ai/Mooncake/issues/3749)",
+        "Related links: [verl #2860](https://github.com/verl-project/verl/issues/2860), [vllm-ascend #750](https://x/750).",
+        "See also: [verl #1](https://github.com/verl-project/verl/issues/1) and [verl #2](https://github.com/v/v/2).",
+    ],
+)
+def test_a_labelled_list_of_links_needs_no_binding(text: str):
+    assert factual_signal(_st(text)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "相关链接：verl 0.9.1 已修复该问题，见 [verl #2860](https://github.com/verl-project/verl/issues/2860)。",
+        "Related links: fixed in 0.9.1 by [verl #2860](https://github.com/verl-project/verl/issues/2860).",
+        "See also: [verl #1](https://github.com/verl-project/verl/issues/1), which sets `rebuild_group` to true.",
+        "相关链接：verl #2860",
+    ],
+)
+def test_a_link_line_that_also_states_something_is_still_factual(text: str):
+    assert factual_signal(_st(text)) is not None
+
+
 def test_each_statement_is_bound_by_what_is_written_in_or_after_it_and_a_mark_wins(tmp_path: Path):
     text = (
         'The engine registers as `nccl`. <!-- check: contains file="verl/a.py" match="x" -->\n'

@@ -46,6 +46,27 @@ def test_fences_inside_admonitions_and_tabs_keep_page_lines(tmp_path: Path) -> N
     assert p.blocks[0].where(1) == (p.path, 5)
 
 
+def test_a_fence_after_a_box_inside_a_list_item_is_still_read(tmp_path: Path) -> None:
+    """A warning box in a numbered step, then the step's command: mkdocs renders the fence inside the item, and the
+    checker must see it (it once flattened the box to column 0, closing the list, so the fence became an indented
+    code block and went unchecked)."""
+    text = (
+        "# t\n\n1. Step.\n\n"
+        '    !!! warning "Caution"\n        Body.\n\n'
+        "    Intro:\n\n"
+        '    ``` { .bash check="shell" }\n    echo hi\n    ```\n\n'
+        "    After.\n"
+    )
+    (b,) = page(tmp_path, text).blocks
+    assert (b.line, b.lang, b.code) == (10, "bash", "echo hi\n")
+
+
+def test_nested_boxes_each_take_their_own_indent(tmp_path: Path) -> None:
+    text = "# t\n\n!!! note\n    !!! tip\n        ```yaml\n        a: 1\n        ```\n"
+    (b,) = page(tmp_path, text).blocks
+    assert (b.line, b.code) == (5, "a: 1\n")
+
+
 def test_include_lines_map_into_the_snippet(tmp_path: Path) -> None:
     p = page(
         tmp_path, '```{ .yaml check="config" }\n--8<-- "snippets/a.yaml"\n```\n', {"snippets/a.yaml": "a: 1\nb: 2\n"}

@@ -128,7 +128,10 @@ def parse_info(info: str) -> tuple[str, dict[str, str]]:
 
 
 def flatten_containers(lines: list[str]) -> list[str]:
-    """Remove Material container markers and their four-space content indent, keeping line numbers."""
+    """Remove Material container markers and their four-space content indent, keeping line numbers.
+
+    Each open container takes away its own four spaces and no more: a box inside a list item keeps its text at the
+    item's indent, so what follows the box (a paragraph, a fence) still belongs to the item, as mkdocs renders it."""
     out: list[str] = []
     stack: list[int] = []
     fence: tuple[str, int, int] | None = None  # (char, length, stripped indent)
@@ -147,7 +150,7 @@ def flatten_containers(lines: list[str]) -> list[str]:
         indent = len(raw) - len(raw.lstrip(" "))
         while stack and indent < stack[-1]:
             stack.pop()
-        strip = stack[-1] if stack else 0
+        strip = 4 * len(stack)
         m = _CONTAINER.match(raw)
         if m:
             stack.append(len(m.group(1)) + 4)

@@ -84,12 +84,29 @@ _ZH_WORDS = re.compile("|".join(re.escape(w) for w in BEHAVIOUR_ZH))
 
 LEAD_IN = 12  # characters (spaces left out) of a lead-in ending in a colon
 
+# "相关链接：[verl #1](…)、[Mooncake #2](…)。": a labelled list of links says where to read more, not what is true
+_REFERENCE_LABEL = re.compile(r"(?:参考|相关链接|相关参考|Related links|References?|See also)\s*[:：]\s*", re.I)
+_LINK_WRITTEN = re.compile(r"\[[^\]]*\]\([^)\s]*\)")
+_BETWEEN_LINKS = re.compile(r"(?:[\s、,，;；。.]|和|及|或|\band\b|\bor\b)*", re.I)
+
+
+def is_reference_list(st: Statement) -> bool:
+    """``st`` is a label (参考 / 相关链接 / Related links / References / See also) followed by links and nothing
+    else: the links are sources to read, so the line needs no binding (a sentence beside them still does)."""
+    label = _REFERENCE_LABEL.match(st.text)
+    if label is None:
+        return False
+    rest, links = _LINK_WRITTEN.subn(" ", st.text[label.end() :])
+    return links > 0 and _BETWEEN_LINKS.fullmatch(rest) is not None
+
 
 def factual_signal(st: Statement) -> str | None:
     """Why ``st`` is factual (the first signal found: ``code``, ``number``, ``file``, ``behaviour``; ``marked`` for a
     statement its writer marked ※), None when it is not. A short lead-in ending in a colon (``因此：``) states
-    nothing of its own unless it names a value."""
+    nothing of its own unless it names a value; a labelled list of links (`is_reference_list`) states nothing."""
     plain = st.plain
+    if is_reference_list(st):
+        return None
     if _CODE.search(plain):
         return "code"
     if _NUMBER.search(plain):
