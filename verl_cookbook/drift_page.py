@@ -72,10 +72,11 @@ _TEXT = {
     "fixes": ("修复补丁", "Fixes as patches"),
     "fixes_count": (
         "上述检查结果中有 {n} 条可自动修复，涉及以下 {files} 个文件，可自动修复的类型见"
-        "[检查工具：修复](checker.md#fix)。在 verl 的检出目录下执行下面的命令生成补丁，再用 `git apply` 应用：",
+        "[检查工具：修复](checker.md#fix)。前提：已安装 verl-cookbook，并在 verl 源码仓库的根目录执行。"
+        "执行下面的命令生成补丁，再用 `git apply` 应用：",
         "{n} of the findings above have a mechanical fix, in the {files} files below (the kinds of fix are listed in "
-        "[The checker: fixes](checker.md#fix)); in a verl checkout, this command writes the patch, which `git apply` "
-        "applies:",
+        "[The checker: fixes](checker.md#fix)). With verl-cookbook installed, run this command at the root of a verl "
+        "checkout to write the patch, which `git apply` applies:",
     ),
     "no_fixes": ("本次运行未生成补丁。", "This run wrote no patch."),
     "fixes_verify": (

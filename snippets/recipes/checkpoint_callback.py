@@ -1,7 +1,7 @@
 # Copy each finished checkpoint to shared storage, register it, and queue an evaluation.
 # Enable with: trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
 # After the job: python -m my_project.ckpt_callbacks CHECKPOINT_ROOT [--megatron]
-# (publishes what the callback could not: the last async save, best-effort failures)
+# (publishes what the callback could not: uploads that failed in best-effort mode)
 
 import json
 import logging
@@ -14,14 +14,15 @@ from verl.trainer.ppo.checkpoint_callback import CheckpointCallback
 
 logger = logging.getLogger(__name__)
 
-# Megatron's checkpoint manager writes this file last, once every (async) shard write has finished.
+# Megatron's checkpoint manager writes this file last on a synchronous save; with async_save on,
+# verl 0.9.1 never writes it, so such checkpoints never count as complete (see Constraints: async save).
 # FSDP, VeOmni, TorchTitan and Automodel never write it: they save synchronously, even with async_save=True.
 MEGATRON_MANIFEST = os.path.join("actor", "ckpt_contents.json")
 
 
 def is_complete(ckpt_dir: str, megatron: bool) -> bool:
     # A global_step_N folder whose files are all written. The driver writes data.pt after every
-    # worker save has returned; a Megatron async save finishes later, when the manifest appears.
+    # worker save has returned; for Megatron the manifest decides.
     # max_actor_ckpt_to_keep deletes actor/ but leaves data.pt, so the model files must be there too:
     # actor/, or for TorchTitan step-N/, which torchtitan writes only when N is a multiple of 500.
     if megatron:
@@ -64,14 +65,14 @@ class UploadRegisterEvaluate(CheckpointCallback):
         self.best_effort = os.environ.get("CKPT_CALLBACK_BEST_EFFORT", "0") == "1"
         strategy = config.actor_rollout_ref.actor.strategy if config is not None else None
         self.megatron = strategy == "megatron"  # the only engine whose async_save is really async
-        self.pending = []  # (step, dir) not published yet: async saves in flight, best-effort failures
+        self.pending = []  # (step, dir) not published yet: Megatron saves without a manifest, best-effort failures
 
     def on_save(self, trainer, global_step: int, checkpoint_dir: str, async_save: bool = False, **kwargs) -> None:
         self.pending.append((global_step, checkpoint_dir))
         still_pending = []
         for step, ckpt_dir in self.pending:
             if not is_complete(ckpt_dir, self.megatron):
-                if self.megatron:  # an async save still being written: never wait, look again next save
+                if self.megatron:  # no manifest yet: never wait, do not publish
                     still_pending.append((step, ckpt_dir))
                 else:  # a synchronous save is over: no model files now means none ever (TorchTitan off its interval)
                     logger.warning("step %s saved no model files in %s; not published", step, ckpt_dir)

@@ -1,7 +1,7 @@
 # 每保存完一个检查点，将其复制到共享存储、登记，并加入评测队列。
 # 启用：trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate
 # 训练结束后：python -m my_project.ckpt_callbacks CHECKPOINT_ROOT [--megatron]
-# （发布回调未能发布的检查点：最后一次异步保存、尽力而为模式下失败的上传）
+# （发布回调未能发布的检查点：尽力而为模式下上传失败的检查点）
 
 import json
 import logging
@@ -14,14 +14,15 @@ from verl.trainer.ppo.checkpoint_callback import CheckpointCallback
 
 logger = logging.getLogger(__name__)
 
-# Megatron 的检查点管理器在所有（异步）分片写完后最后写入该文件。
+# Megatron 同步保存时，检查点管理器最后写入该文件；verl 0.9.1 中开启 async_save 后不写入，
+# 此类检查点始终不视为已写完（见“使用约束：异步保存”）。
 # FSDP、VeOmni、TorchTitan、Automodel 从不写入该文件：即使 async_save=True，它们也同步保存。
 MEGATRON_MANIFEST = os.path.join("actor", "ckpt_contents.json")
 
 
 def is_complete(ckpt_dir: str, megatron: bool) -> bool:
     # 判断 global_step_N 目录是否已写完：驱动进程在所有 worker 保存返回后写入 data.pt；
-    # Megatron 异步保存完成得更晚，以清单文件出现为准。max_actor_ckpt_to_keep 删除 actor/ 但保留 data.pt，
+    # Megatron 以清单文件为准。max_actor_ckpt_to_keep 删除 actor/ 但保留 data.pt，
     # 因此还须有模型文件：actor/，或 TorchTitan 的 step-N/（torchtitan 只在 N 为 500 的整数倍时写入）。
     if megatron:
         return os.path.exists(os.path.join(ckpt_dir, MEGATRON_MANIFEST))
@@ -63,14 +64,14 @@ class UploadRegisterEvaluate(CheckpointCallback):
         self.best_effort = os.environ.get("CKPT_CALLBACK_BEST_EFFORT", "0") == "1"
         strategy = config.actor_rollout_ref.actor.strategy if config is not None else None
         self.megatron = strategy == "megatron"  # 唯一真正异步保存的后端
-        self.pending = []  # 尚未发布的 (step, dir)：进行中的异步保存、尽力而为模式下失败的上传
+        self.pending = []  # 尚未发布的 (step, dir)：尚无清单文件的 Megatron 检查点、尽力而为模式下失败的上传
 
     def on_save(self, trainer, global_step: int, checkpoint_dir: str, async_save: bool = False, **kwargs) -> None:
         self.pending.append((global_step, checkpoint_dir))
         still_pending = []
         for step, ckpt_dir in self.pending:
             if not is_complete(ckpt_dir, self.megatron):
-                if self.megatron:  # 异步保存仍在写入：不等待，下次保存时再检查
+                if self.megatron:  # 尚无清单文件：不等待，不发布
                     still_pending.append((step, ckpt_dir))
                 else:  # 同步保存已结束：此时没有模型文件即不会再有（TorchTitan 非保存间隔的步）
                     logger.warning("step %s saved no model files in %s; not published", step, ckpt_dir)

@@ -2,7 +2,5 @@
 # PYTHONPATH 为 my_project/ 所在的目录；verl 的默认配置中没有 env_vars，因此该键以 + 开头
 # 示例回调从 CKPT_UPLOAD_ROOT 读取上传目录，该变量以同样方式传给驱动进程
 python3 -m verl.trainer.main_ppo \
-    trainer.save_freq=100 \
-    trainer.checkpoint_callback_class=my_project.ckpt_callbacks.UploadRegisterEvaluate \
     +ray_kwargs.ray_init.runtime_env.env_vars.PYTHONPATH=/workspace/src \
     +ray_kwargs.ray_init.runtime_env.env_vars.CKPT_UPLOAD_ROOT=/mnt/shared/checkpoints

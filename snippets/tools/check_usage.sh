@@ -2,7 +2,7 @@
 verl-cookbook check
 # one page, against another covered release
 verl-cookbook check docs/backends/nccl-hccl.md --verl 0.9.0
-# against the newest verl on PyPI (the weekly canary)
+# against the newest verl on PyPI
 verl-cookbook check --verl latest
 # another project's Markdown, against a verl checkout, guessing each block's kind
 verl-cookbook check --lenient --verl-src ~/src/verl ~/src/verl/docs

@@ -1,6 +1,4 @@
 git clone --depth 1 https://github.com/verl-project/verl.git
-# verl-cookbook is not on PyPI yet: install it from a clone of its repository
-git clone https://github.com/verl-cookbook/verl-cookbook.git && (cd verl-cookbook && python3 -m pip install .)
 cd verl
 # record what verl's docs already have, once; commit the file
 verl-cookbook check --verl-src . --lenient --write-baseline .verl-cookbook-baseline.json docs/ verl/checkpoint_engine/README.md

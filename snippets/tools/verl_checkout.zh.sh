@@ -1,6 +1,4 @@
 git clone --depth 1 https://github.com/verl-project/verl.git
-# verl-cookbook 尚未发布到 PyPI：从其仓库的克隆目录安装
-git clone https://github.com/verl-cookbook/verl-cookbook.git && (cd verl-cookbook && python3 -m pip install .)
 cd verl
 # 记录 verl 文档中已有的检查结果（只需执行一次），并提交生成的基线文件
 verl-cookbook check --verl-src . --lenient --write-baseline .verl-cookbook-baseline.json docs/ verl/checkpoint_engine/README.md
