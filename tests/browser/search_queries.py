@@ -113,6 +113,10 @@ ENGLISH: list[tuple[str, str]] = [
     ("FSDP checkpoint not uploaded to default_hdfs_dir", "en/recipes/checkpoint-callback/"),
     ("max_actor_ckpt_to_keep leaves data.pt", "en/recipes/checkpoint-callback/"),
     ("callback module not found PYTHONPATH runtime_env", "en/recipes/checkpoint-callback/"),
+    # miner14's entries (users13's sample)
+    ("wake up expert shape mismatch w13 w2", "en/recipes/troubleshooting/"),  # vllm-ascend #11548
+    ("VLLM_SLEEP_LEVEL", "en/recipes/troubleshooting/"),  # verl PR #3461
+    ("No module named 'transformer_engine'", "en/recipes/troubleshooting/"),  # verl #4399
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -258,4 +262,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("save_lora_only 合并报错", "recipes/model-merger/"),
     ("FSDP 检查点没有上传到 default_hdfs_dir", "recipes/checkpoint-callback/"),
     ("max_actor_ckpt_to_keep 删除后还剩 data.pt", "recipes/checkpoint-callback/"),
+    ("唤醒后 专家权重 形状不一致", "recipes/troubleshooting/"),  # vllm-ascend #11548
+    ("休眠唤醒后 推理端 权重不对", "recipes/troubleshooting/"),  # verl #7904
 ]
