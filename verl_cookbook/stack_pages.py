@@ -50,7 +50,7 @@ TEXT: dict[str, dict[str, Any]] = {
             "elsewhere": "从 verl 安装脚本所用的 triton-ascend 软件源安装（PyPI 上没有该版本）",
             "sdist": "从 PyPI 安装源码包，安装时在节点上编译",
             "sdist-pure": "从 PyPI 安装源码包（纯 Python，无需编译）",
-            "build": "源码安装（`VLLM_TARGET_DEVICE=empty`）",
+            "build": "源码编译（`VLLM_TARGET_DEVICE=empty`）",
             "no-deps": "从 PyPI 安装 wheel（`--no-deps`，最后安装）",
             "source": "在节点上源码编译",
         },
@@ -193,7 +193,8 @@ def table(release: str, product: str, lang: str) -> list[str]:
         if key == "cann" and not f.value[:1].isdigit():
             unstated = f
         if f.value[:1].isdigit():
-            lines.append(f"| {label} | `{_cell(f.value)}` | {t['host'].format(source=f.source)} |")
+            shown = f.value.upper() if key == "hdk" else f.value  # Ascend writes driver releases as 26.0.RC1
+            lines.append(f"| {label} | `{_cell(shown)}` | {t['host'].format(source=f.source)} |")
         else:
             lines.append(f"| {label} | {t['not_stated']} | {t['not_stated_note'].format(source=f.source)} |")
     for dist in KEY_DISTS:
