@@ -156,6 +156,10 @@ def test_requirements_format_is_a_file_of_pins_pip_reads(capsys, tmp_path: Path)
     path.write_text(out, encoding="utf-8")
     reqs = [Requirement(line) for line in out.splitlines() if line and not line.lstrip().startswith("#")]
     assert reqs and all(len(r.specifier) == 1 and next(iter(r.specifier)).operator == "==" for r in reqs)
+    # the stack page: the requirements behind a pin are indented comments below it (a review read "above" on the page)
+    lines = [line for line in out.splitlines() if line]
+    pinned = [n for n, line in enumerate(lines) if not line.lstrip().startswith("#")]
+    assert any(n + 1 < len(lines) and lines[n + 1].startswith((" ", "\t")) and "#" in lines[n + 1] for n in pinned)
     # pip's own parser reads the file (no index: it fails on the first download, after parsing every line)
     done = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--dry-run", "--no-index", "--no-deps", "-r", str(path)],

@@ -2,7 +2,7 @@
 # torch and torch_npu. triton-ascend 3.2.2 is not on PyPI: it comes from the triton-ascend index verl's install script uses.
 # vllm-ascend compiles against CANN: load the toolkit's environment first (the default install path shown).
 source /usr/local/Ascend/ascend-toolkit/set_env.sh
-python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/
+python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
 cd vllm
 VLLM_TARGET_DEVICE=empty python3 -m pip install -e .
@@ -13,7 +13,7 @@ git submodule update --init --recursive
 # --no-build-isolation builds with what is installed, so install the build requirements first
 # (setuptools-scm, cmake, pybind11, … are in requirements.txt, not in vLLM's or verl's requirements)
 # On x86_64 the torch-npu wheel requires torch==2.10.0+cpu, which only PyTorch's CPU index has.
-python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ \
+python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
   --extra-index-url https://download.pytorch.org/whl/cpu
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..

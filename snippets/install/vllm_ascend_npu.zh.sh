@@ -2,7 +2,7 @@
 # PyPI 上没有 triton-ascend 3.2.2，与 verl 的安装脚本一样从 triton-ascend 软件源安装。
 # vllm-ascend 需基于 CANN 编译：先加载 CANN 工具包的环境变量（此处为默认安装路径）。
 source /usr/local/Ascend/ascend-toolkit/set_env.sh
-python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/
+python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
 cd vllm
 VLLM_TARGET_DEVICE=empty python3 -m pip install -e .
@@ -13,7 +13,7 @@ git submodule update --init --recursive
 # --no-build-isolation 使用当前环境中已安装的软件包编译，因此先安装编译依赖
 # （setuptools-scm、cmake、pybind11 等在 requirements.txt 中，vLLM 与 verl 的依赖中没有）
 # x86_64 上的 torch-npu wheel 要求 torch==2.10.0+cpu，该版本只在 PyTorch 的 CPU 软件源中提供。
-python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ \
+python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
   --extra-index-url https://download.pytorch.org/whl/cpu
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..
