@@ -132,7 +132,7 @@ CHINESE: list[tuple[str, str]] = [
     ("选择后端", "backends/choosing/"),
     # "选哪个后端" typed as is misses (4th): Material's worker splits a run of Han characters into terms of the index
     # but never takes the run's last word (its loop stops one character short), so it searches 选* 哪个* without 后端;
-    # any wording whose last word carries little (选择哪个后端, 如何选择后端) ranks the page first. Recorded, not hidden.
+    # any wording whose last word carries little (选择哪个后端, 如何选择后端) ranks the page first.
     ("选择哪个后端", "backends/choosing/"),
     ("engine_kwargs", "backends/nccl-hccl/"),
     ("update_weights_bucket_megabytes", "backends/choosing/"),
