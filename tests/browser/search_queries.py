@@ -117,6 +117,12 @@ ENGLISH: list[tuple[str, str]] = [
     ("wake up expert shape mismatch w13 w2", "en/recipes/troubleshooting/"),  # vllm-ascend #11548
     ("VLLM_SLEEP_LEVEL", "en/recipes/troubleshooting/"),  # verl PR #3461
     ("No module named 'transformer_engine'", "en/recipes/troubleshooting/"),  # verl #4399
+    # miner15b's entries
+    ("Current node has no NPU available", "en/recipes/troubleshooting/"),  # vllm-ascend #3114
+    ("Failed to import Triton kernels constexpr_function", "en/recipes/troubleshooting/"),  # verl #5468
+    ("No module named 'vllm.lora.lora_model'", "en/recipes/troubleshooting/"),  # verl #5468
+    ("lora.merge=False illegal memory access", "en/recipes/troubleshooting/"),  # verl #6454
+    ("npu vllm data parallel expert parallel error", "en/recipes/troubleshooting/"),  # verl #4413
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -267,4 +273,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("max_actor_ckpt_to_keep 删除后还剩 data.pt", "recipes/checkpoint-callback/"),
     ("唤醒后 专家权重 形状不一致", "recipes/troubleshooting/"),  # vllm-ascend #11548
     ("休眠唤醒后 推理端 权重不对", "recipes/troubleshooting/"),  # verl #7904
+    ("ray 资源里没有 NPU Current node has no NPU available", "recipes/troubleshooting/"),  # vllm-ascend #3114
+    ("Failed to import Triton kernels 报错", "recipes/troubleshooting/"),  # verl #5468
+    ("LoRA 不合并 第二步 illegal memory access", "recipes/troubleshooting/"),  # verl #6454
+    ("vllm开启dp和ep在npu上报错", "recipes/troubleshooting/"),  # verl #4413
 ]
