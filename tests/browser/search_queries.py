@@ -123,6 +123,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("No module named 'vllm.lora.lora_model'", "en/recipes/troubleshooting/"),  # verl #5468
     ("lora.merge=False illegal memory access", "en/recipes/troubleshooting/"),  # verl #6454
     ("npu vllm data parallel expert parallel error", "en/recipes/troubleshooting/"),  # verl #4413
+    ("transformers 5 qwen3 moe weight sync gate_up_proj", "en/recipes/troubleshooting/"),  # verl PR #6896
+    ("HCCL_BUFFSIZE is too SMALL", "en/recipes/troubleshooting/"),  # vllm-ascend PR #5287
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -277,4 +279,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("Failed to import Triton kernels 报错", "recipes/troubleshooting/"),  # verl #5468
     ("LoRA 不合并 第二步 illegal memory access", "recipes/troubleshooting/"),  # verl #6454
     ("vllm开启dp和ep在npu上报错", "recipes/troubleshooting/"),  # verl #4413
+    ("transformers 5 MoE 同步权重 报错", "recipes/troubleshooting/"),  # verl PR #6896
+    ("MoE 推理 HCCL_BUFFSIZE 太小", "recipes/troubleshooting/"),  # vllm-ascend PR #5287
 ]
