@@ -125,6 +125,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("npu vllm data parallel expert parallel error", "en/recipes/troubleshooting/"),  # verl #4413
     ("transformers 5 qwen3 moe weight sync gate_up_proj", "en/recipes/troubleshooting/"),  # verl PR #6896
     ("HCCL_BUFFSIZE is too SMALL", "en/recipes/troubleshooting/"),  # vllm-ascend PR #5287
+    ("view size is not compatible with input tensor's size and stride update weights", "en/recipes/troubleshooting/"),  # verl PR #6919
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -281,4 +282,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("vllm开启dp和ep在npu上报错", "recipes/troubleshooting/"),  # verl #4413
     ("transformers 5 MoE 同步权重 报错", "recipes/troubleshooting/"),  # verl PR #6896
     ("MoE 推理 HCCL_BUFFSIZE 太小", "recipes/troubleshooting/"),  # vllm-ascend PR #5287
+    ("同步权重 view size is not compatible", "recipes/troubleshooting/"),  # verl PR #6919
 ]
