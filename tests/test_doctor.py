@@ -112,20 +112,16 @@ def _kimi_cann85(tmp_path: Path, *exports: str) -> Path:
     return p
 
 
-def test_intra_roce_on_atlas_a2_names_the_buffer_pool_as_the_other_choice_as_the_page_does(facts, tmp_path):
-    (found,) = [d for d in diagnose(_kimi_cann85(tmp_path), facts, product="A2").findings]
-    assert found.finding.rule == "ascend/intra-roce"
-    assert "ASCEND_BUFFER_POOL=4:8" in found.fix and "ASCEND_BUFFER_POOL=4:8" in found.fix_text("zh")
-    page = (REPO / "docs/ascend/hccl-whitelist.en.md").read_text(encoding="utf-8")
-    assert "leave it unset and turn on the [Ascend Direct buffer pool]" in page
-    (a3,) = diagnose(_kimi_cann85(tmp_path), facts, product="A3").findings
-    assert "ASCEND_BUFFER_POOL" not in a3.fix
-
-
-@pytest.mark.parametrize(("product", "pool", "fires"), [("A2", "4:8", False), ("A2", "0:0", True), ("A3", "4:8", True)])
-def test_a_buffer_pool_satisfies_intra_roce_on_atlas_a2_only(facts, tmp_path, product, pool, fires):
-    report = diagnose(_kimi_cann85(tmp_path, f"ASCEND_BUFFER_POOL={pool}"), facts, product=product)
-    assert any(d.finding.rule == "ascend/intra-roce" for d in report.findings) is fires
+@pytest.mark.parametrize("product", ["A2", "A3"])
+def test_a_buffer_pool_does_not_stand_in_for_intra_roce_with_kimi_as_verls_readme_gives_no_other_choice(
+    facts, tmp_path, product
+):
+    """verl's README says kimi_ckpt_engine with CANN >= 8.5.0 must set the variable; the buffer pool is Mooncake's
+    advice for its own transport, which no source gives for checkpoint-engine (review15b)."""
+    report = diagnose(_kimi_cann85(tmp_path, "ASCEND_BUFFER_POOL=4:8"), facts, product=product)
+    (found,) = [d for d in report.findings if d.finding.rule == "ascend/intra-roce"]
+    assert "HCCL_INTRA_ROCE_ENABLE=1" in found.fix and "ASCEND_BUFFER_POOL" not in found.fix
+    assert "ASCEND_BUFFER_POOL" not in found.fix_text("zh")
 
 
 def test_intra_roce_set_to_1_satisfies_the_rule(facts, tmp_path):
@@ -197,7 +193,11 @@ def test_without_a_verl_command_no_config_is_named_and_no_cann_or_product_note_i
     q.write_text("#!/bin/bash\n" + TRAINER.format(extra="trainer.device=npu"))
     judged = diagnose(q, facts)
     assert "config ppo_trainer" in _context(judged)
-    assert any("CANN version unknown" in n for n in judged.notes)
+    assert not any("CANN version unknown" in n for n in judged.notes)  # the default backend is not kimi_ckpt_engine
+    k = tmp_path / "kimi.sh"
+    kimi = "actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine"
+    k.write_text(q.read_text().replace("=npu", f"=npu {kimi}"))
+    assert any("CANN version unknown" in n for n in diagnose(k, facts).notes)
 
 
 def test_device_given_on_the_command_line_wins(facts):
@@ -435,14 +435,25 @@ def _doctor_text(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-def test_one_file_gets_each_of_its_notes(capsys):
-    _code, _out, err = _doctor_text(capsys, str(DATA / "npu_mooncake_ok.yaml"))
-    assert "npu_mooncake_ok.yaml: note: CANN version unknown" in err
+def test_one_file_gets_each_of_its_notes(capsys, tmp_path):
+    _code, _out, err = _doctor_text(capsys, str(_yaml(tmp_path)))
+    assert "kimi_npu.yaml: note: CANN version unknown" in err
+    assert "kimi_npu.yaml: note: Ascend product unknown" in err
     assert "notes by kind" not in err
 
 
-def test_several_files_get_their_notes_counted_by_kind(capsys):
-    files = [DATA / "npu_mooncake_ok.yaml", DATA / "nccl_npu_rebuild_group.yaml", DATA / "kwargs_wrong_key.sh"]
+def test_a_config_of_another_backend_gets_no_note_about_the_kimi_rules_it_could_not_meet(capsys):
+    """The product and CANN rules judge kimi_ckpt_engine only: asking a mooncake config for them changes nothing."""
+    _code, _out, err = _doctor_text(capsys, str(DATA / "npu_mooncake_ok.yaml"))
+    assert "CANN version unknown" not in err and "Ascend product unknown" not in err
+    assert "--cann" not in err and "--product" not in err  # nor does the line of guesses ask for them
+
+
+def test_several_files_get_their_notes_counted_by_kind(capsys, tmp_path):
+    kimi = [tmp_path / f"kimi_{n}.yaml" for n in (1, 2, 3)]
+    for k in kimi:
+        k.write_text(KIMI_YAML)
+    files = [*kimi, DATA / "kwargs_wrong_key.sh"]
     code, out, err = _doctor_text(capsys, *map(str, files))
     assert ": note: " not in err
     assert "doctor: notes by kind" in err
@@ -562,22 +573,14 @@ def _kimi_script(tmp_path, product_comment: str, exports: str):
     return p
 
 
-@pytest.mark.parametrize("pool", ["4:8", "8:16"])
-def test_on_atlas_a2_the_ascend_direct_buffer_pool_is_the_alternative_the_whitelist_page_gives(facts, tmp_path, pool):
-    """The page's A2 row: set HCCL_INTRA_ROCE_ENABLE=1, or leave it unset and turn the buffer pool on (the blind
-    review found the rule reporting an error for the second option)."""
-    p = _kimi_script(tmp_path, "# Atlas A2", f"export ASCEND_BUFFER_POOL={pool}\n")
-    report = diagnose(p, facts, cann="8.5.0", product="A2")
-    assert not [d for d in report.findings if d.finding.rule == "ascend/intra-roce"]
-
-
-@pytest.mark.parametrize("pool", ["0:0", ""])
-def test_on_atlas_a2_a_buffer_pool_that_is_off_does_not_count(facts, tmp_path, pool):
+@pytest.mark.parametrize("pool", ["4:8", "8:16", "0:0", ""])
+def test_on_atlas_a2_any_buffer_pool_setting_leaves_intra_roce_asked_for_kimi(facts, tmp_path, pool):
+    """An earlier page offered the buffer pool as the Atlas A2 alternative; verl's README gives none (review15b)."""
     p = _kimi_script(tmp_path, "# Atlas A2", f"export ASCEND_BUFFER_POOL={pool}\n")
     report = diagnose(p, facts, cann="8.5.0", product="A2")
     (found,) = [d.finding for d in report.findings if d.finding.rule == "ascend/intra-roce"]
-    assert "neither it nor the Ascend Direct buffer pool is set" in found.message
-    assert "ASCEND_BUFFER_POOL=4:8" in (found.rule.fix_text(found.data, "en") or "")  # the fix names both options
+    assert "verl's README asks for HCCL_INTRA_ROCE_ENABLE=1" in found.message
+    assert "ASCEND_BUFFER_POOL" not in (found.rule.fix_text(found.data, "en") or "")
 
 
 def test_on_atlas_a3_the_buffer_pool_does_not_replace_intra_node_roce(facts, tmp_path):
@@ -598,14 +601,15 @@ def test_the_findings_go_to_stdout_and_the_summary_lines_to_stderr(capsys, monke
     assert "run_grpo_npu_wrong.sh:" not in err.replace("doctor: run_grpo_npu_wrong.sh:", "")
 
 
-def test_json_output_keeps_each_files_notes_which_text_counts_by_kind(capsys):
-    files = [str(DATA / "npu_mooncake_ok.yaml"), str(DATA / "kwargs_wrong_key.sh")]
+def test_json_output_keeps_each_files_notes_which_text_counts_by_kind(capsys, tmp_path):
+    files = [str(_yaml(tmp_path)), str(DATA / "npu_mooncake_ok.yaml")]
     cli.main(["doctor", *files, "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     notes = {Path(f["path"]).name: f["notes"] for f in doc["files"]}
-    assert set(notes) == {"npu_mooncake_ok.yaml", "kwargs_wrong_key.sh"}
-    assert any(n.startswith("CANN version unknown") for n in notes["npu_mooncake_ok.yaml"])
-    assert any(n.startswith("CANN version unknown") for n in notes["kwargs_wrong_key.sh"])
+    assert set(notes) == {"kimi_npu.yaml", "npu_mooncake_ok.yaml"}
+    assert any(n.startswith("CANN version unknown") for n in notes["kimi_npu.yaml"])
+    # no kimi_ckpt_engine: nothing the product or CANN would change
+    assert not [n for n in notes["npu_mooncake_ok.yaml"] if n.startswith(("CANN", "Ascend product"))]
 
 
 def test_a_launch_scripts_exports_and_each_hydra_override_form_are_read_as_hydra_reads_them(facts, tmp_path):

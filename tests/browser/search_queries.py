@@ -117,6 +117,12 @@ ENGLISH: list[tuple[str, str]] = [
     ("wake up expert shape mismatch w13 w2", "en/recipes/troubleshooting/"),  # vllm-ascend #11548
     ("VLLM_SLEEP_LEVEL", "en/recipes/troubleshooting/"),  # verl PR #3461
     ("No module named 'transformer_engine'", "en/recipes/troubleshooting/"),  # verl #4399
+    # miner15a's entries
+    ("PytorchStreamWriter failed writing file data file write failed", "en/recipes/troubleshooting/"),  # verl #3346
+    ("actor_rollout_save_checkpoint WORKER_DIED", "en/recipes/troubleshooting/"),  # verl #4332
+    ("assert isinstance(weight, torch.distributed._tensor.DTensor)", "en/recipes/troubleshooting/"),  # verl #903
+    ("LoRA on top of SFT merged model which base", "en/recipes/model-merger/"),  # verl #4948
+    ("merged model gibberish tie-word-embedding lm_head missing", "en/recipes/model-merger/"),  # verl #2612
     # miner15b's entries
     ("Current node has no NPU available", "en/recipes/troubleshooting/"),  # vllm-ascend #3114
     ("Failed to import Triton kernels constexpr_function", "en/recipes/troubleshooting/"),  # verl #5468
@@ -276,6 +282,13 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("max_actor_ckpt_to_keep 删除后还剩 data.pt", "recipes/checkpoint-callback/"),
     ("唤醒后 专家权重 形状不一致", "recipes/troubleshooting/"),  # vllm-ascend #11548
     ("休眠唤醒后 推理端 权重不对", "recipes/troubleshooting/"),  # verl #7904
+    # miner15a's entries
+    ("保存检查点报错 PytorchStreamWriter file write failed", "recipes/troubleshooting/"),  # verl #3346
+    ("保存检查点时 worker 退出 WORKER_DIED", "recipes/troubleshooting/"),  # verl #4332
+    ("单卡检查点合并 AssertionError DTensor", "recipes/troubleshooting/"),  # verl #903
+    ("SFT 合并后的模型上做 LoRA 合并结果基于哪个模型", "recipes/model-merger/"),  # verl #4948
+    ("megatron 合并后输出乱码", "recipes/model-merger/"),  # verl #2612
+    # miner15b's entries
     ("ray 资源里没有 NPU Current node has no NPU available", "recipes/troubleshooting/"),  # vllm-ascend #3114
     ("Failed to import Triton kernels 报错", "recipes/troubleshooting/"),  # verl #5468
     ("LoRA 不合并 第二步 illegal memory access", "recipes/troubleshooting/"),  # verl #6454

@@ -137,8 +137,8 @@ def startup_stage(reports: list[FileReport], args: argparse.Namespace, facts: Fa
 
 def _context(r: FileReport) -> list[str]:
     parts = [f"{r.kind}", r.device.describe("device")]
-    if r.device.value == "npu":
-        parts += [r.cann.describe("CANN"), r.product.describe("product")]
+    if r.device.value == "npu":  # an unknown CANN or product matters only to the kimi_ckpt_engine rules
+        parts += [g.describe(what) for g, what in ((r.cann, "CANN"), (r.product, "product")) if r.kimi or g.value]
     if r.units:  # no verl command found: no config was composed, so none is named
         parts.append(f"config {r.config}")
     return parts

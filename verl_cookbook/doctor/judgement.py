@@ -39,6 +39,7 @@ class FileReport:
     findings: list[DoctorFinding] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)  # what the startup stage is given (doctor --startup)
     env: dict = field(default_factory=dict)
+    kimi: bool = False  # a command uses kimi_ckpt_engine: the rules that need the CANN version and product apply
 
 
 def judge(unit: Unit, target: Target, stages: Stage) -> list[DoctorFinding]:
@@ -131,12 +132,13 @@ def diagnose(
             anchor_line=unit.line,
         )
         report.findings += judge(unit, target, stages)
+        report.kimi = report.kimi or target.backend == ascend_env.KIMI
         unread = ascend_env.whitelist_file_note(target)
         if unread and unread not in report.notes:
             report.notes.append(unread)
     if dev.value is None:
         report.notes.append(f"{dev.describe('device')}: device-specific rules were not applied")
-    elif dev.value == "npu" and units:  # both rules judge a verl command's checkpoint engine: none, nothing to say
+    elif dev.value == "npu" and report.kimi:  # both rules judge kimi_ckpt_engine only: nothing to say otherwise
         if report.product.value is None:
             report.notes.append(
                 "Ascend product unknown (--product A2|A3|950): the Ascend 950PR/950DT whitelist rule was not applied"

@@ -228,8 +228,6 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
     given = _env(t, "HCCL_INTRA_ROCE_ENABLE")
     if given is not None and (given[0] or "").strip() == "1":
         return []
-    if t.product != "A3" and _buffer_pool_on(t):
-        return []  # the Atlas A2 alternative the whitelist page gives: Ascend Direct's buffer pool instead
     line, col = (given[1], 1) if given else _anchor(t)
     product = t.product if t.product in ("A2", "A3") else None
     return [
@@ -238,7 +236,6 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
                 t.file,
                 line,
                 col,
-                case="a2" if product == "A2" else "",
                 backend=KIMI,
                 cann=t.cann,
                 product=product,
@@ -250,19 +247,6 @@ def check_intra_roce(t: Target) -> list[DoctorFinding]:
             t,
         )
     ]
-
-
-def _buffer_pool_on(t: Target) -> bool:
-    """``ASCEND_BUFFER_POOL=N:SIZE`` with a buffer (``0:0`` or an empty value is the pool off). A value not known
-    statically counts as on: the rule stays silent rather than guess."""
-    given = _env(t, "ASCEND_BUFFER_POOL")
-    if given is None:
-        return False
-    value = given[0]
-    if value is None:
-        return True
-    num, _, size = value.strip().partition(":")
-    return value.strip() not in ("", "0:0") and not (num.strip() == "0" or size.strip() == "0")
 
 
 def _truthy(value: object) -> bool:

@@ -75,34 +75,16 @@ ASCEND_INTRA_ROCE = declare(
     "ascend/intra-roce",
     "kimi_ckpt_engine with CANN ≥ 8.5.0 without intra-node RoCE",
     "CANN 8.5.0 及以上版本使用 `kimi_ckpt_engine` 时未开启节点内 RoCE",
-    "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1`, and, on the Atlas A2 "
-    "training series (or an unknown product), without the Ascend Direct buffer pool either.",
+    "`kimi_ckpt_engine` on Ascend with CANN ≥ 8.5.0 without `HCCL_INTRA_ROCE_ENABLE=1` (except on Ascend 950PR/"
+    "Ascend 950DT).",
     "Inside a server, Mooncake's Ascend Direct communicates over HCCS by default, and without the variable its "
     "host-to-device (H2D) weight transfers can time out; with it, they communicate over RoCE.",
-    message={
-        "": "`{backend}` with CANN {cann}[[ on Atlas {product}]]: verl's README asks for HCCL_INTRA_ROCE_ENABLE=1 "
-        "(intra-node RoCE for Mooncake's Ascend Direct, which uses HCCS by default)",
-        "a2": "`{backend}` with CANN {cann} on Atlas A2: verl's README asks for HCCL_INTRA_ROCE_ENABLE=1 (intra-node "
-        "RoCE for Mooncake's Ascend Direct); neither it nor the Ascend Direct buffer pool is set",
-    },
-    message_zh={
-        "": "以 CANN {cann}[[ 在 Atlas {product} 训练系列产品上]]使用 `{backend}`：verl 的 README 要求设置 "
-        "`HCCL_INTRA_ROCE_ENABLE=1`（Mooncake 的 Ascend Direct 默认使用 HCCS 链路通信，设置后使用 RoCE 链路通信）",
-        "a2": "以 CANN {cann} 在 Atlas A2 训练系列产品上使用 `{backend}`：verl 的 README 要求设置 "
-        "`HCCL_INTRA_ROCE_ENABLE=1`（设置后 Mooncake 的 Ascend Direct 使用 RoCE 链路通信），当前既未设置该变量，"
-        "也未开启 Ascend Direct 缓冲池",
-    },
-    fix={
-        "": "`export HCCL_INTRA_ROCE_ENABLE=1` (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
-        "a2": "`export HCCL_INTRA_ROCE_ENABLE=1` with `ASCEND_BUFFER_POOL` off, or leave it unset and turn on the "
-        "Ascend Direct buffer pool (`export ASCEND_BUFFER_POOL=4:8`)",
-    },
-    fix_zh={
-        "": "执行 `export HCCL_INTRA_ROCE_ENABLE=1`（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
-        "a2": "执行 `export HCCL_INTRA_ROCE_ENABLE=1` 并关闭 `ASCEND_BUFFER_POOL`；或不设置该变量，"
-        "改为开启 Ascend Direct "
-        "缓冲池（`export ASCEND_BUFFER_POOL=4:8`）",
-    },
+    message="`{backend}` with CANN {cann}[[ on Atlas {product}]]: verl's README asks for HCCL_INTRA_ROCE_ENABLE=1 "
+    "(intra-node RoCE for Mooncake's Ascend Direct, which uses HCCS by default)",
+    message_zh="以 CANN {cann}[[ 在 Atlas {product} 训练系列产品上]]使用 `{backend}`：verl 的 README 要求设置 "
+    "`HCCL_INTRA_ROCE_ENABLE=1`（Mooncake 的 Ascend Direct 默认使用 HCCS 链路通信，设置后使用 RoCE 链路通信）",
+    fix="`export HCCL_INTRA_ROCE_ENABLE=1` (not on Ascend 950PR/Ascend 950DT, where HCCL does not support it)",
+    fix_zh="执行 `export HCCL_INTRA_ROCE_ENABLE=1`（Ascend 950PR/Ascend 950DT 除外：HCCL 在该产品上不支持此变量）",
     page=PAGE_MOONCAKE_KIMI,
     bad=Example("sh", "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI, ("--product", "A3", "--cann", "8.5.0")),
     good=Example(

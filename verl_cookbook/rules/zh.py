@@ -23,8 +23,8 @@ _COVERAGE = "没有任何检查支撑的事实陈述会悄然失效，读者无�
 ZH: dict[str, tuple[str, str]] = {
     # ascend
     "ascend/intra-roce": (
-        "在昇腾上使用 `kimi_ckpt_engine`，CANN 版本 ≥ 8.5.0，但未设置 `HCCL_INTRA_ROCE_ENABLE=1`；在 Atlas A2 "
-        "训练系列产品（或产品未知）上，也未开启 Ascend Direct 缓冲池。",
+        "在昇腾上使用 `kimi_ckpt_engine`，CANN 版本 ≥ 8.5.0，但未设置 `HCCL_INTRA_ROCE_ENABLE=1`"
+        "（Ascend 950PR/Ascend 950DT 除外）。",
         "Mooncake 的 Ascend Direct 在 Server 内默认使用 HCCS 链路通信，未设置该变量时，主机到设备（H2D）的权重传输"
         "可能执行超时；设置后改为使用 RoCE 链路通信。",
     ),
