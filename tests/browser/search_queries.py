@@ -123,6 +123,15 @@ ENGLISH: list[tuple[str, str]] = [
     ("assert isinstance(weight, torch.distributed._tensor.DTensor)", "en/recipes/troubleshooting/"),  # verl #903
     ("LoRA on top of SFT merged model which base", "en/recipes/model-merger/"),  # verl #4948
     ("merged model gibberish tie-word-embedding lm_head missing", "en/recipes/model-merger/"),  # verl #2612
+    # miner15b's entries
+    ("Current node has no NPU available", "en/recipes/troubleshooting/"),  # vllm-ascend #3114
+    ("Failed to import Triton kernels constexpr_function", "en/recipes/troubleshooting/"),  # verl #5468
+    ("No module named 'vllm.lora.lora_model'", "en/recipes/troubleshooting/"),  # verl #5468
+    ("lora.merge=False illegal memory access", "en/recipes/troubleshooting/"),  # verl #6454
+    ("npu vllm data parallel expert parallel error", "en/recipes/troubleshooting/"),  # verl #4413
+    ("transformers 5 qwen3 moe weight sync gate_up_proj", "en/recipes/troubleshooting/"),  # verl PR #6896
+    ("HCCL_BUFFSIZE is too SMALL", "en/recipes/troubleshooting/"),  # vllm-ascend PR #5287
+    ("view size is not compatible with input tensor's size and stride update weights", "en/recipes/troubleshooting/"),  # verl PR #6919
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -279,4 +288,12 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("单卡检查点合并 AssertionError DTensor", "recipes/troubleshooting/"),  # verl #903
     ("SFT 合并后的模型上做 LoRA 合并结果基于哪个模型", "recipes/model-merger/"),  # verl #4948
     ("megatron 合并后输出乱码", "recipes/model-merger/"),  # verl #2612
+    # miner15b's entries
+    ("ray 资源里没有 NPU Current node has no NPU available", "recipes/troubleshooting/"),  # vllm-ascend #3114
+    ("Failed to import Triton kernels 报错", "recipes/troubleshooting/"),  # verl #5468
+    ("LoRA 不合并 第二步 illegal memory access", "recipes/troubleshooting/"),  # verl #6454
+    ("vllm开启dp和ep在npu上报错", "recipes/troubleshooting/"),  # verl #4413
+    ("transformers 5 MoE 同步权重 报错", "recipes/troubleshooting/"),  # verl PR #6896
+    ("MoE 推理 HCCL_BUFFSIZE 太小", "recipes/troubleshooting/"),  # vllm-ascend PR #5287
+    ("同步权重 view size is not compatible", "recipes/troubleshooting/"),  # verl PR #6919
 ]
