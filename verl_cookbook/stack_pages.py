@@ -55,7 +55,7 @@ TEXT: dict[str, dict[str, Any]] = {
             "source": "在节点上源码编译",
         },
         "host": "在主机上安装，见 [verl 昇腾安装指南]({source})",
-        "glibc": "操作系统的 glibc 版本",
+        "glibc": "操作系统的 glibc 版本：各固定版本在 PyPI 上最旧的 wheel 所需 glibc 中的最高者",
         "backend_only": "（仅 {backends} 后端）",
         "backends_only": "该产品上只有 {backends} 后端有配套版本，下表仅适用于这些后端。",
         "dated": "`{version}`（{date}）",
@@ -73,7 +73,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "kimi_950": "在该产品上使用 `kimi_ckpt_engine` 时，须开启 HCCL 白名单校验，"
         "见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)。",
         "kimi_950_unsupported": "verl {release} 不支持在该产品上使用 `kimi_ckpt_engine`。",
-        "by_backend": "{floor} 及以上（{backends}）",
+        "by_backend": "{floor} 及以上（{backends}，由 {who} 决定）",
         "list_sep": "、",
         "hdk": "NPU 驱动与固件",
         "products": {"A2": "Atlas A2 训练系列产品", "A3": "Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
@@ -101,7 +101,8 @@ TEXT: dict[str, dict[str, Any]] = {
             "source": "built on the node from source",
         },
         "host": "on the host, see [verl's Ascend install guide]({source})",
-        "glibc": "the operating system's glibc",
+        "glibc": "the operating system's glibc: the highest of the glibc each pinned version's oldest wheel on PyPI "
+        "needs",
         "backend_only": " ({backends} only)",
         "backends_only": "On this product only the {backends} backends have matching versions; "
         "the table applies to them only.",
@@ -120,7 +121,7 @@ TEXT: dict[str, dict[str, Any]] = {
         "kimi_950": "To use `kimi_ckpt_engine` on this product, enable HCCL whitelist checking: see "
         "[HCCL whitelist and related environment variables](../ascend/hccl-whitelist.md).",
         "kimi_950_unsupported": "verl {release} does not support `kimi_ckpt_engine` on this product.",
-        "by_backend": "{floor} or later ({backends})",
+        "by_backend": "{floor} or later ({backends}; set by {who})",
         "list_sep": ", ",
         "hdk": "NPU driver and firmware",
         "products": {"A2": "Atlas A2 training series", "A3": "Atlas A3 training series", "950": "Ascend 950PR/950DT"},
@@ -207,12 +208,19 @@ def table(release: str, product: str, lang: str) -> list[str]:
         only = "" if len(having) == len(ok) else t["backend_only"].format(backends=named)
         lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {t['how'][pin.how]} |")
     floors: dict[str, list[str]] = {}
+    setters: dict[str, list[str]] = {}  # the pin whose oldest file for the target needs that glibc
     for backend, p in plans.items():
         if p.verdict == "ok":
-            floors.setdefault(glibc_text(p).removeprefix("glibc "), []).append(backend)
+            floor = glibc_text(p).removeprefix("glibc ")
+            floors.setdefault(floor, []).append(backend)
+            if (d := p.glibc_decider) is not None and (who := f"`{d[1].name}` {d[1].version}") not in setters.get(
+                floor, []
+            ):
+                setters.setdefault(floor, []).append(who)
     sep = t["list_sep"]
     cell = " / ".join(
-        t["by_backend"].format(floor=f, backends=sep.join(f"`{x}`" for x in b)) for f, b in sorted(floors.items())
+        t["by_backend"].format(floor=f, backends=sep.join(f"`{x}`" for x in b), who=sep.join(setters.get(f, [])))
+        for f, b in sorted(floors.items())
     )
     lines.append(f"| glibc | {cell} | {t['glibc']} |")
     for d in guide_differences(base):
