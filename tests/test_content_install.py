@@ -67,3 +67,32 @@ def test_the_backend_listing_runs_on_releases_that_keep_no_import_errors(tmp_pat
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(tmp_path), "PYTHONNOUSERSITE": "1"}
     out = subprocess.run(["bash", "-e", "-c", snippet], env=env, capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout) == (0, "registered: ['naive']\n"), out.stderr
+
+
+STUBS = """
+source() { :; }
+uname() { echo "$FAKE_ARCH"; }
+git() { if [ "$1" = clone ]; then mkdir -p "$(basename "${*: -1}" .git)"; fi; }
+python3() { echo "python3 $*" >> "$LOG"; }
+"""
+
+
+@pytest.mark.parametrize("path", SNIPPETS)
+@pytest.mark.parametrize("arch", ["x86_64", "aarch64"])
+def test_pytorchs_cpu_index_is_added_on_x86_64_only(tmp_path: Path, path: str, arch: str) -> None:
+    """review15a F5: the page says PyTorch's CPU index is needed on x86_64 (the x86_64 torch-npu wheel requires
+    torch==2.10.0+cpu); on aarch64 torch comes from PyPI, and an extra index there would let pip prefer a ``+cpu``
+    local version. Run the snippet with git, pip and uname stubbed: the index is on the pip lines on x86_64 only."""
+    import subprocess
+
+    log = tmp_path / "pip.log"
+    snippet = (REPO / path).read_text(encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "FAKE_ARCH": arch, "LOG": str(log)}
+    out = subprocess.run(
+        ["bash", "-e", "-c", STUBS + snippet], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    reqs = next(c for c in calls if "install -r requirements.txt" in c)
+    assert ("download.pytorch.org/whl/cpu" in reqs) == (arch == "x86_64"), reqs
+    assert sum("download.pytorch.org" in c for c in calls) == (arch == "x86_64")
