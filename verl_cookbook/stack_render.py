@@ -35,7 +35,8 @@ def cann_lines(plan: Plan) -> list[str]:
         elif not f.value[:1].isdigit():
             out.append(f"{label}: not stated in verl's guide (it says “{f.value}…”, {f.source})")
         else:
-            out.append(f"{label} {f.value} ({f.source})")
+            at = "" if f.read_at_tag(plan.ask.verl) else f"; verl has no v{plan.ask.verl} tag: read on main at {f.ref}"
+            out.append(f"{label} {f.value} ({f.source}{at})")
     asked = plan.ask.cann
     cann = plan.facts.get("cann")
     if asked and cann is not None and cann.value != asked:
