@@ -229,7 +229,7 @@ def table(release: str, product: str, lang: str) -> list[str]:
         if p.verdict == "ok":
             floor = glibc_text(p).removeprefix("glibc ")
             floors.setdefault(floor, []).append(backend)
-            if (d := p.glibc_decider) is not None and (who := f"`{d[1].name}` {d[1].version}") not in setters.get(
+            if (dec := p.glibc_decider) is not None and (who := f"`{dec[1].name}` {dec[1].version}") not in setters.get(
                 floor, []
             ):
                 setters.setdefault(floor, []).append(who)
