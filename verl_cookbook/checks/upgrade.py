@@ -266,7 +266,7 @@ def rewrite(
             out.append(_moved(f, key, new, None, source, label))
         elif move and move.get("new") and _has(base, move["new"]):
             # before the section: a key of a renamed section has its own new place, and each key is its own fix
-            out.append(_moved(f, key, move["new"], move, move.get("proof") or move["source"], label))
+            out.append(_moved(f, key, move["new"], move, move.get("proof") or _source(move, config), label))
         elif section != key and section in moves:
             sections.setdefault(section, []).append(f)  # the whole section went away: one cause
         elif move and not move.get("new"):
@@ -275,7 +275,7 @@ def rewrite(
                     f.path,
                     f.line,
                     f.col,
-                    fact=f"verl {move['last']}: {move['source']}",
+                    fact=f"verl {move['last']}: {_source(move, config)}",
                     key=key,
                     last=move["last"],
                     since=move["since"],
@@ -293,6 +293,14 @@ def rewrite(
             choice = None if move else _choice_with(facts, config, base, section)
             out.append(_section(section, group, move, label, config, choice))
     return out
+
+
+def _source(move: dict, config: str) -> str:
+    """Where the last release that had a moved or removed key wrote it: the file and line of the config the command
+    composes when that config had the key (``--config-name=ppo_megatron_trainer``), else of the one that had it (the
+    `ppo_trainer` config's first); the release read when the data has no line."""
+    sources = move.get("sources") or {}
+    return str(sources.get(config) or sources.get("ppo_trainer") or next(iter(sources.values()), move["source"]))
 
 
 def _choice_with(facts: Facts, config: str, base: dict, section: str) -> str | None:
