@@ -190,3 +190,20 @@ def test_a_script_whose_only_trainer_was_named_gets_no_second_nothing_checked_no
     assert not [n for n in gone.notes if "no verl trainer command" in n]
     plain = diagnose(_run(tmp_path, "echo hello\npython3 -m pip install verl\n"), facts)
     assert [n for n in plain.notes if "no verl trainer command" in n]  # nothing named: the note is the news
+
+
+def test_fix_runs_main_ppo_with_transfer_queue_on_and_without_the_old_config_name(facts, tmp_path):
+    from verl_cookbook import fixes
+
+    text = TQ + "    data.train_batch_size=8\n"
+    path = _run(tmp_path, text)
+    report = diagnose(path, facts)
+    f = _only(report, "upgrade/entry-point-moved")
+    plan = fixes.plan([f], fixes.resolver(tmp_path))
+    fixed = plan.files[0].result.text
+    assert "python3 -m verl.trainer.main_ppo transfer_queue.enable=true \\\n" in fixed
+    assert "--config-name" not in fixed and "    data.train_batch_size=8\n" in fixed
+    quoted = text.replace("=transfer_queue_ppo_trainer", '="transfer_queue_ppo_trainer"')  # not as written: left alone
+    path.write_text("#!/bin/bash\n" + quoted)
+    plan = fixes.plan([_only(diagnose(path, facts), "upgrade/entry-point-moved")], fixes.resolver(tmp_path))
+    assert "verl.trainer.main_ppo transfer_queue.enable=true --config-name=" in plan.files[0].result.text
