@@ -72,6 +72,34 @@ def targets(text: str, file: str, where: str) -> Targets:
 
 
 TARGETS: dict[str, Targets] = {}  # release -> its sections' targets (filled by release_keys)
+# release -> config name (`ppo_trainer`, `ppo_megatron_trainer`) -> key path -> "file:line (where read)"
+LINES: dict[str, dict[str, dict[str, str]]] = {}
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The line each key path of a YAML text is written on."""
+    out: dict[str, int] = {}
+
+    def walk(node: yaml.Node, prefix: tuple[str, ...]) -> None:
+        if not isinstance(node, yaml.MappingNode):
+            return
+        for k, v in node.value:
+            p = (*prefix, str(k.value))
+            out[".".join(p)] = k.start_mark.line + 1
+            walk(v, p)
+
+    root = yaml.compose(text)
+    if root is not None:
+        walk(root, ())
+    return out
+
+
+def _config_name(file: str) -> str:
+    return file.rsplit("/", 1)[-1].removeprefix("_generated_").removesuffix(".yaml")
+
+
+def _record_lines(release: str, file: str, text: str, where: str) -> None:
+    LINES.setdefault(release, {})[_config_name(file)] = {k: f"{file}:{n} {where}" for k, n in key_lines(text).items()}
 
 
 def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
@@ -88,6 +116,7 @@ def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
             r = subprocess.run([*git, "show", f"{tag}:{f}"], capture_output=True, text=True, timeout=120)
             if r.returncode == 0:
                 keys |= paths(yaml.safe_load(r.stdout))
+                _record_lines(tag[1:], f, r.stdout, f"at tag {tag} (github.com/verl-project/verl)")
                 TARGETS.setdefault(tag[1:], {}).update(
                     {k: v for k, v in targets(r.stdout, f, f"tag {tag}").items() if k not in TARGETS.get(tag[1:], {})}
                 )
@@ -101,6 +130,7 @@ def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
             p = cache / rel / f
             if p.is_file():
                 keys |= paths(yaml.safe_load(p.read_text()))
+                _record_lines(rel, f, p.read_text(), f"in the verl {rel} wheel (pypi.org/project/verl/{rel})")
                 found = targets(p.read_text(), f, f"verl {rel} wheel")
                 TARGETS.setdefault(rel, {}).update({k: v for k, v in found.items() if k not in TARGETS[rel]})
         if keys:
@@ -117,7 +147,7 @@ def moves_for(target: str, keys: dict[str, tuple[set[str], str]]) -> dict[str, d
             parent = k.rsplit(".", 1)[0] if "." in k else None
             if parent is not None and parent not in have and parent in keys[rel][0]:
                 pass  # recorded for the section too; the key keeps its own entry for a precise message
-            out[k] = {"last": rel, "source": keys[rel][1]}
+            out[k] = {"last": rel, "source": keys[rel][1], **_sources(rel, k)}
     by_suffix: dict[str, list[str]] = {}
     for k in have:
         parts = k.split(".")
@@ -142,6 +172,14 @@ def moves_for(target: str, keys: dict[str, tuple[set[str], str]]) -> dict[str, d
         first_without = next(r for r in sorted(keys, key=version_key) if version_key(r) > version_key(entry["last"]))
         entry["since"] = first_without
     return dict(sorted(out.items()))
+
+
+def _sources(release: str, key: str) -> dict:
+    """``sources``: config name (`ppo_trainer`, `ppo_megatron_trainer`) -> the file and line of ``release`` that has
+    ``key`` in that generated config. ``source`` names the release read, this says where: the checker cites the config
+    the command composes (a megatron key lives only in `_generated_ppo_megatron_trainer.yaml`)."""
+    found = {c: lines[key] for c, lines in LINES.get(release, {}).items() if key in lines}
+    return {"sources": found} if found else {}
 
 
 def _renamed_section(key: str, last: str, target: str, keys: dict) -> tuple[str, str] | None:

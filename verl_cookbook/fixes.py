@@ -94,7 +94,13 @@ def _entry_point(f: Finding, line: str) -> Edit | None:
     if len(hits) != 1:
         return None
     keep = f.data.get("keep") or []  # the old config's defaults the new one leaves required, set as overrides
-    return Edit(f.line, hits[0] + 1, old, " ".join([new, *map(str, keep)]), str(f.rule))
+    text, written = " ".join([new, *map(str, keep)]), old
+    drop = f.data.get("drop")  # the old entry point's own `--config-name=…`: gone with it, when written on this line
+    at = re.search(rf"(?<!\S){re.escape(drop)}(?!\S)", line[hits[0] :]) if isinstance(drop, str) else None
+    if at:
+        written = line[hits[0] : hits[0] + at.end()]
+        text = (text + line[hits[0] + len(old) : hits[0] + at.start()]).rstrip()
+    return Edit(f.line, hits[0] + 1, written, text, str(f.rule))
 
 
 _FENCE_LANG = re.compile(r"^\s*(?:`{3,}|~{3,})\s*\{?\s*\.?|^\s*\.\.\s+(?:code|code-block|sourcecode)::\s*")

@@ -34,6 +34,7 @@ from verl_cookbook.checks.shell_placeholders import ELIDED
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.rules.config import (
+    CONFIG_LEGACY_KEY,
     CONFIG_NOT_A_FIELD,
     CONFIG_NOT_A_MAPPING,
     CONFIG_UNKNOWN_KEY,
@@ -179,8 +180,15 @@ def _why_unknown(arg: str) -> str:
 
 
 # -- judging -------------------------------------------------------------------------------------------------------
-# Findings about a key itself (not its value): still right when the value is a shell expansion.
-_KEY_RULES = {CONFIG_UNKNOWN_KEY, CONFIG_NOT_A_MAPPING, OVERRIDE_NEEDS_PLUS, OVERRIDE_PLUS_ON_EXISTING}
+# Findings about a key itself (not its value): still right when the value is a shell expansion. A legacy key is
+# legacy whatever its value (`custom_reward_function.path="${REWARD_PATH}"`: main_ppo still never reads it).
+_KEY_RULES = {
+    CONFIG_UNKNOWN_KEY,
+    CONFIG_NOT_A_MAPPING,
+    OVERRIDE_NEEDS_PLUS,
+    OVERRIDE_PLUS_ON_EXISTING,
+    CONFIG_LEGACY_KEY,
+}
 # Findings that a key or group is missing from verl's tree: not judged when the config may hold more (not strict).
 _KEY_PRESENCE_RULES = {CONFIG_UNKNOWN_KEY, OVERRIDE_NEEDS_PLUS, OVERRIDE_GROUP, CONFIG_NOT_A_FIELD}
 
@@ -193,7 +201,10 @@ def judge(unit: Unit, facts: Facts, device: str | None, stages: Stage) -> list[F
         if unit.config_at is not None and config not in facts.config_names():
             out.append(unknown_config(unit, facts))
         config, strict = DEFAULT_CONFIG, False
-    checker = ConfigChecker(facts, config, device)
+    # the module that runs the config decides which legacy keys are read (`--config-name=ppo_megatron_trainer` is
+    # still run by main_ppo, which migrates no legacy reward key)
+    runs = unit.module if unit.module and facts.entry_point(unit.module) else None
+    checker = ConfigChecker(facts, config, device, entry_point=runs)
     raw = list(unit.findings)
     if unit.assignments:
         found = checker.check(

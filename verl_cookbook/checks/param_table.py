@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from verl_cookbook.checks import Context, table_check
-from verl_cookbook.checks.config.model import DEVICES, closest, lookup_path
+from verl_cookbook.checks.config.model import DEVICES, closest, closest_key, lookup_path
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import Table, code_spans
 from verl_cookbook.rules.config import CONFIG_UNKNOWN_CONFIG, CONFIG_UNKNOWN_KEY
@@ -160,7 +160,7 @@ def _config_lookup(scope: str, config: str, ctx: Context, table: Table):
         dotted = ".".join(path)
         if state != "found":
             parent = node if isinstance(node, dict) else {}
-            suggestion = closest(path[depth], sorted(parent)) if depth < len(path) else None
+            suggestion = closest_key(path[depth], sorted(parent)) if depth < len(path) else None
             return CONFIG_UNKNOWN_KEY.at(
                 table.page,
                 line,

@@ -90,12 +90,27 @@ def script_findings(script: Script, where, facts: Facts | None) -> list[Finding]
             lines = [ln, *(where(w.line)[1] for w in cmd.words if w.line)]
             span = [min(lines), max(lines)]
             sets = frozenset(w.text.split("=", 1)[0].lstrip("+~") for w in cmd.words if _OVERRIDE_LIKE.match(w.text))
-            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1], span, sets)
+            named = _config_name_flag(cmd.words)
+            moved = upgrade.entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1], span, sets, named)
             if moved:
                 out.extend(moved)
             elif cmd.module.startswith("verl."):
                 out.extend(entry_point_findings(facts, cmd.module, file, ln, cmd.module_at[1]))
     return out
+
+
+def _config_name_flag(words: list) -> tuple[str, str] | None:
+    """(the flag as written, the config it names) of a command's `--config-name=X` / `--config-name X` / `-cn X`, when
+    the command gives no `--config-path`/`--config-dir` (then the name is looked up in the entry point's own folder)."""
+    texts = [w.text for w in words]
+    if any(t.startswith(("--config-path", "--config-dir", "-cp", "-cd")) for t in texts):
+        return None
+    for i, t in enumerate(texts):
+        if t.startswith("--config-name="):
+            return t, t.split("=", 1)[1].removesuffix(".yaml")
+        if t in ("--config-name", "-cn") and i + 1 < len(texts):
+            return f"{t} {texts[i + 1]}", texts[i + 1].removesuffix(".yaml")
+    return None
 
 
 _OVERRIDE_LIKE = re.compile(r"^[+~]{0,2}[A-Za-z_][\w-]*(\.[\w-]+)+=")

@@ -61,6 +61,27 @@ MOVED_ENTRY_POINTS: dict[str, tuple[str, str, str]] = {
         "0.9.0",
         "commit 45632b5fa (#6710) folds verl/trainer/main_ppo_sync.py into main_ppo's trainer abstraction",
     ),
+    # TransferQueue's own trainer: recipe/transfer_queue (v0.6.1, v0.7.0), then verl/experimental/transfer_queue on
+    # the main branch; #5454 retired it, and main_ppo runs TransferQueue when `transfer_queue.enable` is true
+    "recipe.transfer_queue.main_ppo": (
+        "verl.trainer.main_ppo",
+        "0.7.1",
+        "commit 0088193ac (#4795) moves recipe/transfer_queue to verl/experimental/transfer_queue; commit d4afed3b5 "
+        "(#5454) retires it ('retire legacy integration codes')",
+    ),
+    "verl.experimental.transfer_queue.main_ppo": (
+        "verl.trainer.main_ppo",
+        "0.7.1",
+        "commit d4afed3b5 (#5454) removes verl/experimental/transfer_queue ('retire legacy integration codes'); "
+        "verl.trainer.main_ppo runs TransferQueue when `transfer_queue.enable` is true",
+    ),
+}
+
+# A replacement that does the removed entry point's work only where its config has this key (TransferQueue came back
+# as a section of the trainer config): a release without it has no replacement, and gets no guess either.
+REPLACEMENT_NEEDS: dict[str, str] = {
+    "recipe.transfer_queue.main_ppo": "transfer_queue.enable",
+    "verl.experimental.transfer_queue.main_ppo": "transfer_queue.enable",
 }
 
 # What a removed entry point read from its own config, and where its replacement reads the same value: old key (or
@@ -86,10 +107,18 @@ ENTRY_POINT_KEYS: dict[str, dict[str, tuple[str, str]]] = {
 
 # Defaults of a removed entry point's config that its replacement's config leaves required (``???``): a command
 # that did not set them ran with these, and carries them over as overrides (key, value, where the default is).
+_TQ_ON = (
+    "transfer_queue.enable",
+    "true",
+    "verl/experimental/transfer_queue/config/transfer_queue_ppo_trainer.yaml before commit d4afed3b5: "
+    "`transfer_queue: enable: True`; verl.trainer.main_ppo's config leaves it false",
+)
 ENTRY_POINT_DEFAULTS: dict[str, list[tuple[str, str, str]]] = {
     "verl.trainer.main_generation": [
         ("actor_rollout_ref.rollout.name", "vllm", "verl/trainer/config/generation.yaml:18 at v0.7.0: `name: vllm`")
     ],
+    "recipe.transfer_queue.main_ppo": [_TQ_ON],
+    "verl.experimental.transfer_queue.main_ppo": [_TQ_ON],
 }
 
 
@@ -128,7 +157,11 @@ def replacement(facts: Facts, module: str) -> str | None:
     moved = MOVED_ENTRY_POINTS.get(module)
     if moved is None or facts.entry_point(module):
         return None
-    return moved[0] if facts.entry_point(moved[0]) else None
+    ep = facts.entry_point(moved[0])
+    if ep is None:
+        return None
+    needs = REPLACEMENT_NEEDS.get(module)
+    return moved[0] if needs is None or _has(facts.default_config(ep["config_name"]) or {}, needs) else None
 
 
 def entry_point_findings(
@@ -139,12 +172,14 @@ def entry_point_findings(
     col: int,
     span: list[int] | None = None,
     sets: frozenset[str] = frozenset(),
+    named: tuple[str, str] | None = None,
 ) -> list[Finding]:
     """One ``upgrade/entry-point-moved`` finding for a removed entry point whose replacement the target has. ``span``:
     the first and last line of the command; what is judged there against the replacement's config is folded under
     the finding (verl_cookbook/folding.py). ``sets``: the keys the command sets (without ``+``/``~``); the old
     config's defaults the new one leaves required, for keys the command does not set under either name, are the
-    finding's ``keep`` (overrides its fix adds)."""
+    finding's ``keep`` (overrides its fix adds). ``named``: (the `--config-name` flag as written, the config it names),
+    the finding's ``drop`` when the replacement's release has no config of that name (the old entry point's own)."""
     new = replacement(facts, module)
     if new is None:
         return []
@@ -168,6 +203,7 @@ def entry_point_findings(
             span=span,
             keep=[f"{key}={value}" for key, value, _where in kept] or None,
             keep_facts=[where for _k, _v, where in kept] or None,
+            drop=named[0] if named and facts.config_dir(named[1]) is None else None,
         )
     ]
 
@@ -266,7 +302,7 @@ def rewrite(
             out.append(_moved(f, key, new, None, source, label))
         elif move and move.get("new") and _has(base, move["new"]):
             # before the section: a key of a renamed section has its own new place, and each key is its own fix
-            out.append(_moved(f, key, move["new"], move, move.get("proof") or move["source"], label))
+            out.append(_moved(f, key, move["new"], move, move.get("proof") or _source(move, config), label))
         elif section != key and section in moves:
             sections.setdefault(section, []).append(f)  # the whole section went away: one cause
         elif move and not move.get("new"):
@@ -275,7 +311,7 @@ def rewrite(
                     f.path,
                     f.line,
                     f.col,
-                    fact=f"verl {move['last']}: {move['source']}",
+                    fact=f"verl {move['last']}: {_source(move, config)}",
                     key=key,
                     last=move["last"],
                     since=move["since"],
@@ -293,6 +329,14 @@ def rewrite(
             choice = None if move else _choice_with(facts, config, base, section)
             out.append(_section(section, group, move, label, config, choice))
     return out
+
+
+def _source(move: dict, config: str) -> str:
+    """Where the last release that had a moved or removed key wrote it: the file and line of the config the command
+    composes when that config had the key (``--config-name=ppo_megatron_trainer``), else of the one that had it (the
+    `ppo_trainer` config's first); the release read when the data has no line."""
+    sources = move.get("sources") or {}
+    return str(sources.get(config) or sources.get("ppo_trainer") or next(iter(sources.values()), move["source"]))
 
 
 def _choice_with(facts: Facts, config: str, base: dict, section: str) -> str | None:

@@ -51,11 +51,16 @@ def guess_device(given: str | None, assigns: list[Assignment], env: dict, script
             dev = {"npu": "npu", "cuda": "gpu", "gpu": "gpu"}.get(a.value.lower())
             if dev:
                 hints.append((0, dev, f"line {a.line}: trainer.device={a.value}"))
-    if not hints:  # a command doctor does not judge (a recipe's trainer) still says its device in its overrides
+    if not hints and script is not None:
+        # a command doctor does not judge (a recipe's trainer) still says its device in its overrides: read its
+        # words after the shell's quote removal, so `trainer.device="npu"` is shown as bash passes it
+        hints += _device_words(script)[:1]
+    if not hints:  # what the shell reader could not read: the written text, its quotes left out
         for ln, line in _code_lines(text):
             m = _DEVICE_OVERRIDE_RE.search(line)
             if m:
-                hints.append((0, {"npu": "npu"}.get(m.group(1).lower(), "gpu"), f"line {ln}: {m.group(0)}"))
+                dev = m.group(1).lower()
+                hints.append((0, {"npu": "npu"}.get(dev, "gpu"), f"line {ln}: trainer.device={dev}"))
                 break
     for name in _NPU_EXPORTS:
         if name in env:
@@ -89,6 +94,19 @@ def guess_device(given: str | None, assigns: list[Assignment], env: dict, script
     if len(devices) > 1:
         return Guess(None, "unknown", "conflicting hints (" + ", ".join(h[2] for h in top) + "); pass --device")
     return Guess(top[0][1], "guessed", top[0][2])
+
+
+def _device_words(script: Any) -> list[tuple[int, str, str]]:
+    """(0, device, why) for each `trainer.device=…` word of the script's commands, in order."""
+    out = []
+    for cmd in script.commands:
+        for w in cmd.words:
+            key, eq, value = w.text.partition("=")
+            if eq and key.lstrip("+~") == "trainer.device" and not w.has_var:
+                dev = {"npu": "npu", "cuda": "gpu", "gpu": "gpu"}.get(value.lower())
+                if dev:
+                    out.append((0, dev, f"line {w.line}: trainer.device={value}"))
+    return out
 
 
 def guess_cann(given: str | None, env: dict, text: str) -> Guess:

@@ -82,7 +82,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
             for ln, col, kind, detail in script.errors
         ]
     reading = read_script(script, facts, lambda ln: (file, ln))
-    notes = [f"line {ln}: {msg}" for ln, msg in script.notes] + reading.notes + _other_entry_points(script, facts)
+    notes = [f"line {ln}: {msg}" for ln, msg in script.notes] + reading.notes + other_entry_points(script, facts)
     return reading.units, reading.env, findings + reading.findings, script, notes
 
 
@@ -90,7 +90,7 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
 _OVERRIDE_WORD = re.compile(r"^(\+{1,2}|~)?[A-Za-z_][\w-]*(\.[\w-]+)+(=|$)")
 
 
-def _other_entry_points(script: Any, facts: Facts) -> list[str]:
+def other_entry_points(script: Any, facts: Facts) -> list[str]:
     """A note for each command that passes Hydra overrides to a Python module outside verl (a recipe's trainer,
     ``recipe.dapo.main_dapo``): its overrides are judged against nothing, so the note says they were not checked
     rather than let "no verl command" read as if the script had none. A module under ``verl.`` that verl does not

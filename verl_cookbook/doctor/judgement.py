@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from verl_cookbook.checks import launch
 from verl_cookbook.checks.config.checker import ConfigChecker
@@ -17,6 +18,7 @@ from verl_cookbook.doctor.inputs import (
     Unit,
     Unreadable,
     detect_kind,
+    other_entry_points,
     read_input,
     script_units,
     yaml_unit,
@@ -24,6 +26,7 @@ from verl_cookbook.doctor.inputs import (
 from verl_cookbook.doctor_rules import DoctorFinding, Target, ascend_env, with_fix
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
+from verl_cookbook.rules.config import COMMAND_UNKNOWN_ENTRY_POINT
 
 
 @dataclass
@@ -51,6 +54,12 @@ def judge(unit: Unit, target: Target, stages: Stage) -> list[DoctorFinding]:
     out += ascend_env.check_intra_roce(target)
     out += ascend_env.check_rebuild_group(target)
     return out
+
+
+def _named(pre: list[Finding], script: Any, facts: Facts) -> bool:
+    """Whether a command of the script was already named as not judged: another package's trainer (a note) or a module
+    verl does not have (a finding)."""
+    return any(f.rule == COMMAND_UNKNOWN_ENTRY_POINT for f in pre) or bool(other_entry_points(script, facts))
 
 
 def diagnose(
@@ -97,7 +106,9 @@ def diagnose(
     report.units, report.env = units, env
     report.findings += [with_fix(f, None) for f in pre]
     report.notes += script_notes
-    if kind == "shell" and not units:
+    # a command already named (another package's trainer in a note, a module verl lacks in a finding) says what was
+    # not checked: "no verl trainer command" would say it twice
+    if kind == "shell" and not units and not _named(pre, script, facts):
         report.notes.append(
             "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script itself (its syntax "
             "and exports) was checked"

@@ -25,13 +25,14 @@ UPGRADE_ENTRY_POINT_MOVED = declare(
     "of this command is judged against that config",
     message_zh="`{old}` 自 verl {since} 起已移除；verl {release} 中对应的入口为 `{new}`（配置 `{config}`）："
     "该命令的其余部分按该配置检查",
-    fix="run `python -m {new}` instead, and rewrite the command's keys for its config (the findings folded under "
-    "this one, each listed by --format json)",
-    fix_zh="改为运行 `python -m {new}`，并按其配置改写命令中的配置项（即折叠在该检查结果下的各条检查结果，"
-    "`--format json` 会逐条列出）",
+    fix="run `python -m {new}` instead[[ with {keep!c}]][[ and drop `{drop}` (verl {release} has no such config)]], "
+    "and rewrite the command's keys for its config (the findings folded under this one, each listed by --format json)",
+    fix_zh="改为运行 `python -m {new}`[[，并加上 {keep!c}]][[，删除 `{drop}`（verl {release} 没有该配置）]]，"
+    "并按其配置改写命令中的配置项（即折叠在该检查结果下的各条检查结果，`--format json` 会逐条列出）",
     # what the command sets is judged against the replacement's config: every finding about it follows from the move
     folds=("config/", "override/", "upgrade/key-", "engine/", "delta/"),
-    # keep: `key=value` overrides --fix adds, the old config's defaults the new one leaves required (keep_facts: where)
+    # keep: `key=value` overrides --fix adds, the old config's defaults the new one leaves required (keep_facts: where);
+    # drop: the command's `--config-name=…` naming the old entry point's own config, which the replacement lacks
     extra=("keep", "keep_facts"),
     bad=_sh("python3 -m verl.trainer.fsdp_sft_trainer trainer.total_epochs=1"),
     good=_sh("python3 -m verl.trainer.sft_trainer trainer.total_epochs=1"),

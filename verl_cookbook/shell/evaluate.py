@@ -80,6 +80,10 @@ class _Eval(ControlFlow):
         elif t == "comment":
             return
         elif t == "ERROR":
+            if not self.text(node).strip():
+                # an empty error node: tree-sitter's reading of a last line ending in `\` (bash runs the command,
+                # the continuation just meets the end of the file), so nothing was skipped
+                return
             first, last = self.pos(node)[0], node.end_point[0] + 1 + self.off
             self.script.unread.append((first, last))
             self.note(node, f"lines {first}-{last} could not be read statically; commands there were not checked")

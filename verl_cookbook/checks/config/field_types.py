@@ -27,7 +27,7 @@ from verl_cookbook.checks.config.model import (
     UNKNOWN,
     Assignment,
     CheckedConfig,
-    closest,
+    closest_key,
 )
 from verl_cookbook.findings import Finding
 from verl_cookbook.rules.config import CONFIG_NOT_A_FIELD, CONFIG_UNCONVERTED_TYPE, CONFIG_WRONG_TYPE
@@ -277,7 +277,7 @@ class FieldTypes(CheckedConfig):
                         cls=short,
                         node=node,
                         name=name,
-                        suggestion=closest(name, sorted(fields)),
+                        suggestion=closest_key(name, sorted(fields), cutoff=0.6),
                     )
                 )
                 continue

@@ -21,6 +21,7 @@ from verl_cookbook.checks.config.model import (
     keys_under,
     lookup_path,
 )
+from verl_cookbook.checks.upgrade import MOVED_ENTRY_POINTS, replacement
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
 from verl_cookbook.hydra_overrides import hydra_message, op, parse_one
@@ -74,7 +75,9 @@ def entry_point_findings(facts: Facts, module: str, file: str, line: int, col: i
             fact_source=", ".join(known[m]["source"] for m in entries[:3]) + (" …" if len(entries) > 3 else ""),
             module=module,
             release=label,
-            suggestion=closest(module, entries),
+            # a module verl removed has a known history (checks/upgrade.py): its replacement where this release has
+            # one, else nothing; the nearest name would be another trainer
+            suggestion=replacement(facts, module) if module in MOVED_ENTRY_POINTS else closest(module, entries),
         )
     ]
 

@@ -77,9 +77,73 @@ def closest(word: str, choices: list[str], cutoff: float = 0.6) -> str | None:
 KEY_CUTOFF = 0.8
 
 
-def closest_key(word: str, choices: list[str]) -> str | None:
-    """The sibling an unknown config key is a misspelling of (``config/unknown-key``'s suggestion), or None."""
-    return closest(word, choices, KEY_CUTOFF)
+# verl's parallelism keys, long and short: a key naming one kind of parallelism is never offered a key of another,
+# however near the spelling (`dp_model_parallel_size` is not `pipeline_model_parallel_size`: following that fix would
+# set pipeline parallelism silently). The long forms are those of verl's generated trainer configs
+# (`data_parallel_size`, `tensor_model_parallel_size`, `expert_tensor_parallel_size`, …); longest first.
+_PARALLEL_LONG = (
+    ("expert_tensor_model_parallel", "etp"),
+    ("expert_tensor_parallel", "etp"),
+    ("expert_model_parallel", "ep"),
+    ("expert_parallel", "ep"),
+    ("virtual_pipeline_model_parallel", "vpp"),
+    ("pipeline_model_parallel", "pp"),
+    ("pipeline_parallel", "pp"),
+    ("tensor_model_parallel", "tp"),
+    ("tensor_parallel", "tp"),
+    ("data_model_parallel", "dp"),
+    ("data_parallel", "dp"),
+    ("context_model_parallel", "cp"),
+    ("context_parallel", "cp"),
+    ("ulysses_sequence_parallel", "sp"),
+    ("sequence_parallel", "sp"),
+)
+_PARALLEL_SHORT = frozenset(short for _long, short in _PARALLEL_LONG)
+
+
+def parallel_form(key: str) -> tuple[str, frozenset[str]]:
+    """``key`` with each kind of parallelism it names written short, and those kinds: `data_parallel_size` and
+    `dp_model_parallel_size` are both (`dp_size`, {dp}); a key naming none is itself with no kinds."""
+    words = key.split("_")
+    out: list[str] = []
+    kinds: set[str] = set()
+    i = 0
+    while i < len(words):
+        short, n = _parallel_at(words, i)
+        kinds |= {short} if short else set()
+        out.append(short or words[i])
+        i += n
+    return "_".join(out), frozenset(kinds)
+
+
+def _parallel_at(words: list[str], i: int) -> tuple[str, int]:
+    """(the short kind, how many words) of a parallelism named at ``words[i]``, or ("", 1)."""
+    for long, short in _PARALLEL_LONG:
+        n = long.count("_") + 1
+        if words[i : i + n] == long.split("_"):
+            return short, n
+    if words[i] not in _PARALLEL_SHORT:
+        return "", 1
+    n = 1  # `dp_model_parallel_size`, `tp_parallel_size`: the rest of the long form names the same kind
+    while i + n < len(words) and words[i + n] in ("model", "parallel"):
+        n += 1
+    return words[i], n
+
+
+def closest_key(word: str, choices: list[str], cutoff: float = KEY_CUTOFF) -> str | None:
+    """The key an unknown config key is a misspelling of (the suggestion of ``config/unknown-key`` and
+    ``config/not-a-field``, on a page's table or a command line), or None. Parallelism abbreviations are read as
+    verl's keys spell them out, and a key naming one kind of parallelism is offered only a key naming the same."""
+    short, kinds = parallel_form(word)
+    if not kinds:
+        return closest(word, choices, cutoff)
+    same: dict[str, str] = {}
+    for c in choices:
+        c_short, c_kinds = parallel_form(c)
+        if c_kinds == kinds:
+            same.setdefault(c_short, c)  # the first of two spellings of one key (`tp_size`, `tensor_parallel_size`)
+    near = closest(short, sorted(same), cutoff)  # `dp_model_parallel_size` -> `data_parallel_size`
+    return same[near] if near else closest(word, sorted(same.values()), cutoff)  # a typo of the long form
 
 
 def keys_under(parent: str, choices: list[str]) -> str:
