@@ -7,6 +7,10 @@ times (``index_uploads.json``).
     python scripts/refresh_stack_plans.py --only "verl==0.9.1 guide=a3"   # the plans whose key contains this
     python scripts/refresh_stack_plans.py --uploads [--check]             # the upload times only
     python scripts/refresh_stack_plans.py --accepts --only "verl==0.9.1"  # pip takes each plan's requirements file
+    python scripts/refresh_stack_plans.py --lowest [--check]   # only each pinned wheel's oldest-glibc file
+
+Each platform wheel a plan pins also records ``lowest_file``: the file of that version, from the index's file list,
+that installs on the oldest glibc (the plan's glibc floor is the highest of those, ``stack_plan.Plan.glibc_floor``).
 
 Each plan is ``stack_plan.compute``: pip's dry run for the target (CPython 3.11, aarch64, glibc 2.35) over the
 index, nothing from this machine's pip configuration. A plan takes 10-120 s (pip reads whole wheels where the
@@ -142,6 +146,34 @@ def check_uploads(fresh: dict) -> list[str]:
     ]
 
 
+def target_of(key: str) -> stack_plan.resolver.Target:
+    """The target a plan key names (``python=3.11 arch=aarch64 glibc=2.35``)."""
+    f = dict(part.split("=", 1) for part in key.split() if part.split("=", 1)[0] in ("python", "arch", "glibc"))
+    major, minor = (int(x) for x in f["glibc"].split("."))
+    return stack_plan.resolver.Target(f["python"], f["arch"], (major, minor))
+
+
+def with_lowest(old: dict) -> list[dict]:
+    """The committed records, each platform wheel given its ``lowest_file`` from the index's file list now."""
+    records = [stack_plan.recorded_in(old, k) for k in old["plans"]]
+    listed: dict[str, list[str]] = {}
+
+    def files(name: str) -> list[str]:
+        if name not in listed:
+            listed[name] = [f["filename"] for f in resolver.index_files(name) if not f.get("yanked")]
+        return listed[name]
+
+    for rec in records:
+        if rec is not None:
+            stack_plan.add_lowest_files(rec, target_of(rec["key"]), files)
+    return [r for r in records if r]
+
+
+def lowest_of(record: dict) -> dict[str, str | None]:
+    items = [*record.get("installs", []), *([record["vllm_ascend"]] if record.get("vllm_ascend") else [])]
+    return {i["file"]: i.get("lowest_file") for i in items}
+
+
 def moved(old: dict, records: list[dict]) -> list[str]:
     out = []
     for rec in records:
@@ -149,6 +181,10 @@ def moved(old: dict, records: list[dict]) -> list[str]:
         if was is None:
             out.append(f"{rec['key']}: not in the snapshot (pip now says {rec['verdict']})")
             continue
+        a_low, b_low = lowest_of(was), lowest_of(rec)
+        for file in sorted(set(a_low) & set(b_low)):
+            if a_low[file] != b_low[file]:
+                out.append(f"{rec['key']}: {file}: oldest-glibc file {a_low[file]} -> {b_low[file]}")
         if (was["verdict"], was.get("pip_says")) != (rec["verdict"], rec.get("pip_says")):
             out.append(
                 f"{rec['key']}: was {was['verdict']} {was.get('pip_says')}, now {rec['verdict']} {rec.get('pip_says')}"
@@ -167,7 +203,23 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=3, help="resolutions at a time (default 3)")
     ap.add_argument("--uploads", action="store_true", help="only the upload times (index_uploads.json)")
     ap.add_argument("--accepts", action="store_true", help="only: pip accepts each committed plan's requirements")
+    ap.add_argument("--lowest", action="store_true", help="only each pinned wheel's oldest-glibc file (no resolving)")
     args = ap.parse_args()
+    if args.lowest:
+        old = json.loads(OUT.read_text(encoding="utf-8"))
+        fresh_records = with_lowest(json.loads(OUT.read_text(encoding="utf-8")))
+        if args.check:
+            changed = [
+                f"{r['key']}: {f}: oldest-glibc file {lowest_of(stack_plan.recorded_in(old, r['key']) or {}).get(f)} "
+                f"-> {low}"
+                for r in fresh_records
+                for f, low in lowest_of(r).items()
+                if lowest_of(stack_plan.recorded_in(old, r["key"]) or {}).get(f) != low
+            ]
+            print("\n".join(changed))
+            return 1 if changed else 0
+        write(fresh_records)
+        return 0
     if args.uploads:
         fresh = uploads()
         if args.check:

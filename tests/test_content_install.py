@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import platform
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -67,3 +69,77 @@ def test_the_backend_listing_runs_on_releases_that_keep_no_import_errors(tmp_pat
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(tmp_path), "PYTHONNOUSERSITE": "1"}
     out = subprocess.run(["bash", "-e", "-c", snippet], env=env, capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout) == (0, "registered: ['naive']\n"), out.stderr
+
+
+STUBS = """
+source() { :; }
+uname() { echo "$FAKE_ARCH"; }
+git() { if [ "$1" = clone ]; then mkdir -p "$(basename "${*: -1}" .git)"; fi; }
+python3() { echo "python3 $*" >> "$LOG"; }
+"""
+
+
+@pytest.mark.parametrize("path", SNIPPETS)
+@pytest.mark.parametrize("arch", ["x86_64", "aarch64"])
+def test_pytorchs_cpu_index_is_added_on_x86_64_only(tmp_path: Path, path: str, arch: str) -> None:
+    """review15a F5: the page says PyTorch's CPU index is needed on x86_64 (the x86_64 torch-npu wheel requires
+    torch==2.10.0+cpu); on aarch64 torch comes from PyPI, and an extra index there would let pip prefer a ``+cpu``
+    local version. Run the snippet with git, pip and uname stubbed: the index is on the pip lines on x86_64 only."""
+    log = tmp_path / "pip.log"
+    snippet = (REPO / path).read_text(encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "FAKE_ARCH": arch, "LOG": str(log)}
+    out = subprocess.run(
+        ["bash", "-e", "-c", STUBS + snippet], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    reqs = next(c for c in calls if "install -r requirements.txt" in c)
+    assert ("download.pytorch.org/whl/cpu" in reqs) == (arch == "x86_64"), reqs
+    assert sum("download.pytorch.org" in c for c in calls) == (arch == "x86_64")
+
+
+MOONCAKE = ["mooncake_build_prereqs.sh", "mooncake_build_prereqs.zh.sh", "mooncake_build.sh", "mooncake_build.zh.sh"]
+MOONCAKE_STUBS = """
+git() { if [ "$1" = clone ]; then mkdir -p "$(basename "${*: -1}" .git)"; fi; }
+sudo() { :; }
+cmake() { :; }
+python3() { :; }
+"""
+
+
+def _run_mooncake(tmp_path: Path, name: str, set_env: str | None) -> subprocess.CompletedProcess[str]:
+    snippet = (REPO / "snippets/install" / name).read_text(encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", **({"ASCEND_SET_ENV": set_env} if set_env is not None else {})}
+    work = tmp_path / "work"
+    (work / "Mooncake").mkdir(parents=True, exist_ok=True)
+    cwd = work if "prereqs" in name else work / "Mooncake"  # the build step runs inside the clone
+    return subprocess.run(
+        ["bash", "-c", MOONCAKE_STUBS + snippet], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize("name", MOONCAKE)
+def test_the_mooncake_build_loads_cann_from_ascend_set_env_and_says_so_when_there_is_none(
+    tmp_path: Path, name: str
+) -> None:
+    """review15a F4: verl's CANN images and guide load /usr/local/Ascend/ascend-toolkit/set_env.sh, Mooncake's docs
+    /usr/local/Ascend/cann/set_env.sh. The build snippets try that order unless ASCEND_SET_ENV names the script, and
+    print an error naming the variable when there is none (the old ones sourced the cann path only)."""
+    text = (REPO / "snippets/install" / name).read_text(encoding="utf-8")
+    assert "for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do" in text
+    cann = tmp_path / "cann"
+    lib = cann / f"{platform.machine()}-linux" / "lib64"
+    lib.mkdir(parents=True)
+    for so in ("libascendcl.so", "libllm_datadist.so"):
+        (lib / so).touch()
+    script = tmp_path / "set_env.sh"
+    script.write_text(f"export ASCEND_HOME_PATH={cann}\necho sourced-set-env\n", encoding="utf-8")
+    out = _run_mooncake(tmp_path, name, str(script))
+    assert "sourced-set-env" in out.stdout and "error:" not in out.stderr, out.stderr
+    if "prereqs" in name:
+        assert f"{cann}\nfound libascendcl.so\nfound libllm_datadist.so\n" in out.stdout
+    out = _run_mooncake(tmp_path, name, str(tmp_path / "nowhere.sh"))
+    assert f"error: CANN's set_env.sh not found at {tmp_path / 'nowhere.sh'}; set ASCEND_SET_ENV" in out.stderr
+    if not Path("/usr/local/Ascend").exists():  # this machine has no CANN: neither default path is there
+        out = _run_mooncake(tmp_path, name, None)
+        assert "error: CANN's set_env.sh not found; set ASCEND_SET_ENV" in out.stderr, out.stderr

@@ -20,7 +20,7 @@ from packaging.version import Version
 from verl_cookbook import resolver, stack_render
 from verl_cookbook.cli import main
 from verl_cookbook.stack_plan import Plan, build, wheel_glibc
-from verl_cookbook.stack_resolve import BACKENDS, Ask, covered, recorded, target_env
+from verl_cookbook.stack_resolve import BACKENDS, Ask, add_lowest_files, covered, lowest_file, recorded, target_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,11 +104,68 @@ def test_a_backend_verls_readme_says_is_unsupported_on_the_product_has_no_plan(c
     assert code == 0 and "enable whitelist" in out  # 0.9.1 (main's README): supported with the HCCL whitelist
 
 
-def test_the_glibc_floor_is_the_newest_manylinux_level_among_the_wheels() -> None:
+def test_a_wheels_glibc_is_the_lowest_manylinux_level_among_its_tags() -> None:
     assert wheel_glibc("a-1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl") == (2, 27)
     assert wheel_glibc("a-1-cp311-cp311-manylinux2014_aarch64.whl") == (2, 17)
     assert wheel_glibc("a-1-py3-none-any.whl") is None
     assert plan(backend="mooncake").glibc_floor == (2, 35)  # every Mooncake NPU wheel is manylinux_2_35
+
+
+CRYPTOGRAPHY = [  # cryptography 51.0.1 ships one file per manylinux level; pip takes the newest the host allows
+    "cryptography-51.0.1-cp311-abi3-manylinux_2_34_aarch64.whl",
+    "cryptography-51.0.1-cp311-abi3-manylinux_2_28_aarch64.whl",
+    "cryptography-51.0.1-cp311-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl",
+    "cryptography-51.0.1-cp311-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl",
+    "cryptography-51.0.1-cp311-abi3-musllinux_1_2_aarch64.whl",
+    "cryptography-51.0.0-cp311-abi3-manylinux2014_aarch64.whl",
+    "cryptography-51.0.1.tar.gz",
+]
+
+
+def test_a_pinned_versions_oldest_glibc_file_is_its_lowest_manylinux_file_for_the_target() -> None:
+    target = Ask("0.9.1", "A3").target
+    low = lowest_file("cryptography", "51.0.1", CRYPTOGRAPHY, target)
+    assert low == "cryptography-51.0.1-cp311-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"
+    pure = [*CRYPTOGRAPHY, "cryptography-51.0.1-py3-none-any.whl"]
+    assert lowest_file("cryptography", "51.0.1", pure, target) == "cryptography-51.0.1-py3-none-any.whl"
+    assert lowest_file("cryptography", "51.0.2", CRYPTOGRAPHY, target) is None  # no file of that version
+    record = {"installs": [{"name": "cryptography", "version": "51.0.1", "file": CRYPTOGRAPHY[0]}]}
+    add_lowest_files(record, target, lambda name: CRYPTOGRAPHY)
+    assert record["installs"][0]["lowest_file"] == low
+
+
+def test_the_glibc_floor_is_each_pins_oldest_file_not_the_file_pip_picked() -> None:
+    """review15a F3: pip, resolving for glibc 2.35, picks cryptography 51.0.1's manylinux_2_34 file, but the version
+    also ships a manylinux_2_17 one, so it does not raise the floor to 2.34. The floor is, per pinned version, the
+    lowest level among its files for the target, and the highest of those over the pins."""
+    p = plan()
+    crypto = next(x for x in p.pins if x.name == "cryptography")
+    assert wheel_glibc(crypto.file) == (2, 34) and wheel_glibc(crypto.lowest) == (2, 17)
+    assert p.glibc_floor == (2, 31) and p.glibc_decider[1].name == "llguidance"  # type: ignore[index]
+    assert plan(product="950").glibc_floor == (2, 31)
+    assert plan("0.9.0").glibc_floor == (2, 31)
+    assert plan(product="A2").glibc_floor == (2, 34)  # the vllm-ascend 0.23.0 wheel is manylinux_2_34 only
+    assert plan("0.7.1").glibc_floor == plan("0.7.1", "A2").glibc_floor == (2, 28)
+    old = Plan(p.ask, p.verdict, [], pins=[type(x)(x.name, x.version, x.file, x.why, x.how) for x in p.pins])
+    assert old.glibc_floor == (2, 34)  # the old rule, by the files pip picked, fires
+
+
+def test_every_platform_wheel_the_snapshot_pins_records_its_oldest_glibc_file_of_the_same_version() -> None:
+    ask = Ask("0.9.1", "A3")
+    platforms = resolver.platforms(ask.target.glibc, ask.arch)
+    accepted = {*cpython_tags((3, 11), platforms=platforms), *compatible_tags((3, 11), "cp311", platforms)}
+    for a in covered():
+        record = recorded(a)
+        if record is None or record["verdict"] != "ok":
+            continue
+        for item in [*record["installs"], record["vllm_ascend"]]:
+            if wheel_glibc(item["file"]) is None:
+                continue
+            low = item.get("lowest_file")
+            assert low, f"{a.key}: {item['file']} has no lowest_file: scripts/refresh_stack_plans.py --lowest"
+            assert str(parse_wheel_filename(low)[1]) == str(parse_wheel_filename(item["file"])[1])
+            assert parse_wheel_filename(low)[3] & accepted
+            assert (wheel_glibc(low) or (0, 0)) <= wheel_glibc(item["file"])  # type: ignore[operator]
 
 
 def test_pip_evaluates_the_requirements_markers_for_the_target_not_the_resolving_machine() -> None:

@@ -148,3 +148,21 @@ def test_the_version_matrix_links_to_the_install_steps_and_carries_no_commands_o
     for lang in ("zh", "en"):
         md = stack_pages.plans_markdown(covered_releases(), lang)
         assert "pip install" not in md and "git clone" not in md and "(index.md#nccl-backend)" in md
+
+
+def test_the_091_tables_say_verls_guide_and_readme_were_read_on_main_not_at_a_091_tag() -> None:
+    """review15a F1/F7: verl has no v0.9.1 tag; what the site follows for 0.9.1 is main at 1dda039 (version file
+    0.10.0.dev). The 0.9.1 tables say so where they link the guide or the README, 0.9.0's (read at v0.9.0) do not."""
+    from verl_cookbook.stack_pages import table
+
+    for lang, said in (
+        ("en", "verl has no v0.9.1 tag: read on main at commit 1dda039"),
+        ("zh", "verl 没有 v0.9.1 标签"),
+    ):
+        a3 = "\n".join(table("0.9.1", "A3", lang))
+        assert said in next(line for line in a3.splitlines() if line.startswith("| CANN"))
+        kimi = [line for line in table("0.9.1", "950", lang) if "README.md" in line]
+        assert kimi and all(said in line for line in kimi)
+        assert "v0.9.0 tag" not in "\n".join(table("0.9.0", "A3", lang)) and "1dda039" not in "\n".join(
+            table("0.9.0", "A3", lang)
+        )

@@ -15,6 +15,7 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from verl_cookbook.stack_facts import StackFact
 from verl_cookbook.stack_plan import UNSUPPORTED, Plan, build, guide_differences, source_build
 from verl_cookbook.stack_render import glibc_text
 from verl_cookbook.stack_resolve import BACKENDS, Ask, recorded, release_fact, uploads
@@ -54,8 +55,9 @@ TEXT: dict[str, dict[str, Any]] = {
             "no-deps": "从 PyPI 安装 wheel（`--no-deps`，最后安装）",
             "source": "在节点上源码编译",
         },
-        "host": "在主机上安装，见 [verl 昇腾安装指南]({source})",
-        "glibc": "操作系统的 glibc 版本",
+        "host": "在主机上安装，见 [verl 昇腾安装指南]({source}){at}",
+        "at_main": "（verl 没有 v{release} 标签，读自主分支 {commit} 提交）",
+        "glibc": "操作系统的 glibc 版本：各固定版本在 PyPI 上最旧的 wheel 所需 glibc 中的最高者",
         "backend_only": "（仅 {backends} 后端）",
         "backends_only": "该产品上只有 {backends} 后端有配套版本，下表仅适用于这些后端。",
         "dated": "`{version}`（{date}）",
@@ -65,15 +67,16 @@ TEXT: dict[str, dict[str, Any]] = {
         "no_guide": "verl {release} 没有为该产品提供昇腾安装指南，因此没有配套版本。",
         "not_stated": "—",
         "not_stated_note": "以昇腾为该产品发布的配套版本为准，"
-        "verl 的 [Ascend 950PR/Ascend 950DT 安装指南]({source})未给出版本",
+        "verl 的 [Ascend 950PR/Ascend 950DT 安装指南]({source}){at}未给出版本",
         "guide_diff": "verl 昇腾安装指南中 {name} 的版本为 {guide}，{decider}，因此本表为 {pinned}。",
         "guide_diff_plain": "verl 昇腾安装指南中 {name} 的版本为 {guide}，该版本无法与表中其他版本同时安装，"
         "本表为 {pinned}。",
         "decider": "{who} 要求 `{req}`",
-        "kimi_950": "在该产品上使用 `kimi_ckpt_engine` 时，须开启 HCCL 白名单校验，"
+        "kimi_950": "据 verl 的 [checkpoint_engine/README.md]({source}){at}，在该产品上使用 `kimi_ckpt_engine` 时，"
+        "须开启 HCCL 白名单校验，"
         "见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)。",
         "kimi_950_unsupported": "verl {release} 不支持在该产品上使用 `kimi_ckpt_engine`。",
-        "by_backend": "{floor} 及以上（{backends}）",
+        "by_backend": "{floor} 及以上（{backends}，由 {who} 决定）",
         "list_sep": "、",
         "hdk": "NPU 驱动与固件",
         "products": {"A2": "Atlas A2 训练系列产品", "A3": "Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
@@ -100,8 +103,10 @@ TEXT: dict[str, dict[str, Any]] = {
             "no-deps": "wheel from PyPI (`--no-deps`, last)",
             "source": "built on the node from source",
         },
-        "host": "on the host, see [verl's Ascend install guide]({source})",
-        "glibc": "the operating system's glibc",
+        "host": "on the host, see [verl's Ascend install guide]({source}){at}",
+        "at_main": " (verl has no v{release} tag: read on main at commit {commit})",
+        "glibc": "the operating system's glibc: the highest of the glibc each pinned version's oldest wheel on PyPI "
+        "needs",
         "backend_only": " ({backends} only)",
         "backends_only": "On this product only the {backends} backends have matching versions; "
         "the table applies to them only.",
@@ -112,15 +117,16 @@ TEXT: dict[str, dict[str, Any]] = {
         "no_guide": "verl {release} has no Ascend install guide for this product, so there are no matching versions.",
         "not_stated": "—",
         "not_stated_note": "the version Ascend releases for this product; verl's [Ascend 950PR/950DT install guide]"
-        "({source}) names none",
+        "({source}){at} names none",
         "guide_diff": "verl's Ascend install guide names {name} {guide}; {decider}, so the table gives {pinned}.",
         "guide_diff_plain": "verl's Ascend install guide names {name} {guide}, which does not install together "
         "with the other versions of the table; the table gives {pinned}.",
         "decider": "{who} requires `{req}`",
-        "kimi_950": "To use `kimi_ckpt_engine` on this product, enable HCCL whitelist checking: see "
+        "kimi_950": "verl's [checkpoint_engine/README.md]({source}){at} says that `kimi_ckpt_engine` on this "
+        "product needs HCCL whitelist checking turned on: see "
         "[HCCL whitelist and related environment variables](../ascend/hccl-whitelist.md).",
         "kimi_950_unsupported": "verl {release} does not support `kimi_ckpt_engine` on this product.",
-        "by_backend": "{floor} or later ({backends})",
+        "by_backend": "{floor} or later ({backends}; set by {who})",
         "list_sep": ", ",
         "hdk": "NPU driver and firmware",
         "products": {"A2": "Atlas A2 training series", "A3": "Atlas A3 training series", "950": "Ascend 950PR/950DT"},
@@ -168,6 +174,14 @@ def plans_for(release: str, product: str) -> dict[str, Plan]:
     return out
 
 
+def at_main(f: StackFact, release: str, lang: str) -> str:
+    """Where a fact about verl ``release`` was read when not at the release's tag: verl has no v0.9.1 tag, so what the
+    site follows for 0.9.1 is main at a commit (its version file says 0.10.0.dev); "" when read at the tag."""
+    if f.read_at_tag(release):
+        return ""
+    return TEXT[lang]["at_main"].format(release=release, commit=(f.ref or "")[:7])
+
+
 def table(release: str, product: str, lang: str) -> list[str]:
     """The compatibility table of one release on one product line: software, version, how to install it. What decides
     each version, the full dependency list and the commands are the output of ``verl-cookbook stack``, not the page's;
@@ -194,9 +208,12 @@ def table(release: str, product: str, lang: str) -> list[str]:
             unstated = f
         if f.value[:1].isdigit():
             shown = f.value.upper() if key == "hdk" else f.value  # Ascend writes driver releases as 26.0.RC1
-            lines.append(f"| {label} | `{_cell(shown)}` | {t['host'].format(source=f.source)} |")
+            lines.append(
+                f"| {label} | `{_cell(shown)}` | {t['host'].format(source=f.source, at=at_main(f, release, lang))} |"
+            )
         else:
-            lines.append(f"| {label} | {t['not_stated']} | {t['not_stated_note'].format(source=f.source)} |")
+            note = t["not_stated_note"].format(source=f.source, at=at_main(f, release, lang))
+            lines.append(f"| {label} | {t['not_stated']} | {note} |")
     for dist in KEY_DISTS:
         having = [b for b, p in plans.items() if p.verdict == "ok" and _pin(p, dist) is not None]
         if not having:
@@ -207,12 +224,19 @@ def table(release: str, product: str, lang: str) -> list[str]:
         only = "" if len(having) == len(ok) else t["backend_only"].format(backends=named)
         lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {t['how'][pin.how]} |")
     floors: dict[str, list[str]] = {}
+    setters: dict[str, list[str]] = {}  # the pin whose oldest file for the target needs that glibc
     for backend, p in plans.items():
         if p.verdict == "ok":
-            floors.setdefault(glibc_text(p).removeprefix("glibc "), []).append(backend)
+            floor = glibc_text(p).removeprefix("glibc ")
+            floors.setdefault(floor, []).append(backend)
+            if (dec := p.glibc_decider) is not None and (who := f"`{dec[1].name}` {dec[1].version}") not in setters.get(
+                floor, []
+            ):
+                setters.setdefault(floor, []).append(who)
     sep = t["list_sep"]
     cell = " / ".join(
-        t["by_backend"].format(floor=f, backends=sep.join(f"`{x}`" for x in b)) for f, b in sorted(floors.items())
+        t["by_backend"].format(floor=f, backends=sep.join(f"`{x}`" for x in b), who=sep.join(setters.get(f, [])))
+        for f, b in sorted(floors.items())
     )
     lines.append(f"| glibc | {cell} | {t['glibc']} |")
     for d in guide_differences(base):
@@ -222,7 +246,8 @@ def table(release: str, product: str, lang: str) -> list[str]:
     notes += source_build_notes(release, product, base, lang)
     kimi = plans["kimi_ckpt_engine"]
     if product == "950" and (f := release_fact(kimi.ask, "readme", "kimi_950")) is not None:
-        notes.append(t["kimi_950_unsupported" if f.value == UNSUPPORTED else "kimi_950"].format(release=release))
+        key = "kimi_950_unsupported" if f.value == UNSUPPORTED else "kimi_950"
+        notes.append(t[key].format(release=release, source=f.source, at=at_main(f, release, lang)))
     if notes:
         lines.append("")
         lines += [f"- {n}" for n in notes]

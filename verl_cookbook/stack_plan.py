@@ -9,11 +9,19 @@ from dataclasses import dataclass, field
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from verl_cookbook.stack_facts import StackFact, stack_facts, wheel
-from verl_cookbook.stack_resolve import Ask, file_version, guide, pins_of_guide, release_fact, target_env
+from verl_cookbook.stack_resolve import (
+    Ask,
+    file_version,
+    guide,
+    manylinux_level,
+    pins_of_guide,
+    release_fact,
+    target_env,
+)
 
 
 @dataclass(frozen=True)
@@ -23,6 +31,7 @@ class Pin:
     file: str
     why: tuple[str, ...]  # "who: requirement" for every requirement naming it, the most specific first
     how: str = "index"  # index | no-deps | elsewhere | sdist | sdist-pure | build | source (vllm-ascend on the node)
+    lowest: str = ""  # the file of this version that installs on the oldest glibc (the index's list; "" = ``file``)
 
     @property
     def spec(self) -> str:
@@ -43,26 +52,24 @@ class Plan:
 
     @property
     def glibc_floor(self) -> tuple[int, int] | None:
-        floor = None
+        """The oldest glibc every pin installs on: for each pinned version the lowest manylinux level among its
+        files for the target (``Pin.lowest``), the highest of those over the pins. Not the files pip picked for a
+        glibc 2.35 target: a version that also ships an older-manylinux file installs on the older glibc too."""
+        decider = self.glibc_decider
+        return decider[0] if decider else None
+
+    @property
+    def glibc_decider(self) -> tuple[tuple[int, int], Pin] | None:
+        """The glibc floor and the first pin (by name) that sets it."""
+        best: tuple[tuple[int, int], Pin] | None = None
         for p in [*self.pins, *self.extra]:
-            level = wheel_glibc(p.file)
-            if level is not None and (floor is None or level > floor):
-                floor = level
-        return floor
+            level = wheel_glibc(p.lowest or p.file)
+            if level is not None and (best is None or level > best[0]):
+                best = (level, p)
+        return best
 
 
-def wheel_glibc(filename: str) -> tuple[int, int] | None:
-    """The oldest glibc a wheel file installs on (the lowest manylinux level among its tags), None for pure ones."""
-    if not filename.endswith(".whl"):
-        return None
-    levels = []
-    for tag in parse_wheel_filename(filename)[3]:
-        m = re.match(r"manylinux_(\d+)_(\d+)_", tag.platform) or re.match(r"manylinux(2014)_", tag.platform)
-        if m and m.group(1) == "2014":
-            levels.append((2, 17))
-        elif m:
-            levels.append((int(m.group(1)), int(m.group(2))))
-    return min(levels) if levels else None
+wheel_glibc = manylinux_level  # the oldest glibc a wheel file installs on, None for pure ones
 
 
 def _closure(roots: list[str], items: dict[str, dict], env: dict[str, str]) -> dict[str, set[str]]:
@@ -131,7 +138,7 @@ def build(ask: Ask, record: dict) -> Plan:
     reasons = _reasons(record, items, kept, env)
     for n in sorted(kept, key=lambda n: items[n]["name"].lower()):
         i = items[n]
-        plan.pins.append(Pin(i["name"], i["version"], i["file"], reasons.get(n, ())))
+        plan.pins.append(Pin(i["name"], i["version"], i["file"], reasons.get(n, ()), lowest=i.get("lowest_file", "")))
     for e in record.get("elsewhere", []):
         r = Requirement(e["requirement"])
         version = next((s.version for s in r.specifier if s.operator == "=="), str(r.specifier))
@@ -167,7 +174,9 @@ def build(ask: Ask, record: dict) -> Plan:
     if built is not None:
         plan.extra.append(Pin(va["name"], va["version"], "", (guide_says, *built.reasons()), "source"))
     else:
-        plan.extra.append(Pin(va["name"], va["version"], va["file"], (guide_says,), "no-deps"))
+        plan.extra.append(
+            Pin(va["name"], va["version"], va["file"], (guide_says,), "no-deps", lowest=va.get("lowest_file", ""))
+        )
     plan.notes += guide_notes(plan)
     return plan
 

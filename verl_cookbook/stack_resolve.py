@@ -35,7 +35,9 @@ from functools import cache
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.tags import compatible_tags, cpython_tags
 from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
 
 from verl_cookbook import resolver
 from verl_cookbook.stack_facts import StackFact, snapshot_dir, stack_facts
@@ -276,7 +278,73 @@ def compute(ask: Ask, log: Callable[[str], None] = lambda s: None) -> dict:
         notes=roots.notes,
         installs=[i for i in r.items if canonicalize_name(i["name"]) not in built],  # those come from their sdist
     )
+    add_lowest_files(record, ask.target)
     return record
+
+
+# -- the oldest glibc each pinned version installs on ---------------------------------------------------------------
+
+
+def manylinux_level(filename: str) -> tuple[int, int] | None:
+    """The oldest glibc a wheel file installs on (the lowest manylinux level among its tags), None for pure ones."""
+    if not filename.endswith(".whl"):
+        return None
+    levels = []
+    for tag in parse_wheel_filename(filename)[3]:
+        m = re.match(r"manylinux_(\d+)_(\d+)_", tag.platform) or re.match(r"manylinux(2014)_", tag.platform)
+        if m and m.group(1) == "2014":
+            levels.append((2, 17))
+        elif m:
+            levels.append((int(m.group(1)), int(m.group(2))))
+    return min(levels) if levels else None
+
+
+def lowest_file(name: str, version: str, files: list[str], target: resolver.Target) -> str | None:
+    """Of ``files`` (the index's file names of ``name``), the one of ``version`` that installs on the target's
+    Python and architecture at the oldest glibc: a pure wheel when the version has one, else the wheel with the
+    lowest manylinux level (a version ships one file per level, and pip on an older host takes the older file).
+    None when no wheel of the version installs on the target."""
+    major, minor = (int(x) for x in target.python.split(".")[:2])
+    platforms = resolver.platforms(target.glibc, target.arch)
+    accepted = {*cpython_tags((major, minor), platforms=platforms), *compatible_tags((major, minor), None, platforms)}
+    best: tuple[tuple[int, int], str] | None = None
+    for fn in files:
+        if not fn.endswith(".whl"):
+            continue
+        try:
+            dist, ver, _, tags = parse_wheel_filename(fn)
+            same = canonicalize_name(dist) == canonicalize_name(name) and ver == Version(version)
+        except (ValueError, InvalidVersion):
+            continue
+        if not same or not tags & accepted:
+            continue
+        level = manylinux_level(fn) or (0, 0)  # a pure wheel, or one for any Linux: no glibc floor
+        if best is None or (level, fn) < best:
+            best = (level, fn)
+    return best[1] if best else None
+
+
+def add_lowest_files(record: dict, target: resolver.Target, files: Callable[[str], list[str]] | None = None) -> None:
+    """Give each platform wheel of the record (every install, and vllm-ascend) ``lowest_file``: the file of the
+    same version that installs on the oldest glibc, from the index's file list (``resolver.index_files``), so the
+    plan's glibc floor is what each pinned version needs, not what pip picked for the resolving target."""
+    names: dict[str, list[str]] = {}
+
+    def listed(name: str) -> list[str]:
+        if name not in names:
+            names[name] = (
+                files(name)
+                if files
+                else [f["filename"] for f in resolver.index_files(name, target.index_url) if not f.get("yanked")]
+            )
+        return names[name]
+
+    items = [*record.get("installs", []), *([record["vllm_ascend"]] if record.get("vllm_ascend") else [])]
+    for item in items:
+        if manylinux_level(item.get("file", "")) is None:
+            continue
+        found = lowest_file(item["name"], item["version"], listed(item["name"]), target)
+        item["lowest_file"] = found or item["file"]
 
 
 def _resolve_rounds(

@@ -1,5 +1,16 @@
 # Configure, build and install with the Ascend Direct transport (run inside Mooncake/).
-source /usr/local/Ascend/cann/set_env.sh
+# CANN's environment script: $ASCEND_SET_ENV when set, else the path of verl's Ascend images and install guide
+# (/usr/local/Ascend/ascend-toolkit/set_env.sh), else the one Mooncake's docs use (/usr/local/Ascend/cann/set_env.sh)
+if [ -z "${ASCEND_SET_ENV:-}" ]; then
+  for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do
+    if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
+  done
+fi
+if [ -f "${ASCEND_SET_ENV:-}" ]; then
+  source "$ASCEND_SET_ENV"
+else
+  echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+fi
 # cmake --install copies files and registers no pip distribution: remove any Mooncake wheel first,
 # or its files stay mixed with the build's and pip keeps listing it.
 python3 -m pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu

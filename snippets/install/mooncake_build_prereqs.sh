@@ -1,6 +1,15 @@
-# 1. CANN environment: source the set_env.sh of your install, e.g. /usr/local/Ascend/cann/set_env.sh
-#    (Mooncake's docs) or /usr/local/Ascend/ascend-toolkit/set_env.sh (verl's Ascend install guide)
-source /usr/local/Ascend/cann/set_env.sh
+# 1. CANN's environment script: $ASCEND_SET_ENV when set, else the path of verl's Ascend images and install guide
+# (/usr/local/Ascend/ascend-toolkit/set_env.sh), else the one Mooncake's docs use (/usr/local/Ascend/cann/set_env.sh)
+if [ -z "${ASCEND_SET_ENV:-}" ]; then
+  for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do
+    if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
+  done
+fi
+if [ -f "${ASCEND_SET_ENV:-}" ]; then
+  source "$ASCEND_SET_ENV"
+else
+  echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+fi
 echo "$ASCEND_HOME_PATH"
 # 2. CANN runtime and the HIXL library (libllm_datadist.so) the Ascend Direct transport links against
 for lib in libascendcl.so libllm_datadist.so; do

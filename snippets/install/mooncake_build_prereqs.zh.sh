@@ -1,5 +1,15 @@
-# 1. 配置 CANN 环境变量（请替换为实际的 set_env.sh 路径，见下方说明）
-source /usr/local/Ascend/cann/set_env.sh
+# 1. CANN 环境变量脚本：已设置 $ASCEND_SET_ENV 时使用该路径，否则依次尝试 verl 昇腾镜像与安装指南所用的
+# /usr/local/Ascend/ascend-toolkit/set_env.sh 和 Mooncake 文档所用的 /usr/local/Ascend/cann/set_env.sh
+if [ -z "${ASCEND_SET_ENV:-}" ]; then
+  for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do
+    if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
+  done
+fi
+if [ -f "${ASCEND_SET_ENV:-}" ]; then
+  source "$ASCEND_SET_ENV"
+else
+  echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+fi
 echo "$ASCEND_HOME_PATH"
 # 2. 检查 CANN 运行库与 Ascend Direct 传输层链接的 HIXL 库（libllm_datadist.so）
 for lib in libascendcl.so libllm_datadist.so; do

@@ -12,8 +12,13 @@ cd vllm-ascend
 git submodule update --init --recursive
 # --no-build-isolation builds with what is installed, so install the build requirements first
 # (setuptools-scm, cmake, pybind11, … are in requirements.txt, not in vLLM's or verl's requirements)
-# On x86_64 the torch-npu wheel requires torch==2.10.0+cpu, which only PyTorch's CPU index has.
+# PyTorch's CPU index is added on x86_64 only: there the torch-npu wheel requires torch==2.10.0+cpu, which only that
+# index has; on aarch64 torch comes from PyPI.
+cpu_index=()
+if [ "$(uname -m)" = "x86_64" ]; then
+  cpu_index=(--extra-index-url https://download.pytorch.org/whl/cpu)
+fi
 python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
-  --extra-index-url https://download.pytorch.org/whl/cpu
+  "${cpu_index[@]}"
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..

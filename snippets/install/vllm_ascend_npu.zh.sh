@@ -12,8 +12,13 @@ cd vllm-ascend
 git submodule update --init --recursive
 # --no-build-isolation 使用当前环境中已安装的软件包编译，因此先安装编译依赖
 # （setuptools-scm、cmake、pybind11 等在 requirements.txt 中，vLLM 与 verl 的依赖中没有）
-# x86_64 上的 torch-npu wheel 要求 torch==2.10.0+cpu，该版本只在 PyTorch 的 CPU 软件源中提供。
+# 仅在 x86_64 上添加 PyTorch 的 CPU 软件源：x86_64 上的 torch-npu wheel 要求 torch==2.10.0+cpu，该版本只在该软件源中提供；
+# aarch64 上的 torch 来自 PyPI。
+cpu_index=()
+if [ "$(uname -m)" = "x86_64" ]; then
+  cpu_index=(--extra-index-url https://download.pytorch.org/whl/cpu)
+fi
 python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
-  --extra-index-url https://download.pytorch.org/whl/cpu
+  "${cpu_index[@]}"
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..

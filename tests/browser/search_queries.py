@@ -131,7 +131,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("npu vllm data parallel expert parallel error", "en/recipes/troubleshooting/"),  # verl #4413
     ("transformers 5 qwen3 moe weight sync gate_up_proj", "en/recipes/troubleshooting/"),  # verl PR #6896
     ("HCCL_BUFFSIZE is too SMALL", "en/recipes/troubleshooting/"),  # vllm-ascend PR #5287
-    ("view size is not compatible with input tensor's size and stride update weights", "en/recipes/troubleshooting/"),  # verl PR #6919
+    # verl PR #6919
+    ("view size is not compatible with input tensor's size and stride update weights", "en/recipes/troubleshooting/"),
     # miner16's fixes (users14)
     ("ApplyRotaryEmb vllm_ascend rollout init fails", "en/recipes/troubleshooting/"),  # verl #6224
     ("DeltaShardedCheckpointEngine object has no attribute 'rank'", "en/recipes/troubleshooting/"),  # verl PR #7870
