@@ -133,6 +133,14 @@ ENGLISH: list[tuple[str, str]] = [
     ("HCCL_BUFFSIZE is too SMALL", "en/recipes/troubleshooting/"),  # vllm-ascend PR #5287
     # verl PR #6919
     ("view size is not compatible with input tensor's size and stride update weights", "en/recipes/troubleshooting/"),
+    # miner16's fixes (users14)
+    ("ApplyRotaryEmb vllm_ascend rollout init fails", "en/recipes/troubleshooting/"),  # verl #6224
+    ("DeltaShardedCheckpointEngine object has no attribute 'rank'", "en/recipes/troubleshooting/"),  # verl PR #7870
+    ("huggingface folder lm_head.weight.safetensors missing", "en/recipes/troubleshooting/"),  # verl #5357
+    ("PPO resume at epoch boundary trains zero steps", "en/recipes/troubleshooting/"),  # verl PR #5725
+    # verl #2752
+    ("SafetensorError: Error while deserializing header: MetadataIncompleteBuffer", "en/recipes/troubleshooting/"),
+    ("fully_async first weight sync stuck", "en/recipes/troubleshooting/"),  # verl #6967
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -297,4 +305,11 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("transformers 5 MoE 同步权重 报错", "recipes/troubleshooting/"),  # verl PR #6896
     ("MoE 推理 HCCL_BUFFSIZE 太小", "recipes/troubleshooting/"),  # vllm-ascend PR #5287
     ("同步权重 view size is not compatible", "recipes/troubleshooting/"),  # verl PR #6919
+    # miner16's fixes (users14)
+    ("ApplyRotaryEmb", "recipes/troubleshooting/"),  # verl #6224
+    ("检查点引擎 报错 has no attribute rank", "recipes/troubleshooting/"),  # verl PR #7870
+    ("lm_head.weight.safetensors 文件不存在", "recipes/troubleshooting/"),  # verl #5357
+    ("PPO 从 epoch 末尾续训 训练步数为 0", "recipes/troubleshooting/"),  # verl PR #5725
+    ("MetadataIncompleteBuffer", "recipes/troubleshooting/"),  # verl #2752
+    ("fully_async 第一次 权重同步 卡住", "recipes/troubleshooting/"),  # verl #6967
 ]
