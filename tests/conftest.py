@@ -32,16 +32,29 @@ RUN_DIR_ENV = "VERL_COOKBOOK_TEST_RUN_DIR"  # a folder the run's processes share
 # missing here is only scheduled later, never skipped.
 SLOW_FILES = (
     "browser/test_readability.py",  # builds the site (the other site tests then find it built)
-    "test_startup_stage.py",
-    "browser/test_search.py",
-    "test_npu_platform_run.py",
+    "test_startup_stage.py",  # verl in a subprocess: busy on the other core meanwhile
     "test_install_run.py",
     "browser/test_site_in_browser.py",
-    "test_claim_mutations.py",
-    "test_matrix.py",
-    "test_hccl_engine_run.py",
-    "test_site_build.py",
+    "browser/test_search.py",
+    "test_npu_platform_run.py",
     "test_install_overview_run.py",
+    "test_matrix.py",
+    "test_claim_mutations.py",
+    "test_hccl_engine_run.py",
+    "test_install_as_documented.py",
+    "test_newest_markdown_it.py",
+    "test_config_differential.py",
+    "test_python_check.py",
+    "test_merger_run.py",
+    "test_cache_concurrency.py",
+    "test_site_build.py",
+    "test_stack.py",
+    "test_wheel_facts_current.py",
+    "test_offline.py",
+    "test_model_engines.py",
+    "test_megatron_layout_run.py",
+    "test_download.py",
+    "test_shipped_facts.py",
 )
 
 
