@@ -47,5 +47,6 @@ mypy                     # types ([tool.mypy] in pyproject.toml)
 # 中文 typography (AutoCorrect, .autocorrectrc), “” quotes and the glossary's avoided terms on the page sources
 python scripts/prose_lint.py
 verl-cookbook check
-# every core, a test file per worker (a module's fixtures, such as the served site, are set up once)
-python -m pytest -q -n auto --dist loadfile
+# every core, a test file per worker (a module's fixtures, such as the served site, are set up once), the
+# slowest files first (SLOW_FILES in tests/conftest.py; xdist would otherwise sort files by their number of tests)
+python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder

@@ -24,6 +24,39 @@ DATA = Path(__file__).resolve().parent / "data"
 TEST_CACHE_MARK = "VERL_COOKBOOK_TEST_CACHE"  # set beside CACHE_ENV by the process that made the folder
 RUN_DIR_ENV = "VERL_COOKBOOK_TEST_RUN_DIR"  # a folder the run's processes share for what they build once (the site)
 
+# The files that take longest (worker-seconds of a whole run, slowest first; measured with a per-test duration log
+# on the 2-core machine). ``--dist loadfile`` hands a worker one whole file at a time, in collection order when
+# pytest-xdist is told not to reorder (scripts/test.sh passes --no-loadscope-reorder; by default it sorts files by
+# their number of tests, which put these few-but-slow files last and left one worker running them alone at the
+# end). Started first, the short files fill in around them. Other files keep their order after these; a file
+# missing here is only scheduled later, never skipped.
+SLOW_FILES = (
+    "browser/test_readability.py",  # builds the site (the other site tests then find it built)
+    "test_startup_stage.py",  # verl in a subprocess: busy on the other core meanwhile
+    "test_install_run.py",
+    "browser/test_site_in_browser.py",
+    "browser/test_search.py",
+    "test_npu_platform_run.py",
+    "test_install_overview_run.py",
+    "test_matrix.py",
+    "test_claim_mutations.py",
+    "test_hccl_engine_run.py",
+    "test_install_as_documented.py",
+    "test_newest_markdown_it.py",
+    "test_config_differential.py",
+    "test_python_check.py",
+    "test_merger_run.py",
+    "test_cache_concurrency.py",
+    "test_site_build.py",
+    "test_stack.py",
+    "test_wheel_facts_current.py",
+    "test_offline.py",
+    "test_model_engines.py",
+    "test_megatron_layout_run.py",
+    "test_download.py",
+    "test_shipped_facts.py",
+)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Point the cache at a fresh temporary folder before any test, or any pytest-xdist worker, starts: workers
@@ -49,6 +82,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         folder = getattr(config, name, None)
         if folder:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow files first (SLOW_FILES), then the rest in their usual order; a stable sort, so every worker
+    collects the same order (pytest-xdist requires it)."""
+    rank = {name: i for i, name in enumerate(SLOW_FILES)}
+    tests = Path(__file__).resolve().parent
+
+    def key(item: pytest.Item) -> int:
+        try:
+            rel = item.path.resolve().relative_to(tests).as_posix()
+        except ValueError:
+            return len(SLOW_FILES)
+        return rank.get(rel, len(SLOW_FILES))
+
+    items.sort(key=key)
 
 
 @pytest.fixture(scope="session")

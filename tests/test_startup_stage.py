@@ -93,15 +93,36 @@ FIXTURES = ["plain_ok.sh", "both_set_array.sh", "missing_torchrun.sh", "ray_job_
 
 @pytest.fixture(scope="module")
 def staged(facts, startup_python, tmp_path_factory) -> dict:
+    """doctor's startup stage (``doctor_stage.apply``) over every script above, in its one worker process. That
+    process also runs the differential corpus's jobs (below), after the scripts' own: the worker runs each job on
+    its own (a fresh compose, the key log cleared), so one verl start serves the whole module instead of six.
+    ``startup.run`` is wrapped, not replaced: apply gets exactly the results of its own jobs; the tests read the
+    trainer verl built for a script from the same results apply judged."""
     planted = tmp_path_factory.mktemp("planted") / "planted.sh"
     text = NPU_SCRIPT.read_text()
     planted.write_text("".join(ln for ln in text.splitlines(True) if "actor.ppo_micro_batch_size_per_gpu" not in ln))
     paths = [NPU_SCRIPT, planted, DELTA, *BACKEND_COMMANDS, *(DATA / n for n in FIXTURES)]
     reports = [diagnose(p, facts) for p in paths]
     jobs = [j for r in reports for j in doctor_stage.jobs_for(r.path, r.units, r.env)]
-    summary = doctor_stage.apply(reports, startup_python, VERSION, lambda f: f)
+    real_run, runs = startup.run, []
+
+    def run_with_corpus(own: list[startup.Job], python: str, **kw):
+        env, results = real_run([*own, *CORPUS_JOBS], python, **kw)
+        runs.append((own, results))
+        return env, results[: len(own)]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(startup, "run", run_with_corpus)
+        summary = doctor_stage.apply(reports, startup_python, VERSION, lambda f: f)
+    ((own, results),) = runs  # one worker process for every file
+    assert [r.job for r in results] == [*own, *CORPUS_JOBS]
     by_name = {Path(r.path).name: r for r in reports}
-    return {"reports": by_name, "summary": summary, "jobs": jobs, "python": startup_python}
+    return {"reports": by_name, "summary": summary, "jobs": jobs, "results": results}
+
+
+def _results_of(staged: dict, *scripts: Path) -> list:
+    """The stage's results for the commands of ``scripts`` (in the order of the scripts)."""
+    return [r for script in scripts for r in staged["results"] if r.job.file == str(script)]
 
 
 def _startup(report) -> list:
@@ -112,8 +133,7 @@ def test_the_doctor_page_corrected_npu_script_passes_verl_startup_as_separate_as
     assert VERSION in staged["summary"]
     report = staged["reports"]["run_grpo_npu.sh"]
     assert _startup(report) == [] and not any("startup" in n for n in report.notes), report.notes
-    job = [j for j in staged["jobs"] if j.file == str(NPU_SCRIPT)]
-    _env, results = startup.run(job, staged["python"])  # which trainer verl built: separate_async's
+    results = _results_of(staged, NPU_SCRIPT)  # which trainer verl built: separate_async's
     assert [(r.status, r.trainer) for r in results] == [("pass", "PPOTrainerSeparateAsync")]
 
 
@@ -137,8 +157,7 @@ def test_fixtures_give_verl_own_verdicts_at_the_override_lines(staged):
 def test_the_delta_sync_overrides_pass_verl_startup(staged):
     report = staged["reports"][DELTA.name]
     assert _startup(report) == [] and not any("startup" in n for n in report.notes), report.notes
-    job = [j for j in staged["jobs"] if j.file == str(DELTA)]
-    _env, results = startup.run(job, staged["python"])  # every check ran: none stopped for want of a model
+    results = _results_of(staged, DELTA)  # every check ran: none stopped for want of a model
     assert [(r.status, r.trainer) for r in results] == [("pass", "PPOTrainerSeparateAsync")]
 
 
@@ -146,8 +165,7 @@ def test_the_backend_pages_commands_pass_verl_startup(staged):
     for script in BACKEND_COMMANDS:
         report = staged["reports"][script.name]
         assert _startup(report) == [] and not any("startup" in n for n in report.notes), (script.name, report.notes)
-    jobs = [j for script in BACKEND_COMMANDS for j in staged["jobs"] if j.file == str(script)]
-    _env, results = startup.run(jobs, staged["python"])  # one verl process for the three
+    results = _results_of(staged, *BACKEND_COMMANDS)
     assert [(r.status, r.trainer) for r in results] == [("pass", "PPOTrainerSeparateAsync")] * len(BACKEND_COMMANDS)
 
 
@@ -200,6 +218,12 @@ CORPUS: list[list[str]] = [
     ],
 ]
 
+# the corpus as the stage's jobs (run in the staged fixture's worker process)
+CORPUS_JOBS = [
+    startup.Job(f"corpus-{i}", "c", 1, "verl.trainer.main_ppo", [_ov(o, 1) for o in argv])
+    for i, argv in enumerate(CORPUS)
+]
+
 # Runs in the startup environment: the real entry point as `python -m` runs it (sys.argv, @hydra.main), with
 # ray.init replaced by a stop; Hydra turns a failure into exit code 1.
 ORACLE = r"""
@@ -227,7 +251,7 @@ print(json.dumps(out))
 """
 
 
-def test_stage_accepts_and_rejects_exactly_what_the_real_command_line_does(startup_python, tmp_path):
+def test_stage_accepts_and_rejects_exactly_what_the_real_command_line_does(startup_python, staged, tmp_path):
     # @hydra.main writes outputs/<date>/… into the working directory: run it in a temporary one
     real = subprocess.run(
         [startup_python, "-c", ORACLE],
@@ -239,10 +263,8 @@ def test_stage_accepts_and_rejects_exactly_what_the_real_command_line_does(start
     )
     assert real.returncode == 0, real.stderr[-2000:]
     verdicts = json.loads(real.stdout.strip().splitlines()[-1])
-    jobs = [
-        startup.Job(str(i), "c", 1, "verl.trainer.main_ppo", [_ov(o, 1) for o in argv]) for i, argv in enumerate(CORPUS)
-    ]
-    _env, results = startup.run(jobs, startup_python)
+    results = [r for r in staged["results"] if r.job in CORPUS_JOBS]
+    assert [r.job for r in results] == CORPUS_JOBS
     # the real command line stops at ray.init, before the v1 trainer's constructor: compare at that point
     mine = [
         "reject" if r.status == "fail" and r.phase == "main" else "accept" if r.status in ("pass", "fail") else r.status

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import serve
+from tests.browser.conftest import load_together, serve
 from tests.built_site import REPO, built_site
 
 sys.path.insert(0, str(REPO / "scripts" / "hooks"))
@@ -70,25 +70,42 @@ MEASURE = """() => {
 }"""
 
 
+def look_all(browser, views: list[tuple[str, dict, Path | None]], batch: int = 6) -> list[dict]:
+    """What MEASURE sees on each ``(url, viewport, screenshot)`` of ``views``, each in a fresh context of its own, plus
+    the URLs of responses that failed (status >= 400). ``batch`` views load at a time (load_together); each is
+    measured once it is network idle."""
+    out: list[dict] = []
+    for start in range(0, len(views), batch):
+        chunk = views[start : start + batch]
+        opened = []
+        for _url, viewport, _shot in chunk:
+            context = browser.new_context(viewport=viewport)
+            context.set_default_timeout(60_000)  # a shared 2-core machine under load is slow, not broken
+            page = context.new_page()
+            bad: list[str] = []
+            page.on("response", lambda r, bad=bad: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            opened.append((context, page, bad))
+        load_together([page for _c, page, _b in opened], [url for url, _v, _s in chunk])
+        for (context, page, bad), (_url, _viewport, shot) in zip(opened, chunk, strict=True):
+            seen = page.evaluate(MEASURE)
+            if shot is not None:
+                target = page.locator("figure.diagram >> visible=true")
+                if not target.count():
+                    target = page.locator("article table")
+                target.first.scroll_into_view_if_needed()
+                page.evaluate(
+                    "document.querySelectorAll('.md-typeset__scrollwrap, figure.diagram > div')"
+                    ".forEach(e => e.scrollLeft = 0)"
+                )
+                page.screenshot(path=str(shot))
+            context.close()
+            out.append({**seen, "errors": bad})
+    return out
+
+
 def look(browser, url: str, viewport: dict, shot: Path | None = None) -> dict:
     """What MEASURE sees on ``url``, plus the URLs of responses that failed (status >= 400)."""
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    bad: list[str] = []
-    page.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    page.goto(url, wait_until="networkidle")
-    out = page.evaluate(MEASURE)
-    if shot is not None:
-        target = page.locator("figure.diagram >> visible=true")
-        if not target.count():
-            target = page.locator("article table")
-        target.first.scroll_into_view_if_needed()
-        page.evaluate(
-            "document.querySelectorAll('.md-typeset__scrollwrap, figure.diagram > div').forEach(e => e.scrollLeft = 0)"
-        )
-        page.screenshot(path=str(shot))
-    context.close()
-    return {**out, "errors": bad}
+    return look_all(browser, [(url, viewport, shot)])[0]
 
 
 def diagram_problems(seen: dict, where: str) -> list[str]:
@@ -113,13 +130,16 @@ def table_problems(seen: dict, where: str) -> list[str]:
 @pytest.mark.parametrize("prefix", ["", "en/"], ids=["zh", "en"])
 def test_diagram_text_is_legible_on_desktop_and_scrolls_visibly_on_a_phone(browser, site_url, screenshots_dir, prefix):
     problems, measured = [], 0
+    views, wheres = [], []
     for path in DIAGRAM_PAGES:
         for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
             stem = f"diagram-{path.strip('/').replace('/', '-')}-{prefix.strip('/') or 'zh'}-{viewport['width']}.png"
-            seen = look(browser, site_url + prefix + path, viewport, screenshots_dir / stem)
-            assert seen["diagrams"], f"{prefix}{path}: no diagram drawn at {name} width"
-            measured += len(seen["diagrams"])
-            problems += diagram_problems(seen, f"{prefix}{path} ({name})")
+            views.append((site_url + prefix + path, viewport, screenshots_dir / stem))
+            wheres.append((f"{prefix}{path}", name))
+    for seen, (where, name) in zip(look_all(browser, views), wheres, strict=True):
+        assert seen["diagrams"], f"{where}: no diagram drawn at {name} width"
+        measured += len(seen["diagrams"])
+        problems += diagram_problems(seen, f"{where} ({name})")
     assert measured >= 6
     assert not problems, "\n".join(problems)
 
@@ -129,12 +149,15 @@ def test_tables_fit_or_scroll_visibly_and_never_break_an_identifier_mid_word(
     browser, site_url, screenshots_dir, prefix
 ):
     problems = []
+    views, wheres = [], []
     for path in TABLE_PAGES:
         for viewport in (DESKTOP, PHONE):
             stem = f"table-{path.strip('/').replace('/', '-')}-{prefix.strip('/') or 'zh'}-{viewport['width']}.png"
-            seen = look(browser, site_url + prefix + path, viewport, screenshots_dir / stem)
-            assert seen["tables"], f"{prefix}{path}: no table"
-            problems += table_problems(seen, f"{prefix}{path} @{viewport['width']}")
+            views.append((site_url + prefix + path, viewport, screenshots_dir / stem))
+            wheres.append((f"{prefix}{path}", viewport["width"]))
+    for seen, (where, width) in zip(look_all(browser, views), wheres, strict=True):
+        assert seen["tables"], f"{where}: no table"
+        problems += table_problems(seen, f"{where} @{width}")
     assert not problems, "\n".join(problems)
 
 
@@ -152,12 +175,25 @@ def test_no_page_view_gets_a_404(browser, site_url, prefix):
     pages = [p for p in pages if (p.startswith("en") if prefix else not p.startswith("en"))]
     errors: list[str] = []
     context = browser.new_context(viewport=DESKTOP)  # one browser session, as a reader clicking through the site
-    page = context.new_page()
-    current = {"rel": ""}
-    page.on("response", lambda r: errors.append(f"{current['rel']}: {r.status} {r.url}") if r.status >= 400 else None)
-    for rel in pages:
-        current["rel"] = rel
-        page.goto(site_url + ("" if rel == "." else rel + "/"), wait_until="networkidle")
+    context.set_default_timeout(60_000)  # a shared 2-core machine under load is slow, not broken
+    tabs = []
+    for _ in range(min(6, len(pages))):  # a few tabs of that session, their loads overlapping (load_together)
+        tab = context.new_page()
+        current = {"rel": ""}
+        tab.on(
+            "response",
+            lambda r, current=current: (
+                errors.append(f"{current['rel']}: {r.status} {r.url}") if r.status >= 400 else None
+            ),
+        )
+        tabs.append((tab, current))
+    for start in range(0, len(pages), len(tabs)):
+        chunk = pages[start : start + len(tabs)]
+        for (_tab, current), rel in zip(tabs, chunk, strict=False):
+            current["rel"] = rel
+        load_together(
+            [tab for tab, _c in tabs[: len(chunk)]], [site_url + ("" if rel == "." else rel + "/") for rel in chunk]
+        )
     context.close()
     assert len(pages) >= 20
     assert not errors, "\n".join(errors[:20])

@@ -21,20 +21,21 @@ pytestmark = pytest.mark.browser
 QUERY_SETS = {"en/": ENGLISH, "": CHINESE + CHINESE_QUESTIONS}
 
 
-def ranked_pages(page, root: str, query: str) -> list[str]:
-    """The distinct pages (site-relative, best first) Material lists for ``query``; [] when none match.
+NO_COUNT = "el => !/\\d/.test(el.textContent)"  # the result count is gone: the box was emptied
+COUNTED = "el => /\\d|[Nn]o matching|没有/.test(el.textContent)"  # a result count (or none found) for the query
 
-    The box is emptied first and the result count waited for, so a result list is never the previous one's.
-    """
+
+def _type(page, text: str) -> None:
     box = page.locator("input.md-search__input")
-    meta = page.locator(".md-search-result__meta")
-    box.click()
-    box.fill("")
-    box.press("End")
-    page.wait_for_function("el => !/\\d/.test(el.textContent)", arg=meta.element_handle())
-    box.fill(query)
+    box.fill(text)
     box.press("End")  # Material searches on keyup; fill() inserts CJK text without key events, as an IME would
-    page.wait_for_function("el => /\\d|[Nn]o matching|没有/.test(el.textContent)", arg=meta.element_handle())
+
+
+def _wait(page, condition: str) -> None:
+    page.wait_for_function(condition, arg=page.locator(".md-search-result__meta").element_handle())
+
+
+def _hits(page, root: str) -> list[str]:
     hrefs = page.eval_on_selector_all(".md-search-result__item > a", "els => els.map(e => e.href)")
     out: list[str] = []
     for h in hit_pages(hrefs):
@@ -44,15 +45,40 @@ def ranked_pages(page, root: str, query: str) -> list[str]:
     return out
 
 
-def misses(browser, root: str, start: str, queries: list[tuple[str, str]]) -> list[str]:
-    """Every query of ``queries``, typed on ``start``, whose page is not among the first three hits."""
-    page, ctx, _ = open_page(browser, root + start)
+def ranked_pages(pages: list, root: str, queries: list[str]) -> list[list[str]]:
+    """For each of ``pages`` (tabs with the search box open) and the query typed there, the distinct pages
+    (site-relative, best first) Material lists; [] when none match.
+
+    Each box is emptied first and its result count waited for, so a result list is never the previous one's. The
+    tabs are driven step by step together: while one tab's search worker answers, the next tab is typed into.
+    """
+    for page in pages:
+        _type(page, "")
+    for page in pages:
+        _wait(page, NO_COUNT)
+    for page, query in zip(pages, queries, strict=True):
+        _type(page, query)
+    for page in pages:
+        _wait(page, COUNTED)
+    return [_hits(page, root) for page in pages]
+
+
+def misses(browser, root: str, start: str, queries: list[tuple[str, str]], tabs: int = 2) -> list[str]:
+    """Every query of ``queries``, typed on ``start``, whose page is not among the first three hits. The queries
+    are shared out between ``tabs`` pages of their own (a fresh context each, as a reader opening the site)."""
+    opened = [open_page(browser, root + start) for _ in range(min(tabs, len(queries)))]
+    pages = [page for page, _ctx, _traffic in opened]
+    for page in pages:
+        page.locator("input.md-search__input").click()
     out = []
-    for query, expected in queries:
-        got = ranked_pages(page, root, query)
-        if expected not in got[:3]:
-            out.append(f"{query!r}: {expected} not in the top 3 of {got[:5]}")
-    ctx.close()
+    for at in range(0, len(queries), len(pages)):
+        batch = queries[at : at + len(pages)]
+        ranked = ranked_pages(pages[: len(batch)], root, [q for q, _ in batch])
+        for (query, expected), got in zip(batch, ranked, strict=True):
+            if expected not in got[:3]:
+                out.append(f"{query!r}: {expected} not in the top 3 of {got[:5]}")
+    for _page, ctx, _traffic in opened:
+        ctx.close()
     return out
 
 
