@@ -141,6 +141,8 @@ ENGLISH: list[tuple[str, str]] = [
     # verl #2752
     ("SafetensorError: Error while deserializing header: MetadataIncompleteBuffer", "en/recipes/troubleshooting/"),
     ("fully_async first weight sync stuck", "en/recipes/troubleshooting/"),  # verl #6967
+    # miner17 (users15)
+    ("vllm-ascend 0.13 wake_up MoE expert weights transposed", "en/recipes/troubleshooting/"),  # vllm-ascend #5915
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -312,4 +314,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("PPO 从 epoch 末尾续训 训练步数为 0", "recipes/troubleshooting/"),  # verl PR #5725
     ("MetadataIncompleteBuffer", "recipes/troubleshooting/"),  # verl #2752
     ("fully_async 第一次 权重同步 卡住", "recipes/troubleshooting/"),  # verl #6967
+    # miner17 (users15)
+    ("vllm-ascend 0.13 唤醒后 专家权重 转置", "recipes/troubleshooting/"),  # vllm-ascend #5915
 ]
