@@ -143,6 +143,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("fully_async first weight sync stuck", "en/recipes/troubleshooting/"),  # verl #6967
     # miner17 (users15)
     ("vllm-ascend 0.13 wake_up MoE expert weights transposed", "en/recipes/troubleshooting/"),  # vllm-ascend #5915
+    ("verl 0.7.1 nccl_timeout still works", "en/recipes/troubleshooting/"),  # verl #607
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -316,4 +317,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("fully_async 第一次 权重同步 卡住", "recipes/troubleshooting/"),  # verl #6967
     # miner17 (users15)
     ("vllm-ascend 0.13 唤醒后 专家权重 转置", "recipes/troubleshooting/"),  # vllm-ascend #5915
+    ("verl 0.7.1 调大 nccl_timeout 有没有用", "recipes/troubleshooting/"),  # verl #607
 ]
