@@ -145,6 +145,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("vllm-ascend 0.13 wake_up MoE expert weights transposed", "en/recipes/troubleshooting/"),  # vllm-ascend #5915
     ("verl 0.7.1 nccl_timeout still works", "en/recipes/troubleshooting/"),  # verl #607
     ("one_step_off steps very fast from step 2 rollout aborted", "en/recipes/troubleshooting/"),  # verl PR #5698
+    ("dense model megatron hf checkpoint missing shard use_dist_checkpointing", "en/recipes/troubleshooting/"),  # verl #4338
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -320,4 +321,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("vllm-ascend 0.13 唤醒后 专家权重 转置", "recipes/troubleshooting/"),  # vllm-ascend #5915
     ("verl 0.7.1 调大 nccl_timeout 有没有用", "recipes/troubleshooting/"),  # verl #607
     ("one_step_off 第二步开始 训练变快 回答被截断", "recipes/troubleshooting/"),  # verl PR #5698
+    ("稠密模型 megatron 保存 hf 权重 缺少分片", "recipes/troubleshooting/"),  # verl #4338
 ]
