@@ -147,6 +147,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("one_step_off steps very fast from step 2 rollout aborted", "en/recipes/troubleshooting/"),  # verl PR #5698
     ("dense model megatron hf checkpoint missing shard use_dist_checkpointing", "en/recipes/troubleshooting/"),  # verl #4338
     ("cannot import name async_calls from megatron.core.dist_checkpointing.strategies.base", "en/recipes/troubleshooting/"),  # verl #8000
+    ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -324,4 +325,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("one_step_off 第二步开始 训练变快 回答被截断", "recipes/troubleshooting/"),  # verl PR #5698
     ("稠密模型 megatron 保存 hf 权重 缺少分片", "recipes/troubleshooting/"),  # verl #4338
     ("megatron SFT 异步保存 async_calls 报错", "recipes/troubleshooting/"),  # verl #8000
+    ("MTP 推测解码 昇腾 同步权重 报错", "recipes/troubleshooting/"),  # vllm-ascend PR #13337
 ]
