@@ -141,6 +141,13 @@ ENGLISH: list[tuple[str, str]] = [
     # verl #2752
     ("SafetensorError: Error while deserializing header: MetadataIncompleteBuffer", "en/recipes/troubleshooting/"),
     ("fully_async first weight sync stuck", "en/recipes/troubleshooting/"),  # verl #6967
+    # miner17 (users15)
+    ("vllm-ascend 0.13 wake_up MoE expert weights transposed", "en/recipes/troubleshooting/"),  # vllm-ascend #5915
+    ("verl 0.7.1 nccl_timeout still works", "en/recipes/troubleshooting/"),  # verl #607
+    ("one_step_off steps very fast from step 2 rollout aborted", "en/recipes/troubleshooting/"),  # verl PR #5698
+    ("dense model megatron hf checkpoint missing shard use_dist_checkpointing", "en/recipes/troubleshooting/"),  # verl #4338
+    ("cannot import name async_calls from megatron.core.dist_checkpointing.strategies.base", "en/recipes/troubleshooting/"),  # verl #8000
+    ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -312,4 +319,11 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("PPO 从 epoch 末尾续训 训练步数为 0", "recipes/troubleshooting/"),  # verl PR #5725
     ("MetadataIncompleteBuffer", "recipes/troubleshooting/"),  # verl #2752
     ("fully_async 第一次 权重同步 卡住", "recipes/troubleshooting/"),  # verl #6967
+    # miner17 (users15)
+    ("vllm-ascend 0.13 唤醒后 专家权重 转置", "recipes/troubleshooting/"),  # vllm-ascend #5915
+    ("verl 0.7.1 调大 nccl_timeout 有没有用", "recipes/troubleshooting/"),  # verl #607
+    ("one_step_off 第二步开始 训练变快 回答被截断", "recipes/troubleshooting/"),  # verl PR #5698
+    ("稠密模型 megatron 保存 hf 权重 缺少分片", "recipes/troubleshooting/"),  # verl #4338
+    ("megatron SFT 异步保存 async_calls 报错", "recipes/troubleshooting/"),  # verl #8000
+    ("MTP 推测解码 昇腾 同步权重 报错", "recipes/troubleshooting/"),  # vllm-ascend PR #13337
 ]
