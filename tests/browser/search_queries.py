@@ -145,8 +145,10 @@ ENGLISH: list[tuple[str, str]] = [
     ("vllm-ascend 0.13 wake_up MoE expert weights transposed", "en/recipes/troubleshooting/"),  # vllm-ascend #5915
     ("verl 0.7.1 nccl_timeout still works", "en/recipes/troubleshooting/"),  # verl #607
     ("one_step_off steps very fast from step 2 rollout aborted", "en/recipes/troubleshooting/"),  # verl PR #5698
-    ("dense model megatron hf checkpoint missing shard use_dist_checkpointing", "en/recipes/troubleshooting/"),  # verl #4338
-    ("cannot import name async_calls from megatron.core.dist_checkpointing.strategies.base", "en/recipes/troubleshooting/"),  # verl #8000
+    # verl #4338
+    ("dense model megatron hf checkpoint missing shard use_dist_checkpointing", "en/recipes/troubleshooting/"),
+    # verl #8000
+    ("cannot import name async_calls from megatron.core.dist_checkpointing.strategies.base", "en/recipes/troubleshooting/"),
     ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
 ]
 
