@@ -148,7 +148,10 @@ ENGLISH: list[tuple[str, str]] = [
     # verl #4338
     ("dense model megatron hf checkpoint missing shard use_dist_checkpointing", "en/recipes/troubleshooting/"),
     # verl #8000
-    ("cannot import name async_calls from megatron.core.dist_checkpointing.strategies.base", "en/recipes/troubleshooting/"),
+    (
+        "cannot import name async_calls from megatron.core.dist_checkpointing.strategies.base",
+        "en/recipes/troubleshooting/",
+    ),
     ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
 ]
 
