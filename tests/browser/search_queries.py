@@ -153,6 +153,7 @@ ENGLISH: list[tuple[str, str]] = [
         "en/recipes/troubleshooting/",
     ),
     ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
+    ("resume training wandb creates a new run", "en/recipes/troubleshooting/"),  # verl #2783
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -331,4 +332,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("稠密模型 megatron 保存 hf 权重 缺少分片", "recipes/troubleshooting/"),  # verl #4338
     ("megatron SFT 异步保存 async_calls 报错", "recipes/troubleshooting/"),  # verl #8000
     ("MTP 推测解码 昇腾 同步权重 报错", "recipes/troubleshooting/"),  # vllm-ascend PR #13337
+    ("续训后 wandb 新建了一个 run 曲线断开", "recipes/troubleshooting/"),  # verl #2783
 ]
