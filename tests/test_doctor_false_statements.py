@@ -175,6 +175,19 @@ def test_legacy_reward_keys_are_flagged_under_the_megatron_config_main_ppo_runs(
         assert f.data["readers"] == ["verl.trainer.main_ppo"], flag
 
 
+def test_a_legacy_key_whose_value_the_new_key_already_has_says_the_run_is_as_written(facts, tmp_path):
+    # scripts15 N2: `reward_model.reward_manager=naive` is dead, but the run it asks for is the one it gets
+    same = _only(diagnose(_run(tmp_path, "python3 -m verl.trainer.main_ppo \\\n" + MICRO
+                               + "    reward_model.reward_manager=naive\n"), facts), "config/legacy-key")  # fmt: skip
+    assert same.data.get("case") == "same" and same.data["value"] == "naive"
+    assert "already has the value `naive`" in same.message
+    assert "set `reward.reward_manager.name` instead" not in same.message
+    # a value the new key does not have still asks for the new key
+    other = _only(diagnose(_run(tmp_path, "python3 -m verl.trainer.main_ppo \\\n" + MICRO
+                                + "    reward_model.reward_manager=dapo\n"), facts), "config/legacy-key")  # fmt: skip
+    assert other.data.get("case") is None and "set `reward.reward_manager.name` instead" in other.message
+
+
 def test_the_entry_point_that_migrates_legacy_keys_gets_no_legacy_warning(facts, tmp_path):
     cmd = "python3 -m verl.experimental.fully_async_policy.fully_async_main \\\n"
     report = diagnose(_run(tmp_path, cmd + MICRO + "    reward_model.reward_manager=dapo\n"), facts)
@@ -203,7 +216,32 @@ def test_fix_runs_main_ppo_with_transfer_queue_on_and_without_the_old_config_nam
     fixed = plan.files[0].result.text
     assert "python3 -m verl.trainer.main_ppo transfer_queue.enable=true \\\n" in fixed
     assert "--config-name" not in fixed and "    data.train_batch_size=8\n" in fixed
-    quoted = text.replace("=transfer_queue_ppo_trainer", '="transfer_queue_ppo_trainer"')  # not as written: left alone
-    path.write_text("#!/bin/bash\n" + quoted)
-    plan = fixes.plan([_only(diagnose(path, facts), "upgrade/entry-point-moved")], fixes.resolver(tmp_path))
-    assert "verl.trainer.main_ppo transfer_queue.enable=true --config-name=" in plan.files[0].result.text
+
+
+def test_fix_drops_the_old_config_name_however_the_script_quotes_it(facts, tmp_path):
+    from verl_cookbook import fixes
+
+    flag = "--config-name=transfer_queue_ppo_trainer"
+    for written in (
+        '--config-name="transfer_queue_ppo_trainer"',
+        "'--config-name=transfer_queue_ppo_trainer'",
+        "--config-name transfer_queue_ppo_trainer",
+        "--config-name 'transfer_queue_ppo_trainer'",
+    ):
+        path = _run(tmp_path, TQ.replace(flag, written) + "    data.train_batch_size=8\n")
+        plan = fixes.plan([_only(diagnose(path, facts), "upgrade/entry-point-moved")], fixes.resolver(tmp_path))
+        fixed = plan.files[0].result.text
+        assert "python3 -m verl.trainer.main_ppo transfer_queue.enable=true \\\n" in fixed, written
+        assert "config-name" not in fixed and "transfer_queue_ppo_trainer" not in fixed, written
+
+
+def test_fix_leaves_the_command_alone_when_the_old_config_name_is_on_another_line(facts, tmp_path):
+    from verl_cookbook import fixes
+
+    text = TQ.replace(" --config-name=", " \\\n    --config-name=") + "    data.train_batch_size=8\n"
+    path = _run(tmp_path, text)
+    f = _only(diagnose(path, facts), "upgrade/entry-point-moved")
+    assert f.data["drop"] == "--config-name=transfer_queue_ppo_trainer"
+    plan = fixes.plan([f], fixes.resolver(tmp_path))
+    # moving the module alone would leave main_ppo with a config it does not have
+    assert not plan.files or "transfer_queue.main_ppo" in plan.files[0].result.text

@@ -381,7 +381,7 @@ def test_the_legacy_reward_manager_moves_to_its_name_field_as_verls_migration_as
     from verl_cookbook.doctor import diagnose
 
     script = tmp_path / "run.sh"
-    script.write_text("python3 -m verl.trainer.main_ppo reward_model.reward_manager=naive\n", encoding="utf-8")
+    script.write_text("python3 -m verl.trainer.main_ppo reward_model.reward_manager=dapo\n", encoding="utf-8")
     (legacy,) = [d for d in diagnose(script, facts).findings if d.finding.rule == "config/legacy-key"]
     assert legacy.finding.data["new"] == "reward.reward_manager.name"
     assert "set `reward.reward_manager.name` instead" in legacy.finding.message

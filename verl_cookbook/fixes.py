@@ -96,11 +96,27 @@ def _entry_point(f: Finding, line: str) -> Edit | None:
     keep = f.data.get("keep") or []  # the old config's defaults the new one leaves required, set as overrides
     text, written = " ".join([new, *map(str, keep)]), old
     drop = f.data.get("drop")  # the old entry point's own `--config-name=…`: gone with it, when written on this line
-    at = re.search(rf"(?<!\S){re.escape(drop)}(?!\S)", line[hits[0] :]) if isinstance(drop, str) else None
+    at = re.search(_as_written(drop), line[hits[0] :]) if isinstance(drop, str) else None
+    if isinstance(drop, str) and at is None:
+        return None  # the old config's name is elsewhere: an edit of this line alone would leave main_ppo without it
     if at:
         written = line[hits[0] : hits[0] + at.end()]
         text = (text + line[hits[0] + len(old) : hits[0] + at.start()]).rstrip()
     return Edit(f.line, hits[0] + 1, written, text, str(f.rule))
+
+
+def _as_written(flag: str) -> str:
+    """A pattern for ``flag`` as doctor read it (``--config-name=X``, ``--config-name X``) the way a script may write
+    it: the value, or the whole word, in single or double quotes, which the shell removes."""
+    name, sep, value = re.split(r"(=|\s+)", flag, maxsplit=1) if re.search(r"=|\s", flag) else (flag, "", "")
+    q = r"([\"']?)"
+    if sep == "=":
+        body = rf"{q}{re.escape(name)}={q}{re.escape(value)}\2\1"
+    elif sep:
+        body = rf"{q}{re.escape(name)}\1\s+{q}{re.escape(value)}\2"
+    else:
+        body = rf"{q}{re.escape(name)}\1"
+    return rf"(?<!\S){body}(?!\S)"
 
 
 _FENCE_LANG = re.compile(r"^\s*(?:`{3,}|~{3,})\s*\{?\s*\.?|^\s*\.\.\s+(?:code|code-block|sourcecode)::\s*")

@@ -155,21 +155,38 @@ CONFIG_NOT_A_FIELD_GROUP = declare(
     ),
     good=ppo_script("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
 )
+_LEGACY = (
+    "`{key}` is a legacy key: Hydra accepts it, but it is not read by {readers!c}; only {migrating!c} moves it to its "
+    "new place (`{function}`)"
+)
+_LEGACY_ZH = (
+    "`{key}` 是旧配置项：Hydra 接受它，但 {readers!c} 不读取它；只有 {migrating!c} 会通过 `{function}` 将其迁移到新位置"
+)
 CONFIG_LEGACY_KEY = declare(
     "config/legacy-key",
     "Legacy key the entry point never reads",
     "入口不再读取的旧配置项",
     "A key Hydra still accepts but the entry point no longer reads (only another entry point migrates it).",
     "The setting is silently without effect: the job runs, just not as written.",
-    message="`{key}` is a legacy key: Hydra accepts it, but it is not read by {readers!c}; only {migrating!c} "
-    "moves it to its new place (`{function}`)[[: set `{new}` instead]]",
-    message_zh="`{key}` 是旧配置项：Hydra 接受它，但 {readers!c} 不读取它；只有 {migrating!c} 会通过 `{function}` "
-    "将其迁移到新位置[[：请改为设置 `{new}`]]",
+    message={
+        "": _LEGACY + "[[: set `{new}` instead]]",
+        "same": _LEGACY + ": `{new}` already has the value `{value}`, so the run is as written; the key can go",
+    },
+    message_zh={
+        "": _LEGACY_ZH + "[[：请改为设置 `{new}`]]",
+        "same": _LEGACY_ZH + "：`{new}` 的值已是 `{value}`，运行结果与所写一致，可删除该配置项",
+    },
     severity=WARNING,
-    bad=ppo_script("reward_model.reward_manager=naive"),
-    good=ppo_script("reward.reward_manager.name=naive"),
-    fix="remove `{key}` and set the key the entry point reads instead (the message names it when it is known)",
-    fix_zh="删除 `{key}`，改为设置当前入口读取的配置项（已知时提示信息中给出）",
+    bad=ppo_script("reward_model.reward_manager=dapo"),
+    good=ppo_script("reward.reward_manager.name=dapo"),
+    fix={
+        "": "remove `{key}` and set the key the entry point reads instead (the message names it when it is known)",
+        "same": "write `{key}` as `{new}`, or remove it: `{new}` already has this value",
+    },
+    fix_zh={
+        "": "删除 `{key}`，改为设置当前入口读取的配置项（已知时提示信息中给出）",
+        "same": "将 `{key}` 改写为 `{new}`，或直接删除：`{new}` 已是该值",
+    },
 )
 _NO_CONFIG = "`--config-name {config}`: verl {release} has no config `{config}` (it has {offered!c})"
 _NO_CONFIG_ZH = "`--config-name {config}`：verl {release} 中没有配置 `{config}`（可选：{offered!c}）"

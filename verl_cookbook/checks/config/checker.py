@@ -89,7 +89,7 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
         values = applied + fragment
         if mode == "config":
             findings.extend(self._check_types(values, cfg, unknown))
-            findings.extend(self._check_legacy([a for a in values if lookup_path(base, a.path)[0] != "unknown"]))
+            findings.extend(self._check_legacy([a for a in values if lookup_path(base, a.path)[0] != "unknown"], cfg))
             # the checkpoint_engine blocks, walked for once: the engine rules judge assignments into them, the delta
             # rule a block whose backend is delta_sharded
             touched = any(CKPT_LEAF in a.path for a in values)
@@ -164,9 +164,10 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
             return [self.entry_point]
         return sorted(m for m, e in self.facts.entry_points().items() if e["config_name"] == self.config)
 
-    def _check_legacy(self, assigns: list[Assignment]) -> list[Finding]:
+    def _check_legacy(self, assigns: list[Assignment], cfg: dict | None = None) -> list[Finding]:
         """Keys Hydra accepts (the config has them) that the entry point never reads: legacy keys that only some
-        other entry point migrates to their new place."""
+        other entry point migrates to their new place. When the new place already holds the value the legacy key
+        asks for (in ``cfg``, the command's config), the finding says the run is as written (case ``same``)."""
         readers = self._readers()
         if not readers:
             return []
@@ -179,6 +180,8 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
                 if a.op in ("delete", "group") or not a.path or a.path[0] not in mig["keys"] or a.value is None:
                     continue
                 new = _renamed(a.dotted, mig["renames"])
+                state, _depth, there = lookup_path(cfg or {}, tuple(new.split("."))) if new else ("", 0, None)
+                same = state == "found" and not isinstance(there, (dict, list)) and str(there) == str(a.value)
                 out.append(
                     CONFIG_LEGACY_KEY.at(
                         a.file,
@@ -191,6 +194,8 @@ class ConfigChecker(HydraApplication, FieldTypes, EngineRules, DeltaRules):
                         migrating=migrating,
                         function=fn,
                         new=new,
+                        case="same" if same else None,
+                        value=a.value if same else None,
                     )
                 )
         return out
