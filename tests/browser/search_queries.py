@@ -154,6 +154,10 @@ ENGLISH: list[tuple[str, str]] = [
     ),
     ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
     ("resume training wandb creates a new run", "en/recipes/troubleshooting/"),  # verl #2783
+    # miner18 (users16)
+    # verl #4921
+    ("ActorDiedError sleep", "en/recipes/troubleshooting/"),
+    ("worker died sleep", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -333,4 +337,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("megatron SFT 异步保存 async_calls 报错", "recipes/troubleshooting/"),  # verl #8000
     ("MTP 推测解码 昇腾 同步权重 报错", "recipes/troubleshooting/"),  # vllm-ascend PR #13337
     ("续训后 wandb 新建了一个 run 曲线断开", "recipes/troubleshooting/"),  # verl #2783
+    # miner18 (users16)
+    # verl #4921
+    ("推理端休眠时 worker 退出 ActorDiedError", "recipes/troubleshooting/"),
 ]
