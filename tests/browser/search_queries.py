@@ -158,6 +158,8 @@ ENGLISH: list[tuple[str, str]] = [
     # verl #4921
     ("ActorDiedError sleep", "en/recipes/troubleshooting/"),
     ("worker died sleep", "en/recipes/troubleshooting/"),
+    # vllm-ascend #166
+    ("No module named torch_npu", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -340,4 +342,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # miner18 (users16)
     # verl #4921
     ("推理端休眠时 worker 退出 ActorDiedError", "recipes/troubleshooting/"),
+    # vllm-ascend #166
+    ("vllm serve 报 No module named torch_npu", "recipes/troubleshooting/"),
 ]
