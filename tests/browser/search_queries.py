@@ -160,6 +160,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("worker died sleep", "en/recipes/troubleshooting/"),
     # vllm-ascend #166
     ("No module named torch_npu", "en/recipes/troubleshooting/"),
+    # vllm-ascend #9292
+    ("driver firmware version for CANN", "en/install/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -344,4 +346,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("推理端休眠时 worker 退出 ActorDiedError", "recipes/troubleshooting/"),
     # vllm-ascend #166
     ("vllm serve 报 No module named torch_npu", "recipes/troubleshooting/"),
+    # vllm-ascend #9292
+    ("CANN 需要什么版本的驱动和固件", "install/"),
 ]
