@@ -162,6 +162,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("No module named torch_npu", "en/recipes/troubleshooting/"),
     # vllm-ascend #9292
     ("driver firmware version for CANN", "en/install/"),
+    # vllm-ascend #11542
+    ("hcclCommInitRootConfig error code 1", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -348,4 +350,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("vllm serve 报 No module named torch_npu", "recipes/troubleshooting/"),
     # vllm-ascend #9292
     ("CANN 需要什么版本的驱动和固件", "install/"),
+    # vllm-ascend #11542
+    ("hcclCommInitRootConfig error code 1", "recipes/troubleshooting/"),
 ]
