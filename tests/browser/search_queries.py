@@ -164,6 +164,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("driver firmware version for CANN", "en/install/"),
     # vllm-ascend #11542
     ("hcclCommInitRootConfig error code 1", "en/recipes/troubleshooting/"),
+    # review17 F5, F6
+    ("mtp.enable mtp.enable_rollout weight_loader NPU", "en/recipes/troubleshooting/"),
+    ("SFT output missing shards engine.use_dist_checkpointing", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -352,4 +355,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("CANN 需要什么版本的驱动和固件", "install/"),
     # vllm-ascend #11542
     ("hcclCommInitRootConfig error code 1", "recipes/troubleshooting/"),
+    # review17 F5, F6
+    ("推理端开启 MTP 需要 mtp.enable 和 enable_rollout 吗", "recipes/troubleshooting/"),
+    ("SFT 输出的 HF 权重缺少分片 use_dist_checkpointing", "recipes/troubleshooting/"),
 ]
