@@ -167,6 +167,8 @@ ENGLISH: list[tuple[str, str]] = [
     # review17 F5, F6
     ("mtp.enable mtp.enable_rollout weight_loader NPU", "en/recipes/troubleshooting/"),
     ("SFT output missing shards engine.use_dist_checkpointing", "en/recipes/troubleshooting/"),
+    # review17 F7, F8
+    ("uninstall triton_kernels constexpr_function vLLM 0.11", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -358,4 +360,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # review17 F5, F6
     ("推理端开启 MTP 需要 mtp.enable 和 enable_rollout 吗", "recipes/troubleshooting/"),
     ("SFT 输出的 HF 权重缺少分片 use_dist_checkpointing", "recipes/troubleshooting/"),
+    # review17 F7, F8
+    ("vllm 0.11 constexpr_function 报错 要卸载 triton_kernels 吗", "recipes/troubleshooting/"),
 ]
