@@ -161,7 +161,7 @@ ENGLISH: list[tuple[str, str]] = [
     # vllm-ascend #166
     ("No module named torch_npu", "en/recipes/troubleshooting/"),
     # vllm-ascend #9292
-    ("driver firmware version for CANN", "en/install/"),
+    ("HDK driver firmware version", "en/install/"),
     # vllm-ascend #11542
     ("hcclCommInitRootConfig error code 1", "en/recipes/troubleshooting/"),
     # review17 F5, F6
@@ -354,7 +354,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # vllm-ascend #166
     ("vllm serve 报 No module named torch_npu", "recipes/troubleshooting/"),
     # vllm-ascend #9292
-    ("CANN 需要什么版本的驱动和固件", "install/"),
+    ("驱动和固件要装什么版本 HDK", "install/"),
     # vllm-ascend #11542
     ("hcclCommInitRootConfig error code 1", "recipes/troubleshooting/"),
     # review17 F5, F6
