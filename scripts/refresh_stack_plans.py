@@ -19,13 +19,14 @@ the others) and the page tests (``tests/test_stack*.py``, ``tests/test_matrix.py
 target. A pin the index has only as an sdist (antlr4-python3-runtime 4.9.3, which hydra-core 1.3.x requires) cannot
 enter pip's dry run for a foreign platform (``--platform`` takes wheels only and refuses ``--no-binary``), so it is
 first built by pip from the index's sdist, kept only as a pure-Python ``py3-none-any`` wheel, and offered to the
-dry run with ``--find-links`` (``stack_plan.accepts``). It takes 5-15 minutes for the nine plans here.
+dry run with ``--find-links`` (``stack_plan.accepts``). The nine plans took 7 minutes here (30-70 s each, on a
+shared two-core machine); a refresh of all 24 resolutions, 21 minutes with ``--jobs 2``.
 
 Each platform wheel a plan pins also records ``lowest_file``: the file of that version, from the index's file list,
 that installs on the oldest glibc (the plan's glibc floor is the highest of those, ``stack_plan.Plan.glibc_floor``).
 
 Each plan is ``stack_plan.compute``: pip's dry run for the target (CPython 3.11, aarch64, glibc 2.35) over the
-index, nothing from this machine's pip configuration. A plan takes 10-120 s (pip reads whole wheels where the
+index, nothing from this machine's pip configuration. A plan takes 10-300 s (pip reads whole wheels where the
 index serves no separate metadata); ``--jobs`` runs several at once.
 """
 
