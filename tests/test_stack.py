@@ -552,3 +552,31 @@ def test_the_weekly_workflow_checks_the_plans_and_that_pip_takes_them_and_the_te
         step = steps[f"python scripts/refresh_stack_plans.py {command}"]
         assert step.get("if") == "${{ !cancelled() }}", command
     assert "refresh_" not in (ROOT / "scripts" / "test.sh").read_text(encoding="utf-8")
+
+
+def test_the_refresh_dry_runs_each_plan_once_and_its_check_sees_an_sdist_that_moved() -> None:
+    """``--accepts`` takes one ask per resolution (A2, A3 and the 950 share one), never a refused one or a --pin;
+    ``--check`` reports a plan whose sdist-only pin moved (pip's installs do not hold it)."""
+    import copy
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from refresh_stack_plans import asks, moved, with_a_plan
+
+    from verl_cookbook.stack_plan import unsupported
+
+    todo = asks()
+    chosen = with_a_plan(todo)
+    keys = [a.key for a in chosen]
+    assert len(keys) == len(set(keys)) == 9  # 0.7.1, 0.9.0, 0.9.1 x three backends; 0.8.0 is a conflict
+    assert all(not a.pins and unsupported(a) is None for a in chosen)
+    old = json.loads((ROOT / "verl_cookbook" / "snapshots" / "stack_plans.json").read_text(encoding="utf-8"))
+    record = recorded(Ask("0.9.1", "A3"))
+    assert record is not None and moved(old, [record]) == []
+    later = copy.deepcopy(record)
+    sd = next(s for s in later["sdists"] if s.get("built"))
+    sd["requirement"], sd["file"] = "antlr4-python3-runtime==4.9.4", "antlr4-python3-runtime-4.9.4.tar.gz"
+    assert [line.split(": ", 1)[1] for line in moved(old, [later])] == [
+        "sdists antlr4-python3-runtime: antlr4-python3-runtime==4.9.3 antlr4-python3-runtime-4.9.3.tar.gz typing; "
+        'python_version < "3.5" -> antlr4-python3-runtime==4.9.4 antlr4-python3-runtime-4.9.4.tar.gz typing; '
+        'python_version < "3.5"'
+    ]
