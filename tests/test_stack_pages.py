@@ -119,6 +119,9 @@ def test_the_resolver_runs_the_command_the_matrix_page_names_and_a_weekly_job_ch
     workflow = (ROOT / ".github" / "workflows" / "stack-facts.yml").read_text(encoding="utf-8")
     assert re.search(r'cron: "\d+ \d+ \* \* \d"', workflow)  # once a week
     assert "python scripts/refresh_resolver.py --check" in workflow
+    # the plans: pip still answers as recorded, and pip still takes each plan's requirements file for its target
+    assert "python scripts/refresh_stack_plans.py --check" in workflow
+    assert "python scripts/refresh_stack_plans.py --accepts" in workflow
 
 
 @pytest.mark.parametrize("page", MATRIX)
