@@ -154,6 +154,8 @@ ENGLISH: list[tuple[str, str]] = [
     ),
     ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
     ("resume training wandb creates a new run", "en/recipes/troubleshooting/"),  # verl #2783
+    # miner19 (users17 classes)
+    ("Invalid device ID error code is 107001 Set visible device failed", "en/recipes/troubleshooting/"),  # verl PR #7507
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -333,4 +335,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("megatron SFT 异步保存 async_calls 报错", "recipes/troubleshooting/"),  # verl #8000
     ("MTP 推测解码 昇腾 同步权重 报错", "recipes/troubleshooting/"),  # vllm-ascend PR #13337
     ("续训后 wandb 新建了一个 run 曲线断开", "recipes/troubleshooting/"),  # verl #2783
+    # miner19 (users17 classes)
+    ("NPU 初始化 报错 Invalid device ID 107001", "recipes/troubleshooting/"),  # verl PR #7507
 ]
