@@ -155,7 +155,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
     ("resume training wandb creates a new run", "en/recipes/troubleshooting/"),  # verl #2783
     # miner19 (users17 classes)
-    ("Invalid device ID error code is 107001 Set visible device failed", "en/recipes/troubleshooting/"),  # verl PR #7507
+    # verl PR #7507
+    ("Invalid device ID error code is 107001 Set visible device failed", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
