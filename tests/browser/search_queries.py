@@ -157,6 +157,7 @@ ENGLISH: list[tuple[str, str]] = [
     # miner19 (users17 classes)
     # verl PR #7507
     ("Invalid device ID error code is 107001 Set visible device failed", "en/recipes/troubleshooting/"),
+    ("RuntimeError: Failed to infer device type", "en/recipes/troubleshooting/"),  # vllm-ascend #540
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -338,4 +339,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训后 wandb 新建了一个 run 曲线断开", "recipes/troubleshooting/"),  # verl #2783
     # miner19 (users17 classes)
     ("NPU 初始化 报错 Invalid device ID 107001", "recipes/troubleshooting/"),  # verl PR #7507
+    ("昇腾 vllm 启动报错 Failed to infer device type", "recipes/troubleshooting/"),  # vllm-ascend #540
 ]
