@@ -158,6 +158,8 @@ ENGLISH: list[tuple[str, str]] = [
     # verl PR #7507
     ("Invalid device ID error code is 107001 Set visible device failed", "en/recipes/troubleshooting/"),
     ("RuntimeError: Failed to infer device type", "en/recipes/troubleshooting/"),  # vllm-ascend #540
+    # vllm-ascend PR #9242
+    ("Expandable segments are not compatible with memory pool NPU", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -340,4 +342,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # miner19 (users17 classes)
     ("NPU 初始化 报错 Invalid device ID 107001", "recipes/troubleshooting/"),  # verl PR #7507
     ("昇腾 vllm 启动报错 Failed to infer device type", "recipes/troubleshooting/"),  # vllm-ascend #540
+    ("PYTORCH_NPU_ALLOC_CONF expandable_segments 推理端启动报错", "recipes/troubleshooting/"),  # vllm-ascend PR #9242
 ]
