@@ -169,6 +169,12 @@ ENGLISH: list[tuple[str, str]] = [
     ("SFT output missing shards engine.use_dist_checkpointing", "en/recipes/troubleshooting/"),
     # review17 F7, F8
     ("uninstall triton_kernels constexpr_function vLLM 0.11", "en/recipes/troubleshooting/"),
+    # miner19 (users17 classes)
+    # verl PR #7507
+    ("Invalid device ID error code is 107001 Set visible device failed", "en/recipes/troubleshooting/"),
+    ("RuntimeError: Failed to infer device type", "en/recipes/troubleshooting/"),  # vllm-ascend #540
+    # vllm-ascend PR #9242
+    ("Expandable segments are not compatible with memory pool NPU", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -362,4 +368,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("SFT 输出的 HF 权重缺少分片 use_dist_checkpointing", "recipes/troubleshooting/"),
     # review17 F7, F8
     ("vllm 0.11 constexpr_function 报错 要卸载 triton_kernels 吗", "recipes/troubleshooting/"),
+    # miner19 (users17 classes)
+    ("NPU 初始化 报错 Invalid device ID 107001", "recipes/troubleshooting/"),  # verl PR #7507
+    ("昇腾 vllm 启动报错 Failed to infer device type", "recipes/troubleshooting/"),  # vllm-ascend #540
+    ("PYTORCH_NPU_ALLOC_CONF expandable_segments 推理端启动报错", "recipes/troubleshooting/"),  # vllm-ascend PR #9242
 ]
