@@ -158,3 +158,21 @@ def test_a_release_from_before_the_checkpoint_engine_is_refused_naming_the_first
     err = capsys.readouterr().err
     assert "this release has no verl/checkpoint_engine/" in err and "use 0.7.1 or later" in err
     assert "ways out" not in err and "Traceback" not in err
+
+
+def test_verl_latest_that_is_a_covered_release_downloads_nothing(tmp_path, monkeypatch: pytest.MonkeyPatch, capsys):
+    """review18b #6: `--verl latest` is the index's newest release; when that release is covered (0.9.1 today), what
+    ships with the package serves a launch script and nothing is downloaded."""
+
+    def no_download(*_a, **_k):
+        raise AssertionError("downloaded")
+
+    monkeypatch.setattr(verl_source, "latest_release", lambda: "0.9.1")
+    monkeypatch.setattr(verl_source, "_download_wheel", no_download)
+    monkeypatch.setenv(verl_source.CACHE_ENV, str(tmp_path / "cache"))
+    script = tmp_path / "run.sh"
+    script.write_text("python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm\n", encoding="utf-8")
+    main(["doctor", "--verl", "latest", str(script)])
+    err = capsys.readouterr().err
+    assert "verl 0.9.1" in err and "downloading" not in err
+    assert not (tmp_path / "cache" / "releases" / "0.9.1" / "verl").exists()

@@ -54,6 +54,13 @@ def test_every_commands_help_lists_the_four_exit_codes(command: str, capsys) -> 
 
 
 @pytest.mark.parametrize("command", ["check", "doctor"])
+def test_check_and_doctor_help_say_info_notes_alone_exit_0(command: str, capsys) -> None:
+    """review18b #3: the checker page's table says 0 = no findings or only info notes; --help says the same."""
+    block = " ".join(_help(command, capsys).split("exit codes", 1)[1].split())
+    assert "0 no findings, or only info notes" in block and "1 findings: at least one error or warning" in block
+
+
+@pytest.mark.parametrize("command", ["check", "doctor"])
 def test_a_missing_path_is_named_in_help_as_exit_2(command: str, capsys) -> None:
     out = _help(command, capsys)
     two = out[out.index("  2  ") :]

@@ -430,7 +430,7 @@ def test_a_wheel_built_from_an_sdist_is_kept_only_when_it_is_pure_python(tmp_pat
 
 
 def test_a_readme_fact_read_at_main_is_not_called_the_releases_readme() -> None:
-    """review10b S1: 0.9.1's README facts were read at main 1dda039 (no v0.9.1 tag in the history read)."""
+    """review10b S1: 0.9.1's README facts were read at main 1dda039 (our copy of verl's repository predates 0.9.1)."""
     from verl_cookbook.stack_facts import stack_facts
     from verl_cookbook.stack_plan import readme_label
 

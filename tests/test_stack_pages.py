@@ -154,13 +154,14 @@ def test_the_version_matrix_links_to_the_install_steps_and_carries_no_commands_o
 
 
 def test_the_091_tables_say_verls_guide_and_readme_were_read_on_main_not_at_a_091_tag() -> None:
-    """review15a F1/F7: verl has no v0.9.1 tag; what the site follows for 0.9.1 is main at 1dda039 (version file
-    0.10.0.dev). The 0.9.1 tables say so where they link the guide or the README, 0.9.0's (read at v0.9.0) do not."""
+    """review15a F1/F7, review18b #1: our copy of verl's repository predates 0.9.1; what the site follows for 0.9.1 is
+    main at 1dda039 (version file 0.10.0.dev). The 0.9.1 tables say so where they link the guide or the README,
+    0.9.0's (read at v0.9.0) do not."""
     from verl_cookbook.stack_pages import table
 
     for lang, said in (
-        ("en", "verl has no v0.9.1 tag: read on main at commit 1dda039"),
-        ("zh", "verl 没有 v0.9.1 标签"),
+        ("en", "read on main at commit 1dda039: our copy of verl's repository predates 0.9.1"),
+        ("zh", "本手册所读的 verl 仓库副本早于 0.9.1 发布"),
     ):
         a3 = "\n".join(table("0.9.1", "A3", lang))
         assert said in next(line for line in a3.splitlines() if line.startswith("| CANN"))

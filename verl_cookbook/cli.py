@@ -1,7 +1,8 @@
 """``verl-cookbook``: check docs against verl's source, print the facts.
 
-Exit codes: 0 no findings, 1 findings, 2 usage or environment error, 3 internal error (a bug in verl-cookbook:
-one line saying so; ``VERL_COOKBOOK_DEBUG=1`` prints the traceback). No traceback on any input otherwise.
+Exit codes: 0 no findings (or only info notes), 1 findings, 2 usage or environment error, 3 internal error (a bug
+in verl-cookbook: one line saying so; ``VERL_COOKBOOK_DEBUG=1`` prints the traceback). No traceback on any input
+otherwise.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ REPORT_URL = "https://github.com/verl-cookbook/verl-cookbook/issues"
 INTERNAL_HELP = f"internal error: a bug in verl-cookbook; {DEBUG_ENV}=1 prints the traceback, report it at {REPORT_URL}"
 
 
-def exit_codes_help(findings: str, errors: str) -> str:
-    """The ``--help`` epilog every subcommand shows: the one exit-code contract, with what ``1`` and ``2``
+def exit_codes_help(findings: str, errors: str, ok: str = "no findings") -> str:
+    """The ``--help`` epilog every subcommand shows: the one exit-code contract, with what ``0``, ``1`` and ``2``
     mean for that command."""
     rows = [
-        (EXIT_OK, "no findings"),
+        (EXIT_OK, ok),
         (EXIT_FINDINGS, f"findings: {findings}"),
         (EXIT_ERROR, f"usage or environment error: {errors}"),
         (EXIT_INTERNAL, INTERNAL_HELP),
@@ -43,10 +44,12 @@ def exit_codes_help(findings: str, errors: str) -> str:
 
 
 _SOURCE_ERRORS = "verl's source out of reach, not a whole verl tree, or holding a file Python cannot parse"
+_OK_WITH_INFO = "no findings, or only info notes"
 CHECK_EXIT_HELP = exit_codes_help(
-    "at least one (a page that cannot be read as text, binary or not UTF-8, is a finding on that page; an empty "
-    "page has none)",
+    "at least one error or warning (a page that cannot be read as text, binary or not UTF-8, is a finding on that "
+    "page; an empty page has none)",
     f"a bad option, a PATH that does not exist, {_SOURCE_ERRORS}",
+    _OK_WITH_INFO,
 )
 FACTS_EXIT_HELP = exit_codes_help("never (facts has nothing to judge)", f"a bad option, {_SOURCE_ERRORS}")
 
@@ -169,9 +172,10 @@ def _add_doctor(sub: argparse._SubParsersAction) -> None:
         help="check your own launch scripts and verl configs",
         description="Check a user's launch script or verl config before it burns cluster hours.",
         epilog=exit_codes_help(
-            "at least one",
+            "at least one error or warning",
             f"a bad option, a FILE that does not exist or is a folder, {_SOURCE_ERRORS} (a FILE that cannot be read "
             "as text, binary or not UTF-8, is a finding on that file; an empty file has none)",
+            _OK_WITH_INFO,
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -56,7 +56,7 @@ TEXT: dict[str, dict[str, Any]] = {
             "source": "在节点上源码编译",
         },
         "host": "在主机上安装，见 [verl 昇腾安装指南]({source}){at}",
-        "at_main": "（verl 没有 v{release} 标签，读自主分支 {commit} 提交）",
+        "at_main": "（读自主分支 {commit} 提交：本手册所读的 verl 仓库副本早于 {release} 发布）",
         "glibc": "操作系统的 glibc 版本：各固定版本在 PyPI 上最旧的 wheel 所需 glibc 中的最高者",
         "backend_only": "（仅 {backends} 后端）",
         "backends_only": "该产品上只有 {backends} 后端有配套版本，下表仅适用于这些后端。",
@@ -104,7 +104,7 @@ TEXT: dict[str, dict[str, Any]] = {
             "source": "built on the node from source",
         },
         "host": "on the host, see [verl's Ascend install guide]({source}){at}",
-        "at_main": " (verl has no v{release} tag: read on main at commit {commit})",
+        "at_main": " (read on main at commit {commit}: our copy of verl's repository predates {release})",
         "glibc": "the operating system's glibc: the highest of the glibc each pinned version's oldest wheel on PyPI "
         "needs",
         "backend_only": " ({backends} only)",
@@ -175,8 +175,9 @@ def plans_for(release: str, product: str) -> dict[str, Plan]:
 
 
 def at_main(f: StackFact, release: str, lang: str) -> str:
-    """Where a fact about verl ``release`` was read when not at the release's tag: verl has no v0.9.1 tag, so what the
-    site follows for 0.9.1 is main at a commit (its version file says 0.10.0.dev); "" when read at the tag."""
+    """Where a fact about verl ``release`` was read when not at the release's tag: our copy of verl's repository ends
+    before 0.9.1 was released and 0.9.1's wheel and sdist ship neither the guide nor the checkpoint-engine README, so
+    what the site follows for 0.9.1 is main at a commit (its version file says 0.10.0.dev); "" when read at the tag."""
     if f.read_at_tag(release):
         return ""
     return TEXT[lang]["at_main"].format(release=release, commit=(f.ref or "")[:7])

@@ -293,7 +293,7 @@ def readme_label(release: str, f: StackFact) -> str:
     if f.read_at_tag(release):
         return f"verl {release}'s README"
     commit = (f.ref or "")[:7]
-    return f"the README of verl main at {commit} (read for {release}: the history read has no v{release} tag)"
+    return f"the README of verl main at {commit} (read for {release}: our copy of verl's repository predates {release})"
 
 
 def support_notes(ask: Ask) -> list[str]:

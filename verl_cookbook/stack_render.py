@@ -35,7 +35,8 @@ def cann_lines(plan: Plan) -> list[str]:
         elif not f.value[:1].isdigit():
             out.append(f"{label}: not stated in verl's guide (it says “{f.value}…”, {f.source})")
         else:
-            at = "" if f.read_at_tag(plan.ask.verl) else f"; verl has no v{plan.ask.verl} tag: read on main at {f.ref}"
+            copy = f"our copy of verl's repository predates {plan.ask.verl}"
+            at = "" if f.read_at_tag(plan.ask.verl) else f"; read on main at {f.ref}: {copy}"
             out.append(f"{label} {f.value} ({f.source}{at})")
     asked = plan.ask.cann
     cann = plan.facts.get("cann")

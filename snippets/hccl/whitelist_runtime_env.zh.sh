@@ -1,0 +1,5 @@
+# 不在各节点导出时：在 main_ppo 命令中追加以下参数，将这两个变量传递给所有 worker
+# （开头的 + 用于新增 verl 配置中未声明的键；"0" 加引号，以字符串形式传入，Ray 只接受字符串）
+python3 -m verl.trainer.main_ppo \
+    '+ray_kwargs.ray_init.runtime_env.env_vars.HCCL_WHITELIST_DISABLE="0"' \
+    +ray_kwargs.ray_init.runtime_env.env_vars.HCCL_WHITELIST_FILE=/etc/hccl/whitelist.json
