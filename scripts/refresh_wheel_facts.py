@@ -23,6 +23,7 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" / "wheel_facts.json"
 
+VLLM_PATCH_MODULE = "vllm/model_executor/model_loader/checkpoint_weight_patch.py"
 # dist==version -> whether to keep the full RECORD path list (big wheels keep only the paths the pages name)
 WHEELS: dict[str, list[str] | None] = {
     "mooncake-transfer-engine==0.3.13.post1": None,
@@ -33,6 +34,11 @@ WHEELS: dict[str, list[str] | None] = {
     "vllm-ascend==0.18.0": [],
     "vllm-ascend==0.23.0": [],
     "torch-npu==2.10.0.post4": [],
+    # delta-sync: verl 0.9.1's vLLM delta path imports this module; 0.29.0 is the first release that ships it (the
+    # release before it and the 0.24.0 that verl[vllm]==0.9.1 pins do not)
+    "vllm==0.24.0": [VLLM_PATCH_MODULE],
+    "vllm==0.28.0": [VLLM_PATCH_MODULE],
+    "vllm==0.29.0": [VLLM_PATCH_MODULE],
 }
 # (dist==version, python versions, machine): which manylinux level the index has a wheel for
 PLATFORM_PROBES = [
