@@ -438,3 +438,145 @@ def test_a_readme_fact_read_at_main_is_not_called_the_releases_readme() -> None:
     at_tag = stack_facts()["verl.readme.0.9.0.kimi_950"][0]
     assert readme_label("0.9.1", at_main).startswith("the README of verl main at 1dda039")
     assert readme_label("0.9.0", at_tag) == "verl 0.9.0's README"
+
+
+# -- refresh_stack_plans.py --accepts: pip takes each plan's requirements file for the target ----------------------
+
+
+def _stub_wheel(path: Path, name: str, version: str, requires: list[str], requires_python: str | None) -> None:
+    """A wheel file that holds only its metadata (what pip's dry run reads), named ``path``."""
+    import zipfile
+
+    stem = "-".join(path.name.split("-")[:2])
+    meta = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}"]
+    meta += [f"Requires-Python: {requires_python}"] if requires_python else []
+    meta += [f"Requires-Dist: {r}" for r in requires]
+    wheel = "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(f"{stem}.dist-info/METADATA", "\n".join(meta) + "\n")
+        z.writestr(f"{stem}.dist-info/WHEEL", wheel)
+        z.writestr(f"{stem}.dist-info/RECORD", "")
+
+
+def _stub_index(root: Path, record: dict, sdists: tuple[str, ...] = ()) -> str:
+    """A PEP 503 index on disk (``file://``) with a stub of every wheel the record's resolution installed, under its
+    own file name (so its platform tags are the real ones) and with its recorded Requires-Dist, plus ``sdists``
+    (file names; pip, taking wheels only, never opens them): the index the plan was resolved over, offline."""
+    simple = root / "simple"
+    files: dict[str, list[str]] = {}
+    for item in record["installs"]:
+        name = canonicalize_name(item["name"])
+        (simple / name).mkdir(parents=True, exist_ok=True)
+        reqs = item.get("requires_dist", [])
+        _stub_wheel(simple / name / item["file"], item["name"], item["version"], reqs, item.get("requires_python"))
+        files.setdefault(name, []).append(item["file"])
+    for sdist in sdists:
+        name = canonicalize_name(sdist.rsplit("-", 1)[0])
+        (simple / name).mkdir(parents=True, exist_ok=True)
+        (simple / name / sdist).write_bytes(b"")
+        files.setdefault(name, []).append(sdist)
+    for name, names in files.items():
+        links = "".join(f'<a href="{f}">{f}</a>\n' for f in names)
+        (simple / name / "index.html").write_text(f"<html><body>\n{links}</body></html>\n", encoding="utf-8")
+    return simple.as_uri() + "/"
+
+
+def _accepts_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: dict, built: bool = True) -> list[str]:
+    """``stack_plan.accepts`` for the committed 0.9.1 A3 plan over a stub of its index: pip's real resolver, with the
+    sdist build stood in for (``built``: a pure wheel of the recorded Requires-Dist, else pip's build failing)."""
+    from verl_cookbook import stack_plan
+
+    committed = recorded(Ask("0.9.1", "A3"))
+    assert committed is not None
+    sdists = tuple(sd["file"] for sd in committed["sdists"] if sd.get("built"))
+    index = _stub_index(tmp_path / "index", committed, sdists)
+
+    def build_pure_wheel(name: str, version: str, dest: Path, index_url: str = "") -> Path | None:
+        sd = next(sd for sd in committed["sdists"] if sd.get("built") and sd["requirement"] == f"{name}=={version}")
+        if not built:
+            return None
+        whl = dest / sd["built"]
+        _stub_wheel(whl, name, version, sd["requires"], None)
+        return whl
+
+    monkeypatch.setattr(resolver, "build_pure_wheel", build_pure_wheel)
+    house = tmp_path / "house"
+    house.mkdir()
+    return stack_plan.accepts(Ask("0.9.1", "A3", index_url=index), record, house)
+
+
+def test_pip_accepts_the_committed_plans_requirements_file_with_its_sdist_only_pin_built_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """antlr4-python3-runtime 4.9.3 (hydra-core 1.3.x: ``==4.9.*``) is an sdist only: pip's dry run for a foreign
+    platform takes wheels only, so it is built first and pip may take it from that folder (``--find-links``)."""
+    record = recorded(Ask("0.9.1", "A3"))
+    assert record is not None
+    assert any(sd.get("built", "").endswith("-py3-none-any.whl") for sd in record["sdists"])
+    assert _accepts_offline(tmp_path, monkeypatch, record) == []
+
+
+def test_accepts_fails_when_a_plan_pins_a_version_the_index_does_not_have(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = recorded(Ask("0.9.1", "A3"))
+    assert record is not None
+    item = next(i for i in record["installs"] if i["name"] == "cachetools")
+    ghost = {**item, "version": "8.0.99", "file": item["file"].replace(item["version"], "8.0.99")}
+    changed = {**record, "installs": [ghost if i is item else i for i in record["installs"]]}
+    problems = _accepts_offline(tmp_path, monkeypatch, changed)
+    assert len(problems) == 1 and "pip does not accept the requirements file: missing" in problems[0]
+    assert "cachetools==8.0.99" in problems[0]
+
+
+def test_accepts_fails_when_the_sdist_only_pin_does_not_build_as_pure_python(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = recorded(Ask("0.9.1", "A3"))
+    assert record is not None
+    problems = _accepts_offline(tmp_path, monkeypatch, record, built=False)
+    assert problems == [
+        f"{Ask('0.9.1', 'A3').key}: antlr4-python3-runtime==4.9.3: pip did not build the index's sdist into a "
+        "pure-Python wheel"
+    ]
+
+
+def test_the_weekly_workflow_checks_the_plans_and_that_pip_takes_them_and_the_test_command_stays_offline() -> None:
+    """The network steps are the weekly stack-facts workflow's, each run even after another failed; the README's
+    test command (scripts/test.sh) reads the committed snapshot only."""
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "stack-facts.yml").read_text(encoding="utf-8"))
+    steps = {s.get("run", "").strip(): s for s in workflow["jobs"]["refresh"]["steps"]}
+    for command in ("--check", "--accepts", "--uploads --check"):
+        step = steps[f"python scripts/refresh_stack_plans.py {command}"]
+        assert step.get("if") == "${{ !cancelled() }}", command
+    assert "refresh_" not in (ROOT / "scripts" / "test.sh").read_text(encoding="utf-8")
+
+
+def test_the_refresh_dry_runs_each_plan_once_and_its_check_sees_an_sdist_that_moved() -> None:
+    """``--accepts`` takes one ask per resolution (A2, A3 and the 950 share one), never a refused one or a --pin;
+    ``--check`` reports a plan whose sdist-only pin moved (pip's installs do not hold it)."""
+    import copy
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from refresh_stack_plans import asks, moved, with_a_plan
+
+    from verl_cookbook.stack_plan import unsupported
+
+    todo = asks()
+    chosen = with_a_plan(todo)
+    keys = [a.key for a in chosen]
+    assert len(keys) == len(set(keys)) == 9  # 0.7.1, 0.9.0, 0.9.1 x three backends; 0.8.0 is a conflict
+    assert all(not a.pins and unsupported(a) is None for a in chosen)
+    old = json.loads((ROOT / "verl_cookbook" / "snapshots" / "stack_plans.json").read_text(encoding="utf-8"))
+    record = recorded(Ask("0.9.1", "A3"))
+    assert record is not None and moved(old, [record]) == []
+    later = copy.deepcopy(record)
+    sd = next(s for s in later["sdists"] if s.get("built"))
+    sd["requirement"], sd["file"] = "antlr4-python3-runtime==4.9.4", "antlr4-python3-runtime-4.9.4.tar.gz"
+    assert [line.split(": ", 1)[1] for line in moved(old, [later])] == [
+        "sdists antlr4-python3-runtime: antlr4-python3-runtime==4.9.3 antlr4-python3-runtime-4.9.3.tar.gz typing; "
+        'python_version < "3.5" -> antlr4-python3-runtime==4.9.4 antlr4-python3-runtime-4.9.4.tar.gz typing; '
+        'python_version < "3.5"'
+    ]

@@ -119,6 +119,9 @@ def test_the_resolver_runs_the_command_the_matrix_page_names_and_a_weekly_job_ch
     workflow = (ROOT / ".github" / "workflows" / "stack-facts.yml").read_text(encoding="utf-8")
     assert re.search(r'cron: "\d+ \d+ \* \* \d"', workflow)  # once a week
     assert "python scripts/refresh_resolver.py --check" in workflow
+    # the plans: pip still answers as recorded, and pip still takes each plan's requirements file for its target
+    assert "python scripts/refresh_stack_plans.py --check" in workflow
+    assert "python scripts/refresh_stack_plans.py --accepts" in workflow
 
 
 @pytest.mark.parametrize("page", MATRIX)
@@ -166,3 +169,43 @@ def test_the_091_tables_say_verls_guide_and_readme_were_read_on_main_not_at_a_09
         assert "v0.9.0 tag" not in "\n".join(table("0.9.0", "A3", lang)) and "1dda039" not in "\n".join(
             table("0.9.0", "A3", lang)
         )
+
+
+def test_every_version_in_the_tables_is_what_verl_cookbook_stack_pins_for_each_backend_the_row_is_for(capsys) -> None:
+    """The tables and the command render the same snapshot separately: each row's version is the pin of that
+    distribution in ``verl-cookbook stack --format json`` for every backend the row applies to (all with a plan,
+    or those it names), and the glibc row is each backend's ``glibc_floor``; a backend whose plan pins another
+    version of a row's distribution would need a row of its own."""
+    import json
+
+    from verl_cookbook.cli import main
+    from verl_cookbook.stack_resolve import BACKENDS
+
+    row = re.compile(r"^\| `([^`]+)`(?: \((.+) only\))? \| `([^`]+)` \|")
+    glibc = re.compile(r"(\d+\.\d+) or later \(([^;]+);")
+    checked = 0
+    for release in covered_releases():
+        for product in stack_pages.PRODUCT_TABLES:
+            stack = {}
+            for backend in BACKENDS:
+                args = ["--verl", release, "--product", product, "--backend", backend, "--format", "json"]
+                code = main(["stack", *args])
+                said = capsys.readouterr().out
+                if code == 0:
+                    out = json.loads(said)
+                    pins = {canonicalize_name(p["name"]): p["version"] for p in [*out["pins"], *out["after"]]}
+                    stack[backend] = (pins, out["glibc_floor"])
+            for line in stack_pages.table(release, product, "en"):
+                if m := row.match(line):
+                    name, only, version = m.groups()
+                    backends = re.findall(r"`(\w+)`", only) if only else list(stack)
+                    for backend in backends:
+                        pinned = stack[backend][0].get(canonicalize_name(name))
+                        assert pinned == version, (release, product, backend, line)
+                        checked += 1
+                elif line.startswith("| glibc |"):
+                    for floor, backends in glibc.findall(line):
+                        for backend in re.findall(r"`(\w+)`", backends):
+                            assert stack[backend][1] == floor, (release, product, backend, line)
+                            checked += 1
+    assert checked > 100

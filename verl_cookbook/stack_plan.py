@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name
+from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
+from verl_cookbook import resolver
 from verl_cookbook.stack_facts import StackFact, stack_facts, wheel
 from verl_cookbook.stack_resolve import (
     Ask,
@@ -179,6 +181,54 @@ def build(ask: Ask, record: dict) -> Plan:
         )
     plan.notes += guide_notes(plan)
     return plan
+
+
+def accepts(ask: Ask, record: dict, house: Path) -> list[str]:
+    """pip's dry run, for the target, of the plan's requirements file (``stack --format requirements``): [] when
+    pip takes it as it is, with nothing added and nothing changed (but what only the resolving machine's markers
+    add), else what pip said or what moved, one line each.
+
+    A pin whose release the index has only as an sdist (``sdist-pure``: antlr4-python3-runtime 4.9.3, which
+    hydra-core 1.3.x requires) cannot enter that dry run: with ``--platform`` pip takes wheels only and refuses
+    ``--no-binary`` ("either --no-deps must be set, or --only-binary=:all: must be set and --no-binary must not be
+    set"). So it is built first, as on the node, by pip from the index's sdist into ``house``
+    (:func:`resolver.build_pure_wheel`, which keeps only a ``py3-none-any`` wheel: one file for every target), and
+    the dry run may take it from there (``--find-links``); the index's own files stay pip's only other source. A
+    build that fails or is not pure Python, Requires-Dist other than the plan recorded, or a pin the index lacks
+    is a problem line, never skipped."""
+    plan = build(ask, record)
+    if plan.verdict != "ok":
+        return [f"{ask.key}: no plan to check: {plan.verdict} {plan.pip_says}"]
+    problems = []
+    pure = [p for p in plan.extra if p.how == "sdist-pure"]
+    recorded_requires = {
+        canonicalize_name(Requirement(sd["requirement"]).name): sd.get("requires") for sd in record.get("sdists", [])
+    }
+    for p in pure:
+        built = [
+            w
+            for w in house.glob("*.whl")
+            if parse_wheel_filename(w.name)[:2] == (canonicalize_name(p.name), Version(p.version))
+        ]
+        whl = built[0] if built else resolver.build_pure_wheel(p.name, p.version, house, ask.index_url)
+        if whl is None:
+            problems.append(f"{ask.key}: {p.spec}: pip did not build the index's sdist into a pure-Python wheel")
+            continue
+        was = recorded_requires.get(canonicalize_name(p.name))
+        if was is not None and sorted(resolver.wheel_requires(whl)) != sorted(was):
+            problems.append(
+                f"{ask.key}: {p.spec}: the built wheel requires {resolver.wheel_requires(whl)}, the plan recorded {was}"
+            )
+    if problems:
+        return problems
+    r = resolver.resolve([p.spec for p in plan.pins], ask.target, find_links=str(house))
+    if r.verdict != "ok":
+        return [f"{ask.key}: pip does not accept the requirements file: {r.verdict} {list(r.lines)}"]
+    want = {canonicalize_name(p.name): p.version for p in [*plan.pins, *pure]}
+    got = {canonicalize_name(n): v for n, _, v in (i.partition("==") for i in r.installs)}
+    pruned = {canonicalize_name(n) for n in plan.pruned}
+    return [f"{ask.key}: {n} {want.get(n)} -> {got.get(n)}" for n in sorted(set(want) | set(got) - pruned)
+            if want.get(n) != got.get(n)]  # fmt: skip
 
 
 # vllm-ascend's name for the chip family of each product (AscendDeviceType in vllm_ascend/utils.py: A2, A3, A5)

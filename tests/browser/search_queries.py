@@ -154,6 +154,27 @@ ENGLISH: list[tuple[str, str]] = [
     ),
     ("MTP drafter weight update NPU MoE weight_loader", "en/recipes/troubleshooting/"),  # vllm-ascend PR #13337
     ("resume training wandb creates a new run", "en/recipes/troubleshooting/"),  # verl #2783
+    # miner18 (users16)
+    # verl #4921
+    ("ActorDiedError sleep", "en/recipes/troubleshooting/"),
+    ("worker died sleep", "en/recipes/troubleshooting/"),
+    # vllm-ascend #166
+    ("No module named torch_npu", "en/recipes/troubleshooting/"),
+    # vllm-ascend #9292
+    ("HDK driver firmware version", "en/install/"),
+    # vllm-ascend #11542
+    ("hcclCommInitRootConfig error code 1", "en/recipes/troubleshooting/"),
+    # review17 F5, F6
+    ("mtp.enable mtp.enable_rollout weight_loader NPU", "en/recipes/troubleshooting/"),
+    ("SFT output missing shards engine.use_dist_checkpointing", "en/recipes/troubleshooting/"),
+    # review17 F7, F8
+    ("uninstall triton_kernels constexpr_function vLLM 0.11", "en/recipes/troubleshooting/"),
+    # miner19 (users17 classes)
+    # verl PR #7507
+    ("Invalid device ID error code is 107001 Set visible device failed", "en/recipes/troubleshooting/"),
+    ("RuntimeError: Failed to infer device type", "en/recipes/troubleshooting/"),  # vllm-ascend #540
+    # vllm-ascend PR #9242
+    ("Expandable segments are not compatible with memory pool NPU", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -333,4 +354,22 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("megatron SFT 异步保存 async_calls 报错", "recipes/troubleshooting/"),  # verl #8000
     ("MTP 推测解码 昇腾 同步权重 报错", "recipes/troubleshooting/"),  # vllm-ascend PR #13337
     ("续训后 wandb 新建了一个 run 曲线断开", "recipes/troubleshooting/"),  # verl #2783
+    # miner18 (users16)
+    # verl #4921
+    ("推理端休眠时 worker 退出 ActorDiedError", "recipes/troubleshooting/"),
+    # vllm-ascend #166
+    ("vllm serve 报 No module named torch_npu", "recipes/troubleshooting/"),
+    # vllm-ascend #9292
+    ("驱动和固件要装什么版本 HDK", "install/"),
+    # vllm-ascend #11542
+    ("hcclCommInitRootConfig error code 1", "recipes/troubleshooting/"),
+    # review17 F5, F6
+    ("推理端开启 MTP 需要 mtp.enable 和 enable_rollout 吗", "recipes/troubleshooting/"),
+    ("SFT 输出的 HF 权重缺少分片 use_dist_checkpointing", "recipes/troubleshooting/"),
+    # review17 F7, F8
+    ("vllm 0.11 constexpr_function 报错 要卸载 triton_kernels 吗", "recipes/troubleshooting/"),
+    # miner19 (users17 classes)
+    ("NPU 初始化 报错 Invalid device ID 107001", "recipes/troubleshooting/"),  # verl PR #7507
+    ("昇腾 vllm 启动报错 Failed to infer device type", "recipes/troubleshooting/"),  # vllm-ascend #540
+    ("PYTORCH_NPU_ALLOC_CONF expandable_segments 推理端启动报错", "recipes/troubleshooting/"),  # vllm-ascend PR #9242
 ]
