@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import concurrent.futures
+import hashlib
 import json
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" / "wheel_facts.json"
 
+VLLM_PATCH_MODULE = "vllm/model_executor/model_loader/checkpoint_weight_patch.py"
 # dist==version -> whether to keep the full RECORD path list (big wheels keep only the paths the pages name)
 WHEELS: dict[str, list[str] | None] = {
     "mooncake-transfer-engine==0.3.13.post1": None,
@@ -33,7 +36,16 @@ WHEELS: dict[str, list[str] | None] = {
     "vllm-ascend==0.18.0": [],
     "vllm-ascend==0.23.0": [],
     "torch-npu==2.10.0.post4": [],
+    # delta-sync: verl 0.9.1's vLLM delta path imports this module; 0.29.0 is the first release that ships it (the
+    # release before it and the 0.24.0 that verl[vllm]==0.9.1 pins do not)
+    "vllm==0.24.0": [VLLM_PATCH_MODULE],
+    "vllm==0.28.0": [VLLM_PATCH_MODULE],
+    "vllm==0.29.0": [VLLM_PATCH_MODULE],
 }
+# Wheels too big to download on every check (~300 MB each): --check asks pip which file it would pick and its sha256
+# (`pip install --dry-run --report`, no download); the same file with the same hash has the same contents, so the
+# facts read from it still hold. A full refresh downloads and reads them like the others, and records the hash.
+CHECK_BY_HASH = {"vllm==0.24.0", "vllm==0.28.0", "vllm==0.29.0"}
 # (dist==version, python versions, machine): which manylinux level the index has a wheel for
 PLATFORM_PROBES = [
     ("mooncake-transfer-engine-npu==0.3.13.post1", ["3.10", "3.11", "3.12"], ["x86_64", "aarch64"]),
@@ -131,16 +143,41 @@ def probe(spec: str, python: str, machine: str, level: str) -> str | None:
     return report["install"][0]["download_info"]["url"].rsplit("/", 1)[1]
 
 
-def build() -> dict:
+def picked(spec: str) -> tuple[str, str]:
+    """(file name, sha256) of the wheel pip picks for ``spec`` on this machine, read from its dry-run report: the
+    index's hash, without downloading the wheel."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = pip(
+            "install", "--dry-run", "--no-deps", "--ignore-installed", "--quiet", "--report", "-",
+            "--only-binary=:all:", "--target", tmp, spec,
+        )  # fmt: skip
+    if r.returncode != 0:
+        raise SystemExit(f"pip could not pick a wheel for {spec}:\n{r.stderr}")
+    info = json.loads(r.stdout)["install"][0]["download_info"]
+    return info["url"].rsplit("/", 1)[1], info["archive_info"]["hashes"]["sha256"]
+
+
+def build(old: dict | None = None) -> dict:
+    """The snapshot as the index serves it today. With ``old`` (a check), the wheels of CHECK_BY_HASH are not
+    downloaded: their entry is the old one with the file name and hash pip picks today, so any change shows."""
     wheels: dict[str, dict] = {}
+    by_hash = [s for s in WHEELS if old is not None and s in CHECK_BY_HASH and s in old.get("wheels", {})]
+    with concurrent.futures.ThreadPoolExecutor(max(1, len(by_hash))) as pool:  # pip waits on the index, not the CPU
+        picks = dict(zip(by_hash, pool.map(picked, by_hash), strict=True))
     with tempfile.TemporaryDirectory() as tmp:
         for spec, keep in WHEELS.items():
+            if spec in picks:
+                name, sha = picks[spec]
+                wheels[spec] = {**old["wheels"][spec], "file": name, "sha256": sha}  # type: ignore[index]
+                continue
             d = Path(tmp) / spec.replace("==", "-")  # one folder per release: a dist may be read at several
             r = pip("download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(d), spec)
             if r.returncode != 0:
                 raise SystemExit(f"pip download {spec} failed:\n{r.stderr}")
             (whl,) = d.glob("*.whl")
             wheels[spec] = read_wheel(whl, keep)
+            if spec in CHECK_BY_HASH:
+                wheels[spec]["sha256"] = hashlib.sha256(whl.read_bytes()).hexdigest()
     platforms: dict[str, dict] = {}
     for spec, pythons, machines in PLATFORM_PROBES:
         rows = {}
@@ -176,14 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed snapshot instead of writing")
     args = ap.parse_args(argv)
-    new = build()
     if args.check:
         old = json.loads(OUT.read_text(encoding="utf-8"))
-        moved = diff(old, new)
+        moved = diff(old, build(old))
         for line in moved:
             print(line)
         return 1 if moved else 0
-    OUT.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    OUT.write_text(json.dumps(build(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")
     return 0
 

@@ -158,3 +158,39 @@ def test_an_upload_root_below_a_regular_file_fails_even_as_root(example, tmp_pat
     cb = example.UploadRegisterEvaluate(config=_config("fsdp"))
     with pytest.raises(OSError):
         cb.on_save(trainer=None, global_step=10, checkpoint_dir=_save(tmp_path / "ckpt", 10), async_save=False)
+
+
+@pytest.mark.parametrize("name", ["checkpoint_callback_after_job.sh", "checkpoint_callback_after_job.zh.sh"])
+def test_the_after_job_command_runs_in_a_plain_shell_from_any_folder(tmp_path, name):
+    """review18a F5: the after-job command runs in the reader's own shell, which has neither variable step 2 passes
+    through Ray's runtime_env. The snippet sets both: run from a folder that is not above my_project, with verl (a
+    stand-in here) already on PYTHONPATH, it imports the module, keeps verl importable, and reads and writes the
+    registry under the job's CKPT_UPLOAD_ROOT, not the default /mnt/shared/checkpoints."""
+    import os
+    import shutil
+    import subprocess
+
+    src, upload, stub, work = (tmp_path / d for d in ("src", "up", "stub", "elsewhere"))
+    (src / "my_project").mkdir(parents=True)
+    (src / "my_project" / "__init__.py").write_text("")
+    shutil.copy(SNIPPET, src / "my_project" / "ckpt_callbacks.py")
+    ppo = stub / "verl" / "trainer" / "ppo"
+    ppo.mkdir(parents=True)
+    for d in (stub / "verl", stub / "verl" / "trainer", ppo):
+        (d / "__init__.py").write_text("")
+    (ppo / "checkpoint_callback.py").write_text(
+        "class CheckpointCallback:\n    def __init__(self, config=None):\n        self.config = config\n"
+    )
+    upload.mkdir()
+    _save(work / "checkpoints" / "my_project" / "my_run", 300)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    text = (SNIPPET.parent / name).read_text(encoding="utf-8")
+    assert "export CKPT_UPLOAD_ROOT=/mnt/shared/checkpoints" in text and "export PYTHONPATH=/workspace/src" in text
+    text = text.replace("/mnt/shared/checkpoints", str(upload)).replace("/workspace/src", str(src))
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(stub), "PYTHONNOUSERSITE": "1"}
+    out = subprocess.run(["bash", "-e", "-c", text], cwd=work, env=env, capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout) == (0, "[300]\n[]\n"), out.stderr
+    assert [json.loads(line)["global_step"] for line in (upload / "registry.jsonl").read_text().splitlines()] == [300]
+    assert os.path.isdir(upload / "global_step_300" / "actor")

@@ -32,7 +32,7 @@ def test_the_vllm_ascend_build_installs_its_build_requirements_first_in_both_lan
     assert stack_facts()["vllm_ascend.v0.23.0.setup_imports_setuptools_scm"][0].value == "setuptools_scm"
     assert stack_facts()["vllm_ascend.v0.23.0.requirements.setuptools_scm"][0].value == "setuptools-scm>=8"
     commands = _commands(path)
-    cann = _first(commands, r"^source /usr/local/Ascend/ascend-toolkit/set_env\.sh$")
+    cann = _first(commands, r'^source "\$ASCEND_SET_ENV"$')
     into = _first(commands, r"^cd vllm-ascend$")
     reqs = _first(commands, r"pip install -r requirements\.txt")
     build = _first(commands, r"pip install -e \. --no-build-isolation")
@@ -96,6 +96,42 @@ def test_pytorchs_cpu_index_is_added_on_x86_64_only(tmp_path: Path, path: str, a
     reqs = next(c for c in calls if "install -r requirements.txt" in c)
     assert ("download.pytorch.org/whl/cpu" in reqs) == (arch == "x86_64"), reqs
     assert sum("download.pytorch.org" in c for c in calls) == (arch == "x86_64")
+
+
+@pytest.mark.parametrize("path", SNIPPETS)
+def test_the_vllm_ascend_build_loads_cann_from_ascend_set_env_and_says_so_when_there_is_none(
+    tmp_path: Path, path: str
+) -> None:
+    """review18a F8: verl's A2/A3 guide loads /usr/local/Ascend/ascend-toolkit/set_env.sh, its 950PR/950DT guide
+    (install_guidance_A5.rst) /usr/local/Ascend/cann/set_env.sh, and the step serves both. The snippet tries that order
+    unless ASCEND_SET_ENV names the script, and prints an error naming the variable when there is none (it used to
+    source the toolkit path only, and a missing file surfaced later as a failed vllm-ascend build)."""
+    text = (REPO / path).read_text(encoding="utf-8")
+    assert "for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do" in text
+    stubs = "".join(line + "\n" for line in STUBS.splitlines() if not line.startswith("source()"))
+
+    def run(set_env: str | None) -> subprocess.CompletedProcess[str]:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "FAKE_ARCH": "aarch64",
+            "LOG": str(tmp_path / "pip.log"),
+            **({"ASCEND_SET_ENV": set_env} if set_env is not None else {}),
+        }
+        work = tmp_path / "work"
+        work.mkdir(exist_ok=True)
+        return subprocess.run(
+            ["bash", "-e", "-c", stubs + text], cwd=work, env=env, capture_output=True, text=True, timeout=60
+        )
+
+    script = tmp_path / "set_env.sh"
+    script.write_text("echo sourced-set-env\n", encoding="utf-8")
+    out = run(str(script))
+    assert out.returncode == 0 and "sourced-set-env" in out.stdout and "error:" not in out.stderr, out.stderr
+    out = run(str(tmp_path / "nowhere.sh"))
+    assert f"error: CANN's set_env.sh not found at {tmp_path / 'nowhere.sh'}; set ASCEND_SET_ENV" in out.stderr
+    if not Path("/usr/local/Ascend").exists():  # this machine has no CANN: neither default path is there
+        out = run(None)
+        assert "error: CANN's set_env.sh not found; set ASCEND_SET_ENV" in out.stderr, out.stderr
 
 
 MOONCAKE = ["mooncake_build_prereqs.sh", "mooncake_build_prereqs.zh.sh", "mooncake_build.sh", "mooncake_build.zh.sh"]

@@ -97,6 +97,18 @@ def test_saying_the_test_is_absent_from_the_wheel_is_red(facts) -> None:
     assert f.rule == "wheel/mismatch" and "verl-0.9.1-py3-none-any.whl" in f.fact_source
 
 
+def test_absent_from_a_big_wheel_holds_only_for_a_path_its_snapshot_was_read_for(facts) -> None:
+    """review18a delta-sync: the vLLM wheels keep only the paths the pages name, so ``absent=`` on any other path
+    would pass unread; it is red and says which list to add the path to."""
+    patch = "vllm/model_executor/model_loader/checkpoint_weight_patch.py"
+    assert claim(facts, "wheel", dist="vllm==0.28.0", absent=patch) == []
+    assert claim(facts, "wheel", dist="vllm==0.29.0", record=patch) == []
+    (f,) = claim(facts, "wheel", dist="vllm==0.29.0", absent=patch)
+    assert f.rule == "wheel/mismatch"
+    (f,) = claim(facts, "wheel", dist="vllm==0.28.0", absent="vllm/never_read.py")
+    assert f.rule == "wheel/mismatch" and "refresh_wheel_facts.py" in f.message
+
+
 def test_a_file_removed_from_the_wheel_turns_the_claim_red(facts, mutated) -> None:
     path = mutated / "wheel_facts.json"
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from verl_cookbook.stack_facts import StackFact
-from verl_cookbook.stack_plan import UNSUPPORTED, Plan, build, guide_differences, source_build
+from verl_cookbook.stack_plan import UNSUPPORTED, Plan, _rejects, build, guide_differences, source_build
 from verl_cookbook.stack_render import glibc_text
 from verl_cookbook.stack_resolve import BACKENDS, Ask, recorded, release_fact, uploads
 
@@ -72,6 +72,9 @@ TEXT: dict[str, dict[str, Any]] = {
         "guide_diff_plain": "verl 昇腾安装指南中 {name} 的版本为 {guide}，该版本无法与表中其他版本同时安装，"
         "本表为 {pinned}。",
         "decider": "{who} 要求 `{req}`",
+        "guide_none": "verl 的 [Ascend 950PR/Ascend 950DT 安装指南]({source}){at}尚未给出 {name} 版本"
+        "（指南注明待 Q2 版本正式商发后更新）；{decider}，因此本表为 {pinned}，本手册未验证该版本能否在该产品上运行。",
+        "see_note": "（见表下说明）",
         "kimi_950": "据 verl 的 [checkpoint_engine/README.md]({source}){at}，在该产品上使用 `kimi_ckpt_engine` 时，"
         "须开启 HCCL 白名单校验，"
         "见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)。",
@@ -122,6 +125,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "guide_diff_plain": "verl's Ascend install guide names {name} {guide}, which does not install together "
         "with the other versions of the table; the table gives {pinned}.",
         "decider": "{who} requires `{req}`",
+        "guide_none": "verl's [Ascend 950PR/950DT install guide]({source}){at} names no {name} version yet (it says "
+        "one follows once the Q2 release is out); {decider}, so the table gives {pinned}, which this manual has not "
+        "checked on this product.",
+        "see_note": " (see the note below the table)",
         "kimi_950": "verl's [checkpoint_engine/README.md]({source}){at} says that `kimi_ckpt_engine` on this "
         "product needs HCCL whitelist checking turned on: see "
         "[HCCL whitelist and related environment variables](../ascend/hccl-whitelist.md).",
@@ -140,6 +147,51 @@ TEXT: dict[str, dict[str, Any]] = {
         "dependencies](index.md#nccl-backend).",
     },
 }
+
+
+# What verl's guide names beyond the pins ``guide_differences`` compares (those are the index's packages the snapshot
+# resolves with a --pin): triton-ascend, which verl's script takes from its own index, and the rows of a guide that
+# names no version yet (verl's 950PR/950DT guide for torch_npu). Guide key -> distribution.
+GUIDE_ALSO = {"triton_ascend": "triton-ascend", "torch_npu": "torch-npu"}
+
+
+def _guide_version(value: str) -> bool:
+    return re.fullmatch(r"\d[\w.]*", value) is not None
+
+
+def guide_also_notes(release: str, base: Plan, lang: str) -> tuple[list[str], set[str]]:
+    """Notes for the table where verl's guide names another triton-ascend than the table gives (review18a F1: 0.9.0's
+    guide names 3.2.1, vllm-ascend 0.23.0 requires 3.2.2), or names no version of a row yet (F2: the 950PR/950DT guide's
+    torch_npu), each with the requirement that decides; and the distributions whose row points to such a note."""
+    t = TEXT[lang]
+    notes: list[str] = []
+    unnamed: set[str] = set()
+    compared = {canonicalize_name(d.name) for d in guide_differences(base)}
+    for key, dist in GUIDE_ALSO.items():
+        f, pin = base.facts.get(key), _pin(base, dist)
+        if f is None or pin is None or dist in compared:
+            continue
+        if _guide_version(f.value):
+            if f.value == pin.version or dist != "triton-ascend":
+                continue  # torch_npu with a version is guide_differences' (it resolves it with a --pin)
+            against = [w for w in pin.why if _rejects(w, f.value)]
+            if against:
+                decided = decider(against[0], lang)
+                notes.append(t["guide_diff"].format(name=dist, guide=f.value, pinned=pin.version, decider=decided))
+            else:
+                notes.append(t["guide_diff_plain"].format(name=dist, guide=f.value, pinned=pin.version))
+            continue
+        why = next((w for w in pin.why if "Requires-Dist" in w), None)
+        if why is None:
+            continue
+        at = at_main(f, release, lang)
+        notes.append(
+            t["guide_none"].format(
+                source=f.source, at=at, name=pin.name, decider=decider(why, lang), pinned=pin.version
+            )
+        )
+        unnamed.add(dist)
+    return notes, unnamed
 
 
 def _cell(text: str) -> str:
@@ -215,6 +267,7 @@ def table(release: str, product: str, lang: str) -> list[str]:
         else:
             note = t["not_stated_note"].format(source=f.source, at=at_main(f, release, lang))
             lines.append(f"| {label} | {t['not_stated']} | {note} |")
+    also, unnamed = guide_also_notes(release, base, lang)
     for dist in KEY_DISTS:
         having = [b for b, p in plans.items() if p.verdict == "ok" and _pin(p, dist) is not None]
         if not having:
@@ -223,7 +276,8 @@ def table(release: str, product: str, lang: str) -> list[str]:
         assert pin is not None
         named = t["list_sep"].join(f"`{b}`" for b in having)
         only = "" if len(having) == len(ok) else t["backend_only"].format(backends=named)
-        lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {t['how'][pin.how]} |")
+        see = t["see_note"] if dist in unnamed else ""
+        lines.append(f"| `{pin.name}`{only} | `{pin.version}` | {t['how'][pin.how]}{see} |")
     floors: dict[str, list[str]] = {}
     setters: dict[str, list[str]] = {}  # the pin whose oldest file for the target needs that glibc
     for backend, p in plans.items():
@@ -244,6 +298,7 @@ def table(release: str, product: str, lang: str) -> list[str]:
         key = "guide_diff" if d.decided_by else "guide_diff_plain"
         decided = decider(d.decided_by, lang) if d.decided_by else ""
         notes.append(t[key].format(name=d.name, guide=d.guide, pinned=d.pinned, decider=decided))
+    notes += also
     notes += source_build_notes(release, product, base, lang)
     kimi = plans["kimi_ckpt_engine"]
     if product == "950" and (f := release_fact(kimi.ask, "readme", "kimi_950")) is not None:

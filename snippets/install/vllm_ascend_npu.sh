@@ -1,7 +1,18 @@
 # vLLM without its CUDA requirements (VLLM_TARGET_DEVICE=empty), then vllm-ascend, whose requirements decide
 # torch and torch_npu. triton-ascend 3.2.2 is not on PyPI: it comes from the triton-ascend index verl's install script uses.
-# vllm-ascend compiles against CANN: load the toolkit's environment first (the default install path shown).
-source /usr/local/Ascend/ascend-toolkit/set_env.sh
+# vllm-ascend compiles against CANN, so load CANN's environment first: $ASCEND_SET_ENV when set, else the path of
+# verl's A2/A3 install guide (/usr/local/Ascend/ascend-toolkit/set_env.sh), else the one of its 950PR/950DT guide
+# (/usr/local/Ascend/cann/set_env.sh)
+if [ -z "${ASCEND_SET_ENV:-}" ]; then
+  for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do
+    if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
+  done
+fi
+if [ -f "${ASCEND_SET_ENV:-}" ]; then
+  source "$ASCEND_SET_ENV"
+else
+  echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+fi
 python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
 cd vllm

@@ -1,7 +1,18 @@
 # 先以 VLLM_TARGET_DEVICE=empty 安装不带 CUDA 依赖的 vLLM，再安装 vllm-ascend，由后者的依赖决定 torch 与 torch_npu。
 # PyPI 上没有 triton-ascend 3.2.2，与 verl 的安装脚本一样从 triton-ascend 软件源安装。
-# vllm-ascend 需基于 CANN 编译：先加载 CANN 工具包的环境变量（此处为默认安装路径）。
-source /usr/local/Ascend/ascend-toolkit/set_env.sh
+# vllm-ascend 需基于 CANN 编译，因此先加载 CANN 环境变量：已设置 $ASCEND_SET_ENV 时使用该路径，否则依次尝试
+# verl A2/A3 安装指南所用的 /usr/local/Ascend/ascend-toolkit/set_env.sh 和 Ascend 950PR/Ascend 950DT 安装指南所用的
+# /usr/local/Ascend/cann/set_env.sh
+if [ -z "${ASCEND_SET_ENV:-}" ]; then
+  for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do
+    if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
+  done
+fi
+if [ -f "${ASCEND_SET_ENV:-}" ]; then
+  source "$ASCEND_SET_ENV"
+else
+  echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+fi
 python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn
 git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
 cd vllm

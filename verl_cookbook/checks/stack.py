@@ -6,9 +6,10 @@ Claims (``<!-- check: KIND … -->`` beside the sentence):
 - ``fact id= value= [cann=]``: the snapshot entry ``id`` has that value; with ``cann=`` the entry of the newest
   documented CANN release at or before it (``HCCL_IF_BASE_PORT`` took 16 ports in the 8.0 docs, 32 from 8.3.RC1).
 - ``wheel dist="name==version"`` with any of ``record=`` (a path the wheel ships), ``absent=`` (one it does
-  not), ``requires=`` (a Requires-Dist line), ``tag=`` (a part of its platform tag), ``top_level=``,
-  ``needs=`` (a library one of its shared objects loads, readelf NEEDED), ``shares="other==version" count=``
-  (paths the two wheels both install), ``min_glibc=`` (the lowest manylinux level the index has it for).
+  not; for a wheel whose snapshot keeps only named paths, one of those), ``requires=`` (a Requires-Dist line),
+  ``tag=`` (a part of its platform tag), ``top_level=``, ``needs=`` (a library one of its shared objects loads,
+  readelf NEEDED), ``shares="other==version" count=`` (paths the two wheels both install), ``min_glibc=`` (the
+  lowest manylinux level the index has it for).
 - ``combo pins="a==1; b<2" verdict="ok|conflict|missing"``: pip's own resolver answer for the pins
   (``pip install --dry-run --report``, committed in ``snapshots/resolver.json`` by ``scripts/refresh_resolver.py``):
   a rejected combination is quoted in pip's words ("vllm-ascend 0.23.0 depends on torch-npu==2.10.0.post4").
@@ -114,8 +115,12 @@ def check_wheel(d: Directive, ctx: Context) -> list[Finding]:
     a = d.attrs
     if "record" in a and a["record"] not in entry.get("record", []):
         out.append(_wheel_finding(d, entry, "record", spec=spec, path=a["record"]))
-    if "absent" in a and a["absent"] in entry.get("record", []):
-        out.append(_wheel_finding(d, entry, "absent", spec=spec, path=a["absent"]))
+    if "absent" in a:
+        if a["absent"] in entry.get("record", []):
+            out.append(_wheel_finding(d, entry, "absent", spec=spec, path=a["absent"]))
+        elif "record_absent" in entry and a["absent"] not in entry["record_absent"]:
+            # a big wheel keeps only the paths the pages name: one it was not read for proves nothing absent
+            out.append(_wheel_finding(d, entry, "absent-unread", spec=spec, path=a["absent"]))
     if "requires" in a:
         try:
             want = Requirement(a["requires"])

@@ -68,6 +68,8 @@ WHEEL_MISMATCH = declare(
     message={
         "record": "{spec} does not ship `{path}` (RECORD)",
         "absent": "{spec} does ship `{path}` (RECORD)",
+        "absent-unread": "the snapshot of {spec} was not read for `{path}`: add it to the wheel's paths in "
+        "scripts/refresh_wheel_facts.py",
         "requires": "{spec} requires {have!c} for {name}, not `{want}`",
         "requires-none": "{spec} has no requirement on {name}, not `{want}`",
         "tag": "{spec} is tagged {tags!l}, not `{tag}`",
@@ -80,6 +82,8 @@ WHEEL_MISMATCH = declare(
     message_zh={
         "record": "{spec} 未包含 `{path}`（RECORD）",
         "absent": "{spec} 包含 `{path}`（RECORD）",
+        "absent-unread": "{spec} 的快照未读取 `{path}`："
+        "请将该路径加入 scripts/refresh_wheel_facts.py 中该 wheel 的路径列表",
         "requires": "{spec} 对 {name} 的依赖为 {have!c}，而非 `{want}`",
         "requires-none": "{spec} 没有对 {name} 的依赖，而非 `{want}`",
         "tag": "{spec} 的标签为 {tags!l}，而非 `{tag}`",

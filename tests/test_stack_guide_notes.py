@@ -1,0 +1,68 @@
+"""The version-matrix page promises that where verl's Ascend install guide names another version than a table gives,
+the difference and its reason are under the table. Checked for every row the guide names, not only the ones
+``guide_differences`` resolves with a --pin: triton-ascend (review18a F1) and a guide that names no version yet
+(review18a F2: the 950PR/950DT guide's torch_npu)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from packaging.utils import canonicalize_name
+
+from verl_cookbook.releases import covered_releases
+from verl_cookbook.stack_pages import PRODUCT_TABLES, TEXT, _pin, plans_for, table
+
+# guide key -> the distribution of the table's row (python, CANN and the driver are rows of their own)
+ROWS = {
+    "torch": "torch",
+    "torch_npu": "torch-npu",
+    "torchvision": "torchvision",
+    "torchaudio": "torchaudio",
+    "transformers": "transformers",
+    "triton_ascend": "triton-ascend",
+    "vllm": "vllm",
+    "vllm_ascend": "vllm-ascend",
+}
+
+
+def _cases() -> list[tuple[str, str]]:
+    return [(r, p) for r in covered_releases() for p in PRODUCT_TABLES]
+
+
+@pytest.mark.parametrize(("release", "product"), _cases())
+def test_every_version_the_guide_names_that_a_table_does_not_give_has_a_note_under_it(release: str, product: str):
+    base = plans_for(release, product)["nccl"]
+    if base.verdict != "ok":
+        return
+    for lang in ("en", "zh"):
+        lines = table(release, product, lang)
+        notes = [line for line in lines if line.startswith("- ")]
+        for key, dist in ROWS.items():
+            f, pin = base.facts.get(key), _pin(base, dist)
+            if f is None or pin is None:
+                continue
+            if re.fullmatch(r"\d[\w.]*", f.value):
+                if f.value == pin.version:
+                    continue
+                said = f"names {dist} {f.value}" if lang == "en" else f"中 {dist} 的版本为 {f.value}"
+                assert any(said in n for n in notes), (release, product, lang, dist, f.value, pin.version)
+            else:  # the guide names none yet: the row points to the note, the note names the guide and the decider
+                row = next(line for line in lines if line.startswith(f"| `{pin.name}` |"))
+                assert TEXT[lang]["see_note"] in row, row
+                said = f"names no {pin.name} version yet" if lang == "en" else f"尚未给出 {pin.name} 版本"
+                note = next(n for n in notes if said in n)
+                assert f.source in note and f"`{canonicalize_name(pin.name)}=={pin.version}`" in note, note
+
+
+def test_the_090_tables_name_the_guides_triton_ascend_and_the_950_tables_its_missing_torch_npu():
+    """The two cases review18a found: verl 0.9.0's guide names triton-ascend 3.2.1, vllm-ascend 0.23.0 requires
+    3.2.2; the 950PR/950DT guide names no torch_npu (待Q2 …), the table gives vllm-ascend 0.23.0's 2.10.0.post4."""
+    for product in ("A2", "A3"):
+        notes = "\n".join(table("0.9.0", product, "en"))
+        assert "names triton-ascend 3.2.1; vllm-ascend 0.23.0 requires `triton-ascend==3.2.2`" in notes
+    for release in ("0.9.0", "0.9.1"):
+        md = "\n".join(table(release, "950", "en"))
+        assert "| `torch_npu` | `2.10.0.post4` | from PyPI (see the note below the table) |" in md
+        assert "install_guidance_A5.rst#L11" in md and "requires `torch-npu==2.10.0.post4`" in md
+    assert "names triton-ascend" not in "\n".join(table("0.9.1", "A3", "en"))  # 1dda039's guide names 3.2.2 too
