@@ -1,6 +1,6 @@
 """The committed wheel snapshot is what the package index serves today (pip download + dry-run, ~20 s with a warm
-pip cache; on a cold one ~140 MB plus ~910 MB for the vLLM 0.24.0/0.28.0/0.29.0 wheels whose RECORD the delta-sync
-page's claims read). Runs everywhere the suite runs: CI reaches PyPI."""
+pip cache, ~140 MB on a cold one: the vLLM wheels the delta-sync page reads are checked by the file and sha256 pip
+picks, without a download). Runs everywhere the suite runs: CI reaches PyPI."""
 
 from __future__ import annotations
 
