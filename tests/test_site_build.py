@@ -412,6 +412,49 @@ def test_every_page_has_one_h1_so_no_line_starting_with_a_hash_number_becomes_a_
     assert not wrong, "pages with more or fewer than one h1:\n" + "\n".join(wrong)
 
 
+def swallowed_list_items(html: str) -> list[str]:
+    """Paragraphs with a line that starts like a list item (``- x``, ``* x``, ``2. x``): Markdown read it as a lazy
+    continuation of the paragraph above (an indented paragraph inside an item, no blank line before the next item),
+    so the item renders as running text."""
+    found = []
+    for para in re.findall(r"<p>(.*?)</p>", html, flags=re.S):
+        text = re.sub(r"<[^>]+>", "", para)
+        # a 中文 paragraph's line breaks are joined at build time (cjk_line_breaks), so the item follows a full stop
+        lines = re.split(r"\n|(?<=[。；！？])(?=\s*[-*+]\s)", text)
+        for line in lines[1:]:
+            if re.match(r"\s*(?:[-*+]|\d+\.)\s+\S", line):
+                found.append(line.strip()[:60])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("html", "found"),
+    [
+        ("<p>Older releases say EJ0003\n- <code>EI0009</code> with a link error</p>", ["- EI0009 with a link error"]),
+        ("<p>first line\n1. second step</p>", ["1. second step"]),
+        ("<p>处理方法相同。- <code>EI0009</code>：建链失败</p>", ["- EI0009：建链失败"]),
+        ("<p>端口范围 60000-60031。</p>", []),
+        ("<ul><li><p>EJ0003</p></li><li><p><code>EI0009</code></p></li></ul>", []),
+        ("<p>a range 60000\n-60031 and a flag\n--config-name</p>", []),
+    ],
+)
+def test_swallowed_list_item_finder_flags_item_lines_inside_a_paragraph(html, found):
+    assert swallowed_list_items(html) == found
+
+
+def test_no_list_item_renders_as_running_text_on_any_page():
+    """users17: on the ports page the EI0009 and link-timeout bullets rendered inside the EI0019 paragraph."""
+    site = built_site().path
+    found = [
+        f"{page.relative_to(site)}: {hit}"
+        for page in sorted(site.rglob("index.html"))
+        # verl-api renders verl's own docstrings as verl wrote them (lists with no blank line before them)
+        if "verl-api" not in page.parts
+        for hit in swallowed_list_items(page.read_text(encoding="utf-8"))
+    ]
+    assert not found, "list items rendered as running text (add a blank line before them):\n" + "\n".join(found)
+
+
 def test_search_preview_hook_marks_only_the_notice_line():
     html = '<details class="verl-checked">\n<summary>本页对照 verl 0.9.1 核对</summary>\n<p>box</p></details>'
     out = search_preview.exclude_notice(html)
