@@ -243,6 +243,18 @@ def test_search_index_is_split_by_language():
 
 
 @pytest.mark.parametrize("prefix", ["", "en/"])
+def test_every_page_has_its_own_entry_in_its_languages_search_index(prefix):
+    """users17: the English cookbook-api page had section hits but no page entry, so the search box showed them under
+    a link to `/undefined` with no title. mkdocs-static-i18n drops a translated page's entry as a duplicate when its
+    title and text equal the default language's (pages opening with the notice box index no text), so the twins'
+    titles must differ."""
+    index = search_index(prefix)
+    locations = {d["location"] for d in index["docs"]}
+    missing = sorted({loc.split("#")[0] for loc in locations} - locations)
+    assert not missing, f"pages whose sections are indexed without the page itself: {missing}"
+
+
+@pytest.mark.parametrize("prefix", ["", "en/"])
 def test_search_index_is_written_as_utf8_not_ascii_escapes(prefix):
     raw = (built_site().path / prefix / "search" / "search_index.json").read_text(encoding="utf-8")
     assert "\\u200b" not in raw.split('"docs"', 1)[1] and "\\u4e" not in raw
