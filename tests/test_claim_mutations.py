@@ -14,6 +14,7 @@ import ast
 import dataclasses
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,22 +54,42 @@ def _recipe_claims() -> list[Directive]:
 CLAIMS = _recipe_claims()
 
 
-@pytest.fixture
-def verl_copy(verl_tree: VerlTree, tmp_path: Path) -> VerlTree:
-    """The pinned verl tree as a farm of links to its files, which `_rewrite` replaces one at a time.
+@pytest.fixture(scope="module")
+def release_links(verl_tree: VerlTree, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The pinned verl package as a farm of links to its files, made once for this file.
 
-    This file mutates one verl file per test, ~280 times: linking instead of copying the ~1,300 files keeps each
-    test's set-up to directory entries (copying was the larger part of the suite's time, in disk writes)."""
+    This file mutates one verl file per test, ~300 times: linking instead of copying keeps the set-up to directory
+    entries, and one farm for every test instead of one each makes ~500 entries instead of ~160,000 (which pytest
+    keeps for three sessions, and a later session deletes)."""
+    farm = tmp_path_factory.mktemp("verl-links") / "verl"
+    shutil.copytree(verl_tree.root / "verl", farm, copy_function=os.symlink)
+    return farm
+
+
+_REWRITTEN: list[Path] = []  # the farm entries a test replaced with files of their own (`_rewrite`)
+
+
+@pytest.fixture
+def verl_copy(release_links: Path, verl_tree: VerlTree, tmp_path: Path) -> Iterator[VerlTree]:
+    """A tree of its own for the test (its own root, so nothing read for another test is reused) whose ``verl/``
+    is the shared farm; the files the test rewrote are links to the release again when it ends, pass or fail."""
     dest = tmp_path / "verl-src"
-    shutil.copytree(verl_tree.root / "verl", dest / "verl", copy_function=os.symlink)
-    return from_checkout(dest)
+    dest.mkdir()
+    (dest / "verl").symlink_to(release_links, target_is_directory=True)
+    yield from_checkout(dest)
+    while _REWRITTEN:
+        entry = _REWRITTEN.pop()
+        entry.unlink(missing_ok=True)
+        entry.symlink_to(verl_tree.root / "verl" / entry.relative_to(release_links))
 
 
 def _rewrite(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` as a file of its own: the link to the shared release is removed first, so the
-    release itself is never written through."""
-    path.unlink()
-    path.write_text(text, encoding="utf-8")
+    release itself is never written through (``verl_copy`` puts the link back after the test)."""
+    entry = path.parent.resolve() / path.name  # the farm's entry, whichever tree's root the path was built from
+    entry.unlink()
+    _REWRITTEN.append(entry)
+    entry.write_text(text, encoding="utf-8")
 
 
 def _ctx(facts: Facts, tree: VerlTree) -> Context:

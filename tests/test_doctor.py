@@ -4,8 +4,11 @@ the machine is guessed from the file, output formats, and bad input exits 2 with
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -771,3 +774,22 @@ def test_intra_roce_is_asked_for_kimi_ckpt_engine_only_as_verls_readme_does(fact
     assert not [d for d in diagnose(mooncake, facts, product="A3").findings if d.finding.rule == "ascend/intra-roce"]
     kimi = [d for d in diagnose(DATA / "kimi_a3_cann85_no_roce.sh", facts, product="A3").findings]
     assert [d.finding.rule for d in kimi if d.finding.rule == "ascend/intra-roce"] == ["ascend/intra-roce"]
+
+
+@pytest.mark.parametrize("snippet", ["ci_step.sh", "ci_step.zh.sh"])
+def test_the_ci_step_runs_in_a_repository_without_a_configs_folder(tmp_path, snippet):
+    """review20b: without nullglob, bash passed `configs/*.yaml` on as a file name and doctor exited 2 on a repository
+    whose scripts were clean."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "run.sh").write_text((REPO / "snippets" / "doctor" / "run_grpo_npu.sh").read_text())
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    assert shutil.which("verl-cookbook", path=env["PATH"])
+    r = subprocess.run(["bash", str(REPO / "snippets" / "doctor" / snippet)], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "configs/*.yaml" not in r.stderr
+    # the same step without its nullglob line: the unmatched pattern reaches doctor
+    plain = (REPO / "snippets" / "doctor" / snippet).read_text().replace("shopt -s nullglob\n", "")
+    r = subprocess.run(["bash", "-c", plain], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+                       check=False)  # fmt: skip
+    assert r.returncode == 2 and "configs/*.yaml" in r.stderr

@@ -15,7 +15,10 @@ import os
 import platform
 import stat
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from tests import helpers
 from tests.conftest import REPO
@@ -34,30 +37,83 @@ exit 215
 """
 
 
-def _versions(tmp_path: Path, cards: str, visible: str | None) -> dict:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
+def _ipc_case(folder: Path, cards: str, visible: str | None) -> dict:
+    """The ``ipc`` run on a node with ``cards`` (a fake ``npu-smi`` first on PATH, a CANN install info under
+    ASCEND_HOME_PATH), ASCEND_VISIBLE_DEVICES set to ``visible`` or unset; the cards it asked for go to
+    ``folder/asked``."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
     fake = bin_dir / "npu-smi"
     fake.write_text(FAKE_NPU_SMI, encoding="utf-8")
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
-    toolkit = tmp_path / "toolkit"
+    toolkit = folder / "toolkit"
     (toolkit / f"{platform.machine()}-linux").mkdir(parents=True, exist_ok=True)
     (toolkit / f"{platform.machine()}-linux" / "ascend_toolkit_install.info").write_text("version=8.5.0\n")
     env = {k: v for k, v in os.environ.items() if k != "ASCEND_VISIBLE_DEVICES"}
     env.update(
         PATH=f"{bin_dir}:{env['PATH']}",
         FAKE_CARDS=cards,
-        FAKE_ASKED=str(tmp_path / "asked"),
+        FAKE_ASKED=str(folder / "asked"),
         ASCEND_HOME_PATH=str(toolkit),
         OMP_NUM_THREADS="1",
     )
     if visible is not None:
         env["ASCEND_VISIBLE_DEVICES"] = visible
+    return {"args": ["ipc"], "env": env}
+
+
+def _resource_case(*args: str, **env: str) -> dict:
+    """The resource name verl's placement-group bundles ask Ray for, in a process like the TaskRunner."""
+    environ = {k: v for k, v in os.environ.items() if k != "VERL_PLATFORM"} | env | {"OMP_NUM_THREADS": "1"}
+    return {"args": ["resource", *args], "env": environ}
+
+
+@dataclass
+class Runs:
+    status: dict[str, int]  # each case's exit status
+    printed: dict[str, dict]  # the JSON each case printed last
+    stderr: str  # every case's stderr
+    env: dict[str, dict[str, str]]  # the environment each case ran in
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Runs:
+    """Every case of this file, each in a verl process of its own with its own environment: one run of
+    platform_run.py forks them after ``import torch`` (which every case does first, before anything it sets), instead
+    of seven interpreters importing torch each."""
+    base = tmp_path_factory.mktemp("npu-platform-run")
+    cases = {
+        "no card 1, no variable": _ipc_case(base / "ipc-no-variable", cards="4 5", visible=None),
+        "no card 1, visible 4,5": _ipc_case(base / "ipc-visible", cards="4 5", visible="4,5"),
+        "card 1": _ipc_case(base / "ipc-card-1", cards="0 1", visible=None),
+        "available": {"args": ["available"], "env": dict(os.environ)},
+        "resource, torch_npu": _resource_case("torch_npu"),
+        "resource": _resource_case(),
+        "resource, VERL_PLATFORM=huawei": _resource_case(VERL_PLATFORM="huawei"),
+    }
+    for n, case in enumerate(cases.values()):
+        case["out"] = str(base / f"case-{n}.json")
+    (base / "cases.json").write_text(json.dumps(list(cases.values())), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("ASCEND_VISIBLE_DEVICES", "VERL_PLATFORM")}
     r = subprocess.run(
-        [helpers.startup_python("0.9.1"), str(RUN), "ipc"], capture_output=True, text=True, env=env, timeout=300
+        [helpers.startup_python("0.9.1"), str(RUN), "cases", str(base / "cases.json")],
+        capture_output=True,
+        text=True,
+        env=env | {"OMP_NUM_THREADS": "1"},
+        timeout=900,
     )
     assert r.returncode == 0, r.stderr[-3000:]
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    got = Runs({}, {}, r.stderr, {name: case["env"] for name, case in cases.items()})
+    for name, case in cases.items():
+        got.status[name] = int(Path(case["out"] + ".status").read_text())
+        lines = Path(case["out"]).read_text(encoding="utf-8").strip().splitlines()
+        got.printed[name] = json.loads(lines[-1]) if lines else {}
+    return got
+
+
+def _result(runs: Runs, name: str) -> dict:
+    assert runs.status[name] == 0, f"{name}: exit {runs.status[name]}\n{runs.stderr[-3000:]}"
+    return runs.printed[name]
 
 
 SAID = (
@@ -66,23 +122,22 @@ SAID = (
 )
 
 
-def test_without_card_1_and_without_ascend_visible_devices_the_ipc_check_fails_on_npu_smis_exit_215(
-    tmp_path: Path,
-) -> None:
-    got = _versions(tmp_path, cards="4 5", visible=None)
+def test_without_card_1_and_without_ascend_visible_devices_the_ipc_check_fails_on_npu_smis_exit_215(runs) -> None:
+    got = _result(runs, "no card 1, no variable")
     assert f"{got['error']['type']}: {got['error']['message']}" == SAID
     for page in PAGES:
         assert SAID in page.read_text(encoding="utf-8"), page
 
 
-def test_with_ascend_visible_devices_naming_a_card_the_node_has_the_ipc_check_reads_that_card(tmp_path: Path) -> None:
-    got = _versions(tmp_path, cards="4 5", visible="4,5")
+def test_with_ascend_visible_devices_naming_a_card_the_node_has_the_ipc_check_reads_that_card(runs) -> None:
+    got = _result(runs, "no card 1, visible 4,5")
     assert got["error"] is None, got  # it got past npu-smi, read the software version and CANN's, and decided
-    assert (tmp_path / "asked").read_text().split() == ["1", "4"]  # card 1 first, then the first visible device
+    asked = Path(runs.env["no card 1, visible 4,5"]["FAKE_ASKED"])
+    assert asked.read_text().split() == ["1", "4"]  # card 1 first, then the first visible device
 
 
-def test_a_node_with_card_1_needs_no_variable(tmp_path: Path) -> None:
-    assert _versions(tmp_path, cards="0 1", visible=None)["error"] is None
+def test_a_node_with_card_1_needs_no_variable(runs) -> None:
+    assert _result(runs, "card 1")["error"] is None
 
 
 WARNING = (
@@ -91,39 +146,21 @@ WARNING = (
 )
 
 
-def test_a_process_without_an_npu_logs_that_the_platform_is_not_available_and_goes_on() -> None:
-    r = subprocess.run(
-        [helpers.startup_python("0.9.1"), str(RUN), "available"], capture_output=True, text=True, timeout=300
-    )
-    assert r.returncode == 0, r.stderr[-3000:]
-    got = json.loads(r.stdout.strip().splitlines()[-1])
+def test_a_process_without_an_npu_logs_that_the_platform_is_not_available_and_goes_on(runs) -> None:
+    got = _result(runs, "available")
     assert got["platform"] == "PlatformNPU" and got["log"] == [f"WARNING {WARNING}"]
     for page in PAGES:
         assert WARNING in page.read_text(encoding="utf-8"), page
 
 
-def _ray_resource(*args: str, **env: str) -> dict:
-    """The resource name verl's placement-group bundles ask Ray for, in a process like the TaskRunner."""
-    environ = {k: v for k, v in os.environ.items() if k != "VERL_PLATFORM"} | env | {"OMP_NUM_THREADS": "1"}
-    r = subprocess.run(
-        [helpers.startup_python("0.9.1"), str(RUN), "resource", *args],
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=300,
-    )
-    assert r.returncode == 0, r.stderr[-3000:]
-    return json.loads(r.stdout.strip().splitlines()[-1])
+def test_where_torch_npu_imports_the_ray_resource_verl_names_is_npu(runs) -> None:
+    assert _result(runs, "resource, torch_npu") == {"resource": "NPU", "error": None}
 
 
-def test_where_torch_npu_imports_the_ray_resource_verl_names_is_npu() -> None:
-    assert _ray_resource("torch_npu") == {"resource": "NPU", "error": None}
+def test_where_torch_npu_does_not_import_the_ray_resource_verl_names_is_gpu(runs) -> None:
+    assert _result(runs, "resource") == {"resource": "GPU", "error": None}
 
 
-def test_where_torch_npu_does_not_import_the_ray_resource_verl_names_is_gpu() -> None:
-    assert _ray_resource() == {"resource": "GPU", "error": None}
-
-
-def test_verl_platform_huawei_does_not_replace_torch_npu() -> None:
-    got = _ray_resource(VERL_PLATFORM="huawei")
+def test_verl_platform_huawei_does_not_replace_torch_npu(runs) -> None:
+    got = _result(runs, "resource, VERL_PLATFORM=huawei")
     assert got["error"] == {"type": "AttributeError", "message": "module 'torch' has no attribute 'npu'"}, got

@@ -285,12 +285,19 @@ def test_the_contributor_prerequisites_are_what_install_sh_sets_up():
     script = (REPO / "scripts" / "install.sh").read_text(encoding="utf-8")
     assert "apt-get" in script and "shellcheck" in script and "chromium" in script and '[ "$(id -u)" = 0 ]' in script
     assert "npm ci" in script and 'pip install -q -e ".[docs,test]"' in script
+    # steps 5-8: what the tests need offline, in the order the page names them
+    later = [
+        script.index(s)
+        for s in ("markdown-it-py>=4", "from_release(", "pip wheel", "startup_env.sh", "torchtitan_env.sh")
+    ]
+    assert later == sorted(later) and "~1.9 GB" in script
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["requires-python"] == ">=3.10"
     for page in ("contributing.md", "contributing.en.md"):
         text = (REPO / "docs" / page).read_text(encoding="utf-8")
         section = text[text.index("{ #contributor-prerequisites }") : text.index("{ #how-checks-work }")]
         assert "3.10" in section and "bash scripts/install.sh" in section and "npm ci" in section
+        assert "1.9 GB" in section and "torchtitan" in section and "markdown-it-py" in section
 
 
 # -- contributing: the navigation ----------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from verl_cookbook.stack_facts import StackFact
-from verl_cookbook.stack_plan import UNSUPPORTED, Plan, _rejects, build, guide_differences, source_build
+from verl_cookbook.stack_plan import UNSUPPORTED, Plan, build, guide_differences, rejects, source_build
 from verl_cookbook.stack_render import glibc_text
 from verl_cookbook.stack_resolve import BACKENDS, Ask, recorded, release_fact, uploads
 
@@ -174,7 +174,7 @@ def guide_also_notes(release: str, base: Plan, lang: str) -> tuple[list[str], se
         if _guide_version(f.value):
             if f.value == pin.version or dist != "triton-ascend":
                 continue  # torch_npu with a version is guide_differences' (it resolves it with a --pin)
-            against = [w for w in pin.why if _rejects(w, f.value)]
+            against = [w for w in pin.why if rejects(w, f.value)]
             if against:
                 decided = decider(against[0], lang)
                 notes.append(t["guide_diff"].format(name=dist, guide=f.value, pinned=pin.version, decider=decided))

@@ -347,7 +347,7 @@ def rejecting(ask: Ask, base: dict | None) -> list[str]:
         version = next(s.version for s in r.specifier if s.operator == "==")
         found = by_name.get(canonicalize_name(r.name))
         for why in found.why if found else ():
-            if _rejects(why, version):
+            if rejects(why, version):
                 out.append(f"rejects {r.name} {version}: {why}")
     return out
 
@@ -372,7 +372,7 @@ def guide_differences(plan: Plan) -> list[GuideDiff]:
         if pin is None or pin.version == version:
             continue
         f = plan.facts[{"torch-npu": "torch_npu"}.get(name, name)]
-        against = [w for w in pin.why if _rejects(w, version)]
+        against = [w for w in pin.why if rejects(w, version)]
         out.append(GuideDiff(name, version, f.source, pin.version, against[0] if against else None))
     return out
 
@@ -386,7 +386,9 @@ def guide_notes(plan: Plan) -> list[str]:
     return out
 
 
-def _rejects(why: str, version: str) -> bool:
+def rejects(why: str, version: str) -> bool:
+    """Whether the requirement quoted in ``why`` (a pin's reason: ``… Requires-Dist: name >=x``, ``--pin: name==y``)
+    excludes ``version``; False when the reason quotes no version range."""
     m = re.search(r"(?:Requires-Dist|--pin|\)): ([A-Za-z0-9_.\-\[\]]+)\s*([^;]*)$", why)
     if not m or not m.group(2).strip():
         return False
