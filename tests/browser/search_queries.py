@@ -175,6 +175,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("RuntimeError: Failed to infer device type", "en/recipes/troubleshooting/"),  # vllm-ascend #540
     # vllm-ascend PR #9242
     ("Expandable segments are not compatible with memory pool NPU", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #2356
+    ("model merger FileNotFoundError model_world_size_16_rank_8.pt two nodes", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -372,4 +374,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("NPU 初始化 报错 Invalid device ID 107001", "recipes/troubleshooting/"),  # verl PR #7507
     ("昇腾 vllm 启动报错 Failed to infer device type", "recipes/troubleshooting/"),  # vllm-ascend #540
     ("PYTORCH_NPU_ALLOC_CONF expandable_segments 推理端启动报错", "recipes/troubleshooting/"),  # vllm-ascend PR #9242
+    # miner20 (users17): verl #2356
+    ("两机训练 合并 FSDP 检查点 缺少 rank 分片 FileNotFoundError", "recipes/troubleshooting/"),
 ]
