@@ -177,6 +177,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Expandable segments are not compatible with memory pool NPU", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #2356
     ("model merger FileNotFoundError model_world_size_16_rank_8.pt two nodes", "en/recipes/troubleshooting/"),
+    # miner20 (users17): vllm-ascend #977, #9563
+    ("rollout sleep NPU memory not freed grows every sleep wake", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -376,4 +378,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("PYTORCH_NPU_ALLOC_CONF expandable_segments 推理端启动报错", "recipes/troubleshooting/"),  # vllm-ascend PR #9242
     # miner20 (users17): verl #2356
     ("两机训练 合并 FSDP 检查点 缺少 rank 分片 FileNotFoundError", "recipes/troubleshooting/"),
+    # miner20 (users17): vllm-ascend #977, #9563
+    ("推理端 休眠后 NPU 内存 没有释放 每次 唤醒 增长", "recipes/troubleshooting/"),
 ]
