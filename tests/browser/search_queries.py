@@ -179,6 +179,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("model merger FileNotFoundError model_world_size_16_rank_8.pt two nodes", "en/recipes/troubleshooting/"),
     # miner20 (users17): vllm-ascend #977, #9563
     ("rollout sleep NPU memory not freed grows every sleep wake", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #3895
+    ("fully async hang Parameter version updated from 0 to 0", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -380,4 +382,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("两机训练 合并 FSDP 检查点 缺少 rank 分片 FileNotFoundError", "recipes/troubleshooting/"),
     # miner20 (users17): vllm-ascend #977, #9563
     ("推理端 休眠后 NPU 内存 没有释放 每次 唤醒 增长", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #3895
+    ("fully_async 启动后 卡住 Parameter version updated from 0 to 0", "recipes/troubleshooting/"),
 ]
