@@ -181,6 +181,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("rollout sleep NPU memory not freed grows every sleep wake", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #3895
     ("fully async hang Parameter version updated from 0 to 0", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #4227, #6064
+    ("DeepSeek V3.1 HF weights missing last safetensors files checkpoint mbridge", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -384,4 +386,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("推理端 休眠后 NPU 内存 没有释放 每次 唤醒 增长", "recipes/troubleshooting/"),
     # miner20 (users17): verl #3895
     ("fully_async 启动后 卡住 Parameter version updated from 0 to 0", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #4227, #6064
+    ("DeepSeek 保存 HF 权重 缺少 最后几个 safetensors MTP", "recipes/troubleshooting/"),
 ]
