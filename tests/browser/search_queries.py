@@ -183,6 +183,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("fully async hang Parameter version updated from 0 to 0", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #4227, #6064
     ("DeepSeek V3.1 HF weights missing last safetensors files checkpoint mbridge", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #2860
+    ("Megatron checkpoint save slow async_save", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -388,4 +390,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("fully_async 启动后 卡住 Parameter version updated from 0 to 0", "recipes/troubleshooting/"),
     # miner20 (users17): verl #4227, #6064
     ("DeepSeek 保存 HF 权重 缺少 最后几个 safetensors MTP", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #2860
+    ("megatron 保存检查点 慢 async_save 异步保存", "recipes/troubleshooting/"),
 ]
