@@ -185,6 +185,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("DeepSeek V3.1 HF weights missing last safetensors files checkpoint mbridge", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #2860
     ("Megatron checkpoint save slow async_save", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #6225
+    ("colocated weight sync slow update_weights_bucket_megabytes", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -392,4 +394,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("DeepSeek 保存 HF 权重 缺少 最后几个 safetensors MTP", "recipes/troubleshooting/"),
     # miner20 (users17): verl #2860
     ("megatron 保存检查点 慢 async_save 异步保存", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #6225
+    ("共卡 同步权重 耗时长 update_weights 很慢", "recipes/troubleshooting/"),
 ]
