@@ -175,6 +175,18 @@ ENGLISH: list[tuple[str, str]] = [
     ("RuntimeError: Failed to infer device type", "en/recipes/troubleshooting/"),  # vllm-ascend #540
     # vllm-ascend PR #9242
     ("Expandable segments are not compatible with memory pool NPU", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #2356
+    ("model merger FileNotFoundError model_world_size_16_rank_8.pt two nodes", "en/recipes/troubleshooting/"),
+    # miner20 (users17): vllm-ascend #977, #9563
+    ("rollout sleep NPU memory not freed grows every sleep wake", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #3895
+    ("fully async hang Parameter version updated from 0 to 0", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #4227, #6064
+    ("DeepSeek V3.1 HF weights missing last safetensors files checkpoint mbridge", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #2860
+    ("Megatron checkpoint save slow async_save", "en/recipes/troubleshooting/"),
+    # miner20 (users17): verl #6225
+    ("colocated weight sync slow update_weights_bucket_megabytes", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -372,4 +384,16 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("NPU 初始化 报错 Invalid device ID 107001", "recipes/troubleshooting/"),  # verl PR #7507
     ("昇腾 vllm 启动报错 Failed to infer device type", "recipes/troubleshooting/"),  # vllm-ascend #540
     ("PYTORCH_NPU_ALLOC_CONF expandable_segments 推理端启动报错", "recipes/troubleshooting/"),  # vllm-ascend PR #9242
+    # miner20 (users17): verl #2356
+    ("两机训练 合并 FSDP 检查点 缺少 rank 分片 FileNotFoundError", "recipes/troubleshooting/"),
+    # miner20 (users17): vllm-ascend #977, #9563
+    ("推理端 休眠后 NPU 内存 没有释放 每次 唤醒 增长", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #3895
+    ("fully_async 启动后 卡住 Parameter version updated from 0 to 0", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #4227, #6064
+    ("DeepSeek 保存 HF 权重 缺少 最后几个 safetensors MTP", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #2860
+    ("megatron 保存检查点 慢 async_save 异步保存", "recipes/troubleshooting/"),
+    # miner20 (users17): verl #6225
+    ("共卡 同步权重 耗时长 update_weights 很慢", "recipes/troubleshooting/"),
 ]
