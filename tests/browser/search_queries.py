@@ -187,6 +187,10 @@ ENGLISH: list[tuple[str, str]] = [
     ("Megatron checkpoint save slow async_save", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #6225
     ("colocated weight sync slow update_weights_bucket_megabytes", "en/recipes/troubleshooting/"),
+    # miner21 (users18): verl #3318
+    ("hf_model checkpoint twice the size of the original model fp32", "en/recipes/troubleshooting/"),
+    # miner21 (users18): verl #4449
+    ("fully async staleness_threshold trigger_parameter_sync_step on-policy", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -396,4 +400,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("megatron 保存检查点 慢 async_save 异步保存", "recipes/troubleshooting/"),
     # miner20 (users17): verl #6225
     ("共卡 同步权重 耗时长 update_weights 很慢", "recipes/troubleshooting/"),
+    # miner21 (users18): verl #3318
+    ("保存的 huggingface 权重 比原模型大一倍 135GB 68GB", "recipes/troubleshooting/"),
+    # miner21 (users18): verl #4449
+    ("fully_async staleness_threshold 什么时候同步参数", "recipes/troubleshooting/"),
 ]
