@@ -49,6 +49,37 @@ def test_a_lead_in_a_pointer_or_a_legend_is_not_factual(text: str):
     assert factual_signal(_st(text)) is None
 
 
+def test_a_lead_in_before_a_list_is_left_to_the_items_that_follow_it(tmp_path: Path):
+    # written the way the troubleshooting page writes causes: a lead-in, then one item per cause, each bound
+    page = (
+        "原因分析：常见原因有以下几种，可依次排查：\n\n"
+        '- 环境中没有安装 torch_npu。<!-- check: contains file="a.py" match="x" -->\n'
+        "- 未加载 CANN 环境。\n\n"
+        "Two causes are common, check them in order:\n\n1. The worker was not started.\n"
+    )
+    judged = {text: signal for text, signal, _ in _judged(tmp_path, page)}
+    assert judged["原因分析：常见原因有以下几种，可依次排查："] is None
+    assert judged["Two causes are common, check them in order:"] is None
+    # each item is still judged: the unbound one is factual and unbound
+    assert judged["未加载 CANN 环境。"] == "behaviour"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # the same lead-in with no list after it states a cause of its own
+        "原因分析：常见原因有以下几种，可依次排查：\n\n段落继续说明。\n",
+        # a lead-in that names a value is factual even before a list
+        "The default of `bucket_size` causes two problems:\n\n- one\n- two\n",
+        # a sentence not ending in a colon is not a lead-in
+        "The merger only reads the first shard.\n\n- one\n",
+    ],
+)
+def test_a_lead_in_that_states_something_or_is_not_before_a_list_stays_factual(tmp_path: Path, page: str):
+    first = _judged(tmp_path, page)[0]
+    assert first[1] is not None and first[2] is None
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -16,7 +16,7 @@ What is written in a sentence, or right after its end before the next sentence s
 lines below, blank lines allowed, in an HTML block of its own), belongs to it: ``<!-- check: KIND … -->`` claims,
 ``<!-- run: FILE::TEST -->`` markers and the ``<sup class="unchecked" title="…">※</sup>`` mark. A heading, a code
 block, a table or a horizontal rule in between ends that reach. The last sentence before a code block that ends in a
-colon (``:``/``：``), with only blank lines between, introduces that block.
+colon (``:``/``：``), with only blank lines between, introduces that block; one right before a list introduces the list.
 
 Pure over the page's text and its parsed code blocks; it returns data and judges nothing.
 """
@@ -78,6 +78,7 @@ class Statement:
     kind: str  # "sentence" | "row"
     markers: list[Marker] = field(default_factory=list)
     introduces: CodeBlock | None = None  # the code block this sentence introduces (it ends in a colon)
+    introduces_list: bool = False  # it ends in a colon right before a list (its items say what it announces)
     block: int = 0  # the paragraph, list item or row it is in: statements of one block share the number
     section: int = 0  # how many headings come before it: statements under one heading share the number
 
@@ -335,6 +336,10 @@ def _read_statements(page: Page) -> list[Statement]:
                 raw = text[base : lines.starts[min(tok.map[1], len(lines.lines))]]
                 last.markers.extend(markers_in(raw, _at(lines, None, base)))
                 last.end = base + len(raw.rstrip())
+        elif t in ("bullet_list_open", "ordered_list_open") and tok.map:
+            if last is not None and last.plain.rstrip("*_ ").endswith((":", "：")):
+                if all(not lines.lines[n].strip() for n in range(lines.line_of(last.end), tok.map[0])):
+                    last.introduces_list = True
         elif t == "fence" and tok.map:
             block = blocks.get(tok.map[0] + 1)
             if last is not None and block is not None and last.plain.rstrip("*_ ").endswith((":", "：")):

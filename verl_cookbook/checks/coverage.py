@@ -8,7 +8,8 @@ Statements come from :mod:`verl_cookbook.statements` (sentences of prose, rows o
 * a file name or path (``release-npu.yaml``, ``README``, ``global_step_N/actor/``);
 * a word of behaviour or cause (``BEHAVIOUR_EN``, ``BEHAVIOUR_ZH``): defaults, requires, only, fails, raises,
   because, not … and 默认、需要、必须、只、仅、失败、报错、因为、由于、导致、没有、不支持 … — except in a short lead-in
-  that ends in a colon (``因此：``);
+  that ends in a colon (``因此：``) or in a lead-in that ends in a colon right before a list (``Two causes are
+  common:``): the list's items state the causes, and each item is judged on its own;
 * a ※ mark: its writer says it rests on a report or on reading.
 
 A statement is **bound** by what is written in it or right after it (see :mod:`verl_cookbook.statements`):
@@ -102,8 +103,9 @@ def is_reference_list(st: Statement) -> bool:
 
 def factual_signal(st: Statement) -> str | None:
     """Why ``st`` is factual (the first signal found: ``code``, ``number``, ``file``, ``behaviour``; ``marked`` for a
-    statement its writer marked ※), None when it is not. A short lead-in ending in a colon (``因此：``) states
-    nothing of its own unless it names a value; a labelled list of links (`is_reference_list`) states nothing."""
+    statement its writer marked ※), None when it is not. A lead-in ending in a colon that is short (``因此：``) or
+    right before a list (whose items are judged one by one) states nothing of its own unless it names a value; a
+    labelled list of links (`is_reference_list`) states nothing."""
     plain = st.plain
     if is_reference_list(st):
         return None
@@ -115,7 +117,7 @@ def factual_signal(st: Statement) -> str | None:
         return "file"
     if any(m.kind == "mark" for m in st.markers):
         return "marked"
-    if plain.rstrip("*_ ").endswith((":", "：")) and len(plain.replace(" ", "")) <= LEAD_IN:
+    if plain.rstrip("*_ ").endswith((":", "：")) and (st.introduces_list or len(plain.replace(" ", "")) <= LEAD_IN):
         return None
     if _EN_WORDS.search(plain) or _ZH_WORDS.search(plain):
         return "behaviour"
