@@ -103,14 +103,32 @@ def test_doctor_and_check_on_a_users_page_work_with_no_network_and_a_fresh_cache
     print(f"\noffline, fresh cache: doctor {t_doctor:.2f} s, check {t_check:.2f} s")
 
 
+PYTHON_PAGE = """# Python
+
+```python {check="python"}
+from verl.checkpoint_engine import CheckpointEngineRegistry
+```
+"""
+
+
 @needs_unshare
-def test_a_page_whose_claim_needs_the_release_says_which_page_and_the_ways_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("text", "needs"),
+    [
+        (CLAIM_PAGE, "claim.md:3 declares `check: contains`"),
+        # a Python block importing verl needs the whole release too (the verl-ci page says so for verl's own docs)
+        (PYTHON_PAGE, "claim.md:3: a Python block imports verl"),
+    ],
+)
+def test_a_page_whose_claim_needs_the_release_says_which_page_and_the_ways_out(
+    tmp_path: Path, text: str, needs: str
+) -> None:
     page = tmp_path / "claim.md"
-    page.write_text(CLAIM_PAGE, encoding="utf-8")
+    page.write_text(text, encoding="utf-8")
     proc, _ = _offline(["check", str(page)], tmp_path / "cache", tmp_path, tmp_path / "pip.log")
     assert proc.returncode == 2
     err = proc.stderr
-    assert f"verl {default_release()}:" in err and "claim.md:3 declares `check: contains`" in err
+    assert f"verl {default_release()}:" in err and needs in err
     assert "--verl-src DIR" in err and "--wheel PATH" in err and "PIP_NO_INDEX=1 PIP_FIND_LINKS=DIR" in err
     assert "Traceback" not in err and "--verl 0.9.1:" not in err  # the user named no --verl
 
