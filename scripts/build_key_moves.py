@@ -138,6 +138,43 @@ def release_keys(mirror: Path, cache: Path) -> dict[str, tuple[set[str], str]]:
     return out
 
 
+# Renames the generated configs cannot show (the key changed its name, or moved into another top-level section), from
+# verl's git history: old key -> (new key, the change, with the first release tag that contains it). Followed as a
+# chain to a key the target has (`skip_rollout` -> `actor_rollout_ref.rollout.skip.enable` -> `skip.rollout.enable`).
+HISTORY_MOVES: dict[str, tuple[str, str]] = {
+    "actor_rollout_ref.rollout.skip_rollout": (
+        "actor_rollout_ref.rollout.skip.enable",
+        "commit 01a2bd385 (verl PR #5556, first in v0.8.0) replaces `skip_rollout` with the `skip` section",
+    ),
+    "actor_rollout_ref.rollout.skip_dump_dir": (
+        "actor_rollout_ref.rollout.skip.dump_dir",
+        "commit 01a2bd385 (verl PR #5556, first in v0.8.0) replaces `skip_dump_dir` with `skip.dump_dir`",
+    ),
+    **{
+        f"actor_rollout_ref.rollout.skip.{name}": (
+            f"skip.rollout.{name}",
+            "commit 266fdceda (verl PR #6097, first in v0.9.0) moves rollout skipping to the top-level `skip` "
+            "section (`SkipManagerConfig`)",
+        )
+        for name in ("enable", "dump_dir", "action")
+    },
+}
+
+
+def add_history_moves(moves: dict[str, dict], have: set[str]) -> None:
+    """Give each entry of ``moves`` (one target's) that found no new place the one ``HISTORY_MOVES`` leads to, when the
+    target has it; the entry's ``proof`` names every change on the way."""
+    for key, entry in moves.items():
+        if entry.get("new") or key not in HISTORY_MOVES:
+            continue
+        new, proofs = key, []
+        while new in HISTORY_MOVES and new not in have:
+            new, why = HISTORY_MOVES[new]
+            proofs.append(why)
+        if new in have:
+            entry["new"], entry["proof"] = new, "; then ".join(proofs)
+
+
 def moves_for(target: str, keys: dict[str, tuple[set[str], str]]) -> dict[str, dict]:
     have = keys[target][0]
     older = sorted((r for r in keys if version_key(r) < version_key(target)), key=version_key)
@@ -171,6 +208,7 @@ def moves_for(target: str, keys: dict[str, tuple[set[str], str]]) -> dict[str, d
             entry["new"], entry["proof"] = renamed
         first_without = next(r for r in sorted(keys, key=version_key) if version_key(r) > version_key(entry["last"]))
         entry["since"] = first_without
+    add_history_moves(out, have)
     return dict(sorted(out.items()))
 
 
@@ -210,7 +248,21 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mirror", default="/work/.mirror/verl-project+verl/repo")
     ap.add_argument("--cache", default=str(Path.home() / ".cache" / "verl-cookbook" / "releases"))
+    ap.add_argument(
+        "--history-only",
+        action="store_true",
+        help="only add HISTORY_MOVES to the existing file (reads the covered releases' generated configs from --cache)",
+    )
     a = ap.parse_args()
+    if a.history_only:
+        data = json.loads(OUT.read_text())
+        for target, moves in data["moves"].items():
+            have: set[str] = set()
+            for f in FILES:
+                have |= paths(yaml.safe_load((Path(a.cache) / target / f).read_text()))
+            add_history_moves(moves, have)
+        OUT.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
+        return 0
     keys = release_keys(Path(a.mirror), Path(a.cache))
     data = {
         "about": "config keys older verl releases had and each covered release lacks, with where they moved; "

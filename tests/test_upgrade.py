@@ -4,12 +4,15 @@ moved or that they were removed, and in which release, never "add +"; a missing 
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from tests import helpers
+from tests.conftest import REPO
 from verl_cookbook.checks.upgrade import HAND_MOVES, KEY_MOVES, MOVED_ENTRY_POINTS
 from verl_cookbook.doctor import diagnose
 from verl_cookbook.folding import fold
@@ -63,7 +66,8 @@ def test_a_current_entry_point_gives_no_upgrade_finding(facts, tmp_path):
             "upgrade/key-moved",
             "actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes",
         ),
-        ("skip_rollout=True", "upgrade/key-removed", None),
+        # renamed in verl PR #5556 (0.8.0), moved again in verl PR #6097 (0.9.0): the release history, not a name match
+        ("skip_rollout=True", "upgrade/key-moved", "skip.rollout.enable"),
     ],
 )
 def test_a_stale_key_says_where_it_moved_or_that_it_was_removed(facts, needle, rule, new):
@@ -155,7 +159,9 @@ def test_every_derived_move_cites_the_release_it_was_read_from():
     for moves in data["moves"].values():
         for key, m in moves.items():
             assert m["last"] in data["releases_read"] and m["source"] == data["releases_read"][m["last"]], key
-            if "proof" in m:  # a renamed section: both places, the old one at the last release that had it
+            if "proof" in m and "commit" in m["proof"]:  # a rename from the release history: each change named
+                assert all(re.search(r"commit [0-9a-f]{9} \(verl PR #\d+", p) for p in m["proof"].split("; then ")), key
+            elif "proof" in m:  # a renamed section: both places, the old one at the last release that had it
                 assert f"(tag v{m['last']})" in m["proof"] and m["proof"].count(".yaml:") == 2, key
     for key, (new, source) in HAND_MOVES.items():
         assert source and new != key
@@ -308,3 +314,26 @@ def test_fix_stops_after_one_pass_when_nothing_was_uncovered(tmp_path, capsys):
     cli.main(["doctor", "--verl", "0.9.1", "--fix", str(p)])
     err = capsys.readouterr().err
     assert "fixed 2 of 2 finding(s) in 1 file(s)" in err and "passes" not in err
+
+
+def test_a_rename_from_the_release_history_is_followed_to_the_key_the_target_has():
+    spec = importlib.util.spec_from_file_location("build_key_moves", REPO / "scripts" / "build_key_moves.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    old = "actor_rollout_ref.rollout.skip_rollout"
+    for have, new in [
+        ({"actor_rollout_ref.rollout.skip.enable"}, "actor_rollout_ref.rollout.skip.enable"),  # 0.8.0
+        ({"skip.rollout.enable"}, "skip.rollout.enable"),  # 0.9.x: two renames
+    ]:
+        moves = {old: {"last": "0.7.1"}}
+        build.add_history_moves(moves, have)
+        assert moves[old]["new"] == new and "#5556" in moves[old]["proof"]
+    gone = {old: {"last": "0.7.1"}}
+    build.add_history_moves(gone, {"something.else"})  # the chain leads nowhere the target has: left removed
+    assert "new" not in gone[old]
+    # the shipped data was written with them: each covered release gets the key it has
+    shipped = json.loads(KEY_MOVES.read_text())["moves"]
+    assert shipped["0.8.0"][old]["new"] == "actor_rollout_ref.rollout.skip.enable"
+    assert shipped["0.9.0"][old]["new"] == shipped["0.9.1"][old]["new"] == "skip.rollout.enable"
+    assert "#6097" in shipped["0.9.1"][old]["proof"]

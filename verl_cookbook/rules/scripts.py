@@ -8,7 +8,10 @@ from __future__ import annotations
 from verl_cookbook.rules import WARNING, Example, declare
 from verl_cookbook.rules.config import PPO
 
-_ENV = "HCCL and CANN read these at start-up; a wrong one is silently ignored or fails late."
+_ENV = (
+    "The library each variable belongs to (HCCL, CANN or Mooncake) reads it at start-up; a wrong one is silently "
+    "ignored or fails late."
+)
 _MERGER = "argparse stops the merger with a usage error; the checkpoint is not merged."
 
 # Why a value is refused (catalog.check_value's cases), after what names it: ``{name}`` of an env variable or a

@@ -58,16 +58,18 @@ UPGRADE_KEY_REMOVED = declare(
     "upgrade/key-removed",
     "Key removed in a later release",
     "配置项已在新版本中移除",
-    "A key an older verl release had that this release removed with nothing in its place.",
-    "Hydra stops at it; adding `+` would keep a setting nothing reads.",
+    "A key an older verl release had that this release's config lacks, with no key of the same name elsewhere "
+    "and no rename recorded from the release history (those are `upgrade/key-moved`).",
+    "Hydra stops at it; adding `+` would keep a setting the release's config no longer declares.",
     message="`{key}` was removed in verl {since} (verl {last} was the last to have it) and verl {release}'s "
     "config has no key of that name elsewhere: drop it",
     message_zh="`{key}` 已在 verl {since} 中移除（最后包含它的版本为 verl {last}），verl {release} "
     "的配置中也没有同名配置项：请删除它",
     fix="drop `{key}` (last read by verl {last})",
     fix_zh="删除 `{key}`（最后读取它的版本为 verl {last}）",
-    bad=_sh(f"{PPO} actor_rollout_ref.rollout.skip_rollout=True"),
-    good=_sh(f"{PPO} actor_rollout_ref.rollout.free_cache_engine=True"),
+    # removed with the chat scheduler (commit f10780083, verl PR #2725); nothing took its place
+    bad=_sh(f"{PPO} actor_rollout_ref.rollout.multi_turn.completion_callback=my_pkg.MyCallback"),
+    good=_sh(f"{PPO} actor_rollout_ref.rollout.multi_turn.enable=True"),
 )
 CONFIG_UNKNOWN_SECTION = declare(
     "config/unknown-section",

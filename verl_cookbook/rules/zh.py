@@ -12,7 +12,7 @@ from __future__ import annotations
 # Texts several rules share, as their English declarations share them.
 _STALE = "与 verl 源码不再一致的说明会误导读者。"
 _DIAGRAM = "本手册显示预先渲染的 SVG；mermaid 无法绘制的图表不显示任何内容。"
-_ENV = "HCCL 与 CANN 在启动时读取这些变量；取值错误时或被忽略而不报错，或在较晚阶段才失败。"
+_ENV = "各变量由其所属的组件（HCCL、CANN 或 Mooncake）在启动时读取；取值错误时或被忽略而不报错，或在较晚阶段才失败。"
 _UNREADABLE = "无法读取的文件中的内容均不会被检查。"
 _MERGER = "argparse 以用法错误终止模型合并工具，检查点未被合并。"
 _PARITY = "中英文页面内容应一致；结构不同说明译文已偏离原文。"
@@ -529,8 +529,9 @@ ZH: dict[str, tuple[str, str]] = {
         "Hydra 在旧配置项处退出；按 Hydra 的提示加 `+` 只会让 verl 读不到该设置，verl 读取的是新位置。",
     ),
     "upgrade/key-removed": (
-        "旧版 verl 中有、当前版本已删除且无替代的配置项。",
-        "Hydra 在该配置项处退出；加 `+` 只会保留一个无人读取的设置。",
+        "旧版 verl 中有、当前版本的配置中已没有的配置项：配置中其他位置也没有同名配置项，版本历史中也未记录其更名"
+        "（有记录的更名见 `upgrade/key-moved`）。",
+        "Hydra 在该配置项处退出；加 `+` 只会保留一个当前版本配置中已不再声明的设置。",
     ),
     # verl
     "verl/config-drift": (
