@@ -193,6 +193,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("fully async staleness_threshold trigger_parameter_sync_step on-policy", "en/recipes/troubleshooting/"),
     # miner23: verl #7213
     ("del_local_ckpt_after_load checkpoint not deleted after resume", "en/recipes/troubleshooting/"),
+    # miner23: Azure/azureml-assets PR #5288
+    ("Could not override actor_rollout_ref.rollout.update_weights_bucket_megabytes", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -408,4 +410,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("fully_async staleness_threshold 什么时候同步参数", "recipes/troubleshooting/"),
     # miner23: verl #7213
     ("del_local_ckpt_after_load 设置了 续训后 检查点 没有删除", "recipes/troubleshooting/"),
+    # miner23: Azure/azureml-assets PR #5288
+    ("按报错提示设置 rollout.update_weights_bucket_megabytes 报 Could not override", "recipes/troubleshooting/"),
 ]
