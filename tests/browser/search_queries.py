@@ -195,6 +195,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("del_local_ckpt_after_load checkpoint not deleted after resume", "en/recipes/troubleshooting/"),
     # miner23: Azure/azureml-assets PR #5288
     ("Could not override actor_rollout_ref.rollout.update_weights_bucket_megabytes", "en/recipes/troubleshooting/"),
+    # miner23: verl #5684 (0.7.1 message without the failed imports)
+    ("Checkpoint engine nccl not registered verl 0.7.1 import nccl_checkpoint_engine cupy", "en/install/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -412,4 +414,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("del_local_ckpt_after_load 设置了 续训后 检查点 没有删除", "recipes/troubleshooting/"),
     # miner23: Azure/azureml-assets PR #5288
     ("按报错提示设置 rollout.update_weights_bucket_megabytes 报 Could not override", "recipes/troubleshooting/"),
+    # miner23: verl #5684 (0.7.1 message without the failed imports)
+    ("0.7.1 报 Checkpoint engine nccl not registered 怎么看缺什么包", "install/"),
 ]
