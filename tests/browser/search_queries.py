@@ -191,6 +191,12 @@ ENGLISH: list[tuple[str, str]] = [
     ("hf_model checkpoint twice the size of the original model fp32", "en/recipes/troubleshooting/"),
     # miner21 (users18): verl #4449
     ("fully async staleness_threshold trigger_parameter_sync_step on-policy", "en/recipes/troubleshooting/"),
+    # miner23: verl #7213
+    ("del_local_ckpt_after_load checkpoint not deleted after resume", "en/recipes/troubleshooting/"),
+    # miner23: Azure/azureml-assets PR #5288
+    ("Could not override actor_rollout_ref.rollout.update_weights_bucket_megabytes", "en/recipes/troubleshooting/"),
+    # miner23: verl #5684 (0.7.1 message without the failed imports)
+    ("Checkpoint engine nccl not registered verl 0.7.1 import nccl_checkpoint_engine cupy", "en/install/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -404,4 +410,10 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("保存的 huggingface 权重 比原模型大一倍 135GB 68GB", "recipes/troubleshooting/"),
     # miner21 (users18): verl #4449
     ("fully_async staleness_threshold 什么时候同步参数", "recipes/troubleshooting/"),
+    # miner23: verl #7213
+    ("del_local_ckpt_after_load 设置了 续训后 检查点 没有删除", "recipes/troubleshooting/"),
+    # miner23: Azure/azureml-assets PR #5288
+    ("按报错提示设置 rollout.update_weights_bucket_megabytes 报 Could not override", "recipes/troubleshooting/"),
+    # miner23: verl #5684 (0.7.1 message without the failed imports)
+    ("0.7.1 报 Checkpoint engine nccl not registered 怎么看缺什么包", "install/"),
 ]
