@@ -191,6 +191,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("hf_model checkpoint twice the size of the original model fp32", "en/recipes/troubleshooting/"),
     # miner21 (users18): verl #4449
     ("fully async staleness_threshold trigger_parameter_sync_step on-policy", "en/recipes/troubleshooting/"),
+    # miner22 (users18): verl #270
+    ("RayWorkerGroup object has no attribute load_checkpoint resume", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -404,4 +406,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("保存的 huggingface 权重 比原模型大一倍 135GB 68GB", "recipes/troubleshooting/"),
     # miner21 (users18): verl #4449
     ("fully_async staleness_threshold 什么时候同步参数", "recipes/troubleshooting/"),
+    # miner22 (users18): verl #270
+    ("续训 报错 RayWorkerGroup 没有 load_checkpoint", "recipes/troubleshooting/"),
 ]
