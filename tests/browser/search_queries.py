@@ -193,6 +193,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("fully async staleness_threshold trigger_parameter_sync_step on-policy", "en/recipes/troubleshooting/"),
     # miner22 (users18): verl #270
     ("RayWorkerGroup object has no attribute load_checkpoint resume", "en/recipes/troubleshooting/"),
+    # miner22 (users18): verl #1246
+    ("merged model does not stop generating", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -408,4 +410,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("fully_async staleness_threshold 什么时候同步参数", "recipes/troubleshooting/"),
     # miner22 (users18): verl #270
     ("续训 报错 RayWorkerGroup 没有 load_checkpoint", "recipes/troubleshooting/"),
+    # miner22 (users18): verl #1246
+    ("FSDP 合并后的模型 生成不停止", "recipes/troubleshooting/"),
 ]
