@@ -195,6 +195,10 @@ ENGLISH: list[tuple[str, str]] = [
     ("RayWorkerGroup object has no attribute load_checkpoint resume", "en/recipes/troubleshooting/"),
     # miner22 (users18): verl #1246
     ("merged model does not stop generating", "en/recipes/troubleshooting/"),
+    # miner22 (users18): verl #6414
+    ("check weight sync correct loaded weights", "en/backends/verify-sync/"),
+    # miner22 (users18): verl #2995
+    ("out of memory syncing weights colocated rollout MoE", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -412,4 +416,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训 报错 RayWorkerGroup 没有 load_checkpoint", "recipes/troubleshooting/"),
     # miner22 (users18): verl #1246
     ("FSDP 合并后的模型 生成不停止", "recipes/troubleshooting/"),
+    # miner22 (users18): verl #6414
+    ("推理端加载的权重是否正确", "backends/verify-sync/"),
+    # miner22 (users18): verl #2995
+    ("共卡 大型 MoE 同步权重 内存不足 张量并行跨节点", "recipes/troubleshooting/"),
 ]
