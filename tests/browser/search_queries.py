@@ -199,6 +199,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("check weight sync correct loaded weights", "en/backends/verify-sync/"),
     # miner22 (users18): verl #2995
     ("out of memory syncing weights colocated rollout MoE", "en/recipes/troubleshooting/"),
+    # miner22 (users18): verl #831
+    ("OOM one step after resuming from checkpoint", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -420,4 +422,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("推理端加载的权重是否正确", "backends/verify-sync/"),
     # miner22 (users18): verl #2995
     ("共卡 大型 MoE 同步权重 内存不足 张量并行跨节点", "recipes/troubleshooting/"),
+    # miner22 (users18): verl #831
+    ("续训后 下一步就 设备内存不足 OOM", "recipes/troubleshooting/"),
 ]
