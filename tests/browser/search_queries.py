@@ -197,6 +197,16 @@ ENGLISH: list[tuple[str, str]] = [
     ("Could not override actor_rollout_ref.rollout.update_weights_bucket_megabytes", "en/recipes/troubleshooting/"),
     # miner23: verl #5684 (0.7.1 message without the failed imports)
     ("Checkpoint engine nccl not registered verl 0.7.1 import nccl_checkpoint_engine cupy", "en/install/"),
+    # miner22 (users18): verl #270
+    ("RayWorkerGroup object has no attribute load_checkpoint resume", "en/recipes/troubleshooting/"),
+    # miner22 (users18): verl #1246
+    ("merged model does not stop generating", "en/recipes/troubleshooting/"),
+    # miner22 (users18): verl #6414
+    ("check weight sync correct loaded weights", "en/backends/verify-sync/"),
+    # miner22 (users18): verl #2995
+    ("out of memory syncing weights colocated rollout MoE", "en/recipes/troubleshooting/"),
+    # miner22 (users18): verl #831
+    ("OOM one step after resuming from checkpoint", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -416,4 +426,14 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("按报错提示设置 rollout.update_weights_bucket_megabytes 报 Could not override", "recipes/troubleshooting/"),
     # miner23: verl #5684 (0.7.1 message without the failed imports)
     ("0.7.1 报 Checkpoint engine nccl not registered 怎么看缺什么包", "install/"),
+    # miner22 (users18): verl #270
+    ("续训 报错 RayWorkerGroup 没有 load_checkpoint", "recipes/troubleshooting/"),
+    # miner22 (users18): verl #1246
+    ("FSDP 合并后的模型 生成不停止", "recipes/troubleshooting/"),
+    # miner22 (users18): verl #6414
+    ("推理端加载的权重是否正确", "backends/verify-sync/"),
+    # miner22 (users18): verl #2995
+    ("共卡 大型 MoE 同步权重 内存不足 张量并行跨节点", "recipes/troubleshooting/"),
+    # miner22 (users18): verl #831
+    ("续训后 下一步就 设备内存不足 OOM", "recipes/troubleshooting/"),
 ]
