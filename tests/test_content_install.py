@@ -74,7 +74,13 @@ def test_the_backend_listing_runs_on_releases_that_keep_no_import_errors(tmp_pat
 STUBS = """
 source() { :; }
 uname() { echo "$FAKE_ARCH"; }
-git() { if [ "$1" = clone ]; then mkdir -p "$(basename "${*: -1}" .git)"; fi; }
+git() {
+  if [ "$1" = clone ]; then
+    d="$(basename "${*: -1}" .git)"
+    if [ -e "$d" ]; then echo "fatal: destination path '$d' already exists" >&2; return 128; fi
+    mkdir -p "$d"
+  fi
+}
 python3() { echo "python3 $*" >> "$LOG"; }
 """
 
@@ -87,7 +93,9 @@ def test_pytorchs_cpu_index_is_added_on_x86_64_only(tmp_path: Path, path: str, a
     local version. Run the snippet with git, pip and uname stubbed: the index is on the pip lines on x86_64 only."""
     log = tmp_path / "pip.log"
     snippet = (REPO / path).read_text(encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", "FAKE_ARCH": arch, "LOG": str(log)}
+    set_env = tmp_path / "set_env.sh"
+    set_env.write_text("", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "FAKE_ARCH": arch, "LOG": str(log), "ASCEND_SET_ENV": str(set_env)}
     out = subprocess.run(
         ["bash", "-e", "-c", STUBS + snippet], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
@@ -127,8 +135,14 @@ def test_the_vllm_ascend_build_loads_cann_from_ascend_set_env_and_says_so_when_t
     script.write_text("echo sourced-set-env\n", encoding="utf-8")
     out = run(str(script))
     assert out.returncode == 0 and "sourced-set-env" in out.stdout and "error:" not in out.stderr, out.stderr
+    # run again where the first run left its clones (review21a F2: the page says to run the step again)
+    out = run(str(script))
+    assert out.returncode == 0 and "fatal:" not in out.stderr, out.stderr
+    (tmp_path / "pip.log").unlink()
     out = run(str(tmp_path / "nowhere.sh"))
     assert f"error: CANN's set_env.sh not found at {tmp_path / 'nowhere.sh'}; set ASCEND_SET_ENV" in out.stderr
+    # it stops there: nothing is installed or built without CANN's environment
+    assert out.returncode != 0 and not (tmp_path / "pip.log").exists()
     if not Path("/usr/local/Ascend").exists():  # this machine has no CANN: neither default path is there
         out = run(None)
         assert "error: CANN's set_env.sh not found; set ASCEND_SET_ENV" in out.stderr, out.stderr
@@ -136,7 +150,13 @@ def test_the_vllm_ascend_build_loads_cann_from_ascend_set_env_and_says_so_when_t
 
 MOONCAKE = ["mooncake_build_prereqs.sh", "mooncake_build_prereqs.zh.sh", "mooncake_build.sh", "mooncake_build.zh.sh"]
 MOONCAKE_STUBS = """
-git() { if [ "$1" = clone ]; then mkdir -p "$(basename "${*: -1}" .git)"; fi; }
+git() {
+  if [ "$1" = clone ]; then
+    d="$(basename "${*: -1}" .git)"
+    if [ -e "$d" ]; then echo "fatal: destination path '$d' already exists" >&2; return 128; fi
+    mkdir -p "$d"
+  fi
+}
 sudo() { :; }
 cmake() { :; }
 python3() { :; }
@@ -176,6 +196,8 @@ def test_the_mooncake_build_loads_cann_from_ascend_set_env_and_says_so_when_ther
         assert f"{cann}\nfound libascendcl.so\nfound libllm_datadist.so\n" in out.stdout
     out = _run_mooncake(tmp_path, name, str(tmp_path / "nowhere.sh"))
     assert f"error: CANN's set_env.sh not found at {tmp_path / 'nowhere.sh'}; set ASCEND_SET_ENV" in out.stderr
+    # a second run where the first left its clone reuses it (review21a F2: the page says to run the step again)
+    assert "fatal:" not in out.stderr, out.stderr
     if not Path("/usr/local/Ascend").exists():  # this machine has no CANN: neither default path is there
         out = _run_mooncake(tmp_path, name, None)
         assert "error: CANN's set_env.sh not found; set ASCEND_SET_ENV" in out.stderr, out.stderr

@@ -16,7 +16,7 @@ for lib in libascendcl.so libllm_datadist.so; do
   test -e "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/$lib" && echo "found $lib" || echo "missing $lib"
 done
 # 3. Sources and common build dependencies
-git clone https://github.com/kvcache-ai/Mooncake.git
+[ -d Mooncake ] || git clone https://github.com/kvcache-ai/Mooncake.git
 cd Mooncake
 git checkout 3b5a594133958449a1feaf1c9e0fc1b553e34a28  # the commit everything on this page was read at (a newer main may differ)
 git submodule update --init --recursive

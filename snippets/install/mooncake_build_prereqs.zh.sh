@@ -16,7 +16,7 @@ for lib in libascendcl.so libllm_datadist.so; do
   test -e "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/$lib" && echo "found $lib" || echo "missing $lib"
 done
 # 3. 获取源码并安装通用编译依赖与昇腾编译依赖
-git clone https://github.com/kvcache-ai/Mooncake.git
+[ -d Mooncake ] || git clone https://github.com/kvcache-ai/Mooncake.git
 cd Mooncake
 git checkout 3b5a594133958449a1feaf1c9e0fc1b553e34a28  # 切换到本页内容所依据的提交（更新的 main 分支可能不同）
 git submodule update --init --recursive

@@ -3,6 +3,8 @@
 # vllm-ascend 需基于 CANN 编译，因此先加载 CANN 环境变量：已设置 $ASCEND_SET_ENV 时使用该路径，否则依次尝试
 # verl A2/A3 安装指南所用的 /usr/local/Ascend/ascend-toolkit/set_env.sh 和 Ascend 950PR/Ascend 950DT 安装指南所用的
 # /usr/local/Ascend/cann/set_env.sh
+# 以下命令在子 shell 中执行：任一命令失败即停止本步骤，不会关闭当前终端。
+(
 if [ -z "${ASCEND_SET_ENV:-}" ]; then
   for f in /usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/cann/set_env.sh; do
     if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
@@ -12,13 +14,15 @@ if [ -f "${ASCEND_SET_ENV:-}" ]; then
   source "$ASCEND_SET_ENV"
 else
   echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+  exit 1
 fi
+set -e
 python3 -m pip install triton-ascend==3.2.2 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn
-git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
+[ -d vllm ] || git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm.git
 cd vllm
 VLLM_TARGET_DEVICE=empty python3 -m pip install -e .
 cd ..
-git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm-ascend.git
+[ -d vllm-ascend ] || git clone --depth 1 --branch v0.23.0 https://github.com/vllm-project/vllm-ascend.git
 cd vllm-ascend
 git submodule update --init --recursive
 # --no-build-isolation 使用当前环境中已安装的软件包编译，因此先安装编译依赖
@@ -33,3 +37,4 @@ python3 -m pip install -r requirements.txt --extra-index-url https://triton-asce
   "${cpu_index[@]}"
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..
+)
