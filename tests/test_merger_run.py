@@ -96,6 +96,7 @@ def run(tmp_path_factory) -> dict:
     report = json.loads((build / "report.json").read_text())
     report["_built"] = json.loads((build / "built.json").read_text())
     report["_fix_printed"] = printed
+    report["_build"] = str(build)
     return report
 
 
@@ -127,6 +128,21 @@ def test_the_checkpoint_holds_dtensors_on_the_fsdp_mesh_as_verl_writes_them(run)
     assert built["mesh_dim_names"] == ["fsdp"]
     assert set(built["plain_keys"].values()) == {"DTensor"}
     assert "mesh_dim_names ('fsdp',)" in run["plain"]["stdout"]
+
+
+def test_without_a_generation_config_the_merger_writes_one_from_config_json_and_warns(run):
+    """troubleshooting #merger-fsdp-no-stop (verl #1246): the checkpoint's huggingface/ folder has no
+    generation_config.json (the FSDP manager writes none when it cannot read the trained model's), so the merged
+    model's end tokens are only the eos_token_id of config.json."""
+    build = Path(run["_build"])
+    assert not (build / "plain" / "actor" / "huggingface" / "generation_config.json").exists()
+    assert "generation_config.json" in run["plain"]["files"]
+    merged = build / "plain" / "merged"
+    generation = json.loads((merged / "generation_config.json").read_text())
+    config = json.loads((merged / "config.json").read_text())
+    assert generation.get("_from_model_config") is True, generation
+    assert generation["eos_token_id"] == config["eos_token_id"], (generation, config)
+    assert "Generation config file not found in" in run["plain"]["stdout"] + run["plain"]["stderr"]
 
 
 def test_the_merged_weights_are_bf16(run):
@@ -351,5 +367,6 @@ def test_both_languages_mark_the_same_statements_in_the_same_order():
 
 
 def test_every_test_that_holds_a_statement_is_marked_on_the_page():
-    unmarked = _tests_here() - NOT_PAGE_STATEMENTS - set(_markers(PAGES[0]))
+    marked = set(_markers(PAGES[0])) | set(_markers(REPO / "docs" / "recipes" / "troubleshooting.md"))
+    unmarked = _tests_here() - NOT_PAGE_STATEMENTS - marked
     assert not unmarked, f"tests that hold no marked statement: {sorted(unmarked)}"

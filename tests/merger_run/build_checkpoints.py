@@ -56,6 +56,7 @@ def tiny_config() -> Qwen2Config:
         max_position_embeddings=64,
         tie_word_embeddings=False,
         architectures=["Qwen2ForCausalLM"],
+        eos_token_id=2,  # the tokenizer's <eos>, as a real model's config.json names its end token
     )
 
 
