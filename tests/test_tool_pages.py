@@ -447,9 +447,9 @@ def test_verl_src_takes_the_repository_root_or_its_verl_folder(
 
 
 def _stated_kb(page: str, folder: str) -> int:
-    """The size the checker page's cache table states for ``folder`` (``about N kB`` / ``约 N KB``)."""
+    """The bound the checker page's cache table states for ``folder`` (``under N kB`` / ``不超过 N KB``)."""
     row = next(ln for ln in (TOOLS / page).read_text(encoding="utf-8").splitlines() if ln.startswith(f"| `{folder}/`"))
-    m = re.search(r"(?:about|约) (\d+) [kK]B", row.rsplit("|", 2)[-2])
+    m = re.search(r"(?:under|不超过) (\d+) [kK]B", row.rsplit("|", 2)[-2])
     assert m, row
     return int(m.group(1))
 
@@ -480,4 +480,5 @@ def test_the_cache_sizes_on_the_checker_page_are_those_of_a_site_check_from_an_e
 ):
     for folder, measured in cold_cache_kb.items():
         stated = _stated_kb(page, folder)
-        assert stated / 1.5 <= measured <= stated * 1.5, (folder, stated, measured)
+        # a bound that holds, and not so loose that it says nothing (review22b F1: "about 5 kB" read as exact)
+        assert stated / 4 <= measured <= stated, (folder, stated, measured)
