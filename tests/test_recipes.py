@@ -247,3 +247,26 @@ def test_the_sft_trainer_rejects_the_callback_override_unless_it_is_added_with_a
     assert _override_findings(tmp_path, facts, sft, f"+trainer.checkpoint_callback_class={value}") == []
     ppo = "verl.trainer.main_ppo"
     assert _override_findings(tmp_path, facts, ppo, f"trainer.checkpoint_callback_class={value}") == []
+
+
+_TROUBLESHOOTING = ("troubleshooting.md", "troubleshooting.en.md")
+_OVERRIDE = re.compile(r"^\+{0,2}~?[\w.@/-]+=\S.*$")
+
+
+@pytest.mark.parametrize("name", _TROUBLESHOOTING)
+def test_trainer_command_blocks_on_troubleshooting_list_only_the_overrides_a_fix_needs(name: str) -> None:
+    """The page's intro tells readers to add a trainer block's lines to their own launch command (review22c: read as
+    whole commands they start a run on the default config). That holds while every such block is the entry point
+    followed by Hydra overrides and nothing else: no data paths, no other command."""
+    page = parse_page(REPO / "docs" / "recipes" / name, REPO)
+    blocks = [b for b in page.blocks if b.code.lstrip().startswith("python3 -m verl.trainer.main_ppo")]
+    assert len(blocks) >= 3, "the page has fewer trainer blocks than when this test was written"
+    for b in blocks:
+        words = b.code.replace("\\\n", " ").split()
+        assert words[:3] == ["python3", "-m", "verl.trainer.main_ppo"], (b.line, words[:3])
+        rest = [w for w in words[3:] if not w.startswith("#")]
+        bad = [w for w in rest if not _OVERRIDE.match(w)]
+        assert not bad, f"{name}:{b.line}: not an override: {bad}"
+        assert not any(
+            w.startswith(("data.train_files", "data.val_files", "actor_rollout_ref.model.path")) for w in rest
+        ), f"{name}:{b.line}: a run-specific path in a fix block"
