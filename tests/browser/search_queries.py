@@ -207,6 +207,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("out of memory syncing weights colocated rollout MoE", "en/recipes/troubleshooting/"),
     # miner22 (users18): verl #831
     ("OOM one step after resuming from checkpoint", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #2306
+    ("Error(s) in loading state_dict for FullyShardedDataParallel", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -436,4 +438,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("共卡 大型 MoE 同步权重 内存不足 张量并行跨节点", "recipes/troubleshooting/"),
     # miner22 (users18): verl #831
     ("续训后 下一步就 设备内存不足 OOM", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #2306
+    ("续训 报错 Error(s) in loading state_dict size mismatch 换了模型", "recipes/troubleshooting/"),
 ]
