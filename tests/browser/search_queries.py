@@ -209,6 +209,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("OOM one step after resuming from checkpoint", "en/recipes/troubleshooting/"),
     # miner24 (users19): verl #2306
     ("Error(s) in loading state_dict for FullyShardedDataParallel", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #2971
+    ("RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -440,4 +442,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训后 下一步就 设备内存不足 OOM", "recipes/troubleshooting/"),
     # miner24 (users19): verl #2306
     ("续训 报错 Error(s) in loading state_dict size mismatch 换了模型", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #2971
+    ("one-step-off 训练和推理 调度到同一批 GPU NOSET_CUDA_VISIBLE_DEVICES", "recipes/troubleshooting/"),
 ]
