@@ -211,6 +211,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Error(s) in loading state_dict for FullyShardedDataParallel", "en/recipes/troubleshooting/"),
     # miner24 (users19): verl #2971
     ("RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #3672
+    ("update_weights called twice validation", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -444,4 +446,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训 报错 Error(s) in loading state_dict size mismatch 换了模型", "recipes/troubleshooting/"),
     # miner24 (users19): verl #2971
     ("one-step-off 训练和推理 调度到同一批 GPU NOSET_CUDA_VISIBLE_DEVICES", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #3672
+    ("验证时 重复 同步权重 update_weights 两次", "recipes/troubleshooting/"),
 ]
