@@ -213,6 +213,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES", "en/recipes/troubleshooting/"),
     # miner24 (users19): verl #3672
     ("update_weights called twice validation", "en/recipes/troubleshooting/"),
+    # miner24 (users19): vllm-ascend #15463
+    ("kv_b_proj", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -448,4 +450,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("one-step-off 训练和推理 调度到同一批 GPU NOSET_CUDA_VISIBLE_DEVICES", "recipes/troubleshooting/"),
     # miner24 (users19): verl #3672
     ("验证时 重复 同步权重 update_weights 两次", "recipes/troubleshooting/"),
+    # miner24 (users19): vllm-ascend #15463
+    ("DeepSeek-V3.2 SFA 同步权重 kv_b_proj", "recipes/troubleshooting/"),
 ]
