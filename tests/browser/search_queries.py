@@ -215,6 +215,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("update_weights called twice validation", "en/recipes/troubleshooting/"),
     # miner24 (users19): vllm-ascend #15463
     ("kv_b_proj", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #5827
+    ("resume hangs load_state_dict NPU FSDP", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -452,4 +454,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("验证时 重复 同步权重 update_weights 两次", "recipes/troubleshooting/"),
     # miner24 (users19): vllm-ascend #15463
     ("DeepSeek-V3.2 SFA 同步权重 kv_b_proj", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #5827
+    ("续训 加载 检查点 卡住 load_state_dict npu", "recipes/troubleshooting/"),
 ]
