@@ -217,6 +217,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("kv_b_proj", "en/recipes/troubleshooting/"),
     # miner24 (users19): verl #5827
     ("resume hangs load_state_dict NPU FSDP", "en/recipes/troubleshooting/"),
+    # miner24 (users19): Ascend/pytorch #105
+    ("vllm-ascend 0.14.0rc1 torch_npu", "en/install/version-matrix/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -456,4 +458,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("DeepSeek-V3.2 SFA 同步权重 kv_b_proj", "recipes/troubleshooting/"),
     # miner24 (users19): verl #5827
     ("续训 加载 检查点 卡住 load_state_dict npu", "recipes/troubleshooting/"),
+    # miner24 (users19): Ascend/pytorch #105
+    ("vllm-ascend 0.15 候选版本 torch_npu 版本", "install/version-matrix/"),
 ]
