@@ -281,22 +281,44 @@ def _view(text: str) -> tuple[list[str], list[str]]:
     return view, indents
 
 
+def _chunks(view: list[str], size: int = 600) -> list[tuple[int, int]]:
+    """Line ranges of at most about `size` lines, cut before a heading: AutoCorrect's parser stops with
+    "call limit reached" on a very long page (troubleshooting.md passed 2,200 lines), so it reads one part at a time."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i, line in enumerate(view):
+        if i - start >= size and line.startswith("#"):
+            out.append((start, i))
+            start = i
+    out.append((start, len(view)))
+    return out
+
+
 def autocorrect_findings(path: Path, text: str) -> list[Finding]:
     if language(path) != "zh":
         return []
     view, _ = _view(text)
-    result = _autocorrect().lint_for("\n".join(view), path.name)
-    return [
-        Finding(path, r.line, r.col, "prose/autocorrect", f"{r.old.strip()[:60]} → {r.new.strip()[:60]}")
-        for r in result.lines
-    ]
+    ac = _autocorrect()
+    out: list[Finding] = []
+    for start, end in _chunks(view):
+        result = ac.lint_for("\n".join(view[start:end]), path.name)
+        out += [
+            Finding(path, start + r.line, r.col, "prose/autocorrect", f"{r.old.strip()[:60]} → {r.new.strip()[:60]}")
+            for r in result.lines
+        ]
+    return out
 
 
 def fix_autocorrect(path: Path, text: str) -> str:
     if language(path) != "zh":
         return text
     view, indents = _view(text)
-    fixed = _autocorrect().format_for("\n".join(view), path.name).split("\n")
+    ac = _autocorrect()
+    fixed = [
+        line
+        for start, end in _chunks(view)
+        for line in ac.format_for("\n".join(view[start:end]), path.name).split("\n")
+    ]
     if len(fixed) != len(view):  # AutoCorrect never adds or removes lines; if it did, keep the page as it is
         return text
     lines = text.split("\n")

@@ -207,6 +207,18 @@ ENGLISH: list[tuple[str, str]] = [
     ("out of memory syncing weights colocated rollout MoE", "en/recipes/troubleshooting/"),
     # miner22 (users18): verl #831
     ("OOM one step after resuming from checkpoint", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #2306
+    ("Error(s) in loading state_dict for FullyShardedDataParallel", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #2971
+    ("RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #3672
+    ("update_weights called twice validation", "en/recipes/troubleshooting/"),
+    # miner24 (users19): vllm-ascend #15463
+    ("kv_b_proj", "en/recipes/troubleshooting/"),
+    # miner24 (users19): verl #5827
+    ("resume hangs load_state_dict NPU FSDP", "en/recipes/troubleshooting/"),
+    # miner24 (users19): Ascend/pytorch #105
+    ("vllm-ascend 0.14.0rc1 torch_npu", "en/install/version-matrix/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -436,4 +448,16 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("共卡 大型 MoE 同步权重 内存不足 张量并行跨节点", "recipes/troubleshooting/"),
     # miner22 (users18): verl #831
     ("续训后 下一步就 设备内存不足 OOM", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #2306
+    ("续训 报错 Error(s) in loading state_dict size mismatch 换了模型", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #2971
+    ("one-step-off 训练和推理 调度到同一批 GPU NOSET_CUDA_VISIBLE_DEVICES", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #3672
+    ("验证时 重复 同步权重 update_weights 两次", "recipes/troubleshooting/"),
+    # miner24 (users19): vllm-ascend #15463
+    ("DeepSeek-V3.2 SFA 同步权重 kv_b_proj", "recipes/troubleshooting/"),
+    # miner24 (users19): verl #5827
+    ("续训 加载 检查点 卡住 load_state_dict npu", "recipes/troubleshooting/"),
+    # miner24 (users19): Ascend/pytorch #105
+    ("vllm-ascend 0.15 候选版本 torch_npu 版本", "install/version-matrix/"),
 ]
