@@ -156,16 +156,23 @@ git() {
     if [ -e "$d" ]; then echo "fatal: destination path '$d' already exists" >&2; return 128; fi
     mkdir -p "$d"
   fi
+  echo "git $*" >> "$CALLS"
 }
-sudo() { :; }
-cmake() { :; }
-python3() { :; }
+sudo() { echo "sudo $*" >> "$CALLS"; }
+cmake() { echo "cmake $*" >> "$CALLS"; }
+python3() { echo "python3 $*" >> "$CALLS"; }
 """
 
 
 def _run_mooncake(tmp_path: Path, name: str, set_env: str | None) -> subprocess.CompletedProcess[str]:
     snippet = (REPO / "snippets/install" / name).read_text(encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", **({"ASCEND_SET_ENV": set_env} if set_env is not None else {})}
+    calls = tmp_path / "calls.log"
+    calls.unlink(missing_ok=True)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "CALLS": str(calls),
+        **({"ASCEND_SET_ENV": set_env} if set_env is not None else {}),
+    }
     work = tmp_path / "work"
     (work / "Mooncake").mkdir(parents=True, exist_ok=True)
     cwd = work if "prereqs" in name else work / "Mooncake"  # the build step runs inside the clone
@@ -194,10 +201,14 @@ def test_the_mooncake_build_loads_cann_from_ascend_set_env_and_says_so_when_ther
     assert "sourced-set-env" in out.stdout and "error:" not in out.stderr, out.stderr
     if "prereqs" in name:
         assert f"{cann}\nfound libascendcl.so\nfound libllm_datadist.so\n" in out.stdout
+    assert (tmp_path / "calls.log").exists()  # the step ran its commands
+    # a second run where the first left its clone reuses it
+    out = _run_mooncake(tmp_path, name, str(script))
+    assert "fatal:" not in out.stderr, out.stderr
     out = _run_mooncake(tmp_path, name, str(tmp_path / "nowhere.sh"))
     assert f"error: CANN's set_env.sh not found at {tmp_path / 'nowhere.sh'}; set ASCEND_SET_ENV" in out.stderr
-    # a second run where the first left its clone reuses it (review21a F2: the page says to run the step again)
-    assert "fatal:" not in out.stderr, out.stderr
+    # review22a F1: without CANN's environment nothing else runs (no sudo, no uninstall, no build)
+    assert not (tmp_path / "calls.log").exists(), (tmp_path / "calls.log").read_text()
     if not Path("/usr/local/Ascend").exists():  # this machine has no CANN: neither default path is there
         out = _run_mooncake(tmp_path, name, None)
         assert "error: CANN's set_env.sh not found; set ASCEND_SET_ENV" in out.stderr, out.stderr

@@ -6,22 +6,23 @@ if [ -z "${ASCEND_SET_ENV:-}" ]; then
     if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
   done
 fi
-if [ -f "${ASCEND_SET_ENV:-}" ]; then
-  source "$ASCEND_SET_ENV"
-else
+# Nothing below runs without CANN's environment: fix ASCEND_SET_ENV and run the step again.
+if [ ! -f "${ASCEND_SET_ENV:-}" ]; then
   echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+else
+  source "$ASCEND_SET_ENV"
+  # cmake --install copies files and registers no pip distribution: remove any Mooncake wheel first,
+  # or its files stay mixed with the build's and pip keeps listing it.
+  python3 -m pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu
+  rm -rf build
+  mkdir -p build
+  cd build
+  cmake .. \
+    -DUSE_ASCEND_DIRECT=ON \
+    -DBUILD_UNIT_TESTS=OFF \
+    -DENABLE_DEBUG_SYMBOLS=OFF \
+    -DBUILD_BENCHMARK=OFF \
+    -DPython3_EXECUTABLE="$(command -v python3)"
+  cmake --build . -j"$(nproc)"
+  sudo cmake --install .
 fi
-# cmake --install copies files and registers no pip distribution: remove any Mooncake wheel first,
-# or its files stay mixed with the build's and pip keeps listing it.
-python3 -m pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu
-rm -rf build
-mkdir -p build
-cd build
-cmake .. \
-  -DUSE_ASCEND_DIRECT=ON \
-  -DBUILD_UNIT_TESTS=OFF \
-  -DENABLE_DEBUG_SYMBOLS=OFF \
-  -DBUILD_BENCHMARK=OFF \
-  -DPython3_EXECUTABLE="$(command -v python3)"
-cmake --build . -j"$(nproc)"
-sudo cmake --install .

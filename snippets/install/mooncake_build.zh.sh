@@ -6,22 +6,23 @@ if [ -z "${ASCEND_SET_ENV:-}" ]; then
     if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
   done
 fi
-if [ -f "${ASCEND_SET_ENV:-}" ]; then
-  source "$ASCEND_SET_ENV"
-else
+# 未加载 CANN 环境时，以下命令均不执行：请设置 ASCEND_SET_ENV 后重新执行本步骤。
+if [ ! -f "${ASCEND_SET_ENV:-}" ]; then
   echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+else
+  source "$ASCEND_SET_ENV"
+  # cmake --install 只复制文件，不注册 pip 发行包：先卸载已安装的 Mooncake wheel，
+  # 否则已安装的 wheel 文件与编译产物并存，pip 仍会列出该 wheel。
+  python3 -m pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu
+  rm -rf build
+  mkdir -p build
+  cd build
+  cmake .. \
+    -DUSE_ASCEND_DIRECT=ON \
+    -DBUILD_UNIT_TESTS=OFF \
+    -DENABLE_DEBUG_SYMBOLS=OFF \
+    -DBUILD_BENCHMARK=OFF \
+    -DPython3_EXECUTABLE="$(command -v python3)"
+  cmake --build . -j"$(nproc)"
+  sudo cmake --install .
 fi
-# cmake --install 只复制文件，不注册 pip 发行包：先卸载已安装的 Mooncake wheel，
-# 否则已安装的 wheel 文件与编译产物并存，pip 仍会列出该 wheel。
-python3 -m pip uninstall -y mooncake-transfer-engine mooncake-transfer-engine-npu
-rm -rf build
-mkdir -p build
-cd build
-cmake .. \
-  -DUSE_ASCEND_DIRECT=ON \
-  -DBUILD_UNIT_TESTS=OFF \
-  -DENABLE_DEBUG_SYMBOLS=OFF \
-  -DBUILD_BENCHMARK=OFF \
-  -DPython3_EXECUTABLE="$(command -v python3)"
-cmake --build . -j"$(nproc)"
-sudo cmake --install .

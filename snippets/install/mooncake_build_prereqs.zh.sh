@@ -5,20 +5,21 @@ if [ -z "${ASCEND_SET_ENV:-}" ]; then
     if [ -f "$f" ]; then ASCEND_SET_ENV="$f"; break; fi
   done
 fi
-if [ -f "${ASCEND_SET_ENV:-}" ]; then
-  source "$ASCEND_SET_ENV"
-else
+# 未加载 CANN 环境时，以下命令均不执行：请设置 ASCEND_SET_ENV 后重新执行本步骤。
+if [ ! -f "${ASCEND_SET_ENV:-}" ]; then
   echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
+else
+  source "$ASCEND_SET_ENV"
+  echo "$ASCEND_HOME_PATH"
+  # 2. 检查 CANN 运行库与 Ascend Direct 传输层链接的 HIXL 库（libllm_datadist.so）
+  for lib in libascendcl.so libllm_datadist.so; do
+    test -e "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/$lib" && echo "found $lib" || echo "missing $lib"
+  done
+  # 3. 获取源码并安装通用编译依赖与昇腾编译依赖
+  [ -d Mooncake ] || git clone https://github.com/kvcache-ai/Mooncake.git
+  cd Mooncake
+  git checkout 3b5a594133958449a1feaf1c9e0fc1b553e34a28  # 切换到本页内容所依据的提交（更新的 main 分支可能不同）
+  git submodule update --init --recursive
+  sudo bash dependencies.sh -y
+  sudo bash scripts/ascend/dependencies_ascend_installation.sh
 fi
-echo "$ASCEND_HOME_PATH"
-# 2. 检查 CANN 运行库与 Ascend Direct 传输层链接的 HIXL 库（libllm_datadist.so）
-for lib in libascendcl.so libllm_datadist.so; do
-  test -e "$ASCEND_HOME_PATH/$(uname -m)-linux/lib64/$lib" && echo "found $lib" || echo "missing $lib"
-done
-# 3. 获取源码并安装通用编译依赖与昇腾编译依赖
-[ -d Mooncake ] || git clone https://github.com/kvcache-ai/Mooncake.git
-cd Mooncake
-git checkout 3b5a594133958449a1feaf1c9e0fc1b553e34a28  # 切换到本页内容所依据的提交（更新的 main 分支可能不同）
-git submodule update --init --recursive
-sudo bash dependencies.sh -y
-sudo bash scripts/ascend/dependencies_ascend_installation.sh
