@@ -219,6 +219,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("resume hangs load_state_dict NPU FSDP", "en/recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.14.0rc1 torch_npu", "en/install/version-matrix/"),
+    # miner25 (users20): verl PR #7366
+    ("update_weights hang no error", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -460,4 +462,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训 加载 检查点 卡住 load_state_dict npu", "recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.15 候选版本 torch_npu 版本", "install/version-matrix/"),
+    # miner25 (users20): verl PR #7366
+    ("update_weights 卡住 没有报错", "recipes/troubleshooting/"),
 ]
