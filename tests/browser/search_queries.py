@@ -221,6 +221,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("vllm-ascend 0.14.0rc1 torch_npu", "en/install/version-matrix/"),
     # miner25 (users20): verl PR #7366
     ("update_weights hang no error", "en/recipes/troubleshooting/"),
+    # miner25 (users20): Mooncake #98
+    ("Fail to register memory", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -464,4 +466,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("vllm-ascend 0.15 候选版本 torch_npu 版本", "install/version-matrix/"),
     # miner25 (users20): verl PR #7366
     ("update_weights 卡住 没有报错", "recipes/troubleshooting/"),
+    # miner25 (users20): Mooncake #98
+    ("mooncake rdma NPU 内存 注册失败", "recipes/troubleshooting/"),
 ]
