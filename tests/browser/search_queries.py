@@ -223,6 +223,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("update_weights hang no error", "en/recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
     ("Fail to register memory", "en/recipes/troubleshooting/"),
+    # miner25 (users20): verl #1657, verl PR #4799
+    ("Expects tensor to be on the compute device", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -468,4 +470,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("update_weights 卡住 没有报错", "recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
     ("mooncake rdma NPU 内存 注册失败", "recipes/troubleshooting/"),
+    # miner25 (users20): verl #1657, verl PR #4799
+    ("保存检查点 Parent directory does not exist", "recipes/troubleshooting/"),
 ]
