@@ -225,6 +225,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Fail to register memory", "en/recipes/troubleshooting/"),
     # miner25 (users20): verl #1657, verl PR #4799
     ("Expects tensor to be on the compute device", "en/recipes/troubleshooting/"),
+    # miner25 (users20): verl PR #7611
+    ("TaskCancelledError", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -472,4 +474,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("mooncake rdma NPU 内存 注册失败", "recipes/troubleshooting/"),
     # miner25 (users20): verl #1657, verl PR #4799
     ("保存检查点 Parent directory does not exist", "recipes/troubleshooting/"),
+    # miner25 (users20): verl PR #7611
+    ("partial_rollout 参数同步 Rollouter 崩溃", "recipes/troubleshooting/"),
 ]
