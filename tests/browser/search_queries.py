@@ -219,6 +219,14 @@ ENGLISH: list[tuple[str, str]] = [
     ("resume hangs load_state_dict NPU FSDP", "en/recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.14.0rc1 torch_npu", "en/install/version-matrix/"),
+    # miner25 (users20): verl PR #7366
+    ("update_weights hang no error", "en/recipes/troubleshooting/"),
+    # miner25 (users20): Mooncake #98
+    ("Fail to register memory", "en/recipes/troubleshooting/"),
+    # miner25 (users20): verl #1657, verl PR #4799
+    ("Expects tensor to be on the compute device", "en/recipes/troubleshooting/"),
+    # miner25 (users20): verl PR #7611
+    ("TaskCancelledError", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -460,4 +468,12 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训 加载 检查点 卡住 load_state_dict npu", "recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.15 候选版本 torch_npu 版本", "install/version-matrix/"),
+    # miner25 (users20): verl PR #7366
+    ("update_weights 卡住 没有报错", "recipes/troubleshooting/"),
+    # miner25 (users20): Mooncake #98
+    ("mooncake rdma NPU 内存 注册失败", "recipes/troubleshooting/"),
+    # miner25 (users20): verl #1657, verl PR #4799
+    ("保存检查点 Parent directory does not exist", "recipes/troubleshooting/"),
+    # miner25 (users20): verl PR #7611
+    ("partial_rollout 参数同步 Rollouter 崩溃", "recipes/troubleshooting/"),
 ]
