@@ -413,6 +413,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("vllm serve 报 No module named torch_npu", "recipes/troubleshooting/"),
     # vllm-ascend #9292
     ("驱动和固件要装什么版本 HDK", "install/"),
+    # vllm-ascend #1363 (users20)
+    ("npu-smi 显示驱动 23.0.3 能装 vllm-ascend 吗", "install/version-matrix/"),
     # vllm-ascend #11542
     ("hcclCommInitRootConfig error code 1", "recipes/troubleshooting/"),
     # review17 F5, F6
