@@ -454,6 +454,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("FSDP 合并后的模型 生成不停止", "recipes/troubleshooting/"),
     # miner22 (users18): verl #6414
     ("推理端加载的权重是否正确", "backends/verify-sync/"),
+    ("检查权重同步是否正确", "backends/verify-sync/"),  # reader's wording, ranked 4th in session 16
     # miner22 (users18): verl #2995
     ("共卡 大型 MoE 同步权重 内存不足 张量并行跨节点", "recipes/troubleshooting/"),
     # miner22 (users18): verl #831

@@ -1,0 +1,166 @@
+"""Runs of verl 0.9.1's own resume code on CPU, in the startup environment, in one process (one import of verl):
+
+* ``legacy``: the legacy trainer's ``RayPPOTrainer._load_checkpoint`` (``trainer.use_v1=false``) with a
+  ``resume_mode`` the v1 trainer refuses (``global_step_2800``) and with ``auto``, in a checkpoint folder that holds
+  ``global_step_40`` and in an empty one. The worker group is a stand-in that records the path it is asked to load.
+* ``dataloader``: the v1 trainer's own ``_save_checkpoint`` and ``_load_checkpoint`` (``PPOTrainer``, sync mode)
+  around the train dataloader verl builds (``StatefulDataLoader`` with ``create_rl_sampler``, shuffled,
+  ``drop_last``). A first trainer reads three batches and saves at step 3; a second trainer with a fresh dataloader
+  loads that checkpoint and reads the rest of the epoch; a third does the same with ``data.pt`` removed. The worker
+  group and the checkpoint callback are stand-ins.
+
+Nothing else of the trainers is built.
+
+    python resume.py REPORT.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from types import SimpleNamespace
+
+from omegaconf import OmegaConf
+from torchdata.stateful_dataloader import StatefulDataLoader
+from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+from verl.trainer.ppo.utils import create_rl_sampler
+from verl.trainer.ppo.v1.trainer_base import PPOTrainer
+
+
+class RecordingWorkerGroup:
+    def __init__(self) -> None:
+        self.loaded: list[str] = []
+
+    def load_checkpoint(self, path, del_local_after_load=False):
+        self.loaded.append(path)
+
+
+def legacy_case(mode: str, with_checkpoint: bool) -> dict:
+    folder = tempfile.mkdtemp()
+    if with_checkpoint:
+        os.makedirs(os.path.join(folder, "global_step_40", "actor"))
+        with open(os.path.join(folder, "latest_checkpointed_iteration.txt"), "w") as f:
+            f.write("40")
+    trainer = RayPPOTrainer.__new__(RayPPOTrainer)
+    trainer.config = OmegaConf.create(
+        {
+            "trainer": {
+                "resume_mode": mode,
+                "default_hdfs_dir": None,
+                "default_local_dir": folder,
+                "resume_from_path": os.path.join(folder, "global_step_2800"),
+                "del_local_ckpt_after_load": False,
+            }
+        }
+    )
+    trainer.actor_rollout_wg = RecordingWorkerGroup()
+    trainer.use_critic = False
+    trainer.train_dataloader = []
+    try:
+        RayPPOTrainer._load_checkpoint(trainer)
+    except Exception as e:  # what the user sees is the point
+        return {"raised": type(e).__name__, "message": str(e)}
+    loaded = [os.path.relpath(p, folder) for p in trainer.actor_rollout_wg.loaded]
+    return {"global_steps": getattr(trainer, "global_steps", None), "loaded": loaded}
+
+
+DATASET = list(range(16))
+BATCH = 2
+
+
+class StandInWorkerGroup:
+    def save_checkpoint(self, local_path, hdfs_path=None, global_step=0, max_ckpt_to_keep=None):
+        os.makedirs(local_path, exist_ok=True)
+
+    def load_checkpoint(self, local_path, del_local_after_load=False):
+        pass
+
+
+class Callback:
+    def on_save(self, **kwargs):
+        pass
+
+
+def dataloader() -> StatefulDataLoader:
+    data = OmegaConf.create({"shuffle": True, "seed": 1})
+    return StatefulDataLoader(
+        dataset=DATASET, batch_size=BATCH, drop_last=True, sampler=create_rl_sampler(data, DATASET)
+    )
+
+
+def trainer(folder: str) -> SimpleNamespace:
+    config = OmegaConf.create(
+        {
+            "trainer": {
+                "resume_mode": "auto",
+                "default_local_dir": folder,
+                "default_hdfs_dir": None,
+                "del_local_ckpt_after_load": False,
+            },
+            "actor_rollout_ref": {"actor": {"checkpoint": {"async_save": False}}},
+        }
+    )
+    return SimpleNamespace(
+        config=config,
+        trainer_mode="sync",
+        use_critic=False,
+        actor_rollout_wg=StandInWorkerGroup(),
+        checkpoint_callback=Callback(),
+        train_dataloader=dataloader(),
+        global_steps=0,
+    )
+
+
+def batches(it, n=None) -> list[list[int]]:
+    out = []
+    for batch in it:
+        out.append(batch.tolist())
+        if n is not None and len(out) == n:
+            break
+    return out
+
+
+def dataloader_report() -> dict:
+    folder = tempfile.mkdtemp()
+    first = trainer(folder)
+    read_before_save = batches(iter(first.train_dataloader), 3)
+    first.global_steps = 3
+    PPOTrainer._save_checkpoint(first)
+
+    second = trainer(folder)
+    PPOTrainer._load_checkpoint(second)
+    read_after_resume = batches(second.train_dataloader)
+
+    saved_files = sorted(os.listdir(os.path.join(folder, "global_step_3")))
+    os.remove(os.path.join(folder, "global_step_3", "data.pt"))
+    third = trainer(folder)
+    PPOTrainer._load_checkpoint(third)
+    read_without_data_pt = batches(third.train_dataloader)
+
+    report = {
+        "epoch_order": batches(dataloader()),
+        "read_before_save": read_before_save,
+        "resumed_at_step": second.global_steps,
+        "read_after_resume": read_after_resume,
+        "read_without_data_pt": read_without_data_pt,
+        "saved_files": saved_files,
+    }
+    return report
+
+
+def main() -> int:
+    legacy = {
+        f"{mode}/{'checkpoint' if with_checkpoint else 'empty'}": legacy_case(mode, with_checkpoint)
+        for mode in ("global_step_2800", "auto")
+        for with_checkpoint in (True, False)
+    }
+    report = {"legacy": legacy, "dataloader": dataloader_report()}
+    with open(sys.argv[1], "w") as f:
+        json.dump(report, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""What verl does on a resume, held by runs of verl 0.9.1's own trainers in one process of the startup environment
+(tests/resume_run/resume.py, never in this process):
+
+* the legacy trainer (``trainer.use_v1=false``) with a ``trainer.resume_mode`` it does not know — the async-resume
+  page's "Values of trainer.resume_mode" (verl #270: users wrote ``resume_mode=global_step_2800``);
+* what a resume does with the training data — the async-resume page's "What is restored" (verl #1875 asked how to
+  skip the data already trained on after a resume).
+
+Statements on the pages that a test here holds carry ``<!-- run: test_resume_run.py::<test> -->``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests import helpers
+
+VERSION = "0.9.1"
+RUN = Path(__file__).parent / "resume_run" / "resume.py"
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> dict:
+    out = tmp_path_factory.mktemp("resume") / "report.json"
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    r = subprocess.run(
+        [helpers.startup_python(VERSION), str(RUN), str(out)], capture_output=True, text=True, env=env, timeout=600
+    )
+    assert r.returncode == 0, f"{RUN.name} failed ({r.returncode}):\n{r.stderr[-4000:]}"
+    return json.loads(out.read_text())
+
+
+def test_an_unknown_resume_mode_resumes_from_the_newest_checkpoint_like_auto(report):
+    legacy = report["legacy"]
+    # resume_from_path names global_step_2800; the trainer loads global_step_40, the newest, as `auto` does
+    assert legacy["global_step_2800/checkpoint"] == {"global_steps": 40, "loaded": ["global_step_40/actor"]}
+    assert legacy["global_step_2800/checkpoint"] == legacy["auto/checkpoint"]
+
+
+def test_an_unknown_resume_mode_with_no_checkpoint_fails_on_none_split(report):
+    legacy = report["legacy"]
+    assert legacy["global_step_2800/empty"] == {
+        "raised": "AttributeError",
+        "message": "'NoneType' object has no attribute 'split'",
+    }
+    assert "raised" not in legacy["auto/empty"]  # `auto` with nothing saved starts from scratch
+
+
+def test_a_save_writes_the_dataloader_state_to_data_pt(report):
+    assert "data.pt" in report["dataloader"]["saved_files"]
+
+
+def test_a_resume_reads_on_from_the_batch_after_the_saved_step_without_any_setting(report):
+    data = report["dataloader"]
+    order = data["epoch_order"]
+    assert len(order) == 8 and data["read_before_save"] == order[:3]
+    assert data["resumed_at_step"] == 3
+    # the rest of the same shuffled epoch, none of the three batches already trained on
+    assert data["read_after_resume"] == order[3:]
+
+
+def test_without_data_pt_a_resume_reads_the_data_from_the_start(report):
+    data = report["dataloader"]
+    assert data["read_without_data_pt"] == data["epoch_order"]
