@@ -1,4 +1,4 @@
-# Node A (target), from Mooncake/build. Note the port in "Transfer Engine RPC using ... listening on <IP>:<port>".
+# Node A (target), from Mooncake/build. Note the port in "Transfer Engine RPC using P2P handshake, listening on <IP>:<port>".
 cd mooncake-transfer-engine/example
 ./transfer_engine_ascend_direct_perf --metadata_server=P2PHANDSHAKE \
   --local_server_name=192.168.1.10:12345 --operation=write --device_logicid=0 \
