@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import enum
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from verl_cookbook.stack_pages import plans_markdown
+from verl_cookbook.releases import covered_releases
+from verl_cookbook.stack_pages import plans_for, plans_markdown
 from verl_cookbook.stack_plan import build, source_build
 from verl_cookbook.stack_render import steps
 from verl_cookbook.stack_resolve import Ask, recorded
@@ -146,3 +148,28 @@ def test_the_pypi_wheel_stops_on_an_a3_chip_and_runs_on_an_a2_chip(tmp_path: Pat
         _device_check(utils_py, build_info_py, 250)  # an A3 chip
     with pytest.raises(AssertionError, match="does not match the installed version's device type"):
         _device_check(utils_py, build_info_py, 260)  # an Ascend 950 chip (A5)
+
+
+def _install_snippet_tags() -> set[tuple[str, str]]:
+    """(repository, tag) of each ``git clone --branch`` in the install page's build steps."""
+    text = (Path(__file__).parents[1] / "snippets" / "install" / "vllm_ascend_npu.sh").read_text(encoding="utf-8")
+    return set(re.findall(r"--branch (v[\w.]+) https://github.com/vllm-project/([\w-]+)\.git", text))
+
+
+def test_the_install_pages_build_steps_clone_the_tags_of_the_newest_releases_stack():
+    newest = max(covered_releases(), key=lambda r: tuple(int(x) for x in r.split(".")))
+    base = plans_for(newest, "A3")["nccl"]
+    pins = base.pins + base.extra
+    want = {(f"v{p.version}", p.name.replace("_", "-")) for p in pins if p.name in ("vllm", "vllm_ascend")}
+    assert want and _install_snippet_tags() == want
+
+
+def test_an_older_release_whose_vllm_differs_says_which_tags_to_clone_and_the_newest_says_nothing():
+    en_old, zh_old = plans_markdown(["0.7.1"], "en"), plans_markdown(["0.7.1"], "zh")
+    assert "clone tags `v0.13.0` of vLLM and `v0.13.0` of vllm-ascend instead" in en_old
+    assert "verl-cookbook stack --verl 0.7.1 --product A2" in en_old
+    assert "改为克隆 vLLM 的 `v0.13.0` 与 vllm-ascend 的 `v0.13.0` 标签" in zh_old
+    # 0.9.0 uses the same vLLM/vllm-ascend as 0.9.1: the steps apply as written
+    for release in ("0.9.0", "0.9.1"):
+        assert "Those build steps are written for" not in plans_markdown([release], "en")
+        assert "上述编译步骤按" not in plans_markdown([release], "zh")

@@ -87,6 +87,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "编译步骤见[安装检查点引擎的依赖：安装 `nccl` 后端的依赖](index.md#nccl-backend){soc}。",
         "source_soc": "；无法执行 npu-smi 的环境中编译时，设置 `SOC_VERSION={soc}`",
         "soc_for": "（{product} 的取值）",
+        "older_stack": "上述编译步骤按 verl {newest} 的软件栈编写"
+        "（克隆 vLLM 的 `v{newest_vllm}` 与 vllm-ascend 的 `v{newest_va}` 标签）："
+        "用于本表时，改为克隆 vLLM 的 `v{vllm}` 与 vllm-ascend 的 `v{va}` 标签，并安装本表所列版本，"
+        "也可执行 `verl-cookbook stack --verl {release} --product {product}` 查看本表的安装顺序。",
         "wheel_ok": "该产品上可安装 PyPI 上的 vllm-ascend {version} wheel，"
         "也可按[安装检查点引擎的依赖：安装 `nccl` 后端的依赖](index.md#nccl-backend)在节点上源码编译。",
     },
@@ -142,6 +146,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "[Installing what the checkpoint engine needs: the `nccl` backend's dependencies](index.md#nccl-backend){soc}.",
         "source_soc": "; where npu-smi cannot run during the build, set `SOC_VERSION={soc}`",
         "soc_for": " (the value for the {product})",
+        "older_stack": "Those build steps are written for verl {newest}'s stack "
+        "(tags `v{newest_vllm}` of vLLM and `v{newest_va}` of vllm-ascend): for this table, clone tags "
+        "`v{vllm}` of vLLM and `v{va}` of vllm-ascend instead and install the versions above, or print this "
+        "table's install order with `verl-cookbook stack --verl {release} --product {product}`.",
         "wheel_ok": "On this product the vllm-ascend {version} wheel from PyPI can be installed, "
         "or vllm-ascend built on the node as in [Installing what the checkpoint engine needs: the `nccl` backend's "
         "dependencies](index.md#nccl-backend).",
@@ -337,12 +345,39 @@ def source_build_notes(release: str, product: str, base: Plan, lang: str) -> lis
         return []
     b = source_build(Ask(release, product), va.version)
     if b is None:
-        return [t["wheel_ok"].format(version=va.version)]
+        return [t["wheel_ok"].format(version=va.version) + older_stack_note(release, product, base, lang)]
     soc = t["source_soc"].format(soc=b.soc.value) if b.soc else ""
     if soc and product == "950":  # vllm-ascend's guide gives the value for one of the two products: name it
         soc += t["soc_for"].format(product=b.soc_product.replace("Atlas 950", "Ascend 950"))
     chip_name = t["products"].get(b.wheel_chip, b.wheel_chip)
-    return [t["source_build"].format(version=b.version, chip_name=chip_name, soc=soc)]
+    note = t["source_build"].format(version=b.version, chip_name=chip_name, soc=soc)
+    return [note + older_stack_note(release, product, base, lang)]
+
+
+def older_stack_note(release: str, product: str, base: Plan, lang: str) -> str:
+    """The install page's build steps clone the tags of the newest covered release's stack: for an older release whose
+    vLLM or vllm-ascend differs, the tags to clone instead ("" when they are the same)."""
+    from verl_cookbook.releases import covered_releases
+
+    newest = max(covered_releases(), key=lambda r: tuple(int(x) for x in r.split(".")))
+    if release == newest:
+        return ""
+    top = plans_for(newest, product)["nccl"]
+    pins = {d: _pin(p, d) for p, d in ((base, "vllm"), (base, "vllm-ascend"))}
+    tops = {d: _pin(top, d) for d in ("vllm", "vllm-ascend")}
+    if any(x is None for x in (*pins.values(), *tops.values())):
+        return ""
+    if all(pins[d].version == tops[d].version for d in pins):  # type: ignore[union-attr]
+        return ""
+    return ("" if lang == "zh" else " ") + TEXT[lang]["older_stack"].format(
+        newest=newest,
+        newest_vllm=tops["vllm"].version,  # type: ignore[union-attr]
+        newest_va=tops["vllm-ascend"].version,  # type: ignore[union-attr]
+        vllm=pins["vllm"].version,  # type: ignore[union-attr]
+        va=pins["vllm-ascend"].version,  # type: ignore[union-attr]
+        release=release,
+        product=product,
+    )
 
 
 def _pin(plan: Plan, dist: str):
