@@ -227,6 +227,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Expects tensor to be on the compute device", "en/recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7611
     ("TaskCancelledError", "en/recipes/troubleshooting/"),
+    # miner26: verl #4541, verl #3919
+    ("save_hf_weight_merge FileNotFoundError distributed_filesystem", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -478,4 +480,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("保存检查点 Parent directory does not exist", "recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7611
     ("partial_rollout 参数同步 Rollouter 崩溃", "recipes/troubleshooting/"),
+    # miner26: verl #4541, verl #3919
+    ("megatron 保存检查点 distributed_filesystem 找不到 safetensors", "recipes/troubleshooting/"),
 ]
