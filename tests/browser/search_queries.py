@@ -229,6 +229,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("TaskCancelledError", "en/recipes/troubleshooting/"),
     # miner26: verl #4541, verl #3919
     ("save_hf_weight_merge FileNotFoundError distributed_filesystem", "en/recipes/troubleshooting/"),
+    # miner26: verl #967
+    ("Gloo connectFullMesh failed", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -482,4 +484,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("partial_rollout 参数同步 Rollouter 崩溃", "recipes/troubleshooting/"),
     # miner26: verl #4541, verl #3919
     ("megatron 保存检查点 distributed_filesystem 找不到 safetensors", "recipes/troubleshooting/"),
+    # miner26: verl #967
+    ("多机 训练 Gloo connectFullMesh failed 网卡", "recipes/troubleshooting/"),
 ]
