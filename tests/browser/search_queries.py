@@ -227,6 +227,10 @@ ENGLISH: list[tuple[str, str]] = [
     ("Expects tensor to be on the compute device", "en/recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7611
     ("TaskCancelledError", "en/recipes/troubleshooting/"),
+    # miner26: verl #4541, verl #3919
+    ("save_hf_weight_merge FileNotFoundError distributed_filesystem", "en/recipes/troubleshooting/"),
+    # miner26: verl #967
+    ("Gloo connectFullMesh failed", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -479,4 +483,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("保存检查点 Parent directory does not exist", "recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7611
     ("partial_rollout 参数同步 Rollouter 崩溃", "recipes/troubleshooting/"),
+    # miner26: verl #4541, verl #3919
+    ("megatron 保存检查点 distributed_filesystem 找不到 safetensors", "recipes/troubleshooting/"),
+    # miner26: verl #967
+    ("多机 训练 Gloo connectFullMesh failed 网卡", "recipes/troubleshooting/"),
 ]
