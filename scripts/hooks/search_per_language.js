@@ -52,6 +52,8 @@
   var QUESTION = /^(?:能否|可否|是否|能不能|可不可以|怎么样?|怎样|如何|为什么|为何|什么|是什么|哪些|哪个|哪里|吗|呢|吧|啊|呀|了|请问|有没有)$/;
   // what readers type for what the pages write: the page's word is searched too
   var SYNONYMS = { "能用": "可用", "装": "安装", "配": "配置", "扩容": "扩缩容", "缩容": "扩缩容", "报错": "错误" };
+  // the same for a whole word of the query only (检查 "check" is also the start of 检查点 "checkpoint")
+  var WORD_SYNONYMS = { "检查": "确认" };
   var words = null;  // the index's Han words
   var longest = 1;
 
@@ -96,6 +98,9 @@
         var kept = pieces.filter(function (w) { return !QUESTION.test(w) && !(several && w.length === 1); });
         Object.keys(SYNONYMS).forEach(function (typed) {
           if (run.indexOf(typed) >= 0 && kept.indexOf(SYNONYMS[typed]) < 0) kept.push(SYNONYMS[typed]);
+        });
+        Object.keys(WORD_SYNONYMS).forEach(function (typed) {
+          if (kept.indexOf(typed) >= 0 && kept.indexOf(WORD_SYNONYMS[typed]) < 0) kept.push(WORD_SYNONYMS[typed]);
         });
         return " " + (kept.length ? kept.join(" ") : run) + " ";
       })
