@@ -227,6 +227,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Expects tensor to be on the compute device", "en/recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7611
     ("TaskCancelledError", "en/recipes/troubleshooting/"),
+    # miner27 (users21): verl #5011
+    ("training stops before total_training_steps", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -479,4 +481,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("保存检查点 Parent directory does not exist", "recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7611
     ("partial_rollout 参数同步 Rollouter 崩溃", "recipes/troubleshooting/"),
+    # miner27 (users21): verl #5011
+    ("total_training_steps 没跑完 训练提前结束", "recipes/troubleshooting/"),
 ]
