@@ -229,6 +229,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("TaskCancelledError", "en/recipes/troubleshooting/"),
     # miner27 (users21): verl #5011
     ("training stops before total_training_steps", "en/recipes/troubleshooting/"),
+    # miner27 (users21): verl #3354
+    ("Failed to acquire lock Read-only file system", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -483,4 +485,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("partial_rollout 参数同步 Rollouter 崩溃", "recipes/troubleshooting/"),
     # miner27 (users21): verl #5011
     ("total_training_steps 没跑完 训练提前结束", "recipes/troubleshooting/"),
+    # miner27 (users21): verl #3354
+    ("保存检查点 Failed to acquire lock 只读文件系统", "recipes/troubleshooting/"),
 ]
