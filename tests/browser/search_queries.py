@@ -231,6 +231,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("training stops before total_training_steps", "en/recipes/troubleshooting/"),
     # miner27 (users21): verl #3354
     ("Failed to acquire lock Read-only file system", "en/recipes/troubleshooting/"),
+    # miner27 (users21): verl #3517
+    ("KeyError master_param resume precision aware optimizer", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -487,4 +489,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("total_training_steps 没跑完 训练提前结束", "recipes/troubleshooting/"),
     # miner27 (users21): verl #3354
     ("保存检查点 Failed to acquire lock 只读文件系统", "recipes/troubleshooting/"),
+    # miner27 (users21): verl #3517
+    ("Megatron 续训 KeyError master_param", "recipes/troubleshooting/"),
 ]
