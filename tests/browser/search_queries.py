@@ -233,6 +233,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Failed to acquire lock Read-only file system", "en/recipes/troubleshooting/"),
     # miner27 (users21): verl #3517
     ("KeyError master_param resume precision aware optimizer", "en/recipes/troubleshooting/"),
+    # miner27 (users21): ms-swift #7948, vllm-ascend #3266
+    ("vllm-ascend torch version conflict pip", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -491,4 +493,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("保存检查点 Failed to acquire lock 只读文件系统", "recipes/troubleshooting/"),
     # miner27 (users21): verl #3517
     ("Megatron 续训 KeyError master_param", "recipes/troubleshooting/"),
+    # miner27 (users21): ms-swift #7948, vllm-ascend #3266 (the pip torch conflict, as users word it)
+    ("vllm-ascend 版本冲突", "recipes/troubleshooting/"),
+    ("pip 安装 torch 冲突", "recipes/troubleshooting/"),
 ]
