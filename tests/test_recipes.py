@@ -267,6 +267,9 @@ def test_trainer_command_blocks_on_troubleshooting_list_only_the_overrides_a_fix
         rest = [w for w in words[3:] if not w.startswith("#")]
         bad = [w for w in rest if not _OVERRIDE.match(w)]
         assert not bad, f"{name}:{b.line}: not an override: {bad}"
+        # a model path is the fix only when it points the run at a checkpoint's weights (a new run from them)
         assert not any(
-            w.startswith(("data.train_files", "data.val_files", "actor_rollout_ref.model.path")) for w in rest
+            w.startswith(("data.train_files", "data.val_files"))
+            or (w.startswith("actor_rollout_ref.model.path") and "/global_step_" not in w)
+            for w in rest
         ), f"{name}:{b.line}: a run-specific path in a fix block"

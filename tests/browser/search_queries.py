@@ -231,6 +231,14 @@ ENGLISH: list[tuple[str, str]] = [
     ("save_hf_weight_merge FileNotFoundError distributed_filesystem", "en/recipes/troubleshooting/"),
     # miner26: verl #967
     ("Gloo connectFullMesh failed", "en/recipes/troubleshooting/"),
+    # miner27 (users21): verl #5011
+    ("training stops before total_training_steps", "en/recipes/troubleshooting/"),
+    # miner27 (users21): verl #3354
+    ("Failed to acquire lock Read-only file system", "en/recipes/troubleshooting/"),
+    # miner27 (users21): verl #3517
+    ("KeyError master_param resume precision aware optimizer", "en/recipes/troubleshooting/"),
+    # miner27 (users21): ms-swift #7948, vllm-ascend #3266
+    ("vllm-ascend torch version conflict pip", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -487,4 +495,13 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("megatron 保存检查点 distributed_filesystem 找不到 safetensors", "recipes/troubleshooting/"),
     # miner26: verl #967
     ("多机 训练 Gloo connectFullMesh failed 网卡", "recipes/troubleshooting/"),
+    # miner27 (users21): verl #5011
+    ("total_training_steps 没跑完 训练提前结束", "recipes/troubleshooting/"),
+    # miner27 (users21): verl #3354
+    ("保存检查点 Failed to acquire lock 只读文件系统", "recipes/troubleshooting/"),
+    # miner27 (users21): verl #3517
+    ("Megatron 续训 KeyError master_param", "recipes/troubleshooting/"),
+    # miner27 (users21): ms-swift #7948, vllm-ascend #3266 (the pip torch conflict, as users word it)
+    ("vllm-ascend 版本冲突", "recipes/troubleshooting/"),
+    ("pip 安装 torch 冲突", "recipes/troubleshooting/"),
 ]
