@@ -1,72 +1,62 @@
-"""The backends pages show console output (the checker's findings, verl's errors): it must stay what it claims to be."""
+"""The backends pages show console output (doctor's findings, verl's errors): it must stay what it claims to be."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from verl_cookbook.facts import Facts
-from verl_cookbook.findings import format_text
-from verl_cookbook.runner import check_paths
 
 REPO = Path(__file__).resolve().parent.parent
 NCCL = REPO / "snippets" / "nccl"
 WRONG = ["wrong_backend_hccl", "wrong_kwargs_under_hccl", "wrong_multi_sender_on_npu"]
 
 
-def _npu_config_page(folder: Path, snippet: str) -> Path:
-    """A page in ``folder`` that includes the snippet as an NPU config fragment, as the nccl-hccl page does."""
-    page = folder / f"{snippet}.md"
-    page.write_text(
-        f'``` {{ .yaml check="config" device="npu" root="actor_rollout_ref.rollout" }}\n'
-        f'--8<-- "snippets/nccl/{snippet}.yaml"\n```\n',
-        encoding="utf-8",
+def _doctor(cwd: Path, snippet: str) -> subprocess.CompletedProcess:
+    """`verl-cookbook doctor --device npu` on the snippet, as a reader runs it on a config file (review24a F2: `check`
+    reads Markdown pages, not a reader's config)."""
+    return subprocess.run(
+        [sys.executable, "-m", "verl_cookbook", "doctor", "--device", "npu", f"snippets/nccl/{snippet}.yaml"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    return page
-
-
-def _check_as_npu_config(snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """What `verl-cookbook check` prints for the snippet declared as an NPU config fragment, run from the repo root."""
-    page = _npu_config_page(tmp_path, snippet)
-    monkeypatch.chdir(REPO)
-    return format_text(check_paths([page], facts, root=REPO).findings)
 
 
 @pytest.mark.parametrize("snippet", WRONG)
-def test_shown_checker_output_is_what_the_checker_prints(
-    snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    shown = (NCCL / f"check_{snippet}.txt").read_text(encoding="utf-8").strip()
-    actual = _check_as_npu_config(snippet, facts, tmp_path, monkeypatch).strip()
-    assert actual, f"{snippet}.yaml is shown as a mistake, but the checker finds nothing wrong with it"
-    assert shown == actual, f"snippets/nccl/check_{snippet}.txt is stale; regenerate it from:\n{actual}"
+def test_shown_doctor_output_is_what_doctor_prints(snippet: str) -> None:
+    shown = (NCCL / f"doctor_{snippet}.txt").read_text(encoding="utf-8").strip()
+    r = _doctor(REPO, snippet)
+    actual = r.stdout.strip()
+    assert r.returncode == 1 and actual, f"{snippet}.yaml is shown as a mistake, but doctor finds nothing wrong with it"
+    assert shown == actual, f"snippets/nccl/doctor_{snippet}.txt is stale; regenerate it from:\n{actual}"
 
 
 # each page's fix of a wrong snippet (what its 处理方法 / "What to do" says), applied as a text edit
 FIXES = {
-    "wrong_backend_hccl": ("  backend: hccl\n", "  backend: nccl\n"),
+    "wrong_backend_hccl": ("      backend: hccl\n", "      backend: nccl\n"),
     # its only kwarg is rebuild_group: true, which fails the first sync on Ascend: the page says to drop the block
-    "wrong_kwargs_under_hccl": ("  engine_kwargs:\n    hccl:\n      rebuild_group: true\n", ""),
+    "wrong_kwargs_under_hccl": ("      engine_kwargs:\n        hccl:\n          rebuild_group: true\n", ""),
     # multi_sender is the only key: an empty `nccl:` would be null, which the checker reports, so the block goes
-    "wrong_multi_sender_on_npu": ("  engine_kwargs:\n    nccl:\n      multi_sender: false\n", ""),
+    "wrong_multi_sender_on_npu": ("      engine_kwargs:\n        nccl:\n          multi_sender: false\n", ""),
 }
 
 
 @pytest.mark.parametrize("snippet", WRONG)
-def test_the_fix_each_faq_gives_leaves_the_checker_silent(
-    snippet: str, facts: Facts, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The FAQ's 结果验证 says that after the fix `verl-cookbook check` prints nothing for the fragment."""
+def test_the_fix_each_faq_gives_leaves_doctor_silent(snippet: str, tmp_path: Path) -> None:
+    """The FAQ's 结果验证 says that after the fix `verl-cookbook doctor --device npu` prints no finding for it."""
     old, new = FIXES[snippet]
     text = (NCCL / f"{snippet}.yaml").read_text(encoding="utf-8")
     assert old in text, f"{snippet}.yaml no longer holds the line its FAQ tells the reader to change"
     fixed = tmp_path / "snippets" / "nccl" / f"{snippet}.yaml"
     fixed.parent.mkdir(parents=True)
     fixed.write_text(text.replace(old, new), encoding="utf-8")
-    page = _npu_config_page(tmp_path, snippet)
-    monkeypatch.chdir(tmp_path)
-    assert not check_paths([page], facts, root=tmp_path).findings
+    r = _doctor(tmp_path, snippet)
+    assert (r.returncode, r.stdout) == (0, ""), r.stdout + r.stderr
 
 
 def test_shown_valueerror_has_the_shape_of_verls_registry_error(facts: Facts) -> None:
