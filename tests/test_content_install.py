@@ -148,6 +148,35 @@ def test_the_vllm_ascend_build_loads_cann_from_ascend_set_env_and_says_so_when_t
         assert "error: CANN's set_env.sh not found; set ASCEND_SET_ENV" in out.stderr, out.stderr
 
 
+@pytest.mark.parametrize("path", ["snippets/install/vllm_ascend_npu.sh", "snippets/install/vllm_ascend_npu.zh.sh"])
+def test_the_vllm_ascend_build_loads_nnal_next_to_cann_and_warns_when_it_is_missing(tmp_path: Path, path: str) -> None:
+    """review24a F3: verl's install guide and images load NNAL's nnal/atb/set_env.sh after the toolkit's (vllm-ascend
+    needs its libatb.so); the step loads it from the same Ascend folder as CANN's set_env.sh, and warns without it."""
+    text = (REPO / path).read_text(encoding="utf-8")
+    stubs = "".join(line + "\n" for line in STUBS.splitlines() if not line.startswith("source()"))
+    toolkit = tmp_path / "Ascend" / "ascend-toolkit" / "set_env.sh"
+    toolkit.parent.mkdir(parents=True)
+    toolkit.write_text("echo sourced-toolkit\n", encoding="utf-8")
+
+    def run() -> subprocess.CompletedProcess[str]:
+        env = {"PATH": "/usr/bin:/bin", "FAKE_ARCH": "aarch64", "LOG": str(tmp_path / "pip.log")}
+        env["ASCEND_SET_ENV"] = str(toolkit)
+        work = tmp_path / "work"
+        work.mkdir(exist_ok=True)
+        return subprocess.run(
+            ["bash", "-e", "-c", stubs + text], cwd=work, env=env, capture_output=True, text=True, timeout=60
+        )
+
+    out = run()
+    assert out.returncode == 0 and "sourced-toolkit" in out.stdout, out.stderr
+    assert f"warning: NNAL's set_env.sh not found under {tmp_path / 'Ascend'}/nnal/atb/" in out.stderr
+    nnal = tmp_path / "Ascend" / "nnal" / "atb" / "set_env.sh"
+    nnal.parent.mkdir(parents=True)
+    nnal.write_text("echo sourced-nnal\n", encoding="utf-8")
+    out = run()
+    assert out.returncode == 0 and "sourced-toolkit\nsourced-nnal" in out.stdout and "warning:" not in out.stderr
+
+
 MOONCAKE = ["mooncake_build_prereqs.sh", "mooncake_build_prereqs.zh.sh", "mooncake_build.sh", "mooncake_build.zh.sh"]
 MOONCAKE_STUBS = """
 git() {

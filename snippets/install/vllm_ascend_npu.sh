@@ -12,6 +12,12 @@ if [ -z "${ASCEND_SET_ENV:-}" ]; then
 fi
 if [ -f "${ASCEND_SET_ENV:-}" ]; then
   source "$ASCEND_SET_ENV"
+  # NNAL (the ATB operator library), installed next to the toolkit, as verl's install guide loads it
+  if [ -f "${ASCEND_SET_ENV%/*/*}/nnal/atb/set_env.sh" ]; then
+    source "${ASCEND_SET_ENV%/*/*}/nnal/atb/set_env.sh"
+  else
+    echo "warning: NNAL's set_env.sh not found under ${ASCEND_SET_ENV%/*/*}/nnal/atb/: vllm-ascend needs its libatb.so at run time" >&2
+  fi
 else
   echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
   exit 1

@@ -12,6 +12,12 @@ if [ -z "${ASCEND_SET_ENV:-}" ]; then
 fi
 if [ -f "${ASCEND_SET_ENV:-}" ]; then
   source "$ASCEND_SET_ENV"
+  # 与 verl 安装指南一致，同时加载与工具包安装在同一目录下的 NNAL（ATB 算子库）的环境变量
+  if [ -f "${ASCEND_SET_ENV%/*/*}/nnal/atb/set_env.sh" ]; then
+    source "${ASCEND_SET_ENV%/*/*}/nnal/atb/set_env.sh"
+  else
+    echo "warning: NNAL's set_env.sh not found under ${ASCEND_SET_ENV%/*/*}/nnal/atb/: vllm-ascend needs its libatb.so at run time" >&2
+  fi
 else
   echo "error: CANN's set_env.sh not found${ASCEND_SET_ENV:+ at $ASCEND_SET_ENV}; set ASCEND_SET_ENV to your CANN install's set_env.sh" >&2
   exit 1
