@@ -430,3 +430,17 @@ def test_a_check_pasted_into_a_shell_stops_itself_not_the_shell(name: str, tmp_p
     out = subprocess.run(["bash", "-c", pasted], env=env, capture_output=True, text=True, timeout=60)
     assert "not found by this python3" in out.stderr
     assert "the-shell-is-still-here" in out.stdout, out
+
+
+@pytest.mark.parametrize("name", ["host_ip.sh", "host_ip.zh.sh"])
+def test_the_host_ip_listing_prints_addresses_in_the_form_hccl_if_ip_takes(name: str) -> None:
+    """review24b F4: `ip -4 -o addr show` gives `192.0.2.2/24`; HCCL_IF_IP and the whitelist take the plain address,
+    so the page's listing (its first command, run here as written) drops the prefix length."""
+    lines = (REPO / "snippets" / "hccl" / name).read_text(encoding="utf-8").splitlines()
+    first = next(line for line in lines if line.startswith("ip "))
+    out = subprocess.run(["bash", "-c", first], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0 and out.stdout.strip(), out.stderr
+    for line in out.stdout.splitlines():
+        _, address = line.split()
+        socket.inet_aton(address)  # a dotted IPv4 address with nothing after it
+        assert re.fullmatch(r"\d+\.\d+\.\d+\.\d+", address), line

@@ -1,5 +1,5 @@
 # list this node's interfaces with their IPv4 addresses
-ip -4 -o addr show | awk '{print $2, $4}'
+ip -4 -o addr show | awk '{split($4, a, "/"); print $2, a[1]}'
 # make one host NIC address the host IP HCCL uses
 export HCCL_IF_IP=192.168.1.10
 # or pin it by interface name instead ("=" means the exact name)
