@@ -239,6 +239,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("KeyError master_param resume precision aware optimizer", "en/recipes/troubleshooting/"),
     # miner27 (users21): ms-swift #7948, vllm-ascend #3266
     ("vllm-ascend torch version conflict pip", "en/recipes/troubleshooting/"),
+    # miner28 (users22): verl #2658
+    ("FSDP save OSError does not appear to have a file named generation_config.json", "recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -504,4 +506,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # miner27 (users21): ms-swift #7948, vllm-ascend #3266 (the pip torch conflict, as users word it)
     ("vllm-ascend 版本冲突", "recipes/troubleshooting/"),
     ("pip 安装 torch 冲突", "recipes/troubleshooting/"),
+    # miner28 (users22): verl #2658
+    ("旧版 FSDP 保存检查点 没有 generation_config.json OSError", "recipes/troubleshooting/"),
 ]
