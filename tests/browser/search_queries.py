@@ -241,6 +241,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("vllm-ascend torch version conflict pip", "en/recipes/troubleshooting/"),
     # miner28 (users22): verl #2658
     ("FSDP save OSError does not appear to have a file named generation_config.json", "recipes/troubleshooting/"),
+    # miner28 (users22): verl PR #4780, verl PR #5235
+    ("DeepSeek V3 MLA not transposed after update_weights process_weights_after_loading", "recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -508,4 +510,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("pip 安装 torch 冲突", "recipes/troubleshooting/"),
     # miner28 (users22): verl #2658
     ("旧版 FSDP 保存检查点 没有 generation_config.json OSError", "recipes/troubleshooting/"),
+    # miner28 (users22): verl PR #4780, verl PR #5235
+    ("DeepSeek-V3 MLA 同步权重后 转置 process_weights_after_loading", "recipes/troubleshooting/"),
 ]
