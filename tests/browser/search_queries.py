@@ -243,6 +243,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("FSDP save OSError does not appear to have a file named generation_config.json", "recipes/troubleshooting/"),
     # miner28 (users22): verl PR #4780, verl PR #5235
     ("DeepSeek V3 MLA not transposed after update_weights process_weights_after_loading", "recipes/troubleshooting/"),
+    # miner28 (users22): verl #6523, verl PR #6522
+    ("multimodal encoder cache not reset after update_weights", "recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -512,4 +514,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("旧版 FSDP 保存检查点 没有 generation_config.json OSError", "recipes/troubleshooting/"),
     # miner28 (users22): verl PR #4780, verl PR #5235
     ("DeepSeek-V3 MLA 同步权重后 转置 process_weights_after_loading", "recipes/troubleshooting/"),
+    # miner28 (users22): verl #6523, verl PR #6522
+    ("多模态 同步权重后 编码器缓存 没有重置", "recipes/troubleshooting/"),
 ]
