@@ -245,6 +245,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("DeepSeek V3 MLA not transposed after update_weights process_weights_after_loading", "recipes/troubleshooting/"),
     # miner28 (users22): verl #6523, verl PR #6522
     ("multimodal encoder cache not reset after update_weights", "recipes/troubleshooting/"),
+    # miner28 (users22): MoonshotAI/checkpoint-engine #3
+    ("kimi_ckpt_engine AssertionError batch_transfer_sync_read", "backends/mooncake-kimi/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -516,4 +518,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("DeepSeek-V3 MLA 同步权重后 转置 process_weights_after_loading", "recipes/troubleshooting/"),
     # miner28 (users22): verl #6523, verl PR #6522
     ("多模态 同步权重后 编码器缓存 没有重置", "recipes/troubleshooting/"),
+    # miner28 (users22): MoonshotAI/checkpoint-engine #3
+    ("kimi_ckpt_engine 同步权重 AssertionError batch_transfer_sync_read", "backends/mooncake-kimi/"),
 ]
