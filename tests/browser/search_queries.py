@@ -240,13 +240,13 @@ ENGLISH: list[tuple[str, str]] = [
     # miner27 (users21): ms-swift #7948, vllm-ascend #3266
     ("vllm-ascend torch version conflict pip", "en/recipes/troubleshooting/"),
     # miner28 (users22): verl #2658
-    ("FSDP save OSError does not appear to have a file named generation_config.json", "recipes/troubleshooting/"),
+    ("FSDP save OSError does not appear to have a file named generation_config.json", "en/recipes/troubleshooting/"),
     # miner28 (users22): verl PR #4780, verl PR #5235
-    ("DeepSeek V3 MLA not transposed after update_weights process_weights_after_loading", "recipes/troubleshooting/"),
+    ("DeepSeek V3 MLA transposed after update_weights process_weights_after_loading", "en/recipes/troubleshooting/"),
     # miner28 (users22): verl #6523, verl PR #6522
-    ("multimodal encoder cache not reset after update_weights", "recipes/troubleshooting/"),
+    ("multimodal encoder cache not reset after update_weights", "en/recipes/troubleshooting/"),
     # miner28 (users22): MoonshotAI/checkpoint-engine #3
-    ("kimi_ckpt_engine AssertionError batch_transfer_sync_read", "backends/mooncake-kimi/"),
+    ("kimi_ckpt_engine AssertionError batch_transfer_sync_read", "en/backends/mooncake-kimi/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
