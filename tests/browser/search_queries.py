@@ -239,6 +239,14 @@ ENGLISH: list[tuple[str, str]] = [
     ("KeyError master_param resume precision aware optimizer", "en/recipes/troubleshooting/"),
     # miner27 (users21): ms-swift #7948, vllm-ascend #3266
     ("vllm-ascend torch version conflict pip", "en/recipes/troubleshooting/"),
+    # miner28 (users22): verl #2658
+    ("FSDP save OSError does not appear to have a file named generation_config.json", "en/recipes/troubleshooting/"),
+    # miner28 (users22): verl PR #4780, verl PR #5235
+    ("DeepSeek V3 MLA transposed after update_weights process_weights_after_loading", "en/recipes/troubleshooting/"),
+    # miner28 (users22): verl #6523, verl PR #6522
+    ("multimodal encoder cache not reset after update_weights", "en/recipes/troubleshooting/"),
+    # miner28 (users22): MoonshotAI/checkpoint-engine #3
+    ("kimi_ckpt_engine AssertionError batch_transfer_sync_read", "en/backends/mooncake-kimi/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -504,4 +512,12 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # miner27 (users21): ms-swift #7948, vllm-ascend #3266 (the pip torch conflict, as users word it)
     ("vllm-ascend 版本冲突", "recipes/troubleshooting/"),
     ("pip 安装 torch 冲突", "recipes/troubleshooting/"),
+    # miner28 (users22): verl #2658
+    ("旧版 FSDP 保存检查点 没有 generation_config.json OSError", "recipes/troubleshooting/"),
+    # miner28 (users22): verl PR #4780, verl PR #5235
+    ("DeepSeek-V3 MLA 同步权重后 转置 process_weights_after_loading", "recipes/troubleshooting/"),
+    # miner28 (users22): verl #6523, verl PR #6522
+    ("多模态 同步权重后 编码器缓存 没有重置", "recipes/troubleshooting/"),
+    # miner28 (users22): MoonshotAI/checkpoint-engine #3
+    ("kimi_ckpt_engine 同步权重 AssertionError batch_transfer_sync_read", "backends/mooncake-kimi/"),
 ]
