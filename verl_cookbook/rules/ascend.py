@@ -39,8 +39,8 @@ ASCEND_WHITELIST_REQUIRED = declare(
     "kimi_ckpt_engine on 950 without HCCL's whitelist",
     "Ascend 950PR/Ascend 950DT 上 `kimi_ckpt_engine` 未开启 HCCL 白名单校验",
     "`kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT without `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE`.",
-    "Without the whitelist check turned on, `kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT cannot set up its links "
-    "as verl requires.",
+    "verl's README requires HCCL's whitelist check for `kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT; what fails "
+    "without it is not documented.",
     message="`{backend}` on Ascend 950PR/Ascend 950DT needs HCCL's whitelist turned on: export {missing!c}",
     message_zh="在 Ascend 950PR/Ascend 950DT 上使用 `{backend}` 需要开启 HCCL 白名单校验：请设置 {missing!c}",
     fix="export `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE` pointing at a JSON file "

@@ -41,7 +41,8 @@ ZH: dict[str, tuple[str, str]] = {
     "ascend/whitelist-required": (
         "在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine`，但未同时设置 `HCCL_WHITELIST_DISABLE=0` 与 "
         "`HCCL_WHITELIST_FILE`。",
-        "未开启白名单校验时，`kimi_ckpt_engine` 在 Ascend 950PR/Ascend 950DT 上无法按要求建链。",
+        "verl 的 README 要求在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine` 时开启 HCCL 白名单校验，"
+        "未开启时的具体失败现象未见说明。",
     ),
     # cite
     "cite/claim-outside-lines": ("声明所引的代码不在引用标注的行号范围内。", _STALE),
