@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from verl_cookbook.releases import covered_releases
+from verl_cookbook.releases import newest_covered
 from verl_cookbook.stack_pages import plans_for, plans_markdown
 from verl_cookbook.stack_plan import build, source_build
 from verl_cookbook.stack_render import steps
@@ -157,7 +157,7 @@ def _install_snippet_tags() -> set[tuple[str, str]]:
 
 
 def test_the_install_pages_build_steps_clone_the_tags_of_the_newest_releases_stack():
-    newest = max(covered_releases(), key=lambda r: tuple(int(x) for x in r.split(".")))
+    newest = newest_covered()
     base = plans_for(newest, "A3")["nccl"]
     pins = base.pins + base.extra
     want = {(f"v{p.version}", p.name.replace("_", "-")) for p in pins if p.name in ("vllm", "vllm_ascend")}

@@ -53,6 +53,11 @@ def covered_releases() -> list[str]:
     return [str(v) for v in _load()["releases"]]
 
 
+def newest_covered() -> str:
+    """The newest release the site covers (by PEP 440, see ``version_key``)."""
+    return max(covered_releases(), key=version_key)
+
+
 def version_key(version: str) -> Version:
     """Sort key for a verl version, by PEP 440 (``packaging.version``, what pip orders releases by):
     ``0.9.1rc1`` < ``0.9.1`` < ``0.9.2``, ``0.10.0.dev1`` < ``0.10.0``, ``0.10.0`` > ``0.9.2``.

@@ -325,10 +325,10 @@ def conflict_text(pip_says: list[str], release: str, lang: str) -> str:
     """Why the versions of verl's guide do not install together, said as requirements ("vllm-ascend 0.18.0 requires
     `opencv-python-headless<=4.11.0.86`, vLLM 0.18.0 requires …"), and what to use instead: the newest covered
     release. pip's own lines stay in ``verl-cookbook stack``'s output, not on the page."""
-    from verl_cookbook.releases import covered_releases
+    from verl_cookbook.releases import newest_covered
 
     t = TEXT[lang]
-    newest = max(covered_releases(), key=lambda r: tuple(int(x) for x in r.split(".")))
+    newest = newest_covered()
     said = [decider(f"{m.group(2)}: {m.group(1)}", lang) for line in pip_says if (m := CONFLICT.match(line.strip()))]
     if not said or len(said) != len(pip_says):
         return t["no_plan_raw"].format(newest=newest)
@@ -357,9 +357,9 @@ def source_build_notes(release: str, product: str, base: Plan, lang: str) -> lis
 def older_stack_note(release: str, product: str, base: Plan, lang: str) -> str:
     """The install page's build steps clone the tags of the newest covered release's stack: for an older release whose
     vLLM or vllm-ascend differs, the tags to clone instead ("" when they are the same)."""
-    from verl_cookbook.releases import covered_releases
+    from verl_cookbook.releases import newest_covered
 
-    newest = max(covered_releases(), key=lambda r: tuple(int(x) for x in r.split(".")))
+    newest = newest_covered()
     if release == newest:
         return ""
     top = plans_for(newest, product)["nccl"]

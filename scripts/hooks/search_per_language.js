@@ -16,6 +16,8 @@
  * index Material hands its worker), Latin letters inside Chinese become words of their own, and question
  * words (能否, 怎么, 是什么 …) and single characters beside words are dropped: "能否支持断点续训" is searched
  * as "支持 断点续训", "端口和ip占用冲突" as "端口 ip 占用 冲突".
+ * A typed word also searches the pages' word for it (SYNONYMS, matched inside the run; WORD_SYNONYMS, only when
+ * the piece is that whole word, so 检查 adds 确认 while 检查点 "checkpoint" adds nothing).
  */
 (function (ownIndex) {
   var config = document.getElementById("__config");
