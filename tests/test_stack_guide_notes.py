@@ -66,3 +66,34 @@ def test_the_090_tables_name_the_guides_triton_ascend_and_the_950_tables_its_mis
         assert "| `torch_npu` | `2.10.0.post4` | from PyPI (see the note below the table) |" in md
         assert "install_guidance_A5.rst#L11" in md and "requires `torch-npu==2.10.0.post4`" in md
     assert "names triton-ascend" not in "\n".join(table("0.9.1", "A3", "en"))  # 1dda039's guide names 3.2.2 too
+
+
+# guide rows that are no row of any table, each with the note that says why (review24g F4: mainline triton)
+NOT_ROWS = {"triton"}
+# guide rows the table shows as rows of their own or in its header (python: the table's Python)
+OWN_ROWS = {"cann", "hdk", "python"}
+
+
+@pytest.mark.parametrize(("release", "product"), _cases())
+def test_every_row_of_the_guide_is_a_row_of_the_table_or_a_note_under_it(release: str, product: str):
+    """A row verl's guide gains (a new key in the guide facts) fails here until the page either shows it or says why
+    not, so the tables cannot fall silent on it again."""
+    base = plans_for(release, product)["nccl"]
+    if base.verdict != "ok":
+        return
+    assert set(base.facts) <= set(ROWS) | NOT_ROWS | OWN_ROWS, set(base.facts) - set(ROWS) - NOT_ROWS - OWN_ROWS
+    for lang in ("en", "zh"):
+        notes = [line for line in table(release, product, lang) if line.startswith("- ")]
+        for key in NOT_ROWS & set(base.facts):
+            f = base.facts[key]
+            note = next((n for n in notes if f"`{key}` {f.value}" in n), None)
+            assert note is not None, (release, product, lang, key)
+            assert f.source in note and "install_vllm_mcore_npu.sh#L6" in note, note
+
+
+def test_the_triton_note_is_absent_where_the_guide_names_no_mainline_triton():
+    """verl 0.7.1's guide lists triton-ascend only: no note about mainline Triton under its tables."""
+    for product in ("A2", "A3"):
+        assert "triton" not in plans_for("0.7.1", product)["nccl"].facts
+        assert "mainline Triton" not in "\n".join(table("0.7.1", product, "en"))
+        assert "主线 Triton" not in "\n".join(table("0.7.1", product, "zh"))

@@ -75,6 +75,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "guide_none": "verl 的 [Ascend 950PR/Ascend 950DT 安装指南]({source}){at}尚未给出 {name} 版本"
         "（指南注明待 Q2 版本正式商发后更新）；{decider}，因此本表为 {pinned}，本手册未验证该版本能否在该产品上运行。",
         "see_note": "（见表下说明）",
+        "guide_triton": "[verl 昇腾安装指南]({source}){at}还列出了 `triton` {guide}（主线 Triton），本表不列："
+        "[verl 的安装脚本]({script})会先卸载 `triton`，只安装 triton-ascend，两者不应同时安装在一个环境中，"
+        "见[故障排查：日志出现 `Failed to import Triton kernels`]"
+        "(../recipes/troubleshooting.md#vllm-triton-kernels-log)。",
         "kimi_950": "据 verl 的 [checkpoint_engine/README.md]({source}){at}，在该产品上使用 `kimi_ckpt_engine` 时，"
         "须开启 HCCL 白名单校验，"
         "见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)。",
@@ -133,6 +137,11 @@ TEXT: dict[str, dict[str, Any]] = {
         "one follows once the Q2 release is out); {decider}, so the table gives {pinned}, which this manual has not "
         "checked on this product.",
         "see_note": " (see the note below the table)",
+        "guide_triton": "[verl's Ascend install guide]({source}){at} also lists `triton` {guide} (mainline Triton); "
+        "the table has no such row, because [verl's install script]({script}) uninstalls `triton` and installs "
+        "triton-ascend alone: "
+        "the two do not belong in one environment (see [Troubleshooting: the log shows `Failed to import Triton "
+        "kernels`](../recipes/troubleshooting.md#vllm-triton-kernels-log)).",
         "kimi_950": "verl's [checkpoint_engine/README.md]({source}){at} says that `kimi_ckpt_engine` on this "
         "product needs HCCL whitelist checking turned on: see "
         "[HCCL whitelist and related environment variables](../ascend/hccl-whitelist.md).",
@@ -199,6 +208,12 @@ def guide_also_notes(release: str, base: Plan, lang: str) -> tuple[list[str], se
             )
         )
         unnamed.add(dist)
+    # mainline Triton: a row of verl's guide the tables leave out on purpose (review24g F4), since verl's own
+    # script removes it before installing triton-ascend
+    f, script = base.facts.get("triton"), release_fact(base.ask, "script", "uninstall_triton")
+    if f is not None and _guide_version(f.value) and script is not None and _pin(base, "triton") is None:
+        at = at_main(f, release, lang)
+        notes.append(t["guide_triton"].format(source=f.source, at=at, guide=f.value, script=script.source))
     return notes, unnamed
 
 
