@@ -124,11 +124,12 @@ CONFIG_NOT_A_FIELD = declare(
     "Key added where verl's dataclass has no field",
     "新增的配置项不是 dataclass 字段",
     "A key added with `+` under a node that verl turns into a dataclass without that field.",
-    "Hydra accepts the key, but building the dataclass raises TypeError (unexpected keyword argument).",
+    "Hydra accepts the key, but building the dataclass fails: a TypeError (unexpected keyword argument), shown inside "
+    "Hydra's InstantiationException where verl builds it with `hydra.utils.instantiate`.",
     message="`{key}`: Hydra adds it, but {cls}, which verl builds[[ from `{node}`]], has no field `{name}`, so "
-    "building it raises TypeError (unexpected keyword argument)[[; did you mean `{suggestion}`?]]",
+    "building it fails (unexpected keyword argument)[[; did you mean `{suggestion}`?]]",
     message_zh="`{key}`：Hydra 会添加该配置项，但 verl 会[[由 `{node}` ]]构造 {cls}，而它没有字段 `{name}`，"
-    "构造时抛出 TypeError（unexpected keyword argument）[[；是否应为 `{suggestion}`？]]",
+    "构造时失败（unexpected keyword argument）[[；是否应为 `{suggestion}`？]]",
     bad=ppo_script("+actor_rollout_ref.rollout.checkpoint_engine.bucket_mb=512"),
     good=ppo_script("actor_rollout_ref.rollout.checkpoint_engine.update_weights_bucket_megabytes=512"),
     fix="remove the key, or use a field {cls} has",
@@ -143,9 +144,9 @@ CONFIG_NOT_A_FIELD_GROUP = declare(
     "first, with their count and lines; each key's own finding is folded under it.",
     "One cause, one finding: a misnamed field is one thing to fix, not a hundred.",
     message="`{node}.{name}`: {cls}, which verl builds from `{node}`, has no field `{name}`, so the {count} keys added "
-    "under it (lines {shown!l}) make building it raise TypeError[[; did you mean `{suggestion}`?]]",
+    "under it (lines {shown!l}) make building it fail (unexpected keyword argument)[[; did you mean `{suggestion}`?]]",
     message_zh="`{node}.{name}`：verl 由 `{node}` 构造的 `{cls}` 没有字段 `{name}`，其下新增的 {count} 个配置项（第 "
-    "{shown!l} 行）会使构造时抛出 TypeError[[；是否应为 `{suggestion}`？]]",
+    "{shown!l} 行）会使构造失败（unexpected keyword argument）[[；是否应为 `{suggestion}`？]]",
     extra=("keys", "lines", "section"),  # section: the field's dotted path, what folding reads as its key
     fix="write the keys under the field {cls} has[[ (`{node}.{suggestion}`)]], or drop them",
     fix_zh="将这些配置项写到 `{cls}` 实际具有的字段下[[（`{node}.{suggestion}`）]]，或删除它们",

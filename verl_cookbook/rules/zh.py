@@ -161,7 +161,8 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "config/not-a-field": (
         "以 `+` 新增的配置项，其所在节点由 verl 转换为数据类（dataclass），而该数据类没有此字段。",
-        "Hydra 接受该配置项，但构造数据类时抛出 `TypeError`（`unexpected keyword argument`）。",
+        "Hydra 接受该配置项，但构造数据类时失败：抛出 `TypeError`（`unexpected keyword argument`），verl 用 "
+        "`hydra.utils.instantiate` 构造时，该异常包含在 Hydra 的 InstantiationException 中。",
     ),
     "config/not-a-mapping": (
         "点分配置项的上级在 verl 配置中不是映射（如 `trainer.total_epochs.x`）。",
