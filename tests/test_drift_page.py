@@ -157,3 +157,30 @@ def test_the_canary_workflow_runs_the_drift_script_on_verl_main_weekly():
     assert "scripts/verl_drift.py" in runs
     assert any("verl-project/verl" in str(s.get("with", {}).get("repository", "")) for s in steps)
     assert workflow[True]["schedule"]  # PyYAML reads the key `on` as True
+
+
+def _stale(findings: list[dict]) -> list[str]:
+    """The recorded findings whose message differs from what its rule makes today from the finding's data."""
+    from verl_cookbook.rules import replay
+
+    out = []
+    for f in findings:
+        made = replay({**f, "message": f["message_en"]})
+        if (made.text("en"), made.text("zh")) != (f["message_en"], f["message_zh"]):
+            out.append(f"{f['path']}:{f['line']} {f['rule']}")
+    return out
+
+
+def test_every_message_on_the_drift_page_is_what_todays_rules_print_for_its_data():
+    """The record is measured weekly, the rules change daily: each recorded finding is made again by its rule from the
+    data it carries, in both languages, so a rule whose words changed (the page showed a day-old legacy-key message,
+    and review25b F1's 'raises TypeError' after the rule was fixed) fails here until scripts/verl_drift.py reruns."""
+    stale = _stale(_record()["findings"])
+    assert not stale, "re-run scripts/verl_drift.py on a verl checkout: " + ", ".join(stale)
+
+
+def test_a_recorded_message_in_a_rules_old_words_is_reported_stale():
+    findings = [f for f in _record()["findings"] if f["rule"] == "config/not-a-field"]
+    assert findings and not _stale(findings)
+    old = [{**f, "message_zh": f["message_zh"].replace("构造时失败", "构造时抛出 TypeError")} for f in findings]
+    assert _stale(old) == [f"{f['path']}:{f['line']} config/not-a-field" for f in findings]
