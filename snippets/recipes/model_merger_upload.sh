@@ -1,4 +1,5 @@
 # the repository is created if missing; --private makes a new one private
+# --trust-remote-code only for models with their own code: it lets the checkpoint's code run
 python -m verl.model_merger merge \
     --backend fsdp \
     --trust-remote-code \

@@ -1,5 +1,5 @@
 # 仓库不存在时自动创建；--private 将新仓库设为私有
-# --trust-remote-code 仅自定义代码模型需要
+# --trust-remote-code 仅自定义代码模型需要，加上后会执行检查点自带的代码
 python -m verl.model_merger merge \
     --backend fsdp \
     --trust-remote-code \
