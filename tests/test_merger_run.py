@@ -6,7 +6,8 @@ FSDPCheckpointManager writes them (tests/merger_run/build_checkpoints.py says ho
 torch, transformers, peft or verl runs in the isolated environment scripts/startup_env.sh builds (step 8 of
 scripts/install.sh), in two subprocesses for the whole module: one builds the checkpoints, one runs the merger
 on each (tests/merger_run/run_merger.py) and reports what happened as JSON. This process reads that JSON only.
-The page's own snippet runs too: its fix for a missing fsdp_config.json (bash, here).
+The page's own snippets run too: its fix for a missing fsdp_config.json, and troubleshooting #merger-lora-base's
+copy of a verl v0.4.0 checkpoint's HF files into huggingface/ (bash, here).
 
 Statements on the page that a test here holds carry ``<!-- run: test_merger_run.py::<test> -->`` beside them
 (CONTRIBUTING.md, "Statements held by a run"); the last tests keep those markers and the tests in step.
@@ -20,6 +21,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -30,7 +32,8 @@ from tests.conftest import REPO
 VERSION = "0.9.1"
 RUN = Path(__file__).parent / "merger_run"
 PAGES = (REPO / "docs" / "recipes" / "model-merger.md", REPO / "docs" / "recipes" / "model-merger.en.md")
-CASES = ("plain", "no_fsdp_config", "fixed", "no_world_size", "lora", "lora_no_meta", "lora_only", "moe")  # plain 1st
+CASES = ("plain", "no_fsdp_config", "fixed", "no_world_size", "lora", "lora_no_meta", "lora_only", "moe",  # plain 1st
+         "plain_tensors", "plain_tensors_w2", "v040_lora", "v040_fsdp_only", "v040_fixed")  # fmt: skip
 # the `test` subcommand, and command lines argparse refuses: <operation>:<checkpoint>:<reference merged output>
 COMMANDS = (
     "test:plain:plain",
@@ -79,6 +82,38 @@ def _run_the_pages_fix(actor: Path) -> str:
     return r.stdout.strip()
 
 
+TROUBLESHOOTING = tuple(REPO / "docs" / "recipes" / f"troubleshooting{lang}.md" for lang in ("", ".en"))
+FENCE = re.compile(r'^ *``` \{ \.bash check="shell" \}\n(.*?)^ *```$', re.S | re.M)
+
+
+def _copy_hf_files_fence() -> str:
+    """troubleshooting #merger-lora-base step 1's fence, the same in both languages."""
+    fences = []
+    for page in TROUBLESHOOTING:
+        text = page.read_text(encoding="utf-8")
+        entry = text[text.index("{ #merger-lora-base }") :]
+        entry = entry[: entry.index("\n### ")]
+        found = [textwrap.dedent(f) for f in FENCE.findall(entry) if "huggingface" in f]
+        assert len(found) == 1, f"{page.name}: expected one fence copying into huggingface/ in #merger-lora-base"
+        fences.append(found[0])
+    assert fences[0] == fences[1], "the two languages' fences differ"
+    assert SNIPPET_ACTOR in fences[0], "the fence's checkpoint path changed: update this test"
+    return fences[0]
+
+
+def _v040_fixes(build: Path) -> None:
+    """A verl v0.4.0 LoRA checkpoint after the fsdp_config.json fix only, and after the page's step 1 (copy the HF
+    files into huggingface/, then that fix), each on its own copy."""
+    for name, copy_hf in (("v040_fsdp_only", False), ("v040_fixed", True)):
+        actor = build / name / "actor"
+        shutil.copytree(build / "v040_lora" / "actor", actor)
+        if copy_hf:
+            script = _copy_hf_files_fence().replace(SNIPPET_ACTOR, str(actor))
+            r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, r.stderr
+        assert _run_the_pages_fix(actor) == "world_size 1, shards present 1"
+
+
 def _without_world_size(build: Path) -> None:
     actor = build / "no_world_size" / "actor"
     shutil.copytree(build / "plain" / "actor", actor, ignore=shutil.ignore_patterns("merged"))
@@ -92,6 +127,7 @@ def run(tmp_path_factory) -> dict:
     _run(python, "build_checkpoints.py", str(build))
     printed = _apply_the_pages_fix(build)
     _without_world_size(build)
+    _v040_fixes(build)
     _run(python, "run_merger.py", str(build), str(build / "report.json"), *CASES, *COMMANDS)
     report = json.loads((build / "report.json").read_text())
     report["_built"] = json.loads((build / "built.json").read_text())
@@ -183,6 +219,22 @@ def test_the_pages_fix_writes_nothing_for_a_checkpoint_missing_a_shard(tmp_path)
     assert not (tmp_path / "fsdp_config.json").exists()
 
 
+# -- checkpoints without DTensors -------------------------------------------------------------------------------
+def test_a_single_device_checkpoint_of_plain_tensors_merges(run):
+    case = run["plain_tensors"]
+    assert case["error"] is None, _raised(case)
+    assert all(row["equals_base"] for row in case["model"].values())
+
+
+def test_without_dtensors_the_merger_reads_only_rank_0s_file_whatever_the_world_size(run):
+    """world_size 2 in fsdp_config.json, rank 0's file of plain tensors only: no error, one shard read, and rank
+    0's tensors come out as the whole model."""
+    case = run["plain_tensors_w2"]
+    assert case["error"] is None, _raised(case)
+    assert "Processing model shards with 1 (1,) in total" in case["stdout"], case["stdout"]
+    assert all(row["equals_base"] for row in case["model"].values())
+
+
 # -- LoRA -----------------------------------------------------------------------------------------------------
 def test_lora_weights_go_to_lora_adapter_and_the_model_left_is_the_base(run):
     lora = run["lora"]
@@ -225,6 +277,32 @@ def test_without_lora_train_meta_json_rank_is_inferred_and_alpha_falls_back_to_z
 
 def test_an_adapter_with_alpha_zero_has_no_effect_once_loaded(run):
     assert run["lora_no_meta"]["peft_fold"] == {"matches_base": True, "matches_lora_folded": False}
+
+
+NO_HF_FOLDER = "OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '…/actor/huggingface'…"
+
+
+def test_a_v040_lora_checkpoint_fails_on_the_missing_huggingface_folder_even_with_fsdp_config_json(run):
+    """troubleshooting #merger-lora-base: verl v0.4.0 wrote config and tokenizer into actor/, the merger reads
+    actor/huggingface/ first, in its constructor, before it looks for fsdp_config.json."""
+    for page in TROUBLESHOOTING:
+        assert NO_HF_FOLDER in page.read_text(encoding="utf-8"), f"{page.name} no longer quotes the OSError"
+    for name in ("v040_lora", "v040_fsdp_only"):
+        case = run[name]
+        assert _as_quoted(NO_HF_FOLDER, _raised(case)), (name, _raised(case))
+        assert case["files"] == [], (name, case["files"])
+    assert (Path(run["_build"]) / "v040_fsdp_only" / "actor" / "fsdp_config.json").is_file()
+
+
+def test_the_pages_steps_make_a_v040_lora_checkpoint_merge(run):
+    case = run["v040_fixed"]
+    assert case["error"] is None, _raised(case)
+    assert {"lora_adapter/adapter_config.json", "lora_adapter/adapter_model.safetensors"} <= set(case["files"])
+    assert all(row["equals_base"] for row in case["model"].values()), "the base weights changed"
+    assert case["adapter_config"]["lora_alpha"] == 0
+    assert [w for w in case["warnings"] if w.startswith(ALPHA_WARNING)], case["warnings"]
+    for page in TROUBLESHOOTING:
+        assert ALPHA_WARNING in page.read_text(encoding="utf-8"), page.name
 
 
 LORA_ONLY_ERROR = "RuntimeError: Incomplete Hugging Face model output"

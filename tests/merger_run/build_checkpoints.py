@@ -18,6 +18,14 @@ without ``fsdp_config.json``, as older verl wrote), ``lora`` (a PEFT LoRA model 
 ``lora_no_meta`` (the same without ``lora_train_meta.json``), ``lora_only`` (``save_lora_only: true``) and ``moe``
 (a tiny Qwen3-MoE whose experts transformers 5 holds fused).
 
+Three more layouts that verl 0.9.1 does not write: ``plain_tensors`` (the dense model's weights as plain tensors, not
+DTensors, world size 1) and ``plain_tensors_w2`` (the same weights as ``model_world_size_2_rank_0.pt`` with
+``"world_size": 2`` and no rank 1 file), for what the merger does without DTensors; and ``v040_lora``, a LoRA
+checkpoint laid out as verl v0.4.0's FSDPCheckpointManager wrote it by default (``git show
+v0.4.0:verl/utils/checkpoint/fsdp_checkpoint_manager.py``, save_checkpoint): config.json, generation_config.json
+and the tokenizer in ``actor/`` itself, no ``huggingface/`` folder (only written with ``hf_model`` in
+checkpoint.contents), no ``fsdp_config.json`` (from v0.4.1) and no ``lora_train_meta.json`` (from 0.8.0).
+
 Alongside, ``reference/`` holds what a correct merge is compared with: the base weights and the weights with the
 LoRA update folded in (``W + alpha/r * B @ A``), and the MoE model's weights, all in bf16 as the merger writes them.
 
@@ -38,7 +46,13 @@ from safetensors.torch import save_file
 from tokenizers import Tokenizer, models, pre_tokenizers
 from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import fully_shard
-from transformers import AutoModelForCausalLM, PreTrainedTokenizerFast, Qwen2Config, Qwen3MoeConfig
+from transformers import (
+    AutoModelForCausalLM,
+    GenerationConfig,
+    PreTrainedTokenizerFast,
+    Qwen2Config,
+    Qwen3MoeConfig,
+)
 
 VOCAB = 64
 LORA_R, LORA_ALPHA = 4, 8
@@ -134,6 +148,11 @@ def main(out: Path) -> None:
     plain_state = plain.state_dict()
     write_actor(out / "plain" / "actor", plain_state, config)
     write_actor(out / "no_fsdp_config" / "actor", plain_state, config, fsdp_config=False)
+    write_actor(out / "plain_tensors" / "actor", local(plain_state), config)
+    w2 = out / "plain_tensors_w2" / "actor"  # rank 0's file of a two-rank save of plain tensors, rank 1's absent
+    write_actor(w2, local(plain_state), config, fsdp_config=False)
+    (w2 / "model_world_size_1_rank_0.pt").rename(w2 / "model_world_size_2_rank_0.pt")
+    (w2 / "fsdp_config.json").write_text(json.dumps({"FSDP_version": 1, "world_size": 2}))
 
     lora_cfg = LoraConfig(r=LORA_R, lora_alpha=LORA_ALPHA, target_modules=list(TARGETS), task_type="CAUSAL_LM")
     inner = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
@@ -156,6 +175,12 @@ def main(out: Path) -> None:
     meta = {"r": LORA_R, "lora_alpha": LORA_ALPHA, "task_type": "CAUSAL_LM"}
     write_actor(out / "lora" / "actor", lora_state, config, meta=meta)
     write_actor(out / "lora_no_meta" / "actor", lora_state, config)
+    v040 = out / "v040_lora" / "actor"  # verl v0.4.0's default layout: HF files beside the shards
+    v040.mkdir(parents=True)
+    torch.save(lora_state, v040 / "model_world_size_1_rank_0.pt")
+    GenerationConfig.from_model_config(config).save_pretrained(v040)
+    config.save_pretrained(v040)
+    tiny_tokenizer().save_pretrained(v040)
     lora_only = {k: v for k, v in lora_state.items() if "lora_" in k or ".adapter_" in k}
     write_actor(out / "lora_only" / "actor", lora_only, config, meta=meta)
 
