@@ -12,6 +12,7 @@ from packaging.utils import canonicalize_name
 
 from verl_cookbook.releases import covered_releases
 from verl_cookbook.stack_pages import PRODUCT_TABLES, TEXT, _pin, plans_for, table
+from verl_cookbook.stack_resolve import release_fact
 
 # guide key -> the distribution of the table's row (python, CANN and the driver are rows of their own)
 ROWS = {
@@ -68,8 +69,14 @@ def test_the_090_tables_name_the_guides_triton_ascend_and_the_950_tables_its_mis
     assert "names triton-ascend" not in "\n".join(table("0.9.1", "A3", "en"))  # 1dda039's guide names 3.2.2 too
 
 
-# guide rows that are no row of any table, each with the note that says why (review24g F4: mainline triton)
-NOT_ROWS = {"triton"}
+# guide rows that are no row of any table, each with the note that says why: how the note names the row and the fact
+# (kind, name) whose source it links (review24g F4: mainline triton, which verl's script uninstalls; review25g F1:
+# Megatron-LM and MindSpeed, which verl checks out from git at the guide's branch or commit)
+NOT_ROWS = {
+    "triton": ("`triton` {value}", ("script", "uninstall_triton")),
+    "megatron_lm": ("Megatron-LM `{value}`", ("checkout", "{family}.megatron_lm")),
+    "mindspeed": ("MindSpeed `{value}`", ("checkout", "{family}.mindspeed")),
+}
 # guide rows the table shows as rows of their own or in its header (python: the table's Python)
 OWN_ROWS = {"cann", "hdk", "python"}
 
@@ -81,14 +88,16 @@ def test_every_row_of_the_guide_is_a_row_of_the_table_or_a_note_under_it(release
     base = plans_for(release, product)["nccl"]
     if base.verdict != "ok":
         return
-    assert set(base.facts) <= set(ROWS) | NOT_ROWS | OWN_ROWS, set(base.facts) - set(ROWS) - NOT_ROWS - OWN_ROWS
+    extra = set(base.facts) - set(ROWS) - set(NOT_ROWS) - OWN_ROWS
+    assert not extra, extra
     for lang in ("en", "zh"):
         notes = [line for line in table(release, product, lang) if line.startswith("- ")]
-        for key in NOT_ROWS & set(base.facts):
-            f = base.facts[key]
-            note = next((n for n in notes if f"`{key}` {f.value}" in n), None)
+        for key in NOT_ROWS.keys() & set(base.facts):
+            f, (named, (kind, name)) = base.facts[key], NOT_ROWS[key]
+            note = next((n for n in notes if named.format(value=f.value) in n), None)
             assert note is not None, (release, product, lang, key)
-            assert f.source in note and "install_vllm_mcore_npu.sh#L6" in note, note
+            why = release_fact(base.ask, kind, name.format(family=base.ask.family))
+            assert why is not None and f.source in note and why.source in note, note
 
 
 def test_the_triton_note_is_absent_where_the_guide_names_no_mainline_triton():
@@ -97,3 +106,19 @@ def test_the_triton_note_is_absent_where_the_guide_names_no_mainline_triton():
         assert "triton" not in plans_for("0.7.1", product)["nccl"].facts
         assert "mainline Triton" not in "\n".join(table("0.7.1", product, "en"))
         assert "主线 Triton" not in "\n".join(table("0.7.1", product, "zh"))
+
+
+def test_the_megatron_note_names_the_branch_or_commit_verl_checks_out():
+    """review25g F1: verl 0.9.x's guides name Megatron-LM and MindSpeed (core_r0.16.0 on A2/A3, core_r0.12.0 and a
+    MindSpeed commit on 950PR/950DT); the note links where verl checks them out; 0.7.1's guide table names neither."""
+    for release in ("0.9.0", "0.9.1"):
+        md = "\n".join(table(release, "A3", "en"))
+        assert "Megatron-LM `core_r0.16.0`](" in md and "MindSpeed `core_r0.16.0`](" in md
+        assert "install_vllm_mcore_npu.sh#L32" in md
+        md = "\n".join(table(release, "950", "zh"))
+        assert "Megatron-LM `core_r0.12.0`](" in md
+        assert "MindSpeed `0c6c0ceaa523a96032dee1539a52032155e6404e`](" in md
+        assert "install_guidance_A5.rst#L61" in md
+    for product in ("A2", "A3"):
+        assert "megatron_lm" not in plans_for("0.7.1", product)["nccl"].facts
+        assert "Megatron-LM `" not in "\n".join(table("0.7.1", product, "en"))

@@ -79,6 +79,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "[verl 的安装脚本]({script})会先卸载 `triton`，只安装 triton-ascend，两者不应同时安装在一个环境中，"
         "见[故障排查：日志出现 `Failed to import Triton kernels`]"
         "(../recipes/troubleshooting.md#vllm-triton-kernels-log)。",
+        "guide_megatron": "verl 昇腾安装指南{at}还列出了 [Megatron-LM `{megatron}`]({m_guide}) 与 "
+        "[MindSpeed `{mindspeed}`]({s_guide})（Megatron 训练后端），verl 按该分支或提交从源码安装"
+        "（[Megatron-LM]({m_src})、[MindSpeed]({s_src})）；"
+        "本表不列这两项，表中版本的依赖解析也未包含它们。",
         "kimi_950": "据 verl 的 [checkpoint_engine/README.md]({source}){at}，在该产品上使用 `kimi_ckpt_engine` 时，"
         "须开启 HCCL 白名单校验，"
         "见 [HCCL 白名单与相关环境变量](../ascend/hccl-whitelist.md)。",
@@ -142,6 +146,11 @@ TEXT: dict[str, dict[str, Any]] = {
         "triton-ascend alone: "
         "the two do not belong in one environment (see [Troubleshooting: the log shows `Failed to import Triton "
         "kernels`](../recipes/troubleshooting.md#vllm-triton-kernels-log)).",
+        "guide_megatron": "verl's Ascend install guide{at} also names [Megatron-LM `{megatron}`]({m_guide}) and "
+        "[MindSpeed `{mindspeed}`]({s_guide}), the Megatron training backend, which verl installs from source "
+        "at that branch or commit "
+        "([Megatron-LM]({m_src}), [MindSpeed]({s_src})); the table has no rows for them, and its versions were "
+        "resolved without them.",
         "kimi_950": "verl's [checkpoint_engine/README.md]({source}){at} says that `kimi_ckpt_engine` on this "
         "product needs HCCL whitelist checking turned on: see "
         "[HCCL whitelist and related environment variables](../ascend/hccl-whitelist.md).",
@@ -214,6 +223,25 @@ def guide_also_notes(release: str, base: Plan, lang: str) -> tuple[list[str], se
     if f is not None and _guide_version(f.value) and script is not None and _pin(base, "triton") is None:
         at = at_main(f, release, lang)
         notes.append(t["guide_triton"].format(source=f.source, at=at, guide=f.value, script=script.source))
+    # Megatron-LM and MindSpeed: the Megatron training backend, which verl checks out from git at the guide's branch
+    # or commit (its script on A2/A3, the guide's own commands on 950); the tables resolve no training backend
+    # (review25g F1)
+    m, s = base.facts.get("megatron_lm"), base.facts.get("mindspeed")
+    m_src, s_src = (release_fact(base.ask, "checkout", f"{base.ask.family}.{k}") for k in ("megatron_lm", "mindspeed"))
+    if m is not None and s is not None and m_src is not None and s_src is not None:
+        if (m_src.value, s_src.value) == (m.value, s.value):  # else the note would name what verl does not install
+            at = at_main(m, release, lang)
+            notes.append(
+                t["guide_megatron"].format(
+                    at=at,
+                    megatron=m.value,
+                    mindspeed=s.value,
+                    m_guide=m.source,
+                    s_guide=s.source,
+                    m_src=m_src.source,
+                    s_src=s_src.source,
+                )
+            )
     return notes, unnamed
 
 
