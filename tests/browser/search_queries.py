@@ -247,6 +247,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("multimodal encoder cache not reset after update_weights", "en/recipes/troubleshooting/"),
     # miner28 (users22): MoonshotAI/checkpoint-engine #3
     ("kimi_ckpt_engine AssertionError batch_transfer_sync_read", "en/backends/mooncake-kimi/"),
+    # miner29 (users23): Agent-R1 #102
+    ("where is the model saved", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -520,4 +522,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("多模态 同步权重后 编码器缓存 没有重置", "recipes/troubleshooting/"),
     # miner28 (users22): MoonshotAI/checkpoint-engine #3
     ("kimi_ckpt_engine 同步权重 AssertionError batch_transfer_sync_read", "backends/mooncake-kimi/"),
+    # miner29 (users23): Agent-R1 #102
+    ("checkpoint 保存在哪里", "recipes/troubleshooting/"),
+    ("模型保存路径", "recipes/troubleshooting/"),
 ]
