@@ -249,6 +249,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("kimi_ckpt_engine AssertionError batch_transfer_sync_read", "en/backends/mooncake-kimi/"),
     # miner29 (users23): Agent-R1 #102
     ("where is the model saved", "en/recipes/troubleshooting/"),
+    # miner29 (users23): verl #3792, verl #4281
+    ("keep only the best checkpoint by validation score", "en/recipes/checkpoint-callback/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -525,4 +527,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # miner29 (users23): Agent-R1 #102
     ("checkpoint 保存在哪里", "recipes/troubleshooting/"),
     ("模型保存路径", "recipes/troubleshooting/"),
+    # miner29 (users23): verl #3792, verl #4281
+    ("只保留验证分数最好的检查点", "recipes/checkpoint-callback/"),
 ]
