@@ -251,6 +251,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("where is the model saved", "en/recipes/troubleshooting/"),
     # miner29 (users23): verl #3792, verl #4281
     ("keep only the best checkpoint by validation score", "en/recipes/checkpoint-callback/"),
+    # miner29 (users23): ray #55477
+    ("NCCL seems unavailable. Please install Cupy one_step_off_policy", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -529,4 +531,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("模型保存路径", "recipes/troubleshooting/"),
     # miner29 (users23): verl #3792, verl #4281
     ("只保留验证分数最好的检查点", "recipes/checkpoint-callback/"),
+    # miner29 (users23): ray #55477
+    ("昇腾 one-step-off NCCL seems unavailable Cupy", "recipes/troubleshooting/"),
 ]
