@@ -253,6 +253,11 @@ ENGLISH: list[tuple[str, str]] = [
     ("keep only the best checkpoint by validation score", "en/recipes/checkpoint-callback/"),
     # miner29 (users23): ray #55477
     ("NCCL seems unavailable. Please install Cupy one_step_off_policy", "en/recipes/troubleshooting/"),
+    # miner29 (users23): vllm-ascend #1796 (pip's first error line, pasted)
+    (
+        "Could not find a version that satisfies the requirement torch-npu==2.5.1.post1.dev20250619",
+        "en/recipes/troubleshooting/",
+    ),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -533,4 +538,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("只保留验证分数最好的检查点", "recipes/checkpoint-callback/"),
     # miner29 (users23): ray #55477
     ("昇腾 one-step-off NCCL seems unavailable Cupy", "recipes/troubleshooting/"),
+    # miner29 (users23): vllm-ascend #1796
+    ("pip 安装 一直卡住 Retrying 软件源 无法访问", "recipes/troubleshooting/"),
 ]
