@@ -539,5 +539,5 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # miner29 (users23): ray #55477
     ("昇腾 one-step-off NCCL seems unavailable Cupy", "recipes/troubleshooting/"),
     # miner29 (users23): vllm-ascend #1796
-    ("pip 安装 一直卡住 Retrying 软件源 无法访问", "recipes/troubleshooting/"),
+    ("pip 安装卡住 软件源无法访问", "recipes/troubleshooting/"),
 ]
