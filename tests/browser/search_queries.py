@@ -247,6 +247,17 @@ ENGLISH: list[tuple[str, str]] = [
     ("multimodal encoder cache not reset after update_weights", "en/recipes/troubleshooting/"),
     # miner28 (users22): MoonshotAI/checkpoint-engine #3
     ("kimi_ckpt_engine AssertionError batch_transfer_sync_read", "en/backends/mooncake-kimi/"),
+    # miner29 (users23): Agent-R1 #102
+    ("where is the model saved", "en/recipes/troubleshooting/"),
+    # miner29 (users23): verl #3792, verl #4281
+    ("keep only the best checkpoint by validation score", "en/recipes/checkpoint-callback/"),
+    # miner29 (users23): ray #55477
+    ("NCCL seems unavailable. Please install Cupy one_step_off_policy", "en/recipes/troubleshooting/"),
+    # miner29 (users23): vllm-ascend #1796 (pip's first error line, pasted)
+    (
+        "Could not find a version that satisfies the requirement torch-npu==2.5.1.post1.dev20250619",
+        "en/recipes/troubleshooting/",
+    ),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -520,4 +531,13 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("多模态 同步权重后 编码器缓存 没有重置", "recipes/troubleshooting/"),
     # miner28 (users22): MoonshotAI/checkpoint-engine #3
     ("kimi_ckpt_engine 同步权重 AssertionError batch_transfer_sync_read", "backends/mooncake-kimi/"),
+    # miner29 (users23): Agent-R1 #102
+    ("checkpoint 保存在哪里", "recipes/troubleshooting/"),
+    ("模型保存路径", "recipes/troubleshooting/"),
+    # miner29 (users23): verl #3792, verl #4281
+    ("只保留验证分数最好的检查点", "recipes/checkpoint-callback/"),
+    # miner29 (users23): ray #55477
+    ("昇腾 one-step-off NCCL seems unavailable Cupy", "recipes/troubleshooting/"),
+    # miner29 (users23): vllm-ascend #1796
+    ("pip 安装卡住 软件源无法访问", "recipes/troubleshooting/"),
 ]
