@@ -84,6 +84,19 @@ def test_a_key_moved_between_covered_releases_names_the_release(facts):
     assert f.data["since"] == "0.7.1" and "in verl 0.7.1" in f.message
 
 
+def test_a_key_no_release_read_in_its_place_is_said_to_be_misplaced_not_moved(facts):
+    """review26b F3: verl has kept train_batch_size under data since v0.1, so "it moved" was false; a key that really
+    moved between releases still says so."""
+    r = report(facts, "stale_keys.sh")
+    at = {d.finding.data["key"]: d.finding for d in r.findings if d.finding.rule == "upgrade/key-moved"}
+    misplaced = at["train_batch_size"]
+    assert misplaced.data.get("case") == "misplaced"
+    assert "no verl release read it here" in misplaced.message and "moved" not in misplaced.message
+    assert "各版本均未在此处读取" in misplaced.text("zh") and "迁移" not in misplaced.text("zh")
+    moved = next(f for k, f in at.items() if k.endswith("rollout.update_weights_bucket_megabytes"))
+    assert not moved.data.get("case") and "it moved to" in moved.message
+
+
 def test_stale_keys_give_nothing_else(facts):
     assert len(report(facts, "stale_keys.sh").findings) == 4, found(facts, "stale_keys.sh")
 

@@ -299,7 +299,7 @@ def rewrite(
             out.append(_moved(f, key, by_entry[0], None, by_entry[1], label))
         elif key in HAND_MOVES and _has(base, HAND_MOVES[key][0]):
             new, source = HAND_MOVES[key]
-            out.append(_moved(f, key, new, None, source, label))
+            out.append(_moved(f, key, new, None, source, label, case="misplaced"))
         elif move and move.get("new") and _has(base, move["new"]):
             # before the section: a key of a renamed section has its own new place, and each key is its own fix
             out.append(_moved(f, key, move["new"], move, move.get("proof") or _source(move, config), label))
@@ -363,12 +363,13 @@ def _without_plus_hint(f: Finding) -> Finding:
     return f.with_data(hydra=_HYDRA_PLUS_HINT.sub("", hydra)) if isinstance(hydra, str) else f
 
 
-def _moved(f: Finding, key: str, new: str, move: dict | None, source: str, label: str) -> Finding:
+def _moved(f: Finding, key: str, new: str, move: dict | None, source: str, label: str, case: str = "") -> Finding:
     return UPGRADE_KEY_MOVED.at(
         f.path,
         f.line,
         f.col,
         fact=source,
+        case=case,
         key=key,
         new=new,
         release=label,

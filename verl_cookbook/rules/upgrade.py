@@ -42,13 +42,21 @@ UPGRADE_KEY_MOVED = declare(
     "Key moved in a later release",
     "配置项已迁移到新位置",
     "A key older verl releases read at this place and this release reads elsewhere (derived from the releases' "
-    "generated configs; a few from the release history, each cited).",
+    "generated configs; a few from the release history, each cited), or a key often written in a section where no "
+    "release read it (`train_batch_size` for `data.train_batch_size`; case `misplaced`).",
     "Hydra stops at the old key; adding `+` (Hydra's own hint) would only hide it from verl, which reads the new "
     "place.",
-    message="`{key}` is not where verl {release} reads it: it moved to `{new}`[[ in verl {since} (verl {last} was "
-    "the last to read it here)]]; did you mean `{new}`?",
-    message_zh="verl {release} 不在此位置读取 `{key}`：该配置项已迁移到 `{new}`[[（自 verl {since} 起；verl {last} "
-    "是最后在此处读取它的版本）]]",
+    message={
+        "": "`{key}` is not where verl {release} reads it: it moved to `{new}`[[ in verl {since} (verl {last} was "
+        "the last to read it here)]]; did you mean `{new}`?",
+        "misplaced": "`{key}` is not where verl {release} reads it: no verl release read it here, verl reads it at "
+        "`{new}`; did you mean `{new}`?",
+    },
+    message_zh={
+        "": "verl {release} 不在此位置读取 `{key}`：该配置项已迁移到 `{new}`[[（自 verl {since} 起；verl {last} "
+        "是最后在此处读取它的版本）]]",
+        "misplaced": "verl {release} 不在此位置读取 `{key}`：verl 的各版本均未在此处读取它，而是读取 `{new}`",
+    },
     fix="write `{new}` instead of `{key}`",
     fix_zh="将 `{key}` 改为 `{new}`",
     bad=_sh(f"{PPO} train_batch_size=64"),

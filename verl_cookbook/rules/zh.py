@@ -527,7 +527,8 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     "upgrade/key-moved": (
         "旧版 verl 在此位置读取、当前版本改在别处读取的配置项（由各版本生成的配置推导得出，少数来自版本历史，"
-        "均注明出处）。",
+        "均注明出处），或常被写在各版本均未读取的位置的配置项（如应为 `data.train_batch_size` 的 `train_batch_size`，"
+        "即 `misplaced` 情形）。",
         "Hydra 在旧配置项处退出；按 Hydra 的提示加 `+` 只会让 verl 读不到该设置，verl 读取的是新位置。",
     ),
     "upgrade/key-removed": (
