@@ -76,9 +76,10 @@ TEXT: dict[str, dict[str, Any]] = {
         "（指南注明待 Q2 版本正式商发后更新）；{decider}，因此本表为 {pinned}，本手册未验证该版本能否在该产品上运行。",
         "see_note": "（见表下说明）",
         "guide_triton": "[verl 昇腾安装指南]({source}){at}还列出了 `triton` {guide}（主线 Triton），本表不列："
-        "[verl 的安装脚本]({script})会先卸载 `triton`，只安装 triton-ascend，两者不应同时安装在一个环境中，"
+        "表中各软件均不依赖它{script}，主线 Triton 与 triton-ascend 不应同时安装在一个环境中，"
         "见[故障排查：日志出现 `Failed to import Triton kernels`]"
         "(../recipes/troubleshooting.md#vllm-triton-kernels-log)。",
+        "guide_triton_script": "，A2/A3 的 [verl 安装脚本]({script})也会先卸载 `triton`，只安装 triton-ascend",
         "guide_megatron": "verl 昇腾安装指南{at}还列出了 [Megatron-LM `{megatron}`]({m_guide}) 与 "
         "[MindSpeed `{mindspeed}`]({s_guide})（Megatron 训练后端），verl 按该分支或提交从源码安装"
         "（[Megatron-LM]({m_src})、[MindSpeed]({s_src})）；"
@@ -142,10 +143,11 @@ TEXT: dict[str, dict[str, Any]] = {
         "checked on this product.",
         "see_note": " (see the note below the table)",
         "guide_triton": "[verl's Ascend install guide]({source}){at} also lists `triton` {guide} (mainline Triton); "
-        "the table has no such row, because [verl's install script]({script}) uninstalls `triton` and installs "
-        "triton-ascend alone: "
-        "the two do not belong in one environment (see [Troubleshooting: the log shows `Failed to import Triton "
+        "the table has no such row, because none of its packages requires it{script}: mainline Triton and "
+        "triton-ascend do not belong in one environment (see [Troubleshooting: the log shows `Failed to import Triton "
         "kernels`](../recipes/troubleshooting.md#vllm-triton-kernels-log)).",
+        "guide_triton_script": ", and on A2/A3 [verl's install script]({script}) uninstalls `triton` and installs "
+        "triton-ascend alone",
         "guide_megatron": "verl's Ascend install guide{at} also names [Megatron-LM `{megatron}`]({m_guide}) and "
         "[MindSpeed `{mindspeed}`]({s_guide}), the Megatron training backend, which verl installs from source "
         "at that branch or commit "
@@ -222,7 +224,9 @@ def guide_also_notes(release: str, base: Plan, lang: str) -> tuple[list[str], se
     f, script = base.facts.get("triton"), release_fact(base.ask, "script", "uninstall_triton")
     if f is not None and _guide_version(f.value) and script is not None and _pin(base, "triton") is None:
         at = at_main(f, release, lang)
-        notes.append(t["guide_triton"].format(source=f.source, at=at, guide=f.value, script=script.source))
+        # the script is the A2/A3 guide's; the 950 guide installs without it (review26g M1)
+        said = t["guide_triton_script"].format(script=script.source) if base.ask.family == "a3" else ""
+        notes.append(t["guide_triton"].format(source=f.source, at=at, guide=f.value, script=said))
     # Megatron-LM and MindSpeed: the Megatron training backend, which verl checks out from git at the guide's branch
     # or commit (its script on A2/A3, the guide's own commands on 950); the tables resolve no training backend
     # (review25g F1)
