@@ -219,13 +219,14 @@ def guide_also_notes(release: str, base: Plan, lang: str) -> tuple[list[str], se
             )
         )
         unnamed.add(dist)
-    # mainline Triton: a row of verl's guide the tables leave out on purpose (review24g F4), since verl's own
-    # script removes it before installing triton-ascend
+    # mainline Triton: a row of verl's guide the tables leave out on purpose (review24g F4): no package of the plan
+    # requires it, and on A2/A3 verl's install script removes it before installing triton-ascend (the 950 guide
+    # installs without that script: review26g M1)
     f, script = base.facts.get("triton"), release_fact(base.ask, "script", "uninstall_triton")
-    if f is not None and _guide_version(f.value) and script is not None and _pin(base, "triton") is None:
+    if f is not None and _guide_version(f.value) and _pin(base, "triton") is None:
         at = at_main(f, release, lang)
-        # the script is the A2/A3 guide's; the 950 guide installs without it (review26g M1)
-        said = t["guide_triton_script"].format(script=script.source) if base.ask.family == "a3" else ""
+        on_a3 = base.ask.family == "a3" and script is not None
+        said = t["guide_triton_script"].format(script=script.source) if on_a3 and script else ""
         notes.append(t["guide_triton"].format(source=f.source, at=at, guide=f.value, script=said))
     # Megatron-LM and MindSpeed: the Megatron training backend, which verl checks out from git at the guide's branch
     # or commit (its script on A2/A3, the guide's own commands on 950); the tables resolve no training backend
