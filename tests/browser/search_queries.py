@@ -258,6 +258,8 @@ ENGLISH: list[tuple[str, str]] = [
         "Could not find a version that satisfies the requirement torch-npu==2.5.1.post1.dev20250619",
         "en/recipes/troubleshooting/",
     ),
+    # miner30 (users24): vllm-ascend #459
+    ("PyNcclCommunicator npu weights not updated", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -540,4 +542,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("昇腾 one-step-off NCCL seems unavailable Cupy", "recipes/troubleshooting/"),
     # miner29 (users23): vllm-ascend #1796
     ("pip 安装卡住 软件源无法访问", "recipes/troubleshooting/"),
+    # miner30 (users24): vllm-ascend #459
+    ("npu PyNcclCommunicator 广播 推理端 权重没有更新", "recipes/troubleshooting/"),
 ]
