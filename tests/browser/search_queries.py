@@ -260,6 +260,8 @@ ENGLISH: list[tuple[str, str]] = [
     ),
     # miner30 (users24): vllm-ascend #459
     ("PyNcclCommunicator npu weights not updated", "en/recipes/troubleshooting/"),
+    # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's name, not verl's backend name)
+    ("Moonshot Kimi checkpoint-engine verl", "en/backends/mooncake-kimi/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -544,4 +546,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("pip 安装卡住 软件源无法访问", "recipes/troubleshooting/"),
     # miner30 (users24): vllm-ascend #459
     ("npu PyNcclCommunicator 广播 推理端 权重没有更新", "recipes/troubleshooting/"),
+    # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's name, not verl's backend name)
+    ("MoonshotAI checkpoint-engine 集成 verl", "backends/mooncake-kimi/"),
 ]
