@@ -262,6 +262,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("PyNcclCommunicator npu weights not updated", "en/recipes/troubleshooting/"),
     # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's name, not verl's backend name)
     ("Moonshot Kimi checkpoint-engine verl", "en/backends/mooncake-kimi/"),
+    # miner30 (users24): verl #767
+    ("validation results unchanged after first step test_freq", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -548,4 +550,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("npu PyNcclCommunicator 广播 推理端 权重没有更新", "recipes/troubleshooting/"),
     # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's name, not verl's backend name)
     ("MoonshotAI checkpoint-engine 集成 verl", "backends/mooncake-kimi/"),
+    # miner30 (users24): verl #767
+    ("第 1 步后 验证结果 没有变化 test_freq", "recipes/troubleshooting/"),
 ]
