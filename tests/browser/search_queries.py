@@ -264,6 +264,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Moonshot Kimi checkpoint-engine verl", "en/backends/mooncake-kimi/"),
     # miner30 (users24): verl #767
     ("validation results unchanged after first step test_freq", "en/recipes/troubleshooting/"),
+    # miner30 (users24): verl #496
+    ("weight sync slow param_offload first step", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -552,4 +554,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("MoonshotAI checkpoint-engine 集成 verl", "backends/mooncake-kimi/"),
     # miner30 (users24): verl #767
     ("第 1 步后 验证结果 没有变化 test_freq", "recipes/troubleshooting/"),
+    # miner30 (users24): verl #496 (the reporter's words)
+    ("参数更新时间超长", "recipes/troubleshooting/"),
 ]
