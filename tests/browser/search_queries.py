@@ -266,6 +266,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("validation results unchanged after first step test_freq", "en/recipes/troubleshooting/"),
     # miner30 (users24): verl #496
     ("weight sync slow param_offload first step", "en/recipes/troubleshooting/"),
+    # miner30 (users24): Mooncake #2385
+    ("dependencies.sh Unsupported OS euleros", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -556,4 +558,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("第 1 步后 验证结果 没有变化 test_freq", "recipes/troubleshooting/"),
     # miner30 (users24): verl #496 (the reporter's words)
     ("参数更新时间超长", "recipes/troubleshooting/"),
+    # miner30 (users24): Mooncake #2385
+    ("mooncake dependencies.sh 不支持 EulerOS", "recipes/troubleshooting/"),
 ]
