@@ -258,6 +258,17 @@ ENGLISH: list[tuple[str, str]] = [
         "Could not find a version that satisfies the requirement torch-npu==2.5.1.post1.dev20250619",
         "en/recipes/troubleshooting/",
     ),
+    # miner30 (users24): vllm-ascend #459
+    ("PyNcclCommunicator npu weights not updated", "en/recipes/troubleshooting/"),
+    # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's names, not verl's backend name; a query
+    # with "checkpoint-engine" still ranks nccl-hccl first, since the separator splits it into two common words)
+    ("Moonshot Kimi", "en/backends/mooncake-kimi/"),
+    # miner30 (users24): verl #767
+    ("validation results unchanged after first step test_freq", "en/recipes/troubleshooting/"),
+    # miner30 (users24): verl #496
+    ("weight sync slow param_offload first step", "en/recipes/troubleshooting/"),
+    # miner30 (users24): Mooncake #2385
+    ("dependencies.sh Unsupported OS euleros", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -540,4 +551,14 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("昇腾 one-step-off NCCL seems unavailable Cupy", "recipes/troubleshooting/"),
     # miner29 (users23): vllm-ascend #1796
     ("pip 安装卡住 软件源无法访问", "recipes/troubleshooting/"),
+    # miner30 (users24): vllm-ascend #459
+    ("npu PyNcclCommunicator 广播 推理端 权重没有更新", "recipes/troubleshooting/"),
+    # miner30 (users24): MoonshotAI/checkpoint-engine #31 (the project's name, not verl's backend name)
+    ("Kimi checkpoint-engine", "backends/mooncake-kimi/"),
+    # miner30 (users24): verl #767
+    ("第 1 步后 验证结果 没有变化 test_freq", "recipes/troubleshooting/"),
+    # miner30 (users24): verl #496 (the reporter's words)
+    ("参数更新时间超长", "recipes/troubleshooting/"),
+    # miner30 (users24): Mooncake #2385
+    ("mooncake dependencies.sh 不支持 EulerOS", "recipes/troubleshooting/"),
 ]
