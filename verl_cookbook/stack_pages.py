@@ -44,8 +44,9 @@ TEXT: dict[str, dict[str, Any]] = {
     "zh": {
         "release_h": "verl {release} {{ #verl-{anchor} }}",
         "cols": "| 软件 | 版本 | 安装方式/说明 |\n|---|---|---|",
-        "no_plan": "verl 昇腾安装指南所列的版本无法同时安装：{conflicts}。请使用 verl {newest}（见上表）。",
-        "no_plan_raw": "verl 昇腾安装指南所列的版本无法同时安装。请使用 verl {newest}（见上表）。",
+        "no_plan": "verl 昇腾安装指南所列的版本无法在一次 pip 依赖解析中同时满足：{conflicts}"
+        "（逐个安装时 pip 只提示冲突，所装版本不满足这些要求）。请使用 verl {newest}（见上表）。",
+        "no_plan_raw": "verl 昇腾安装指南所列的版本无法在一次 pip 依赖解析中同时满足。请使用 verl {newest}（见上表）。",
         "how": {
             "index": "从 PyPI 安装",
             "elsewhere": "从 verl 安装脚本所用的 triton-ascend 软件源安装（PyPI 上没有该版本）",
@@ -106,10 +107,11 @@ TEXT: dict[str, dict[str, Any]] = {
     "en": {
         "release_h": "verl {release} {{ #verl-{anchor} }}",
         "cols": "| Software | Version | How to install / notes |\n|---|---|---|",
-        "no_plan": "The versions verl's Ascend install guide names cannot be installed together: {conflicts}. "
+        "no_plan": "The versions verl's Ascend install guide names do not resolve together in a single pip resolution: "
+        "{conflicts} (installed one at a time, pip only warns, and what is installed breaks these requirements). "
         "Use verl {newest} (tables above).",
-        "no_plan_raw": "The versions verl's Ascend install guide names cannot be installed together. "
-        "Use verl {newest} (tables above).",
+        "no_plan_raw": "The versions verl's Ascend install guide names do not resolve together in a single pip "
+        "resolution. Use verl {newest} (tables above).",
         "how": {
             "index": "from PyPI",
             "elsewhere": "from the triton-ascend index verl's install script uses (this version is not on PyPI)",
