@@ -227,28 +227,26 @@ def guide_also_notes(release: str, base: Plan, lang: str) -> tuple[list[str], se
     f, script = base.facts.get("triton"), release_fact(base.ask, "script", "uninstall_triton")
     if f is not None and _guide_version(f.value) and _pin(base, "triton") is None:
         at = at_main(f, release, lang)
-        on_a3 = base.ask.family == "a3" and script is not None
-        said = t["guide_triton_script"].format(script=script.source) if on_a3 and script else ""
+        said = t["guide_triton_script"].format(script=script.source) if script and base.ask.family == "a3" else ""
         notes.append(t["guide_triton"].format(source=f.source, at=at, guide=f.value, script=said))
     # Megatron-LM and MindSpeed: the Megatron training backend, which verl checks out from git at the guide's branch
     # or commit (its script on A2/A3, the guide's own commands on 950); the tables resolve no training backend
     # (review25g F1)
     m, s = base.facts.get("megatron_lm"), base.facts.get("mindspeed")
     m_src, s_src = (release_fact(base.ask, "checkout", f"{base.ask.family}.{k}") for k in ("megatron_lm", "mindspeed"))
-    if m is not None and s is not None and m_src is not None and s_src is not None:
-        if (m_src.value, s_src.value) == (m.value, s.value):  # else the note would name what verl does not install
-            at = at_main(m, release, lang)
-            notes.append(
-                t["guide_megatron"].format(
-                    at=at,
-                    megatron=m.value,
-                    mindspeed=s.value,
-                    m_guide=m.source,
-                    s_guide=s.source,
-                    m_src=m_src.source,
-                    s_src=s_src.source,
-                )
+    # only where verl checks out what the guide names: else the note would name what verl does not install
+    if m and s and m_src and s_src and (m_src.value, s_src.value) == (m.value, s.value):
+        notes.append(
+            t["guide_megatron"].format(
+                at=at_main(m, release, lang),
+                megatron=m.value,
+                mindspeed=s.value,
+                m_guide=m.source,
+                s_guide=s.source,
+                m_src=m_src.source,
+                s_src=s_src.source,
             )
+        )
     return notes, unnamed
 
 
