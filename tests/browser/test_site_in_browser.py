@@ -33,12 +33,15 @@ class Traffic:
         return [u for u in self.urls if not u.startswith(self.origin) and not u.startswith(("data:", "blob:"))]
 
 
-def open_page(browser, url: str, color_scheme: str = "light", width: int = 1280):
-    """A fresh context (empty cache, first load) on ``url``; returns (page, context, traffic)."""
+def open_page(browser, url: str, color_scheme: str = "light", width: int = 1280, init_script: str | None = None):
+    """A fresh context (empty cache, first load) on ``url``; returns (page, context, traffic). ``init_script`` runs
+    in every page of the context before the page's own scripts."""
     origin = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}/"
     traffic = Traffic(origin)
     context = browser.new_context(color_scheme=color_scheme, viewport={"width": width, "height": 900})
     context.set_default_timeout(60_000)  # a shared 2-core machine under load is slow, not broken
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     # anything that is not the local origin is aborted, so a leak cannot hang the test on an isolated network
     page.route(
