@@ -274,6 +274,8 @@ ENGLISH: list[tuple[str, str]] = [
     # fix28u (users25): verl #2551, verl #3516 (the reporters' words)
     ("are the latest weights transferred to vllm servers in async rollout mode", "en/recipes/troubleshooting/"),
     ("lora VLLM_SLEEP_LEVEL=2 lora layers not updated", "en/recipes/troubleshooting/"),
+    # fix28u (users25): verl #692
+    ("Weights only load failed", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -570,4 +572,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("Ascend Direct 建链失败 not support connect with self device", "recipes/troubleshooting/"),
     # fix28u (users25): verl #2551
     ("异步推理模式 vLLM 推理服务 没有获得新权重", "recipes/troubleshooting/"),
+    # fix28u (users25): verl #692
+    ("weights_only torch 2.6 续训 加载检查点 失败", "recipes/troubleshooting/"),
 ]
