@@ -269,6 +269,13 @@ ENGLISH: list[tuple[str, str]] = [
     ("weight sync slow param_offload first step", "en/recipes/troubleshooting/"),
     # miner30 (users24): Mooncake #2385
     ("dependencies.sh Unsupported OS euleros", "en/recipes/troubleshooting/"),
+    # fix28u (users25): Mooncake #2300
+    ("not support connect with self device", "en/recipes/troubleshooting/"),
+    # fix28u (users25): verl #2551, verl #3516 (the reporters' words)
+    ("are the latest weights transferred to vllm servers in async rollout mode", "en/recipes/troubleshooting/"),
+    ("lora VLLM_SLEEP_LEVEL=2 lora layers not updated", "en/recipes/troubleshooting/"),
+    # fix28u (users25): verl #692
+    ("Weights only load failed", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -561,4 +568,10 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("参数更新时间超长", "recipes/troubleshooting/"),
     # miner30 (users24): Mooncake #2385
     ("mooncake dependencies.sh 不支持 EulerOS", "recipes/troubleshooting/"),
+    # fix28u (users25): Mooncake #2300
+    ("Ascend Direct 建链失败 not support connect with self device", "recipes/troubleshooting/"),
+    # fix28u (users25): verl #2551
+    ("异步推理模式 vLLM 推理服务 没有获得新权重", "recipes/troubleshooting/"),
+    # fix28u (users25): verl #692
+    ("weights_only torch 2.6 续训 加载检查点 失败", "recipes/troubleshooting/"),
 ]
