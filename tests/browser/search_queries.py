@@ -276,6 +276,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("lora VLLM_SLEEP_LEVEL=2 lora layers not updated", "en/recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("Weights only load failed", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl #7990
+    ("max_concurrency", "en/recipes/troubleshooting/"),
+    ("colocate_async weight sync hang no traceback", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -574,4 +577,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("异步推理模式 vLLM 推理服务 没有获得新权重", "recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("weights_only torch 2.6 续训 加载检查点 失败", "recipes/troubleshooting/"),
+    # fix29u (users26): verl #7990
+    ("max_concurrency", "recipes/troubleshooting/"),
+    ("colocate_async 同步权重 停止不动 没有调用栈", "recipes/troubleshooting/"),
 ]
