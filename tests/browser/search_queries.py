@@ -279,6 +279,9 @@ ENGLISH: list[tuple[str, str]] = [
     # fix29u (users26): verl #7990
     ("max_concurrency", "en/recipes/troubleshooting/"),
     ("colocate_async weight sync hang no traceback", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl #3400
+    ("lora_adapter_path", "en/recipes/troubleshooting/"),
+    ("continue training from saved LoRA adapter", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -580,4 +583,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # fix29u (users26): verl #7990
     ("max_concurrency", "recipes/troubleshooting/"),
     ("colocate_async 同步权重 停止不动 没有调用栈", "recipes/troubleshooting/"),
+    # fix29u (users26): verl #3400
+    ("lora_adapter_path", "recipes/troubleshooting/"),
+    ("LoRA 适配器 继续训练", "recipes/troubleshooting/"),
 ]
