@@ -282,6 +282,8 @@ ENGLISH: list[tuple[str, str]] = [
     # fix29u (users26): verl #3400
     ("lora_adapter_path", "en/recipes/troubleshooting/"),
     ("continue training from saved LoRA adapter", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl-tool #106
+    ("checkpoint too large 100GB optimizer", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -586,4 +588,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # fix29u (users26): verl #3400
     ("lora_adapter_path", "recipes/troubleshooting/"),
     ("LoRA 适配器 继续训练", "recipes/troubleshooting/"),
+    # fix29u (users26): verl-tool #106
+    ("checkpoint 太大", "recipes/troubleshooting/"),
+    ("保存的检查点很大 优化器", "recipes/troubleshooting/"),
 ]
