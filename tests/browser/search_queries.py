@@ -284,6 +284,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("continue training from saved LoRA adapter", "en/recipes/troubleshooting/"),
     # fix29u (users26): verl-tool #106
     ("checkpoint too large 100GB optimizer", "en/recipes/troubleshooting/"),
+    # fix29u (users26): vllm-ascend #154
+    ("import torch_npu Segmentation fault core dumped", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -591,4 +593,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # fix29u (users26): verl-tool #106
     ("checkpoint 太大", "recipes/troubleshooting/"),
     ("保存的检查点很大 优化器", "recipes/troubleshooting/"),
+    # fix29u (users26): vllm-ascend #154
+    ("import torch_npu 段错误", "recipes/troubleshooting/"),
 ]
