@@ -286,6 +286,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("checkpoint too large 100GB optimizer", "en/recipes/troubleshooting/"),
     # fix29u (users26): vllm-ascend #154
     ("import torch_npu Segmentation fault core dumped", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl #3057
+    ("distcp", "en/recipes/model-merger/"),
+    ("convert megatron distcp checkpoint to huggingface Qwen2.5-VL", "en/recipes/model-merger/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -595,4 +598,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("保存的检查点很大 优化器", "recipes/troubleshooting/"),
     # fix29u (users26): vllm-ascend #154
     ("import torch_npu 段错误", "recipes/troubleshooting/"),
+    # fix29u (users26): verl #3057
+    ("distcp 转 huggingface", "recipes/model-merger/"),
 ]
