@@ -288,7 +288,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("import torch_npu Segmentation fault core dumped", "en/recipes/troubleshooting/"),
     # fix29u (users26): verl #3057
     ("distcp", "en/recipes/model-merger/"),
-    ("convert megatron distcp checkpoint to huggingface Qwen2.5-VL", "en/recipes/model-merger/"),
+    ("distcp to huggingface", "en/recipes/model-merger/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
