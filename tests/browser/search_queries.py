@@ -276,6 +276,19 @@ ENGLISH: list[tuple[str, str]] = [
     ("lora VLLM_SLEEP_LEVEL=2 lora layers not updated", "en/recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("Weights only load failed", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl #7990
+    ("max_concurrency", "en/recipes/troubleshooting/"),
+    ("colocate_async weight sync hang no traceback", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl #3400
+    ("lora_adapter_path", "en/recipes/troubleshooting/"),
+    ("continue training from saved LoRA adapter", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl-tool #106
+    ("checkpoint too large 100GB optimizer", "en/recipes/troubleshooting/"),
+    # fix29u (users26): vllm-ascend #154
+    ("import torch_npu Segmentation fault core dumped", "en/recipes/troubleshooting/"),
+    # fix29u (users26): verl #3057
+    ("distcp", "en/recipes/model-merger/"),
+    ("distcp to huggingface", "en/recipes/model-merger/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -574,4 +587,17 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("异步推理模式 vLLM 推理服务 没有获得新权重", "recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("weights_only torch 2.6 续训 加载检查点 失败", "recipes/troubleshooting/"),
+    # fix29u (users26): verl #7990
+    ("max_concurrency", "recipes/troubleshooting/"),
+    ("colocate_async 同步权重 停止不动 没有调用栈", "recipes/troubleshooting/"),
+    # fix29u (users26): verl #3400
+    ("lora_adapter_path", "recipes/troubleshooting/"),
+    ("LoRA 适配器 继续训练", "recipes/troubleshooting/"),
+    # fix29u (users26): verl-tool #106
+    ("checkpoint 太大", "recipes/troubleshooting/"),
+    ("保存的检查点很大 优化器", "recipes/troubleshooting/"),
+    # fix29u (users26): vllm-ascend #154
+    ("import torch_npu 段错误", "recipes/troubleshooting/"),
+    # fix29u (users26): verl #3057
+    ("distcp 转 huggingface", "recipes/model-merger/"),
 ]
