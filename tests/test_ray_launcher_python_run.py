@@ -37,7 +37,8 @@ def _snippet() -> list[str]:
         blocks.append([line.strip() for line in fence.group(1).splitlines()])
     assert blocks[0] == blocks[1], "the two languages' blocks differ"
     lines = blocks[0]
-    assert lines[0] == 'python3 -c "import sys; print(sys.prefix)"' and lines[-1] == "python3 -m pip show torch_npu"
+    # review29g F2: pip show asks the launcher's interpreter, the environment Ray's workers use
+    assert lines[0] == 'python3 -c "import sys; print(sys.prefix)"' and lines[-1] == '"$py" -m pip show torch_npu'
     return lines[1:-1]
 
 

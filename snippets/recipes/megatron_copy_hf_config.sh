@@ -2,5 +2,7 @@
 BASE=/models/Qwen3-8B                      # actor_rollout_ref.model.path of the run
 ACTOR=checkpoints/my_project/my_run/global_step_100/actor
 mkdir -p "$ACTOR/model/huggingface"
-cp "$BASE"/*.json "$BASE"/*.txt "$BASE"/*.model "$ACTOR/model/huggingface/" 2>/dev/null
+# copy every file but the weights: config, tokenizer, chat_template.jinja, custom model code (*.py) and the rest
+find "$BASE" -maxdepth 1 -type f ! -name '*.safetensors' ! -name '*.bin' ! -name '*.pt' ! -name '*.pth' \
+    ! -name '*.index.json' -exec cp {} "$ACTOR/model/huggingface/" \;
 ls "$ACTOR/model/huggingface/config.json"
