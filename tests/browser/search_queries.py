@@ -276,6 +276,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("lora VLLM_SLEEP_LEVEL=2 lora layers not updated", "en/recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("Weights only load failed", "en/recipes/troubleshooting/"),
+    # miner32: vllm-ascend #527, #1747, #5497
+    ("cannot import name 'LLM' from 'vllm' (unknown location)", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -574,4 +576,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("异步推理模式 vLLM 推理服务 没有获得新权重", "recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("weights_only torch 2.6 续训 加载检查点 失败", "recipes/troubleshooting/"),
+    # miner32: vllm-ascend #527, #5497
+    ("导入 vllm 报错 unknown location", "recipes/troubleshooting/"),
 ]
