@@ -289,6 +289,8 @@ ENGLISH: list[tuple[str, str]] = [
     # fix29u (users26): verl #3057
     ("distcp", "en/recipes/model-merger/"),
     ("distcp to huggingface", "en/recipes/model-merger/"),
+    # miner32: vllm-ascend #527, #1747, #5497
+    ("cannot import name 'LLM' from 'vllm' (unknown location)", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -600,4 +602,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("import torch_npu 段错误", "recipes/troubleshooting/"),
     # fix29u (users26): verl #3057
     ("distcp 转 huggingface", "recipes/model-merger/"),
+    # miner32: vllm-ascend #527, #5497
+    ("导入 vllm 报错 unknown location", "recipes/troubleshooting/"),
 ]
