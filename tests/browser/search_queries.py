@@ -276,6 +276,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("lora VLLM_SLEEP_LEVEL=2 lora layers not updated", "en/recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("Weights only load failed", "en/recipes/troubleshooting/"),
+    # miner31: verl PR #4873
+    ("max_ckpt_to_keep=1 two checkpoints on disk while saving", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -574,4 +576,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("异步推理模式 vLLM 推理服务 没有获得新权重", "recipes/troubleshooting/"),
     # fix28u (users25): verl #692
     ("weights_only torch 2.6 续训 加载检查点 失败", "recipes/troubleshooting/"),
+    # miner31: verl PR #4873
+    ("max_actor_ckpt_to_keep=1 保存时 两个检查点 磁盘空间不足", "recipes/troubleshooting/"),
 ]
