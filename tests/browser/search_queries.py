@@ -278,6 +278,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("Weights only load failed", "en/recipes/troubleshooting/"),
     # miner31: verl PR #4873
     ("max_ckpt_to_keep=1 two checkpoints on disk while saving", "en/recipes/troubleshooting/"),
+    # miner31: verl #7953
+    ("megatron resume learning rate warmup starts over", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -578,4 +580,6 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("weights_only torch 2.6 续训 加载检查点 失败", "recipes/troubleshooting/"),
     # miner31: verl PR #4873
     ("max_actor_ckpt_to_keep=1 保存时 两个检查点 磁盘空间不足", "recipes/troubleshooting/"),
+    # miner31: verl #7953
+    ("Megatron 续训 学习率 重新预热", "recipes/troubleshooting/"),
 ]
