@@ -1,4 +1,5 @@
-"""Checkpoint retention across a restart (verl #7395), held by a run of verl 0.9.1's own retention code.
+"""Checkpoint retention across a restart (verl #7395) and with ``max_ckpt_to_keep=1`` (verl #4873), held by a run
+of verl 0.9.1's own retention code.
 
 tests/retention_run/restart.py runs ``BaseCheckpointManager.ensure_checkpoint_capacity`` / ``register_checkpoint``
 (what the FSDP and Megatron checkpoint managers call around every save) in the startup environment: one manager
@@ -63,11 +64,17 @@ def test_the_pages_clean_up_keeps_the_newest_two(run):
     assert r.stdout.split() == [str(run["root"] / n) for n in left], "the snippet's last line lists what is left"
 
 
+def test_with_max_ckpt_to_keep_1_the_old_checkpoint_stays_until_the_new_one_is_written(run):
+    assert run["keep1_while_saving_step_2"] == [1, 2], run["keep1_while_saving_step_2"]
+    assert run["keep1_after_step_2"] == [2], run["keep1_after_step_2"]
+
+
 # -- the page and the tests stay in step ----------------------------------------------------------------------
 PAGE_TESTS = {
     "test_within_one_process_max_ckpt_to_keep_deletes_the_oldest",
     "test_after_a_restart_checkpoints_saved_before_it_are_never_deleted",
     "test_the_pages_clean_up_keeps_the_newest_two",
+    "test_with_max_ckpt_to_keep_1_the_old_checkpoint_stays_until_the_new_one_is_written",
 }
 
 

@@ -291,6 +291,10 @@ ENGLISH: list[tuple[str, str]] = [
     ("distcp to huggingface", "en/recipes/model-merger/"),
     # miner32: vllm-ascend #527, #1747, #5497
     ("cannot import name 'LLM' from 'vllm' (unknown location)", "en/recipes/troubleshooting/"),
+    # miner31: verl PR #4873
+    ("max_ckpt_to_keep=1 two checkpoints on disk while saving", "en/recipes/troubleshooting/"),
+    # miner31: verl #7953
+    ("megatron resume learning rate warmup starts over", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -604,4 +608,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("distcp 转 huggingface", "recipes/model-merger/"),
     # miner32: vllm-ascend #527, #5497
     ("导入 vllm 报错 unknown location", "recipes/troubleshooting/"),
+    # miner31: verl PR #4873
+    ("max_actor_ckpt_to_keep=1 保存时 两个检查点 磁盘空间不足", "recipes/troubleshooting/"),
+    # miner31: verl #7953
+    ("Megatron 续训 学习率 重新预热", "recipes/troubleshooting/"),
 ]

@@ -5,7 +5,10 @@ managers enforce ``max_ckpt_to_keep`` through two methods of their base class, c
 around every save: ``ensure_checkpoint_capacity`` before writing, ``register_checkpoint`` after
 (verl/utils/checkpoint/fsdp_checkpoint_manager.py:296-297 and :475-476 at 0.9.1). Here one manager saves steps
 1..3 (a training process), then a new manager, as a restarted process builds one, saves steps 4..5; each save
-writes a ``global_step_N/actor`` folder. The report lists the folders left after each process.
+writes a ``global_step_N/actor`` folder. The report lists the folders left after each process. A second tree
+(``ROOT``'s sibling ``keep1``) is saved with ``max_ckpt_to_keep=1`` (verl #4873): the report also lists the folders
+on disk while step 2 is being written (after ``ensure_checkpoint_capacity``, before ``register_checkpoint``) and
+after it is registered.
 
 Usage: python restart.py ROOT REPORT_JSON
 """
@@ -23,12 +26,15 @@ from verl.utils.checkpoint.checkpoint_manager import BaseCheckpointManager
 MAX_CKPT_TO_KEEP = 2
 
 
-def save(manager: BaseCheckpointManager, root: Path, step: int) -> None:
+def save(manager: BaseCheckpointManager, root: Path, step: int, keep: int = MAX_CKPT_TO_KEEP) -> list[int]:
+    """Save one step; returns the steps on disk once it is written, before it is registered."""
     actor = root / f"global_step_{step}" / "actor"
-    manager.ensure_checkpoint_capacity(MAX_CKPT_TO_KEEP)
+    manager.ensure_checkpoint_capacity(keep)
     actor.mkdir(parents=True)
     (actor / "model_world_size_1_rank_0.pt").write_bytes(b"w")
-    manager.register_checkpoint(str(actor), MAX_CKPT_TO_KEEP)
+    written = left(root)
+    manager.register_checkpoint(str(actor), keep)
+    return written
 
 
 def left(root: Path) -> list[int]:
@@ -46,8 +52,18 @@ def main(root: Path, report_json: Path) -> None:
     restarted = BaseCheckpointManager(model=None, optimizer=None)
     for step in (4, 5):
         save(restarted, root, step)
+    keep1 = root.with_name("keep1")
+    single = BaseCheckpointManager(model=None, optimizer=None)
+    save(single, keep1, 1, keep=1)
+    keep1_while_saving = save(single, keep1, 2, keep=1)
     dist.destroy_process_group()
-    report = {"max_ckpt_to_keep": MAX_CKPT_TO_KEEP, "after_first_process": after_first, "after_restart": left(root)}
+    report = {
+        "max_ckpt_to_keep": MAX_CKPT_TO_KEEP,
+        "after_first_process": after_first,
+        "after_restart": left(root),
+        "keep1_while_saving_step_2": keep1_while_saving,
+        "keep1_after_step_2": left(keep1),
+    }
     report_json.write_text(json.dumps(report))
 
 
