@@ -47,3 +47,20 @@ def test_the_copy_takes_every_file_of_the_base_model_but_the_weights(tmp_path: P
 def test_a_wrong_base_path_is_not_hidden(tmp_path: Path, snippet: str) -> None:
     r = _run(snippet, tmp_path / "no-such-model", tmp_path)
     assert r.returncode != 0 and "no-such-model" in r.stderr and "config.json" in r.stderr
+
+
+@pytest.mark.parametrize("snippet", ["megatron_copy_hf_config.sh", "megatron_copy_hf_config.zh.sh"])
+def test_a_hub_cache_snapshot_of_symlinks_is_copied_too(tmp_path: Path, snippet: str) -> None:
+    """review30e: a model.path given as a hub ID lives in the hub cache, where a snapshot folder holds only symlinks
+    to blobs; ``-type f`` matched none of them and the copy ended at ``ls: cannot access …/config.json``."""
+    blobs, snapshot = tmp_path / "blobs", tmp_path / "snapshots" / "abc123"
+    blobs.mkdir()
+    snapshot.mkdir(parents=True)
+    for n, name in enumerate(KEPT + WEIGHTS):
+        (blobs / f"blob{n}").write_text(name)
+        (snapshot / name).symlink_to(blobs / f"blob{n}")
+    r = _run(snippet, snapshot, tmp_path)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    out = tmp_path / ACTOR / "model" / "huggingface"
+    assert {p.name for p in out.iterdir()} == set(KEPT)
+    assert not any(p.is_symlink() for p in out.iterdir()) and (out / "config.json").read_text() == "config.json"

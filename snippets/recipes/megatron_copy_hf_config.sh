@@ -3,6 +3,6 @@ BASE=/models/Qwen3-8B                      # actor_rollout_ref.model.path of the
 ACTOR=checkpoints/my_project/my_run/global_step_100/actor
 mkdir -p "$ACTOR/model/huggingface"
 # copy every file but the weights: config, tokenizer, chat_template.jinja, custom model code (*.py) and the rest
-find "$BASE" -maxdepth 1 -type f ! -name '*.safetensors' ! -name '*.bin' ! -name '*.pt' ! -name '*.pth' \
+find "$BASE" -maxdepth 1 -xtype f ! -name '*.safetensors' ! -name '*.bin' ! -name '*.pt' ! -name '*.pth' \
     ! -name '*.index.json' -exec cp {} "$ACTOR/model/huggingface/" \;
 ls "$ACTOR/model/huggingface/config.json"
