@@ -8,8 +8,8 @@ quoted word is mentioned, not used), and the product-name rule the text of links
   开启/关闭白名单校验,
   not 打开, 开, 不开, 启用 or 禁用.
 * ``prose/product-name`` (中文): products as CANN names them: Atlas A2 训练系列产品, Atlas A3 训练系列产品,
-  Ascend 950PR/Ascend 950DT. A product's own model name (Atlas 800T A3, Atlas 200T A2 Box16) and the Atlas 950
-  SuperPoD system are left alone.
+  Ascend 950PR/Ascend 950DT (one of the two alone when only it is meant). A product's own model name (Atlas 800T A3,
+  Atlas 200T A2 Box16) and the Atlas 950 SuperPoD system are left alone.
 * ``prose/first-use`` (中文): the first time a page uses a glossary term whose 中文 form carries its English
   (检查点引擎（checkpoint engine）), it writes that form; an abbreviation (H2D) used before the term counts as a use.
 * ``prose/range`` (both): a range of numbers is written ``a~b`` (60000~60031), not with a hyphen, a dash or a
@@ -65,7 +65,9 @@ def whitelist_switch_findings(path: Path, text: str) -> list[Finding]:
 
 # ---- product names ------------------------------------------------------------------------------------------
 
-_CANONICAL = re.compile(r"Atlas A[23] 训练系列产品|Ascend 950PR/Ascend 950DT|Atlas 950 SuperPoD")
+_CANONICAL = re.compile(
+    r"Atlas A[23] 训练系列产品|Ascend 950PR/Ascend 950DT|Ascend 950(?:PR|DT)(?!\s*/)|Atlas 950 SuperPoD"
+)
 _SERIES = re.compile(r"(?<![\w-])(?:Atlas\s+)?(A[23])(?![\w-])")
 _CHIP950 = re.compile(r"(?<![\w.-])(?:Ascend\s*)?950(?:PR|DT)?(?:\s*/\s*(?:Ascend\s*)?950(?:PR|DT)?)?(?![\w.-])")
 # a model name around A2/A3: "Atlas 800T A3", "Atlas 200T A2 Box16", "Atlas 900 A2 PODc", "A200T A3 Box8"

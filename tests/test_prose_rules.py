@@ -71,6 +71,7 @@ def test_product_names_fire_on_short_forms_and_not_on_model_names_or_quotes(line
     assert found[0].message.split(": ")[0] == written
     good = (
         "Atlas A2 训练系列产品和 Atlas A3 训练系列产品均支持，Ascend 950PR/Ascend 950DT 另见下文。\n"
+        "在 Ascend 950PR 节点上报错，Ascend 950DT 同理。\n"
         "verl 的指南列出 Atlas 200T A2 Box16、Atlas 900 A2 PODc 和 Atlas 800T A3，A200T A3 Box8 除外。\n"
         "指南标题为“Ascend 950 系列产品安装指南”，见 [Ascend 950 安装指南](https://example.org/950)。\n"
         "命令为 `verl-cookbook doctor --product A3`，Atlas 950 SuperPoD 是整套系统。\n"

@@ -100,6 +100,7 @@ ENGLISH: list[tuple[str, str]] = [
     ("camem allocator is not available", "en/recipes/troubleshooting/"),
     # miner12's entries, asked with the reports' own wording
     ("libtbe_adapter.so undefined symbol", "en/recipes/troubleshooting/"),  # Ascend/pytorch #99
+    ("Unsupported soc version: Ascend950PR", "en/recipes/troubleshooting/"),  # RLinf PR #1577
     ("libatb.so: cannot open shared object file", "en/recipes/troubleshooting/"),
     ("OOM when save checkpoint with FSDP offload", "en/recipes/troubleshooting/"),  # verl #1964
     ("Mooncake official Docker image for Ascend NPU", "en/recipes/troubleshooting/"),  # Mooncake #4187
@@ -429,6 +430,7 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("sglang KeyError kv_cache", "recipes/troubleshooting/"),
     ("推理端启动失败 camem", "recipes/troubleshooting/"),
     ("libtbe_adapter.so undefined symbol", "recipes/troubleshooting/"),
+    ("Unsupported soc version: Ascend950PR", "recipes/troubleshooting/"),
     ("libatb.so 找不到", "recipes/troubleshooting/"),
     ("FSDP 保存检查点 主机内存不足", "recipes/troubleshooting/"),
     ("Mooncake 昇腾 官方镜像", "recipes/troubleshooting/"),
