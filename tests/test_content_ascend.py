@@ -245,6 +245,65 @@ def test_a_second_listener_on_a_taken_port_fails_with_address_already_in_use_and
         held.close()
 
 
+def _ports_check_line(port: int, prefix: list[str]) -> str:
+    """Step 1's read-only commands run under ``prefix``; the line of ``ss`` that lists 127.0.0.1:``port``."""
+    script = REPO / "snippets/ascend/ports_check.sh"
+    out = subprocess.run([*prefix, "bash", "-e", str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = [line for line in out.stdout.splitlines() if f"127.0.0.1:{port} " in line]
+    assert len(lines) == 1, out.stdout
+    return lines[0]
+
+
+def test_ports_check_shows_a_holder_it_may_not_inspect_without_users() -> None:
+    """The ports page, step 1: ``ss -p`` names only the processes whose file descriptors the caller may read.
+    A port held by a process of another PID namespace (another job's container on the host network) or, run as
+    another user than root, by another user's process is listed without ``users:``; root on the host sees the
+    holder of another user."""
+    root = os.geteuid() == 0
+    namespace = (
+        ["unshare", "--pid", "--fork", "--mount-proc"] if root else ["unshare", "-r", "--pid", "--fork", "--mount-proc"]
+    )
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    holder_cmd = (
+        "import socket, sys, time\n"
+        "s = socket.socket()\n"
+        "for p in range(60000, 60032):\n"
+        "    try:\n"
+        "        s.bind(('127.0.0.1', p)); break\n"
+        "    except OSError:\n"
+        "        continue\n"
+        "else:\n"
+        "    sys.exit(3)\n"
+        "s.listen(); print(p, flush=True); time.sleep(60)\n"
+    )
+    # as root the holder runs as another user (nobody), so the unprivileged and the root views can both be shown
+    holder = subprocess.Popen(
+        [*(nobody if root else []), "python3", "-c", holder_cmd], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        first = holder.stdout.readline().strip() if holder.stdout else ""
+        assert first.isdigit(), "every port of 60000-60031 is taken on this machine"
+        port = int(first)
+        assert "users:" not in _ports_check_line(port, namespace)
+        if root:
+            assert f"pid={holder.pid}," in _ports_check_line(port, [])
+        else:
+            assert "users:" in _ports_check_line(port, [])
+        if root:
+            # the same process of another user, seen by a user who is not root
+            other = subprocess.Popen(["python3", "-c", holder_cmd], stdout=subprocess.PIPE, text=True)
+            try:
+                other_port = int((other.stdout.readline() if other.stdout else "").strip())
+                assert "users:" not in _ports_check_line(other_port, nobody)
+            finally:
+                other.kill()
+                other.wait()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
 PROC_RESERVED = "/proc/sys/net/ipv4/ip_local_reserved_ports"
 
 
