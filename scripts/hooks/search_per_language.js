@@ -53,7 +53,9 @@
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
   var QUESTION = /^(?:能否|可否|是否|能不能|可不可以|怎么样?|怎样|如何|为什么|为何|什么|是什么|哪些|哪个|哪里|吗|呢|吧|啊|呀|了|请问|有没有)$/;
   // what readers type for what the pages write: the page's word is searched too
-  var SYNONYMS = { "能用": "可用", "装": "安装", "配": "配置", "扩容": "扩缩容", "缩容": "扩缩容", "报错": "错误" };
+  var SYNONYMS = { "能用": "可用", "装": "安装", "配": "配置", "扩容": "扩缩容", "缩容": "扩缩容", "报错": "错误",
+    // 恢复训练 / 从检查点恢复 is how readers ask for resuming; the pages say 断点续训 (users28 R4')
+    "恢复训练": "断点续训", "从检查点恢复": "断点续训" };
   // the same for a whole word of the query only (检查 "check" is also the start of 检查点 "checkpoint")
   var WORD_SYNONYMS = { "检查": "确认" };
   var words = null;  // the index's Han words

@@ -375,6 +375,10 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("能否支持断点续训", "recipes/async-resume/"),
     ("支持断点续训", "recipes/async-resume/"),
     ("怎么断点续训", "recipes/async-resume/"),
+    # users28 R4' (verl #579): a reader who says 恢复训练, not 续训
+    ("如何从检查点恢复训练", "recipes/async-resume/"),
+    ("恢复训练", "recipes/async-resume/"),
+    ("从检查点恢复", "recipes/async-resume/"),
     ("怎么设置 HCCL 白名单", "ascend/hccl-whitelist/"),
     ("端口和ip占用冲突", "ascend/ports/"),
     ("昇腾上能用哪些后端", "backends/choosing/"),
