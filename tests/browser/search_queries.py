@@ -220,6 +220,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("resume hangs load_state_dict NPU FSDP", "en/recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.14.0rc1 torch_npu", "en/install/version-matrix/"),
+    ("vLLM version required by main branch is unclear", "en/install/version-matrix/"),  # vllm-ascend #11996's title
+    ("vllm-main-verified.commit", "en/install/version-matrix/"),
     # miner25 (users20): verl PR #7366
     ("update_weights hang no error", "en/recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
@@ -541,6 +543,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训 加载 检查点 卡住 load_state_dict npu", "recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.15 候选版本 torch_npu 版本", "install/version-matrix/"),
+    # vllm-ascend #9672's title, the question #11996 asks
+    ("使用main分支最新代码编译的vllm-ascend 适配的vllm版本是哪个", "install/version-matrix/"),
     # miner25 (users20): verl PR #7366
     ("update_weights 卡住 没有报错", "recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
