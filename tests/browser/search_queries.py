@@ -225,6 +225,15 @@ ENGLISH: list[tuple[str, str]] = [
     # verl #3292
     ("only have a common.pt file, and other expected .distcp files disappear", "en/recipes/troubleshooting/"),
     ("megatron checkpoint only common.pt distcp missing", "en/recipes/troubleshooting/"),
+    ("Failed to update parameter online: start out of range", "en/recipes/troubleshooting/"),  # sglang #26032
+    # sglang #26032's title
+    (
+        "process_weights_after_loading weight shape transformation breaks online weight update",
+        "en/recipes/troubleshooting/",
+    ),
+    # sglang #14178's title
+    ("Generate garbled answer after updating weights with small buckets", "en/recipes/troubleshooting/"),
+    ("garbled output after update weights sglang", "en/recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7366
     ("update_weights hang no error", "en/recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
@@ -549,6 +558,8 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     # vllm-ascend #9672's title, the question #11996 asks
     ("使用main分支最新代码编译的vllm-ascend 适配的vllm版本是哪个", "install/version-matrix/"),
     ("megatron 保存的 dist_ckpt 目录只有 common.pt 没有 distcp", "recipes/troubleshooting/"),  # verl #3292
+    ("昇腾 SGLang MoE 模型更新权重报 start out of range", "recipes/troubleshooting/"),  # sglang #26032
+    ("SGLang 更新权重后输出乱码 桶很小", "recipes/troubleshooting/"),  # sglang #14178
     # miner25 (users20): verl PR #7366
     ("update_weights 卡住 没有报错", "recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
