@@ -220,6 +220,20 @@ ENGLISH: list[tuple[str, str]] = [
     ("resume hangs load_state_dict NPU FSDP", "en/recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.14.0rc1 torch_npu", "en/install/version-matrix/"),
+    ("vLLM version required by main branch is unclear", "en/install/version-matrix/"),  # vllm-ascend #11996's title
+    ("vllm-main-verified.commit", "en/install/version-matrix/"),
+    # verl #3292
+    ("only have a common.pt file, and other expected .distcp files disappear", "en/recipes/troubleshooting/"),
+    ("megatron checkpoint only common.pt distcp missing", "en/recipes/troubleshooting/"),
+    ("Failed to update parameter online: start out of range", "en/recipes/troubleshooting/"),  # sglang #26032
+    # sglang #26032's title
+    (
+        "process_weights_after_loading weight shape transformation breaks online weight update",
+        "en/recipes/troubleshooting/",
+    ),
+    # sglang #14178's title
+    ("Generate garbled answer after updating weights with small buckets", "en/recipes/troubleshooting/"),
+    ("garbled output after update weights sglang", "en/recipes/troubleshooting/"),
     # miner25 (users20): verl PR #7366
     ("update_weights hang no error", "en/recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
@@ -545,6 +559,11 @@ CHINESE_QUESTIONS: list[tuple[str, str]] = [
     ("续训 加载 检查点 卡住 load_state_dict npu", "recipes/troubleshooting/"),
     # miner24 (users19): Ascend/pytorch #105
     ("vllm-ascend 0.15 候选版本 torch_npu 版本", "install/version-matrix/"),
+    # vllm-ascend #9672's title, the question #11996 asks
+    ("使用main分支最新代码编译的vllm-ascend 适配的vllm版本是哪个", "install/version-matrix/"),
+    ("megatron 保存的 dist_ckpt 目录只有 common.pt 没有 distcp", "recipes/troubleshooting/"),  # verl #3292
+    ("昇腾 SGLang MoE 模型更新权重报 start out of range", "recipes/troubleshooting/"),  # sglang #26032
+    ("SGLang 更新权重后输出乱码 桶很小", "recipes/troubleshooting/"),  # sglang #14178
     # miner25 (users20): verl PR #7366
     ("update_weights 卡住 没有报错", "recipes/troubleshooting/"),
     # miner25 (users20): Mooncake #98
