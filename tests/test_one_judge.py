@@ -100,3 +100,14 @@ def test_every_command_of_the_site_and_the_tests_gets_the_same_findings_from_che
         if in_doctor != on_page:
             differ.append(f"{name}: doctor only {in_doctor - on_page}, check only {on_page - in_doctor}")
     assert not differ, "\n".join(differ)
+
+
+MERGER = "python3 -m verl.model_merger merge --backend ddp --local_dir ckpt/actor --target_dir out\n"
+
+
+def test_the_merger_command_is_judged_by_check_only_not_by_doctor(write_page, facts, tmp_path) -> None:
+    """The commands a shell block judges beside verl's trainers (the model merger, Mooncake's CMake options) are
+    not judged by doctor, which reads launch scripts for their trainer commands: the doctor page says so."""
+    on_page, in_doctor = _both(write_page, facts, tmp_path, MERGER)
+    assert "merger/invalid-choice" in on_page
+    assert not [r for r in in_doctor if r.startswith("merger/")]

@@ -345,7 +345,10 @@ ZH: dict[str, tuple[str, str]] = {
         "页面其余内容均被并入该代码块，显示为代码。",
     ),
     # merger
-    "merger/absent": ("在没有该命令的版本中使用 `python -m verl.model_merger`。", _MERGER),
+    "merger/absent": (
+        "在没有该命令的版本中使用 `python -m verl.model_merger`。",
+        "该版本没有可运行的该模块，Python 在合并工具运行前即退出，检查点未被合并。",
+    ),
     "merger/ambiguous-option": ("缩写的选项同时匹配多个选项。", _MERGER),
     "merger/invalid-choice": ("取值不在选项的可选值内。", _MERGER),
     "merger/missing-required": ("未给出必需的选项。", _MERGER),
