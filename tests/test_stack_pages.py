@@ -210,3 +210,9 @@ def test_every_version_in_the_tables_is_what_verl_cookbook_stack_pins_for_each_b
                             assert stack[backend][1] == floor, (release, product, backend, line)
                             checked += 1
     assert checked > 100
+
+
+def test_only_verl_0_9_0_and_later_have_an_ascend_950_table() -> None:
+    """The unsupported-soc-version entry sends 0.7.1 and 0.8.0 users to upgrade: their guides have no 950 table."""
+    verdicts = {v: (recorded(Ask(v, "950")) or {}).get("verdict") for v in covered_releases()}
+    assert verdicts == {"0.7.1": "unsupported", "0.8.0": "unsupported", "0.9.0": "ok", "0.9.1": "ok"}
