@@ -101,6 +101,7 @@ ENGLISH: list[tuple[str, str]] = [
     # miner12's entries, asked with the reports' own wording
     ("libtbe_adapter.so undefined symbol", "en/recipes/troubleshooting/"),  # Ascend/pytorch #99
     ("Unsupported soc version: Ascend950PR", "en/recipes/troubleshooting/"),  # RLinf PR #1577
+    ("RuntimeError: NCCL is not available.", "en/recipes/troubleshooting/"),  # verl #4651
     ("libatb.so: cannot open shared object file", "en/recipes/troubleshooting/"),
     ("OOM when save checkpoint with FSDP offload", "en/recipes/troubleshooting/"),  # verl #1964
     ("Mooncake official Docker image for Ascend NPU", "en/recipes/troubleshooting/"),  # Mooncake #4187
