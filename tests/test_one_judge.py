@@ -102,12 +102,47 @@ def test_every_command_of_the_site_and_the_tests_gets_the_same_findings_from_che
     assert not differ, "\n".join(differ)
 
 
-MERGER = "python3 -m verl.model_merger merge --backend ddp --local_dir ckpt/actor --target_dir out\n"
+MERGER = "python3 -m verl.model_merger merge --backend {backend} --local_dir ckpt/actor --target_dir out\n"
+CMAKE = "cmake .. -DUSE_ASCEND_DIRECT={value}\n"
 
 
-def test_the_merger_command_is_judged_by_check_only_not_by_doctor(write_page, facts, tmp_path) -> None:
-    """The commands a shell block judges beside verl's trainers (the model merger, Mooncake's CMake options) are
-    not judged by doctor, which reads launch scripts for their trainer commands: the doctor page says so."""
-    on_page, in_doctor = _both(write_page, facts, tmp_path, MERGER)
-    assert "merger/invalid-choice" in on_page
-    assert not [r for r in in_doctor if r.startswith("merger/")]
+@pytest.mark.parametrize(
+    ("script", "rule"),
+    [(MERGER.format(backend="ddp"), "merger/invalid-choice"), (CMAKE.format(value="MAYBE"), "cmake/invalid-value")],
+)
+def test_a_wrong_merger_or_cmake_command_is_reported_by_check_and_by_doctor_on_its_line(
+    write_page, facts, tmp_path, script: str, rule: str
+) -> None:
+    on_page, in_doctor = _both(write_page, facts, tmp_path, script)
+    assert rule in on_page and rule in in_doctor
+    path = tmp_path / "run.sh"
+    report = diagnose(path, facts, device="npu")
+    assert [(d.finding.rule, d.finding.line) for d in report.findings] == [(rule, 1)]
+
+
+@pytest.mark.parametrize("script", [MERGER.format(backend="fsdp"), CMAKE.format(value="ON")])
+def test_a_right_merger_or_cmake_command_is_silent_in_check_and_in_doctor(write_page, facts, tmp_path, script) -> None:
+    assert _both(write_page, facts, tmp_path, script) == ([], [])
+
+
+def test_every_command_check_is_registered_by_the_module_the_lazy_map_names() -> None:
+    """doctor imports a command check's module only when a script runs that command
+    (``checks.COMMAND_CHECK_MODULES``): the map must name every registered check and the module that registers it."""
+    import importlib
+
+    from verl_cookbook import checks
+
+    checks.load_all()
+    assert set(checks.COMMAND_CHECKS) == set(checks.COMMAND_CHECK_MODULES)
+    for name, module in checks.COMMAND_CHECK_MODULES.items():
+        registered = checks.COMMAND_CHECKS[name]
+        assert registered.__module__ == importlib.import_module(f"verl_cookbook.checks.{module}").__name__, name
+
+
+def test_a_checkout_of_another_verl_release_is_a_page_finding_that_doctor_leaves_to_the_script(
+    write_page, facts, tmp_path
+) -> None:
+    """``install/checkout-other-release`` judges a page about the pinned release; a launch script may build any."""
+    script = "git clone https://github.com/verl-project/verl.git && cd verl && git checkout v0.8.0\n"
+    on_page, in_doctor = _both(write_page, facts, tmp_path, script)
+    assert "install/checkout-other-release" in on_page and "install/checkout-other-release" not in in_doctor

@@ -40,6 +40,11 @@ TableCheck = Callable[[Table, Context], list[Finding]]
 # ``cmake`` -> "cmake"): (argv, block, code_line, ctx) -> findings. The shell check dispatches to these.
 CommandCheck = Callable[[list[str], CodeBlock, int, Context], list[Finding]]
 COMMAND_CHECKS: dict[str, CommandCheck] = {}
+# the module that registers each command check: a caller that does not load every check (doctor) imports only the
+# one a script needs (tests/test_one_judge.py holds that this map and the registrations agree)
+COMMAND_CHECK_MODULES = {"cmake": "cmake_options", "git": "stack", "pip": "stack", "verl.model_merger": "merger_cli"}
+# commands judged on pages only, not in launch scripts: what they judge is a page's own claim (its release)
+PAGE_ONLY_COMMANDS: set[str] = set()
 
 BLOCK_CHECKS: dict[str, BlockCheck] = {}
 CLAIM_CHECKS: dict[str, ClaimCheck] = {}
@@ -66,14 +71,26 @@ def block_check(kind: str, attrs: tuple[str, ...] = ()) -> Callable[[BlockCheck]
     return deco
 
 
-def command_check(name: str) -> Callable[[CommandCheck], CommandCheck]:
-    """Register the check of a command in a shell block, keyed by what it runs (``cmake``, ``verl.model_merger``)."""
+def command_check(name: str, *, page_only: bool = False) -> Callable[[CommandCheck], CommandCheck]:
+    """Register the check of a command in a shell block, keyed by what it runs (``cmake``, ``verl.model_merger``);
+    ``page_only``: it judges the command against what the page says, so doctor does not run it on a script."""
 
     def deco(fn: CommandCheck) -> CommandCheck:
         COMMAND_CHECKS[name] = fn
+        if page_only:
+            PAGE_ONLY_COMMANDS.add(name)
         return fn
 
     return deco
+
+
+def command_check_for(name: str | None) -> CommandCheck | None:
+    """The check of a command keyed ``name`` (``cmake``, ``verl.model_merger``), its module imported on first use."""
+    if name in COMMAND_CHECK_MODULES and name not in COMMAND_CHECKS:
+        import importlib
+
+        importlib.import_module(f"{__name__}.{COMMAND_CHECK_MODULES[name]}")
+    return COMMAND_CHECKS.get(name) if name else None
 
 
 def claim_check(kind: str) -> Callable[[ClaimCheck], ClaimCheck]:

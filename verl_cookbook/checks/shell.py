@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from verl_cookbook.checks import COMMAND_CHECKS, Context, block_check
+from verl_cookbook.checks import PAGE_ONLY_COMMANDS, Context, block_check, command_check_for
 from verl_cookbook.checks.launch import SHELL_BLOCK, Stage, judge_script
 from verl_cookbook.checks.override_fragments import check_fragments, fragment_lines
 from verl_cookbook.checks.shell_placeholders import lenient_commands
@@ -53,9 +53,21 @@ def check_script(
     ``stages`` a shell block asks for), and other known commands (a shell block's, strict or lenient)."""
     script = parse_script(code)
     out = judge_script(script, facts, where, device, stages, config)
+    if block is not None and ctx is not None:
+        out.extend(known_commands(script, block, ctx))
+    return out
+
+
+def known_commands(script, block: CodeBlock, ctx: Context, *, page: bool = True) -> list[Finding]:
+    """The other known commands of a script (``cmake``, ``pip``, ``python -m verl.model_merger``), each judged by its
+    check in :data:`verl_cookbook.checks.COMMAND_CHECKS`: a shell block's and, through a block made of the script,
+    doctor's (``page=False``: without the checks that judge a page's own claims)."""
+    out: list[Finding] = []
     for cmd in script.commands:
-        if cmd.module in COMMAND_CHECKS and block is not None and ctx is not None:
-            out.extend(COMMAND_CHECKS[cmd.module](cmd.argv, block, cmd.line, ctx))
+        check = command_check_for(cmd.module)
+        if check is None or (not page and cmd.module in PAGE_ONLY_COMMANDS):
+            continue
+        out.extend(check(cmd.argv, block, cmd.line, ctx))
     return out
 
 

@@ -270,7 +270,7 @@ def check_pip(argv: list[str], block: CodeBlock, line: int, ctx: Context) -> lis
 _VERL_REPO = re.compile(r"verl-project/verl|volcengine/verl")
 
 
-@command_check("git")
+@command_check("git", page_only=True)  # a page about the pinned release checking out another
 def check_git(argv: list[str], block: CodeBlock, line: int, ctx: Context) -> list[Finding]:
     args = argv[1:]
     if not args or args[0] not in ("checkout", "switch") or not _VERL_REPO.search(block.code):

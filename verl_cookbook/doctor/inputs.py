@@ -13,7 +13,7 @@ import yaml
 from verl_cookbook.checks.launch import Unit
 from verl_cookbook.facts import Facts
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import MarkdownError, read_text
+from verl_cookbook.markdown import CodeBlock, MarkdownError, read_text
 from verl_cookbook.rules.scripts import SHELL_SYNTAX, SHELL_TIMEOUT, YAML_NOT_A_MAPPING, YAML_SYNTAX
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -68,7 +68,9 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
     the script as a whole (syntax, its exports, comment lines that cut a command short, words after ``| tee``,
     modules verl does not have), the parsed script, and notes on what could not be known statically. The reading is
     the one every caller shares (:func:`verl_cookbook.checks.launch.read_script`)."""
+    from verl_cookbook.checks import Context
     from verl_cookbook.checks.launch import read_script
+    from verl_cookbook.checks.shell import known_commands
     from verl_cookbook.checks.shell_tools import bash_syntax
     from verl_cookbook.shell.evaluate import parse_script
 
@@ -83,7 +85,15 @@ def script_units(text: str, file: str, facts: Facts) -> tuple[list[Unit], dict, 
         ]
     reading = read_script(script, facts, lambda ln: (file, ln))
     notes = [f"line {ln}: {msg}" for ln, msg in script.notes] + reading.notes + other_entry_points(script, facts)
-    return reading.units, reading.env, findings + reading.findings, script, notes
+    commands = known_commands(script, script_block(text, file), Context(facts, Path(file).parent), page=False)
+    return reading.units, reading.env, findings + reading.findings + commands, script, notes
+
+
+def script_block(text: str, file: str) -> CodeBlock:
+    """The whole script as one shell block whose lines are the file's, so the command checks a shell block runs
+    (the model merger's options, Mooncake's CMake options) report on the script's own lines."""
+    n = text.count("\n") + 1
+    return CodeBlock(file, 1, 1, "bash", {}, "", text, [(file, line) for line in range(1, n + 1)])
 
 
 # `key.sub=value`, `+key=…`, `++key=…`, `~key`: a word Hydra reads as an override of a dotted key

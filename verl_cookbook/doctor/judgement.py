@@ -110,8 +110,8 @@ def diagnose(
     # not checked: "no verl trainer command" would say it twice
     if kind == "shell" and not units and not _named(pre, script, facts):
         report.notes.append(
-            "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script itself (its syntax "
-            "and exports) was checked"
+            "no verl trainer command (python -m verl.trainer.main_ppo ...) found: only the script itself (its syntax, "
+            "exports and the model merger or cmake commands in it) was checked"
         )
     for unit in units:
         if unit.note:
