@@ -286,11 +286,10 @@ def test_ports_check_shows_a_holder_it_may_not_inspect_without_users() -> None:
         assert first.isdigit(), "every port of 60000-60031 is taken on this machine"
         port = int(first)
         assert "users:" not in _ports_check_line(port, namespace)
-        if root:
-            assert f"pid={holder.pid}," in _ports_check_line(port, [])
-        else:
+        if not root:
             assert "users:" in _ports_check_line(port, [])
-        if root:
+        else:
+            assert f"pid={holder.pid}," in _ports_check_line(port, [])
             # the same process of another user, seen by a user who is not root
             other = subprocess.Popen(["python3", "-c", holder_cmd], stdout=subprocess.PIPE, text=True)
             try:

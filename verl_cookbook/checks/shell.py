@@ -35,6 +35,7 @@ from verl_cookbook.lenient import short_forms
 from verl_cookbook.markdown import CodeBlock
 from verl_cookbook.rules.scripts import SHELL_UNSET_VARIABLE, SHELLCHECK_SC
 from verl_cookbook.shell.evaluate import parse_script
+from verl_cookbook.shell.model import Script
 
 # -- the block ---------------------------------------------------------------------------------------
 
@@ -58,7 +59,7 @@ def check_script(
     return out
 
 
-def known_commands(script, block: CodeBlock, ctx: Context, *, page: bool = True) -> list[Finding]:
+def known_commands(script: Script, block: CodeBlock, ctx: Context, *, page: bool = True) -> list[Finding]:
     """The other known commands of a script (``cmake``, ``pip``, ``python -m verl.model_merger``), each judged by its
     check in :data:`verl_cookbook.checks.COMMAND_CHECKS`: a shell block's and, through a block made of the script,
     doctor's (``page=False``: without the checks that judge a page's own claims)."""

@@ -321,7 +321,8 @@ MERGER_ABSENT = declare(
     "No model merger in this release",
     "该版本无 model merger 命令",
     "A `python -m verl.model_merger` command for a release without it.",
-    "Python stops before any merger runs (that release has no such module to run); the checkpoint is not merged.",
+    "`python -m` finds nothing to run (that release has no `verl.model_merger` command line); the checkpoint is not "
+    "merged.",
     message="verl {release} has no `{name}` command line (no argparse parser in `verl/model_merger`)",
     message_zh="verl {release} 中没有 `{name}` 命令行（`verl/model_merger` 中没有 argparse 解析器）",
     fix="use a verl release that has the model merger, or the script it had before",

@@ -348,7 +348,7 @@ ZH: dict[str, tuple[str, str]] = {
     # merger
     "merger/absent": (
         "在没有该命令的版本中使用 `python -m verl.model_merger`。",
-        "该版本没有可运行的该模块，Python 在合并工具运行前即退出，检查点未被合并。",
+        "该版本没有 `verl.model_merger` 命令行，`python -m` 无可运行的内容，检查点未被合并。",
     ),
     "merger/ambiguous-option": ("缩写的选项同时匹配多个选项。", _MERGER),
     "merger/invalid-choice": ("取值不在选项的可选值内。", _MERGER),
