@@ -311,6 +311,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("max_ckpt_to_keep=1 two checkpoints on disk while saving", "en/recipes/troubleshooting/"),
     # miner31: verl #7953
     ("megatron resume learning rate warmup starts over", "en/recipes/troubleshooting/"),
+    # users30 R5: verl #6185
+    ("Ascend docker image", "en/install/"),
+    ("verl container image", "en/install/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -381,6 +384,9 @@ CHINESE: list[tuple[str, str]] = [
         "Rank 3 receive weights done, total_params: 1543503872, time cost: 2.87s, bandwidth: 4.3 GB/s",
         "backends/verify-sync/",
     ),
+    # users30 R5: verl #6185
+    ("昇腾 镜像 verl docker", "install/"),
+    ("容器镜像", "install/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
