@@ -191,6 +191,18 @@ def test_whitelist_verify_takes_the_ip_of_the_nic_hccl_socket_ifname_selects(tmp
         assert "HCCL_SOCKET_IFNAME" in verification
 
 
+def test_whitelist_verify_asks_for_the_variables_when_this_shell_has_none(tmp_path: Path) -> None:
+    """A reader who passed the step-4 variables through runtime_env has neither in the shell: the check names the
+    variable to set instead of a FileNotFoundError traceback (review35b-6)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("HCCL_IF_IP", "HCCL_SOCKET_IFNAME", "HCCL_WHITELIST_FILE")}
+    env["HCCL_IF_IP"] = "192.168.1.10"
+    out = subprocess.run(["bash", str(VERIFY_SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "set HCCL_WHITELIST_FILE" in out.stderr and "Traceback" not in out.stderr, out.stderr
+    for page in WHITELIST_PAGES:
+        verification = page.read_text(encoding="utf-8").split("{ #verify }")[1].split("{ #constraints }")[0]
+        assert "`HCCL_WHITELIST_FILE`" in verification
+
+
 def test_whitelist_verify_fails_with_a_json_error_on_the_readme_example(tmp_path: Path) -> None:
     bad = tmp_path / "whitelist.json"
     bad.write_text(README_EXAMPLE)
@@ -393,13 +405,15 @@ def _fact(fact_id: str) -> str:
 
 
 def test_the_transfer_timeout_shown_lies_above_the_rdma_retransmission_time_and_mooncakes_default() -> None:
-    """HCCL's minimum retransmission time with its own A2/A3 defaults (4.096 us * 2^20, 7 retries) is about 30 s;
-    the snippet's ASCEND_TRANSFER_TIMEOUT must sit a little above it, and above Mooncake's 10000 ms default."""
+    """The NIC gives up after the first send plus HCCL_RDMA_RETRY_CNT retries (HIXL's guide counts retries + 1,
+    review35b-1): with HCCL's A2/A3 defaults (4.096 us * 2^20, 7 retries) that is about 34 s. The snippet's
+    ASCEND_TRANSFER_TIMEOUT must sit a little above it, and above Mooncake's 10000 ms default."""
     text = (REPO / "snippets/ascend/ascend_direct_timeouts.sh").read_text(encoding="utf-8")
     (value,) = re.findall(r"^export ASCEND_TRANSFER_TIMEOUT=(\d+)$", text, re.M)
     assert _fact("hccl.rdma_timeout.formula") == "4.096μs"
+    assert _fact("hixl.doc.rdma_timeout_formula") == "HCCL_RDMA_RETRY_CNT + 1"
     retransmit_ms = (
-        4.096e-3 * 2 ** int(_fact("hccl.rdma_timeout.a2_default")) * int(_fact("hccl.rdma_retry_cnt.default"))
+        4.096e-3 * 2 ** int(_fact("hccl.rdma_timeout.a2_default")) * (int(_fact("hccl.rdma_retry_cnt.default")) + 1)
     )
     assert retransmit_ms < int(value) < 1.2 * retransmit_ms, (value, retransmit_ms)
     assert int(value) > int(_fact("mooncake.ascend_timeout.code_transfer"))

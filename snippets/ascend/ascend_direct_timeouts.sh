@@ -1,2 +1,2 @@
 # HCCL's RDMA retransmission settings unchanged; transfer timeout (ms) a little above their total
-export ASCEND_TRANSFER_TIMEOUT=32000
+export ASCEND_TRANSFER_TIMEOUT=36000

@@ -3,6 +3,8 @@
 python3 - "$HCCL_WHITELIST_FILE" "${HCCL_IF_IP:-}" "${HCCL_SOCKET_IFNAME:-}" "$(ip -4 -o addr show)" <<'PY'
 import json, sys
 path, ip, ifname, addrs = sys.argv[1:5]
+if not path:
+    sys.exit("set HCCL_WHITELIST_FILE in this shell to the whitelist file's path")
 nics = [(f[1], f[3].split("/")[0]) for f in (line.split() for line in addrs.splitlines()) if len(f) > 3]
 if ip:
     ips = [ip]
