@@ -184,3 +184,15 @@ def test_a_recorded_message_in_a_rules_old_words_is_reported_stale():
     assert findings and not _stale(findings)
     old = [{**f, "message_zh": f["message_zh"].replace("构造时失败", "构造时抛出 TypeError")} for f in findings]
     assert _stale(old) == [f"{f['path']}:{f['line']} config/not-a-field" for f in findings]
+
+
+def test_a_run_that_read_a_commit_older_than_a_week_says_the_findings_are_that_commits():
+    """review35j-5: a run dated months after the commit it read must not pass for today's main; a run on the day's
+    main says nothing of the kind."""
+    record = dict(_record())
+    record["commit_date"], record["measured"] = "2026-08-22", "2026-12-06 19:02"
+    assert "结果反映的是该提交时的主分支" in render(record, "zh")
+    assert "findings show main as of that commit" in render(record, "en")
+    record["commit_date"] = "2026-12-05"
+    assert "结果反映的是该提交时的主分支" not in render(record, "zh")
+    assert "findings show main as of that commit" not in render(record, "en")

@@ -13,6 +13,7 @@ that way.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,6 +44,12 @@ _TEXT = {
     "measured_dated": (
         "本次运行：verl 提交 {commit}（提交日期 {commit_date}），运行时间 {date}（UTC）。",
         "This run: verl commit {commit} (committed {commit_date}), run {date} (UTC).",
+    ),
+    "older_commit": (
+        "运行时间晚于提交日期一周以上：运行所用的 verl 检出止于该提交，"
+        "结果反映的是该提交时的主分支，而不是运行当天的主分支。",
+        "The run is more than a week later than the commit: the verl checkout it read ends at that commit, so the "
+        "findings show main as of that commit, not main on the day of the run.",
     ),
     "counts": (
         "文档与 README 中有 {docs} 条检查结果，示例启动脚本中有 {examples} 条检查结果。",
@@ -160,6 +167,15 @@ def _short(commit: str) -> str:
     return commit[:12]
 
 
+def _read_an_older_commit(record: Record) -> bool:
+    """The run came more than a week after the commit it read (a checkout that stops there, not today's main)."""
+    if not record.get("commit_date"):
+        return False
+    committed = datetime.date.fromisoformat(str(record["commit_date"])[:10])
+    measured = datetime.date.fromisoformat(str(record["measured"])[:10])
+    return (measured - committed).days > 7
+
+
 def render(record: Record, lang: str) -> str:
     """The page in ``lang`` (``zh`` or ``en``) for ``record``."""
     commit = str(record["commit"])
@@ -187,6 +203,7 @@ def render(record: Record, lang: str) -> str:
         )
         + ("" if lang == "zh" else " ")
         + _t("counts", lang, docs=len(docs), examples=len(examples)),
+        *(["", _t("older_commit", lang)] if _read_an_older_commit(record) else []),
         "",
         f"## {_t('changes', lang)} {{ #changes }}",
         "",

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Written for verl 0.9.0, which had the MindSpeed engine (model_engine=mindspeed).
+# Written for verl 0.9.0, which had the MindSpeed-LLM engine option (model_engine=mindspeed).
 ACTOR=(
     actor_rollout_ref.actor.mindspeed.tensor_model_parallel_size=4
     actor_rollout_ref.actor.mindspeed.param_offload=True

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 为 verl 0.9.0 编写，该版本提供 MindSpeed 引擎（model_engine=mindspeed）。
+# 为 verl 0.9.0 编写，该版本提供 MindSpeed-LLM 引擎选项（model_engine=mindspeed）。
 ACTOR=(
     actor_rollout_ref.actor.mindspeed.tensor_model_parallel_size=4
     actor_rollout_ref.actor.mindspeed.param_offload=True

@@ -17,7 +17,8 @@ FILE_MISSING = declare(
     "file/missing",
     "Path does not exist",
     "路径不存在",
-    "A page or folder named on the command line that does not exist.",
+    "A page or folder given to the Python API (`runner.check_paths`) that does not exist; on the command line a "
+    "missing path is a usage error instead (exit 2, no finding).",
     _UNREAD,
     message="no such file or folder",
     message_zh="文件或目录不存在",

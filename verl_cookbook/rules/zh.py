@@ -291,7 +291,11 @@ ZH: dict[str, tuple[str, str]] = {
     # file
     "file/binary": ("页面或传给 doctor 的文件含 NUL 字节，不是文本文件。", _UNREADABLE),
     "file/encoding": ("页面或传给 doctor 的文件不是 UTF-8 文本。", _UNREADABLE),
-    "file/missing": ("命令行中指定的页面或目录不存在。", _UNREADABLE),
+    "file/missing": (
+        "传给 Python 接口（`runner.check_paths`）的页面或目录不存在；"
+        "在命令行中指定不存在的路径属于用法错误（退出码 2，不产生检查结果）。",
+        _UNREADABLE,
+    ),
     "file/too-large": ("页面或传给 doctor 的文件超过检查工具读取的大小上限。", _UNREADABLE),
     "file/unreadable": ("页面或传给 doctor 的文件无法读取（无权限）。", _UNREADABLE),
     # include
