@@ -314,6 +314,9 @@ ENGLISH: list[tuple[str, str]] = [
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
+    # users31 R3: verl #4990
+    ("ShardedTensor.flattened_range is not supported", "en/recipes/troubleshooting/"),
+    ("CheckpointingException", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -387,6 +390,9 @@ CHINESE: list[tuple[str, str]] = [
     # users30 R5: verl #6185
     ("昇腾 镜像 verl docker", "install/"),
     ("容器镜像", "install/"),
+    # users31 R3: verl #4990
+    ("ShardedTensor.flattened_range is not supported", "recipes/troubleshooting/"),
+    ("Megatron 保存检查点 flattened_range", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
