@@ -317,6 +317,16 @@ ENGLISH: list[tuple[str, str]] = [
     # users31 R3: verl #4990
     ("ShardedTensor.flattened_range is not supported", "en/recipes/troubleshooting/"),
     ("CheckpointingException", "en/recipes/troubleshooting/"),
+    # users31 R5: vllm-ascend #5635
+    ("Failed to connect to target status: 103900", "en/recipes/troubleshooting/"),
+    ("Failed to connect to segment", "en/recipes/troubleshooting/"),
+    # users31 R6: vllm-ascend #7401
+    (
+        "Connect timeout to: 10.2:20033, you can increase the timeout duration to reduce the ASCEND_CONNECT_TIMEOUT"
+        " environment variable.",
+        "en/recipes/troubleshooting/",
+    ),
+    ("Transfer slice failed with status: 103902", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -393,6 +403,12 @@ CHINESE: list[tuple[str, str]] = [
     # users31 R3: verl #4990
     ("ShardedTensor.flattened_range is not supported", "recipes/troubleshooting/"),
     ("Megatron 保存检查点 flattened_range", "recipes/troubleshooting/"),
+    # users31 R5: vllm-ascend #5635
+    ("Failed to connect to target status: 103900", "recipes/troubleshooting/"),
+    ("mooncake 传输失败 ascend_direct", "recipes/troubleshooting/"),
+    # users31 R6: vllm-ascend #7401
+    ("Connect timeout to ASCEND_CONNECT_TIMEOUT", "recipes/troubleshooting/"),
+    ("Transfer slice failed with status: 103902", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
