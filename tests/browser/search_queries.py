@@ -327,6 +327,9 @@ ENGLISH: list[tuple[str, str]] = [
         "en/recipes/troubleshooting/",
     ),
     ("Transfer slice failed with status: 103902", "en/recipes/troubleshooting/"),
+    # users31 R8: checkpoint-engine #34
+    ("Failed to register memory Bad address", "en/recipes/troubleshooting/"),
+    ("Memory region not registered by any active device", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -409,6 +412,9 @@ CHINESE: list[tuple[str, str]] = [
     # users31 R6: vllm-ascend #7401
     ("Connect timeout to ASCEND_CONNECT_TIMEOUT", "recipes/troubleshooting/"),
     ("Transfer slice failed with status: 103902", "recipes/troubleshooting/"),
+    # users31 R8: checkpoint-engine #34
+    ("Failed to register memory 0x7fe280000000: Bad address [14]", "recipes/troubleshooting/"),
+    ("GPU 注册内存失败 Bad address", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
