@@ -330,6 +330,8 @@ ENGLISH: list[tuple[str, str]] = [
     # users31 R8: checkpoint-engine #34
     ("Failed to register memory Bad address", "en/recipes/troubleshooting/"),
     ("Memory region not registered by any active device", "en/recipes/troubleshooting/"),
+    # users31 R9: verl #250
+    ("NotImplementedError: load from hdfs is not implemented yet", "en/recipes/async-resume/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -415,6 +417,8 @@ CHINESE: list[tuple[str, str]] = [
     # users31 R8: checkpoint-engine #34
     ("Failed to register memory 0x7fe280000000: Bad address [14]", "recipes/troubleshooting/"),
     ("GPU 注册内存失败 Bad address", "recipes/troubleshooting/"),
+    # users31 R9: verl #250
+    ("load from hdfs is not implemented yet", "recipes/async-resume/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
