@@ -314,6 +314,24 @@ ENGLISH: list[tuple[str, str]] = [
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
+    # users31 R3: verl #4990
+    ("ShardedTensor.flattened_range is not supported", "en/recipes/troubleshooting/"),
+    ("CheckpointingException", "en/recipes/troubleshooting/"),
+    # users31 R5: vllm-ascend #5635
+    ("Failed to connect to target status: 103900", "en/recipes/troubleshooting/"),
+    ("Failed to connect to segment", "en/recipes/troubleshooting/"),
+    # users31 R6: vllm-ascend #7401
+    (
+        "Connect timeout to: 10.2:20033, you can increase the timeout duration to reduce the ASCEND_CONNECT_TIMEOUT"
+        " environment variable.",
+        "en/recipes/troubleshooting/",
+    ),
+    ("Transfer slice failed with status: 103902", "en/recipes/troubleshooting/"),
+    # users31 R8: checkpoint-engine #34
+    ("Failed to register memory Bad address", "en/recipes/troubleshooting/"),
+    ("Memory region not registered by any active device", "en/recipes/troubleshooting/"),
+    # users31 R9: verl #250
+    ("NotImplementedError: load from hdfs is not implemented yet", "en/recipes/async-resume/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -387,6 +405,20 @@ CHINESE: list[tuple[str, str]] = [
     # users30 R5: verl #6185
     ("昇腾 镜像 verl docker", "install/"),
     ("容器镜像", "install/"),
+    # users31 R3: verl #4990
+    ("ShardedTensor.flattened_range is not supported", "recipes/troubleshooting/"),
+    ("Megatron 保存检查点 flattened_range", "recipes/troubleshooting/"),
+    # users31 R5: vllm-ascend #5635
+    ("Failed to connect to target status: 103900", "recipes/troubleshooting/"),
+    ("mooncake 传输失败 ascend_direct", "recipes/troubleshooting/"),
+    # users31 R6: vllm-ascend #7401
+    ("Connect timeout to ASCEND_CONNECT_TIMEOUT", "recipes/troubleshooting/"),
+    ("Transfer slice failed with status: 103902", "recipes/troubleshooting/"),
+    # users31 R8: checkpoint-engine #34
+    ("Failed to register memory 0x7fe280000000: Bad address [14]", "recipes/troubleshooting/"),
+    ("GPU 注册内存失败 Bad address", "recipes/troubleshooting/"),
+    # users31 R9: verl #250
+    ("load from hdfs is not implemented yet", "recipes/async-resume/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
