@@ -809,3 +809,29 @@ def test_the_ci_step_warns_instead_of_a_usage_error_when_nothing_matches(tmp_pat
     r = subprocess.run(["bash", "-c", old], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
                        check=False)  # fmt: skip
     assert r.returncode == 2 and "required: FILE" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("release", "expected"),
+    [
+        ("0.9.0", ["ascend/kimi-950-unsupported"]),  # its README: "kimi-checkpoint-engine hasn't been supported"
+        ("0.9.1", ["ascend/whitelist-required"]),  # main's README (read for 0.9.1): turn the whitelist on
+        ("0.8.0", []),  # its README says nothing of the 950: not judged
+    ],
+)
+def test_kimi_on_the_950_is_judged_by_what_the_releases_readme_says(tmp_path, release, expected):
+    """review36j-1: doctor told a verl 0.9.0 user on the 950 to turn HCCL's whitelist on, a fix from a later README,
+    while 0.9.0's own README rules kimi_ckpt_engine out there."""
+    from verl_cookbook.verl_source import from_release
+
+    script = tmp_path / "run.sh"
+    script.write_text(
+        "export ASCEND_RT_VISIBLE_DEVICES=0,1\npython3 -m verl.trainer.main_ppo \\\n"
+        "    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n",
+        encoding="utf-8",
+    )
+    report = diagnose(script, load_facts(from_release(release)), cann="8.5.0", product="950")
+    found = [d for d in report.findings if d.finding.rule.startswith("ascend/")]
+    assert [d.finding.rule for d in found] == expected
+    if release == "0.9.0":
+        assert "hasn't been supported" in found[0].finding.fact and found[0].fix

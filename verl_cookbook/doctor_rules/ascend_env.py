@@ -31,10 +31,12 @@ from typing import Any
 from verl_cookbook.doctor_rules import DoctorFinding, Target, with_fix
 from verl_cookbook.rules.ascend import (
     ASCEND_INTRA_ROCE,
+    ASCEND_KIMI_950_UNSUPPORTED,
     ASCEND_REBUILD_GROUP_NPU,
     ASCEND_WHITELIST_FILE,
     ASCEND_WHITELIST_REQUIRED,
 )
+from verl_cookbook.stack_facts import StackFact, stack_facts
 
 KIMI = "kimi_ckpt_engine"
 ROCE_SINCE = (8, 5, 0)
@@ -66,12 +68,34 @@ def _anchor(t: Target) -> tuple[int, int]:
     return t.line_of((*t.ckpt_prefix, "backend")) or (t.anchor_line, 1)
 
 
+UNSUPPORTED = "hasn't been supported"  # the value of a README fact that rules a backend out on a product
+
+
+def readme_on_kimi_950(release: str) -> StackFact | None:
+    """What verl's README of ``release`` says of kimi_ckpt_engine on the Ascend 950 (``verl.readme.<release>.kimi_950``
+    in the stack snapshot): None when it says nothing."""
+    entries = stack_facts().get(f"verl.readme.{release}.kimi_950")
+    return entries[0] if entries else None
+
+
 def check_whitelist(t: Target) -> list[DoctorFinding]:
-    """kimi_ckpt_engine on Ascend 950PR/950DT: HCCL's whitelist must be on, with a valid file."""
+    """kimi_ckpt_engine on Ascend 950PR/950DT: HCCL's whitelist must be on, with a valid file. Judged by what the
+    README of the release says (review36j-1): a release whose README rules the backend out there gets that finding
+    instead, and one whose README says nothing of the 950 is not judged; a checkout (no release) follows main's."""
     if t.device != "npu" or t.backend != KIMI or t.product != "950":
         return []
     out: list[DoctorFinding] = []
     line, col = _anchor(t)
+    release = t.facts.release
+    if release is not None:
+        said = readme_on_kimi_950(release)
+        if said is None:
+            return []
+        if said.value == UNSUPPORTED:
+            finding = ASCEND_KIMI_950_UNSUPPORTED.at(
+                t.file, line, col, fact=said.text, fact_source=said.source, release=release, backend=KIMI
+            )
+            return [with_fix(finding, t)]
     disable = _env(t, "HCCL_WHITELIST_DISABLE")
     wl_file = _env(t, "HCCL_WHITELIST_FILE")
     missing = []

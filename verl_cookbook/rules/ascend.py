@@ -39,8 +39,9 @@ ASCEND_WHITELIST_REQUIRED = declare(
     "kimi_ckpt_engine on 950 without HCCL's whitelist",
     "Ascend 950PR/Ascend 950DT 上 `kimi_ckpt_engine` 未开启 HCCL 白名单校验",
     "`kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT without `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE`.",
-    "verl's README requires HCCL's whitelist check for `kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT; what fails "
-    "without it is not documented.",
+    "verl's README requires HCCL's whitelist check for `kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT (the README "
+    "of verl main at 1dda039, read for 0.9.1 and checkouts; releases whose README says nothing of the 950 are not "
+    "judged); what fails without it is not documented.",
     message="`{backend}` on Ascend 950PR/Ascend 950DT needs HCCL's whitelist turned on: export {missing!c}",
     message_zh="在 Ascend 950PR/Ascend 950DT 上使用 `{backend}` 需要开启 HCCL 白名单校验：请设置 {missing!c}",
     fix="export `HCCL_WHITELIST_DISABLE=0` and `HCCL_WHITELIST_FILE` pointing at a JSON file "
@@ -54,6 +55,32 @@ ASCEND_WHITELIST_REQUIRED = declare(
         "export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport HCCL_WHITELIST_DISABLE=0\n"
         "export HCCL_WHITELIST_FILE=/etc/hccl_whitelist.json\n" + _KIMI,
         ("--product", "950", "--cann", "8.5.0"),
+    ),
+)
+ASCEND_KIMI_950_UNSUPPORTED = declare(
+    "ascend/kimi-950-unsupported",
+    "kimi_ckpt_engine on 950 with a release that does not support it",
+    "在不支持的 verl 版本上于 Ascend 950PR/Ascend 950DT 使用 `kimi_ckpt_engine`",
+    "`kimi_ckpt_engine` on Ascend 950PR/Ascend 950DT with a verl release whose README says the backend is not "
+    "supported there (verl 0.9.0).",
+    "No whitelist setting makes it supported: verl's README of that release rules the backend out on the product.",
+    message="verl {release}'s README says `{backend}` is not supported on Ascend 950PR/Ascend 950DT",
+    message_zh="verl {release} 的 README 写明 Ascend 950PR/Ascend 950DT 不支持 `{backend}`",
+    fix="use another checkpoint engine backend (`nccl` runs on the HCCL engine) or a verl release that supports "
+    "`kimi_ckpt_engine` on the 950 (0.9.1 per the README of verl main)",
+    fix_zh="改用其他检查点引擎后端（`nccl` 在昇腾上即 HCCL 引擎），"
+    "或改用支持在该产品上使用 `kimi_ckpt_engine` 的 verl 版本（据 verl 主分支的 README 为 0.9.1）",
+    page=PAGE_WHITELIST,
+    bad=Example(
+        "sh",
+        "export ASCEND_RT_VISIBLE_DEVICES=0,1\n" + _KIMI,
+        ("--verl", "0.9.0", "--product", "950", "--cann", "8.5.0"),
+    ),
+    good=Example(
+        "sh",
+        "export ASCEND_RT_VISIBLE_DEVICES=0,1\nexport HCCL_WHITELIST_DISABLE=0\n"
+        "export HCCL_WHITELIST_FILE=/etc/hccl_whitelist.json\n" + _KIMI,
+        ("--verl", "0.9.1", "--product", "950", "--cann", "8.5.0"),
     ),
 )
 ASCEND_WHITELIST_FILE = declare(

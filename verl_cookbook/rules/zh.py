@@ -42,8 +42,14 @@ ZH: dict[str, tuple[str, str]] = {
     "ascend/whitelist-required": (
         "在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine`，但未同时设置 `HCCL_WHITELIST_DISABLE=0` 与 "
         "`HCCL_WHITELIST_FILE`。",
-        "verl 的 README 要求在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine` 时开启 HCCL 白名单校验，"
+        "verl 的 README 要求在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine` 时开启 HCCL 白名单校验"
+        "（verl 主分支 1dda039 的 README，用于 0.9.1 与 verl 源码检出；README 未提及该产品的版本不作判断），"
         "未开启时的具体失败现象未见说明。",
+    ),
+    "ascend/kimi-950-unsupported": (
+        "在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine`，"
+        "而所用 verl 版本的 README 写明该产品不支持该后端（verl 0.9.0）。",
+        "任何白名单设置都无法使其可用：该版本的 README 已写明该产品不支持该后端。",
     ),
     # cite
     "cite/claim-outside-lines": ("声明所引的代码不在引用标注的行号范围内。", _STALE),
