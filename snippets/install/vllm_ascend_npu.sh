@@ -32,7 +32,7 @@ cd ..
 cd vllm-ascend
 git submodule update --init --recursive
 # --no-build-isolation builds with what is installed, so install the build requirements first
-# (setuptools-scm, cmake, pybind11, … are in requirements.txt, not in vLLM's or verl's requirements)
+# (setuptools-scm, cmake, … are in requirements.txt, not in vLLM's or verl's requirements)
 # PyTorch's CPU index is added on x86_64 only: there the torch-npu wheel requires torch==2.10.0+cpu, which only that
 # index has; on aarch64 torch comes from PyPI.
 cpu_index=()

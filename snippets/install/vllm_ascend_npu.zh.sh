@@ -32,7 +32,7 @@ cd ..
 cd vllm-ascend
 git submodule update --init --recursive
 # --no-build-isolation 使用当前环境中已安装的软件包编译，因此先安装编译依赖
-# （setuptools-scm、cmake、pybind11 等在 requirements.txt 中，vLLM 与 verl 的依赖中没有）
+# （setuptools-scm、cmake 等在 requirements.txt 中，vLLM 与 verl 的依赖中没有）
 # 仅在 x86_64 上添加 PyTorch 的 CPU 软件源：x86_64 上的 torch-npu wheel 要求 torch==2.10.0+cpu，该版本只在该软件源中提供；
 # aarch64 上的 torch 来自 PyPI。
 cpu_index=()
