@@ -332,6 +332,14 @@ ENGLISH: list[tuple[str, str]] = [
     ("Memory region not registered by any active device", "en/recipes/troubleshooting/"),
     # users31 R9: verl #250
     ("NotImplementedError: load from hdfs is not implemented yet", "en/recipes/async-resume/"),
+    # users32 R2: verl #7226
+    ("model merger hf_upload every rank", "en/recipes/model-merger/"),
+    # users32 R1: verl #5009
+    ("Unable to meet other processes at the rendezvous store", "en/recipes/troubleshooting/"),
+    ("rendezvous", "en/recipes/troubleshooting/"),
+    # users32 R5: AReaL #1099
+    ("EJ0001 Failed to initialize the HCCP process", "en/recipes/troubleshooting/"),
+    ("hcclCommInitRootInfoConfig error code is 7", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -419,6 +427,14 @@ CHINESE: list[tuple[str, str]] = [
     ("GPU 注册内存失败 Bad address", "recipes/troubleshooting/"),
     # users31 R9: verl #250
     ("load from hdfs is not implemented yet", "recipes/async-resume/"),
+    # users32 R2: verl #7226
+    ("模型合并 hf_upload 每个 rank 都上传", "recipes/model-merger/"),
+    # users32 R1: verl #5009
+    ("RuntimeError: Unable to meet other processes at the rendezvous store", "recipes/troubleshooting/"),
+    ("首次同步 rendezvous 报错", "recipes/troubleshooting/"),
+    # users32 R5: AReaL #1099
+    ("hcclCommInitRootInfoConfig error code is 7 EJ0001", "recipes/troubleshooting/"),
+    ("共卡部署 创建通信域失败 EJ0001", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
