@@ -135,8 +135,8 @@ ASCEND_REBUILD_GROUP_NPU = declare(
     "`HCCLCheckpointEngine.finalize()` 会调用 `self.pyhccl.destroyComm(...)`，而 vllm-ascend 的 "
     "`PyHcclCommunicator` 没有该方法（`AttributeError`）",
     fix="keep the default `rebuild_group=False` (the group is built once and reused); if rollout replicas "
-    "come and go, use `backend=mooncake` with `device=npu`, which reconnects on every sync",
+    "come and go, use `backend=mooncake` with `device=npu`, which forms its process group afresh on every sync",
     fix_zh="保持默认的 `rebuild_group=False`（通信域只建立一次并复用）；如果推理端需要扩缩容，请使用 "
-    "`backend=mooncake` 并设置 `device=npu`，它在每次同步时重新建链",
+    "`backend=mooncake` 并设置 `device=npu`，它在每次同步时按本次的参与方重新组建进程组",
     page=PAGE_NCCL_HCCL + "#rebuild-group-npu",
 )
