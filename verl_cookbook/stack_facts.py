@@ -28,6 +28,9 @@ SNAPSHOT_DIR = Path(__file__).resolve().parent / "snapshots"
 INDEX_URL = "https://pypi.org/project"
 
 
+UNSUPPORTED = "hasn't been supported"  # the value of a README fact that rules a backend out on a product
+
+
 def snapshot_dir() -> Path:
     return Path(os.environ.get("VERL_COOKBOOK_SNAPSHOTS") or SNAPSHOT_DIR)
 

@@ -15,8 +15,8 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from verl_cookbook.stack_facts import StackFact
-from verl_cookbook.stack_plan import UNSUPPORTED, Plan, build, guide_differences, rejects, source_build
+from verl_cookbook.stack_facts import UNSUPPORTED, StackFact
+from verl_cookbook.stack_plan import Plan, build, guide_differences, rejects, source_build
 from verl_cookbook.stack_render import glibc_text
 from verl_cookbook.stack_resolve import BACKENDS, Ask, recorded, release_fact, uploads
 

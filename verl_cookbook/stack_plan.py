@@ -14,7 +14,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
 from verl_cookbook import resolver
-from verl_cookbook.stack_facts import StackFact, stack_facts, wheel
+from verl_cookbook.stack_facts import UNSUPPORTED, StackFact, stack_facts, wheel
 from verl_cookbook.stack_resolve import (
     Ask,
     file_version,
@@ -304,9 +304,6 @@ def support_notes(ask: Ask) -> list[str]:
     if f is None:
         return [f"verl {ask.verl}'s README says nothing of kimi_ckpt_engine on the Ascend 950"]
     return [f"{readme_label(ask.verl, f)} on kimi_ckpt_engine on the Ascend 950: “{f.text}” ({f.source})"]
-
-
-UNSUPPORTED = "hasn't been supported"  # the value of a README fact that says a backend does not run on a product
 
 
 def unsupported(ask: Ask) -> str | None:

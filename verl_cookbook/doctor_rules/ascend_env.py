@@ -36,7 +36,7 @@ from verl_cookbook.rules.ascend import (
     ASCEND_WHITELIST_FILE,
     ASCEND_WHITELIST_REQUIRED,
 )
-from verl_cookbook.stack_facts import StackFact, stack_facts
+from verl_cookbook.stack_facts import UNSUPPORTED, StackFact, stack_facts
 
 KIMI = "kimi_ckpt_engine"
 ROCE_SINCE = (8, 5, 0)
@@ -66,9 +66,6 @@ def _env(t: Target, name: str) -> tuple[str | None, int] | None:
 
 def _anchor(t: Target) -> tuple[int, int]:
     return t.line_of((*t.ckpt_prefix, "backend")) or (t.anchor_line, 1)
-
-
-UNSUPPORTED = "hasn't been supported"  # the value of a README fact that rules a backend out on a product
 
 
 def readme_on_kimi_950(release: str) -> StackFact | None:
