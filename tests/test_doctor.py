@@ -19,6 +19,7 @@ from verl_cookbook.doctor import InputError, diagnose
 from verl_cookbook.doctor.guesses import guess_cann, guess_product
 from verl_cookbook.doctor_rules import SITE_URL, ascend_env, site_url
 from verl_cookbook.facts import load_facts
+from verl_cookbook.verl_source import from_release
 
 DATA = Path(__file__).resolve().parent / "data" / "doctor"
 REPO = Path(__file__).resolve().parent.parent
@@ -822,8 +823,6 @@ def test_the_ci_step_warns_instead_of_a_usage_error_when_nothing_matches(tmp_pat
 def test_kimi_on_the_950_is_judged_by_what_the_releases_readme_says(tmp_path, release, expected):
     """review36j-1: doctor told a verl 0.9.0 user on the 950 to turn HCCL's whitelist on, a fix from a later README,
     while 0.9.0's own README rules kimi_ckpt_engine out there."""
-    from verl_cookbook.verl_source import from_release
-
     script = tmp_path / "run.sh"
     script.write_text(
         "export ASCEND_RT_VISIBLE_DEVICES=0,1\npython3 -m verl.trainer.main_ppo \\\n"

@@ -72,6 +72,12 @@ def stack_facts() -> dict[str, list[StackFact]]:
     return _stack_facts(str(snapshot_dir()))
 
 
+def fact(fid: str) -> StackFact | None:
+    """The snapshot entry ``fid`` (the first, for an id with one entry per CANN release); None when there is none."""
+    entries = stack_facts().get(fid)
+    return entries[0] if entries else None
+
+
 def cann_version(text: str) -> Version | None:
     """CANN's own spellings (``8.3.RC1``, ``8.5.0``, ``9.0.0-beta.1``) as comparable versions."""
     t = re.sub(r"\.?RC(\d+)", r"rc\1", text.strip(), flags=re.I)

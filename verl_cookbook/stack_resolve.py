@@ -40,7 +40,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
 from verl_cookbook import resolver
-from verl_cookbook.stack_facts import StackFact, snapshot_dir, stack_facts
+from verl_cookbook.stack_facts import StackFact, fact, snapshot_dir, stack_facts
 
 PRODUCTS = ("A2", "A3", "950")
 GUIDE_FAMILY = {"A2": "a3", "A3": "a3", "950": "a5"}  # verl's guide: one table for A2/A3, install_guidance_A5 for 950
@@ -112,11 +112,6 @@ class Ask:
 
 
 # -- the committed facts ------------------------------------------------------------------------------------------
-
-
-def fact(fid: str) -> StackFact | None:
-    entries = stack_facts().get(fid)
-    return entries[0] if entries else None
 
 
 def guide(ask: Ask) -> dict[str, StackFact]:

@@ -7,6 +7,7 @@ to one function here; a block that no kind claims is itself a finding.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,8 +88,6 @@ def command_check(name: str, *, page_only: bool = False) -> Callable[[CommandChe
 def command_check_for(name: str | None) -> CommandCheck | None:
     """The check of a command keyed ``name`` (``cmake``, ``verl.model_merger``), its module imported on first use."""
     if name in COMMAND_CHECK_MODULES and name not in COMMAND_CHECKS:
-        import importlib
-
         importlib.import_module(f"{__name__}.{COMMAND_CHECK_MODULES[name]}")
     return COMMAND_CHECKS.get(name) if name else None
 

@@ -36,7 +36,7 @@ from verl_cookbook.rules.ascend import (
     ASCEND_WHITELIST_FILE,
     ASCEND_WHITELIST_REQUIRED,
 )
-from verl_cookbook.stack_facts import UNSUPPORTED, StackFact, stack_facts
+from verl_cookbook.stack_facts import UNSUPPORTED, fact
 
 KIMI = "kimi_ckpt_engine"
 ROCE_SINCE = (8, 5, 0)
@@ -68,13 +68,6 @@ def _anchor(t: Target) -> tuple[int, int]:
     return t.line_of((*t.ckpt_prefix, "backend")) or (t.anchor_line, 1)
 
 
-def readme_on_kimi_950(release: str) -> StackFact | None:
-    """What verl's README of ``release`` says of kimi_ckpt_engine on the Ascend 950 (``verl.readme.<release>.kimi_950``
-    in the stack snapshot): None when it says nothing."""
-    entries = stack_facts().get(f"verl.readme.{release}.kimi_950")
-    return entries[0] if entries else None
-
-
 def check_whitelist(t: Target) -> list[DoctorFinding]:
     """kimi_ckpt_engine on Ascend 950PR/950DT: HCCL's whitelist must be on, with a valid file. Judged by what the
     README of the release says (review36j-1): a release whose README rules the backend out there gets that finding
@@ -85,7 +78,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
     line, col = _anchor(t)
     release = t.facts.release
     if release is not None:
-        said = readme_on_kimi_950(release)
+        said = fact(f"verl.readme.{release}.kimi_950")  # what that release's README says of kimi on the 950
         if said is None:
             return []
         if said.value == UNSUPPORTED:
