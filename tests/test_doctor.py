@@ -444,6 +444,8 @@ def test_one_file_gets_each_of_its_notes(capsys, tmp_path):
     _code, _out, err = _doctor_text(capsys, str(_yaml(tmp_path)))
     assert "kimi_npu.yaml: note: CANN version unknown" in err
     assert "kimi_npu.yaml: note: Ascend product unknown" in err
+    # both rules the product decides are named (review39j-3)
+    assert "ascend/whitelist-required" in err and "ascend/kimi-950-unsupported" in err
     assert "notes by kind" not in err
 
 
@@ -834,3 +836,36 @@ def test_kimi_on_the_950_is_judged_by_what_the_releases_readme_says(tmp_path, re
     assert [d.finding.rule for d in found] == expected
     if release == "0.9.0":
         assert "hasn't been supported" in found[0].finding.fact and found[0].fix
+
+
+README_950_UNSUPPORTED = "1. kimi-checkpoint-engine hasn't been supported in Ascend 950.\n"  # v0.9.0's line 35
+README_950_WHITELIST = "1. In Ascend 950, you need enable whitelist to support kimi-checkpoint-engine. you should set\n"
+
+
+@pytest.mark.parametrize(
+    ("readme", "expected"),
+    [
+        (README_950_UNSUPPORTED, ["ascend/kimi-950-unsupported"]),  # a v0.9.0 checkout: its own README rules it out
+        (README_950_WHITELIST, ["ascend/whitelist-required"]),  # a main checkout: turn the whitelist on
+        ("# Checkpoint engine\n\nNothing about the 950.\n", []),  # silent: not judged, as for a release
+        (None, ["ascend/whitelist-required"]),  # no README (a bare package): main's is followed
+    ],
+)
+def test_a_checkout_on_the_950_is_judged_by_its_own_readme(verl_copy, tmp_path, readme, expected):
+    """review39j-1: a v0.9.0 checkout was told to turn the whitelist on, from main's README, while its own README
+    says kimi_ckpt_engine is not supported on the 950."""
+    path = verl_copy.root / "verl" / "checkpoint_engine" / "README.md"
+    path.unlink(missing_ok=True)
+    if readme is not None:
+        path.write_text("# Checkpoint engine\n\n## Ascend\n\n" + readme, encoding="utf-8")
+    script = tmp_path / "run.sh"
+    script.write_text(
+        "export ASCEND_RT_VISIBLE_DEVICES=0,1\npython3 -m verl.trainer.main_ppo \\\n"
+        "    actor_rollout_ref.rollout.checkpoint_engine.backend=kimi_ckpt_engine\n",
+        encoding="utf-8",
+    )
+    report = diagnose(script, load_facts(verl_copy, use_cache=False), cann="8.5.0", product="950")
+    found = [d for d in report.findings if d.finding.rule.startswith("ascend/")]
+    assert [d.finding.rule for d in found] == expected
+    if readme is not None and expected:
+        assert found[0].finding.fact_source == f"{path}:5"  # the checkout's own line, not main's

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import math
 import re
@@ -228,9 +229,18 @@ def _runs(workflow: dict) -> list[str]:
 def test_the_drift_workflow_checks_what_a_pull_request_changes_and_every_page_on_main():
     flow = _workflow(REPO / "snippets" / "tools" / "verl-docs-drift.yml")
     paths = flow["on"]["pull_request"]["paths"]
-    assert {"**/*.md", "**/*.rst", "verl/**"} <= set(paths)
-    assert flow["on"]["push"]["branches"] == ["main"]
+    assert "verl/**" in paths  # a change to the code the pages cite runs the job
     (step,) = [s for job in flow["jobs"].values() for s in job["steps"] if "$CHANGED" in s.get("run", "")]
+    # every path the check reads is one a pull request's change to it triggers the job for, and no trigger is
+    # wider than what is checked (a README outside them would run the job and check nothing: review39j-4)
+    argv = step["run"].split()
+    checked = argv[argv.index("$CHANGED") + 1 :]  # the paths follow the options
+    assert checked == ["docs/", "verl/checkpoint_engine/README.md"], checked
+    for path in checked:
+        assert any(fnmatch.fnmatch(path.rstrip("/") + "/x" if path.endswith("/") else path, p) for p in paths), path
+    for pattern in paths:
+        assert pattern in {"docs/**", "verl/**"}, f"{pattern} triggers the job for files it never checks"
+    assert flow["on"]["push"]["branches"] == ["main"]
     changed = step["env"]["CHANGED"]
     # --changed only on a pull request (against its target branch); on a push to main the variable is empty
     assert "github.event_name == 'pull_request'" in changed and "--changed=origin/" in changed and "|| ''" in changed

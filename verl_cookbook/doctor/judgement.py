@@ -152,7 +152,8 @@ def diagnose(
     elif dev.value == "npu" and report.kimi:  # both rules judge kimi_ckpt_engine only: nothing to say otherwise
         if report.product.value is None:
             report.notes.append(
-                "Ascend product unknown (--product A2|A3|950): the Ascend 950PR/950DT whitelist rule was not applied"
+                "Ascend product unknown (--product A2|A3|950): the Ascend 950PR/950DT rules were not applied"
+                " (ascend/whitelist-required, or ascend/kimi-950-unsupported where the release's README says so)"
             )
         if report.cann.value is None:
             report.notes.append("CANN version unknown (--cann VERSION): the CANN >= 8.5.0 rule was not applied")

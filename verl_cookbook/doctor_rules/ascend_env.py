@@ -36,7 +36,7 @@ from verl_cookbook.rules.ascend import (
     ASCEND_WHITELIST_FILE,
     ASCEND_WHITELIST_REQUIRED,
 )
-from verl_cookbook.stack_facts import UNSUPPORTED, fact
+from verl_cookbook.stack_facts import UNSUPPORTED, StackFact, fact
 
 KIMI = "kimi_ckpt_engine"
 ROCE_SINCE = (8, 5, 0)
@@ -68,24 +68,58 @@ def _anchor(t: Target) -> tuple[int, int]:
     return t.line_of((*t.ckpt_prefix, "backend")) or (t.anchor_line, 1)
 
 
+# How verl's README words kimi_ckpt_engine on the 950: the lines the snapshot facts verl.readme.<release>.kimi_950
+# were read from (v0.9.0: ruled out; main from PRs #5546 and #7452: the whitelist), matched in a checkout's own README.
+_README_PATH = "verl/checkpoint_engine/README.md"
+_README_950 = (
+    (re.compile(r"kimi-checkpoint-engine hasn't been supported in Ascend 950"), UNSUPPORTED),
+    (re.compile(r"In Ascend 950, you need enable whitelist to support kimi-checkpoint-engine"), "enable whitelist"),
+)
+
+
+def _checkout_readme_950(t: Target) -> tuple[bool, StackFact | None]:
+    """What a checkout's own README says of kimi on the 950 (review39j-1): (whether the checkout has the README,
+    the line that says it, as a fact with its file:line; None when the README says nothing of it)."""
+    tree = t.facts.tree
+    if not tree.whole or not tree.exists(_README_PATH):
+        return False, None
+    for n, text in enumerate(tree.read(_README_PATH).splitlines(), 1):
+        for pattern, value in _README_950:
+            if pattern.search(text):
+                return True, StackFact("checkout", value, text.strip(), f"{tree.root / _README_PATH}:{n}")
+    return True, None
+
+
 def check_whitelist(t: Target) -> list[DoctorFinding]:
     """kimi_ckpt_engine on Ascend 950PR/950DT: HCCL's whitelist must be on, with a valid file. Judged by what the
     README of the release says (review36j-1): a release whose README rules the backend out there gets that finding
-    instead, and one whose README says nothing of the 950 is not judged; a checkout (no release) follows main's."""
+    instead, and one whose README says nothing of the 950 is not judged. A checkout is judged by its own README
+    (review39j-1); one without that README (a bare package) follows main's."""
     if t.device != "npu" or t.backend != KIMI or t.product != "950":
         return []
     out: list[DoctorFinding] = []
     line, col = _anchor(t)
     release = t.facts.release
+    said: StackFact | None = None
     if release is not None:
         said = fact(f"verl.readme.{release}.kimi_950")  # what that release's README says of kimi on the 950
         if said is None:
             return []
-        if said.value == UNSUPPORTED:
-            finding = ASCEND_KIMI_950_UNSUPPORTED.at(
-                t.file, line, col, fact=said.text, fact_source=said.source, release=release, backend=KIMI
-            )
-            return [with_fix(finding, t)]
+    else:
+        has_readme, said = _checkout_readme_950(t)
+        if has_readme and said is None:
+            return []
+    if said is not None and said.value == UNSUPPORTED:
+        finding = ASCEND_KIMI_950_UNSUPPORTED.at(
+            t.file,
+            line,
+            col,
+            fact=said.text,
+            fact_source=said.source,
+            release=release or t.facts.tree.version or t.facts.tree.label,
+            backend=KIMI,
+        )
+        return [with_fix(finding, t)]
     disable = _env(t, "HCCL_WHITELIST_DISABLE")
     wl_file = _env(t, "HCCL_WHITELIST_FILE")
     missing = []
@@ -103,7 +137,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
                     col if where == line else 1,
                     fact="verl's README: on Ascend 950 kimi_ckpt_engine needs HCCL_WHITELIST_DISABLE=0 and "
                     "HCCL_WHITELIST_FILE",
-                    fact_source=README,
+                    fact_source=said.source if said is not None and said.id == "checkout" else README,
                     backend=KIMI,
                     missing=missing,
                 ),

@@ -89,8 +89,8 @@ ASCEND_WHITELIST_FILE = declare(
     "HCCL 白名单文件无效",
     "An `HCCL_WHITELIST_FILE` beside the script (or at an absolute path here) that is not valid JSON or not "
     '`{"host_ip": [...]}` with IPv4 addresses; a file not found here is not read, and the summary says so.',
-    "With an invalid whitelist file, HCCL's whitelist check fails and so does link setup; HCCL ignores `device_ip` and "
-    "any other key, so addresses listed there are not whitelisted.",
+    "With an invalid whitelist file, HCCL's whitelist check fails and so does link setup; `device_ip` is a field "
+    "HCCL's documentation calls reserved and not supported yet, so addresses listed only there are not whitelisted.",
     message="`HCCL_WHITELIST_FILE={value}`: {problems!p}",
     message_zh="`HCCL_WHITELIST_FILE={value}`：{problems!p}",
     parts=_WHITELIST_PARTS,

@@ -36,8 +36,8 @@ ZH: dict[str, tuple[str, str]] = {
     "ascend/whitelist-file": (
         "`HCCL_WHITELIST_FILE` 指向脚本旁（或本机绝对路径下）的文件，但其内容不是合法的 JSON，或不是由 IPv4 地址组成的 "
         '`{"host_ip": [...]}`；本机找不到的文件不读取，汇总信息中会说明。',
-        "白名单文件内容无效时，HCCL 的白名单校验失败，建链失败；HCCL 忽略 `device_ip` 及其他键，"
-        "其中列出的地址不会加入白名单。",
+        "白名单文件内容无效时，HCCL 的白名单校验失败，建链失败；HCCL 文档称 `device_ip` 为预留字段、当前版本暂不支持，"
+        "只在该字段中列出的地址不会加入白名单。",
     ),
     "ascend/whitelist-required": (
         "在 Ascend 950PR/Ascend 950DT 上使用 `kimi_ckpt_engine`，但未同时设置 `HCCL_WHITELIST_DISABLE=0` 与 "
