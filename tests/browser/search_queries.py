@@ -344,6 +344,11 @@ ENGLISH: list[tuple[str, str]] = [
     ("param_sync slow", "en/recipes/troubleshooting/"),
     ("fully async weight sync takes long", "en/recipes/troubleshooting/"),
     ("timing_s/param_sync", "en/recipes/troubleshooting/"),
+    # users33 R6: vllm #57853
+    ("weight update while asleep segfault", "en/recipes/troubleshooting/"),
+    ("update weights before wake_up", "en/recipes/troubleshooting/"),
+    ("sleep wake up weight sync", "en/recipes/troubleshooting/"),
+    ("Segfault encountered cuMemcpyDtoDAsync_v2", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -442,6 +447,9 @@ CHINESE: list[tuple[str, str]] = [
     # users33 R2: verl #4896
     ("timing_s/param_sync 耗时很长", "recipes/troubleshooting/"),
     ("fully_async 同步权重 耗时 逐次增长", "recipes/troubleshooting/"),
+    # users33 R6: vllm #57853
+    ("休眠 权重更新 段错误", "recipes/troubleshooting/"),
+    ("Segfault encountered cuMemcpyDtoDAsync_v2", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
