@@ -340,6 +340,18 @@ ENGLISH: list[tuple[str, str]] = [
     # users32 R5: AReaL #1099
     ("EJ0001 Failed to initialize the HCCP process", "en/recipes/troubleshooting/"),
     ("hcclCommInitRootInfoConfig error code is 7", "en/recipes/troubleshooting/"),
+    # users33 R1: verl #3457
+    ("dataloader order after resume", "en/recipes/async-resume/"),
+    ("resume data order differs", "en/recipes/async-resume/"),
+    # users33 R2: verl #4896
+    ("param_sync slow", "en/recipes/troubleshooting/"),
+    ("fully async weight sync takes long", "en/recipes/troubleshooting/"),
+    ("timing_s/param_sync", "en/recipes/troubleshooting/"),
+    # users33 R6: vllm #57853
+    ("weight update while asleep segfault", "en/recipes/troubleshooting/"),
+    ("update weights before wake_up", "en/recipes/troubleshooting/"),
+    ("sleep wake up weight sync", "en/recipes/troubleshooting/"),
+    ("Segfault encountered cuMemcpyDtoDAsync_v2", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -435,6 +447,16 @@ CHINESE: list[tuple[str, str]] = [
     # users32 R5: AReaL #1099
     ("hcclCommInitRootInfoConfig error code is 7 EJ0001", "recipes/troubleshooting/"),
     ("共卡部署 创建通信域失败 EJ0001", "recipes/troubleshooting/"),
+    # users33 R1: verl #3457
+    ("断点续训 dataloader 顺序", "recipes/async-resume/"),
+    ("随机 采样 续训 复现", "recipes/async-resume/"),
+    ("断点重训 dataloader 顺序不一致", "recipes/async-resume/"),
+    # users33 R2: verl #4896
+    ("timing_s/param_sync 耗时很长", "recipes/troubleshooting/"),
+    ("fully_async 同步权重 耗时 逐次增长", "recipes/troubleshooting/"),
+    # users33 R6: vllm #57853
+    ("休眠 权重更新 段错误", "recipes/troubleshooting/"),
+    ("Segfault encountered cuMemcpyDtoDAsync_v2", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
