@@ -311,6 +311,10 @@ ENGLISH: list[tuple[str, str]] = [
     ("max_ckpt_to_keep=1 two checkpoints on disk while saving", "en/recipes/troubleshooting/"),
     # miner31: verl #7953
     ("megatron resume learning rate warmup starts over", "en/recipes/troubleshooting/"),
+    # users34 R4: vllm #16663
+    ("cpu memory not released wake up", "en/recipes/troubleshooting/"),
+    ("host memory keeps growing after sleep wake_up level 1", "en/recipes/troubleshooting/"),
+    ("VLLM_SLEEP_MODE_RELEASE_HOST_MEMORY", "en/recipes/troubleshooting/"),
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
@@ -435,6 +439,9 @@ CHINESE: list[tuple[str, str]] = [
     # users32 R5: AReaL #1099
     ("hcclCommInitRootInfoConfig error code is 7 EJ0001", "recipes/troubleshooting/"),
     ("共卡部署 创建通信域失败 EJ0001", "recipes/troubleshooting/"),
+    # users34 R4: vllm #16663
+    ("唤醒后 主机内存 未释放", "recipes/troubleshooting/"),
+    ("VLLM_SLEEP_MODE_RELEASE_HOST_MEMORY", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
