@@ -315,6 +315,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("cpu memory not released wake up", "en/recipes/troubleshooting/"),
     ("host memory keeps growing after sleep wake_up level 1", "en/recipes/troubleshooting/"),
     ("VLLM_SLEEP_MODE_RELEASE_HOST_MEMORY", "en/recipes/troubleshooting/"),
+    # users34 R1: vllm-ascend #13086
+    ("Unsupported soc_version", "en/recipes/troubleshooting/"),
+    ("vllm-ascend 950 Unsupported soc_version select_moe_comm_method", "en/recipes/troubleshooting/"),
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
@@ -442,6 +445,9 @@ CHINESE: list[tuple[str, str]] = [
     # users34 R4: vllm #16663
     ("唤醒后 主机内存 未释放", "recipes/troubleshooting/"),
     ("VLLM_SLEEP_MODE_RELEASE_HOST_MEMORY", "recipes/troubleshooting/"),
+    # users34 R1: vllm-ascend #13086
+    ("Unsupported soc_version", "recipes/troubleshooting/"),
+    ("950 vllm-ascend 报错 Unsupported soc_version", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
