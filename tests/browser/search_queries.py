@@ -318,6 +318,9 @@ ENGLISH: list[tuple[str, str]] = [
     # users34 R1: vllm-ascend #13086
     ("Unsupported soc_version", "en/recipes/troubleshooting/"),
     ("vllm-ascend 950 Unsupported soc_version select_moe_comm_method", "en/recipes/troubleshooting/"),
+    # users34 R5: Megatron-LM #1517
+    ("resume with different tensor parallel size megatron checkpoint", "en/recipes/troubleshooting/"),
+    ("change parallelism on resume optimizer state reshard", "en/recipes/troubleshooting/"),
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
@@ -448,6 +451,8 @@ CHINESE: list[tuple[str, str]] = [
     # users34 R1: vllm-ascend #13086
     ("Unsupported soc_version", "recipes/troubleshooting/"),
     ("950 vllm-ascend 报错 Unsupported soc_version", "recipes/troubleshooting/"),
+    # users34 R5: Megatron-LM #1517
+    ("Megatron 续训 更改 TP PP 优化器 加载失败", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
