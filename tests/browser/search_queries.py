@@ -321,6 +321,8 @@ ENGLISH: list[tuple[str, str]] = [
     # users34 R5: Megatron-LM #1517
     ("resume with different tensor parallel size megatron checkpoint", "en/recipes/troubleshooting/"),
     ("change parallelism on resume optimizer state reshard", "en/recipes/troubleshooting/"),
+    # users34 R7: verl #2408
+    ("KeyError experts.gate_proj.weight0", "en/recipes/model-merger/"),
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
@@ -453,6 +455,8 @@ CHINESE: list[tuple[str, str]] = [
     ("950 vllm-ascend 报错 Unsupported soc_version", "recipes/troubleshooting/"),
     # users34 R5: Megatron-LM #1517
     ("Megatron 续训 更改 TP PP 优化器 加载失败", "recipes/troubleshooting/"),
+    # users34 R7: verl #2408
+    ("KeyError experts.gate_proj.weight0 合并", "recipes/model-merger/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
