@@ -311,6 +311,18 @@ ENGLISH: list[tuple[str, str]] = [
     ("max_ckpt_to_keep=1 two checkpoints on disk while saving", "en/recipes/troubleshooting/"),
     # miner31: verl #7953
     ("megatron resume learning rate warmup starts over", "en/recipes/troubleshooting/"),
+    # users34 R4: vllm #16663
+    ("cpu memory not released wake up", "en/recipes/troubleshooting/"),
+    ("host memory keeps growing after sleep wake_up level 1", "en/recipes/troubleshooting/"),
+    ("VLLM_SLEEP_MODE_RELEASE_HOST_MEMORY", "en/recipes/troubleshooting/"),
+    # users34 R1: vllm-ascend #13086
+    ("Unsupported soc_version", "en/recipes/troubleshooting/"),
+    ("vllm-ascend 950 Unsupported soc_version select_moe_comm_method", "en/recipes/troubleshooting/"),
+    # users34 R5: Megatron-LM #1517
+    ("resume with different tensor parallel size megatron checkpoint", "en/recipes/troubleshooting/"),
+    ("change parallelism on resume optimizer state reshard", "en/recipes/troubleshooting/"),
+    # users34 R7: verl #2408
+    ("KeyError experts.gate_proj.weight0", "en/recipes/model-merger/"),
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
@@ -457,6 +469,16 @@ CHINESE: list[tuple[str, str]] = [
     # users33 R6: vllm #57853
     ("休眠 权重更新 段错误", "recipes/troubleshooting/"),
     ("Segfault encountered cuMemcpyDtoDAsync_v2", "recipes/troubleshooting/"),
+    # users34 R4: vllm #16663
+    ("唤醒后 主机内存 未释放", "recipes/troubleshooting/"),
+    ("VLLM_SLEEP_MODE_RELEASE_HOST_MEMORY", "recipes/troubleshooting/"),
+    # users34 R1: vllm-ascend #13086
+    ("Unsupported soc_version", "recipes/troubleshooting/"),
+    ("950 vllm-ascend 报错 Unsupported soc_version", "recipes/troubleshooting/"),
+    # users34 R5: Megatron-LM #1517
+    ("Megatron 续训 更改 TP PP 优化器 加载失败", "recipes/troubleshooting/"),
+    # users34 R7: verl #2408
+    ("KeyError experts.gate_proj.weight0 合并", "recipes/model-merger/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
