@@ -95,9 +95,61 @@ def test_pip_writes_a_bin_sh_launcher_for_a_long_path_or_a_space(tmp_path: Path,
         assert subprocess.run(["bash", "-c", old], capture_output=True, text=True).returncode != 0
 
 
+PYENV_SHIM = """#!/usr/bin/env bash
+set -e
+[ -n "$PYENV_DEBUG" ] && set -x
+
+program="${0##*/}"
+
+export PYENV_ROOT="%(root)s"
+exec "%(root)s/libexec/pyenv" exec "$program" "$@"
+"""
+# a stand-in for pyenv: `exec PROGRAM` runs the version's PROGRAM, `which PROGRAM` prints its path
+PYENV = """#!/usr/bin/env bash
+cmd="$1"; shift
+case "$cmd" in
+  exec) program="$1"; shift; exec "%(bindir)s/$program" "$@" ;;
+  which) echo "%(bindir)s/$1" ;;
+esac
+"""
+
+
+def test_a_pyenv_shim_fails_the_snippet_and_pyenv_which_gives_the_launcher(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """review39g-3: with pyenv, ``command -v ray`` finds pyenv's shim (written by pyenv-rehash in the form of
+    PYENV_SHIM: a bash script), so ``$py`` is ``/usr/bin/env bash`` and running it fails; the page's
+    ``launcher="$(pyenv which ray)"`` gives the version's own pip launcher, and the snippet then works."""
+    launcher, python = _launcher(tmp_path / "version", "env", False, monkeypatch)
+    root = tmp_path / "pyenv"
+    (root / "libexec").mkdir(parents=True)
+    (root / "shims").mkdir()
+    pyenv = root / "libexec" / "pyenv"
+    pyenv.write_text(PYENV % {"bindir": launcher.parent}, encoding="utf-8")
+    shim = root / "shims" / "ray"
+    shim.write_text(PYENV_SHIM % {"root": root}, encoding="utf-8")
+    for f in (pyenv, shim):
+        f.chmod(0o755)
+    (root / "bin").mkdir()
+    (root / "bin" / "pyenv").symlink_to(pyenv)
+    env = {**os.environ, "PATH": f"{root / 'shims'}{os.pathsep}{root / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    lines = _snippet()
+    assert lines[0] == 'launcher="$(command -v ray)"'
+    run = subprocess.run(["bash", "-c", "\n".join(lines)], capture_output=True, text=True, env=env, timeout=60)
+    assert shim.read_text(encoding="utf-8").splitlines()[0] == "#!/usr/bin/env bash"
+    assert run.returncode != 0 and "/usr/bin/env bash: No such file or directory" in run.stderr, run.stderr
+    fix = 'launcher="$(pyenv which ray)"'
+    for page in PAGES:
+        assert f"`{fix}`" in page.read_text(encoding="utf-8"), page
+    run = subprocess.run(["bash", "-c", "\n".join([fix, *lines[1:]])], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == _prefix(python), (run.stdout, run.stderr)
+
+
 def test_every_run_marker_names_a_test_here() -> None:
     names = {m.group(2) for page in PAGES for m in MARKER.finditer(page.read_text(encoding="utf-8"))}
     assert names == {
         "test_the_snippet_finds_the_launchers_python_for_both_forms_pip_writes",
         "test_pip_writes_a_bin_sh_launcher_for_a_long_path_or_a_space",
+        "test_a_pyenv_shim_fails_the_snippet_and_pyenv_which_gives_the_launcher",
     }

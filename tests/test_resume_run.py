@@ -3,6 +3,8 @@
 
 * the legacy trainer (``trainer.use_v1=false``) with a ``trainer.resume_mode`` it does not know — the async-resume
   page's "Values of trainer.resume_mode" (verl #270: users wrote ``resume_mode=global_step_2800``);
+* what the legacy trainer prints on a resume, and where it refuses ``trainer.default_hdfs_dir`` — the async-resume
+  page's synchronous resume and "Resume does not read default_hdfs_dir";
 * what a resume does with the training data — the async-resume page's "What is restored" (verl #1875 asked how to
   skip the data already trained on after a resume).
 
@@ -67,3 +69,24 @@ def test_a_resume_reads_on_from_the_batch_after_the_saved_step_without_any_setti
 def test_without_data_pt_a_resume_reads_the_data_from_the_start(report):
     data = report["dataloader"]
     assert data["read_without_data_pt"] == data["epoch_order"]
+
+
+def test_the_legacy_trainer_prints_the_step_and_the_folder_on_lines_of_their_own(report):
+    # review39i-1: three print() lines, not v1's single "Resuming from …, setting global step to N"
+    # (find_latest_ckpt_path prints its own "Found checkpoint: …" line before them, the data.pt warning follows)
+    printed = report["legacy"]["auto/checkpoint/printed"]
+    first = printed.index("Load from checkpoint folder: <dir>/global_step_40")
+    assert printed[first : first + 3] == [
+        "Load from checkpoint folder: <dir>/global_step_40",
+        "Setting global step to 40",
+        "Resuming from <dir>/global_step_40",
+    ]
+
+
+def test_the_legacy_trainer_refuses_default_hdfs_dir_unless_resume_mode_is_disable(report):
+    # review39i-2: also on a first start with `auto` and nothing saved, not only on a resume
+    legacy = report["legacy"]
+    refused = {"raised": "NotImplementedError", "message": "load from hdfs is not implemented yet"}
+    assert legacy["auto/empty/hdfs"] == refused
+    assert legacy["resume_path/empty/hdfs"] == refused
+    assert "raised" not in legacy["disable/empty/hdfs"]

@@ -13,7 +13,7 @@ from packaging.utils import canonicalize_name
 from verl_cookbook import stack_pages
 from verl_cookbook.releases import covered_releases
 from verl_cookbook.stack_plan import build
-from verl_cookbook.stack_resolve import PRODUCTS, Ask, covered, recorded
+from verl_cookbook.stack_resolve import PRODUCTS, Ask, covered, plans_snapshot, recorded
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -124,6 +124,29 @@ def test_the_resolver_runs_the_command_the_matrix_page_names_and_a_weekly_job_ch
     assert "python scripts/refresh_stack_plans.py --accepts" in workflow
 
 
+def test_the_matrix_names_each_sdist_only_pin_of_the_tables_with_its_version() -> None:
+    """review39g-2: antlr4-python3-runtime and arctic-inference have wheels on PyPI, only the versions the tables need
+    are sdists; the overview names those versions (and hydra-core's ``==4.9.*``), not the projects as sdist-only."""
+    sdists: dict[str, str] = {}
+    for ask in covered():
+        record = recorded(ask)
+        assert record is not None
+        for sd in record.get("sdists", []):  # recorded where pip, wheels only, found no file of the pinned version
+            req = sd["requirement"]
+            name, version = req.split("==")
+            assert sd["file"].endswith(".tar.gz") and version in sd["file"], sd
+            sdists[name] = version
+    assert sdists == {"arctic-inference": "0.1.1", "antlr4-python3-runtime": "4.9.3"}
+    dists = plans_snapshot()["dists"]
+    hydra = [d for d in dists.values() if canonicalize_name(d["name"]) == "hydra-core"]
+    assert hydra and all("antlr4-python3-runtime==4.9.*" in d["requires_dist"] for d in hydra)
+    for page in MATRIX:
+        overview = (ROOT / page).read_text(encoding="utf-8").split("{ #overview }", 1)[1].split("\n## ", 1)[0]
+        for name, version in sdists.items():
+            assert f"{name} {version}" in overview, (page, name)
+        assert "`==4.9.*`" in overview, page
+
+
 @pytest.mark.parametrize("page", MATRIX)
 def test_the_install_overview_section_the_matrix_points_to_has_a_row_for_each_backend_verl_registers(facts, page):
     text = (ROOT / page).read_text(encoding="utf-8")
@@ -137,7 +160,7 @@ def test_the_install_overview_section_the_matrix_points_to_has_a_row_for_each_ba
 
 def test_a_product_name_before_chinese_text_is_spaced_only_after_a_latin_ending() -> None:
     md = stack_pages.plans_markdown(covered_releases(), "zh")
-    notes = [line for line in md.splitlines() if "须在节点上源码编译" in line]
+    notes = [line for line in md.splitlines() if "本表在节点上源码编译" in line]
     assert notes and all("只能在 Atlas A2 训练系列产品上运行" in line for line in notes)
     assert not any("产品 上" in line or "950DT上" in line or "在Atlas" in line for line in notes)
 

@@ -2,7 +2,8 @@
 
 * ``legacy``: the legacy trainer's ``RayPPOTrainer._load_checkpoint`` (``trainer.use_v1=false``) with a
   ``resume_mode`` the v1 trainer refuses (``global_step_2800``) and with ``auto``, in a checkpoint folder that holds
-  ``global_step_40`` and in an empty one. The worker group is a stand-in that records the path it is asked to load.
+  ``global_step_40`` and in an empty one, what it prints on a resume, and each ``resume_mode`` with
+  ``trainer.default_hdfs_dir`` set. The worker group is a stand-in that records the path it is asked to load.
 * ``dataloader``: the v1 trainer's own ``_save_checkpoint`` and ``_load_checkpoint`` (``PPOTrainer``, sync mode)
   around the train dataloader verl builds (``StatefulDataLoader`` with ``create_rl_sampler``, shuffled,
   ``drop_last``). A first trainer reads three batches and saves at step 3; a second trainer with a fresh dataloader
@@ -16,6 +17,8 @@ Nothing else of the trainers is built.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -37,7 +40,7 @@ class RecordingWorkerGroup:
         self.loaded.append(path)
 
 
-def legacy_case(mode: str, with_checkpoint: bool) -> dict:
+def legacy_case(mode: str, with_checkpoint: bool, hdfs_dir: str | None = None, printed: list | None = None) -> dict:
     folder = tempfile.mkdtemp()
     if with_checkpoint:
         os.makedirs(os.path.join(folder, "global_step_40", "actor"))
@@ -48,7 +51,7 @@ def legacy_case(mode: str, with_checkpoint: bool) -> dict:
         {
             "trainer": {
                 "resume_mode": mode,
-                "default_hdfs_dir": None,
+                "default_hdfs_dir": hdfs_dir,
                 "default_local_dir": folder,
                 "resume_from_path": os.path.join(folder, "global_step_2800"),
                 "del_local_ckpt_after_load": False,
@@ -58,10 +61,15 @@ def legacy_case(mode: str, with_checkpoint: bool) -> dict:
     trainer.actor_rollout_wg = RecordingWorkerGroup()
     trainer.use_critic = False
     trainer.train_dataloader = []
+    out = io.StringIO()
     try:
-        RayPPOTrainer._load_checkpoint(trainer)
+        with contextlib.redirect_stdout(out):
+            RayPPOTrainer._load_checkpoint(trainer)
     except Exception as e:  # what the user sees is the point
         return {"raised": type(e).__name__, "message": str(e)}
+    finally:
+        if printed is not None:
+            printed.extend(line.replace(folder, "<dir>") for line in out.getvalue().splitlines())
     loaded = [os.path.relpath(p, folder) for p in trainer.actor_rollout_wg.loaded]
     return {"global_steps": getattr(trainer, "global_steps", None), "loaded": loaded}
 
@@ -156,6 +164,11 @@ def main() -> int:
         for mode in ("global_step_2800", "auto")
         for with_checkpoint in (True, False)
     }
+    printed: list[str] = []
+    legacy_case("auto", True, printed=printed)
+    legacy["auto/checkpoint/printed"] = printed
+    for mode in ("auto", "resume_path", "disable"):
+        legacy[f"{mode}/empty/hdfs"] = legacy_case(mode, False, hdfs_dir="hdfs://namenode/ckpt")
     report = {"legacy": legacy, "dataloader": dataloader_report()}
     with open(sys.argv[1], "w") as f:
         json.dump(report, f, indent=1)
