@@ -88,7 +88,7 @@ def test_each_product_table_says_how_that_product_installs_vllm_ascend_in_both_l
         assert f"| `vllm_ascend` | `0.23.0` | {built}" in a3 and f"| `vllm_ascend` | `0.23.0` | {built}" in a5
     # review39g-1: the table builds it, not "must": vllm-ascend also publishes variant wheels for these products
     assert en.count("this table builds vllm-ascend 0.23.0 on the node") == 2  # A3 and the 950
-    assert zh.count("本表在节点上源码编译 vllm-ascend 0.23.0") == 2
+    assert zh.count("按本表安装时，在该产品的节点上源码编译 vllm-ascend 0.23.0") == 2
     assert "须在节点上" not in zh and "is built on the node" not in en
 
 

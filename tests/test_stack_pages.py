@@ -160,7 +160,7 @@ def test_the_install_overview_section_the_matrix_points_to_has_a_row_for_each_ba
 
 def test_a_product_name_before_chinese_text_is_spaced_only_after_a_latin_ending() -> None:
     md = stack_pages.plans_markdown(covered_releases(), "zh")
-    notes = [line for line in md.splitlines() if "本表在节点上源码编译" in line]
+    notes = [line for line in md.splitlines() if "在该产品的节点上源码编译" in line]
     assert notes and all("只能在 Atlas A2 训练系列产品上运行" in line for line in notes)
     assert not any("产品 上" in line or "950DT上" in line or "在Atlas" in line for line in notes)
 

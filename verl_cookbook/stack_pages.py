@@ -93,7 +93,8 @@ TEXT: dict[str, dict[str, Any]] = {
         "list_sep": "、",
         "hdk": "NPU 驱动与固件",
         "products": {"A2": "Atlas A2 训练系列产品", "A3": "Atlas A3 训练系列产品", "950": "Ascend 950PR/Ascend 950DT"},
-        "source_build": "该产品上本表在节点上源码编译 vllm-ascend {version}：PyPI 上的 wheel 只能在 {chip_name}上运行。"
+        "source_build": "按本表安装时，在该产品的节点上源码编译 vllm-ascend {version}："
+        "PyPI 上的 wheel 只能在 {chip_name}上运行。"
         "编译步骤见[安装检查点引擎的依赖：安装 `nccl` 后端的依赖](index.md#nccl-backend){soc}。",
         "source_soc": "；无法执行 npu-smi 的环境中编译时，设置 `SOC_VERSION={soc}`",
         "soc_for": "（{product} 的取值）",
