@@ -326,6 +326,9 @@ ENGLISH: list[tuple[str, str]] = [
     # users35 R3: NeMo-RL #2631
     ("Gemma-4 sleep level 2 garbage", "en/recipes/troubleshooting/"),
     ("vllm sleep level 2 corrupts rollouts", "en/recipes/troubleshooting/"),
+    # users35 R4: Megatron-LM #4910
+    ("optimizer_cpu_offload checkpoint save hangs", "en/recipes/troubleshooting/"),
+    ("Megatron-FSDP fsdp_dtensor checkpoint hang", "en/recipes/troubleshooting/"),
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
@@ -484,6 +487,8 @@ CHINESE: list[tuple[str, str]] = [
     ("KeyError experts.gate_proj.weight0 合并", "recipes/model-merger/"),
     # users35 R3: NeMo-RL #2631
     ("level 2 休眠 唤醒后 乱码", "recipes/troubleshooting/"),
+    # users35 R4: Megatron-LM #4910
+    ("Megatron-FSDP 优化器 CPU 卸载 保存检查点 卡住", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
