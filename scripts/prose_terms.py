@@ -200,7 +200,13 @@ def date_findings(path: Path, text: str) -> list[Finding]:
 
 _GITHUB_REF = re.compile(r"^https://github\.com/(?P<owner>[\w.-]+)/(?P<repo>[\w.-]+)/(?P<kind>pull|issues)/(?P<n>\d+)")
 # how the pages name a repository in a reference (its name, except where the project writes it otherwise)
-PROJECT_NAMES = {"vllm": "vLLM", "mooncake": "Mooncake", "verl": "verl", "vllm-ascend": "vllm-ascend"}
+PROJECT_NAMES = {
+    "vllm": "vLLM",
+    "mooncake": "Mooncake",
+    "verl": "verl",
+    "vllm-ascend": "vllm-ascend",
+    "rl": "NeMo-RL",  # NVIDIA-NeMo/RL
+}
 _BARE_REF = re.compile(r"(?<![\w#/&])(?:PR\s*#?\s*\d{3,}|#\d{3,})(?![\w-])")
 
 

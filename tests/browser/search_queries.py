@@ -323,6 +323,12 @@ ENGLISH: list[tuple[str, str]] = [
     ("change parallelism on resume optimizer state reshard", "en/recipes/troubleshooting/"),
     # users34 R7: verl #2408
     ("KeyError experts.gate_proj.weight0", "en/recipes/model-merger/"),
+    # users35 R3: NeMo-RL #2631
+    ("Gemma-4 sleep level 2 garbage", "en/recipes/troubleshooting/"),
+    ("vllm sleep level 2 corrupts rollouts", "en/recipes/troubleshooting/"),
+    # users35 R4: Megatron-LM #4910
+    ("optimizer_cpu_offload checkpoint save hangs", "en/recipes/troubleshooting/"),
+    ("Megatron-FSDP fsdp_dtensor checkpoint hang", "en/recipes/troubleshooting/"),
     # users30 R5: verl #6185
     ("Ascend docker image", "en/install/"),
     ("verl container image", "en/install/"),
@@ -479,6 +485,10 @@ CHINESE: list[tuple[str, str]] = [
     ("Megatron 续训 更改 TP PP 优化器 加载失败", "recipes/troubleshooting/"),
     # users34 R7: verl #2408
     ("KeyError experts.gate_proj.weight0 合并", "recipes/model-merger/"),
+    # users35 R3: NeMo-RL #2631
+    ("level 2 休眠 唤醒后 乱码", "recipes/troubleshooting/"),
+    # users35 R4: Megatron-LM #4910
+    ("Megatron-FSDP 优化器 CPU 卸载 保存检查点 卡住", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
