@@ -135,26 +135,32 @@ def test_verl_latest_asks_the_index_for_the_newest_release_then_fetches_it(local
     assert not local_index.exists()
 
 
+@pytest.mark.parametrize(
+    ("version", "also_absent"),
+    [("0.6.0", ()), ("0.4.1", ("verl/trainer/config/_generated_ppo_trainer.yaml",))],
+    ids=["only-the-engine-absent", "older-release-lacking-more"],
+)
 def test_a_release_from_before_the_checkpoint_engine_is_refused_naming_the_first_one_without_ways_out(
-    verl_tree, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys
+    verl_tree, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys, version: str, also_absent: tuple[str, ...]
 ) -> None:
     """verl 0.6.1 is on the index but has no verl/checkpoint_engine/: no copy or download of it helps, so the error
-    says which release to use instead of suggesting --wheel or --verl-src (review8c F4)."""
+    says which release to use instead of suggesting --wheel or --verl-src (review8c F4). Older releases lack more
+    (0.4.1 has no _generated_ppo_trainer.yaml): they get the same refusal, not the generic one (review41j-1)."""
     import zipfile
 
-    _fake_release_wheel(verl_tree, tmp_path / "wheels", "0.6.0", tmp_path / "imported")
-    whl = tmp_path / "wheels" / "verl-0.6.0-py3-none-any.whl"
+    _fake_release_wheel(verl_tree, tmp_path / "wheels", version, tmp_path / "imported")
+    whl = tmp_path / "wheels" / f"verl-{version}-py3-none-any.whl"
     old = tmp_path / "old.whl"
     with zipfile.ZipFile(whl) as src, zipfile.ZipFile(old, "w") as dst:
         for item in src.infolist():
-            if not item.filename.startswith("verl/checkpoint_engine/"):
+            if not item.filename.startswith("verl/checkpoint_engine/") and item.filename not in also_absent:
                 dst.writestr(item, src.read(item))
     old.replace(whl)
     monkeypatch.setenv(verl_source.CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
     monkeypatch.setenv("PIP_NO_INDEX", "1")
     monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "wheels"))
-    assert main(["facts", "--verl", "0.6.0", "--format", "json"]) == 2
+    assert main(["facts", "--verl", version, "--format", "json"]) == 2
     err = capsys.readouterr().err
     assert "this release has no verl/checkpoint_engine/" in err and "use 0.7.1 or later" in err
     assert "ways out" not in err and "Traceback" not in err

@@ -219,8 +219,9 @@ def _unpack(version: str, wheel: Path, unpack: Path) -> None:
                 files[name] = info.file_size
     missing = missing_core_files(unpack)
     # verl/checkpoint_engine/ first appears at v0.7.1 (git ls-tree v0.7.0 verl/checkpoint_engine/ is empty;
-    # v0.7.1 has verl/checkpoint_engine/base.py)
-    if missing and all(rel.startswith("verl/checkpoint_engine/") for rel in missing):
+    # v0.7.1 has verl/checkpoint_engine/base.py). A verl package with no file of it at all is a release from before
+    # it, whatever else that older release lacks (0.4.1 has no _generated_ppo_trainer.yaml either): no copy of it helps.
+    if files and not any(name.startswith("verl/checkpoint_engine/") for name in files):
         raise VerlTooOldError(
             f"--verl {version}: this release has no verl/checkpoint_engine/ (verl's checkpoint engine first shipped "
             "in 0.7.1), so there is nothing for this checker to read: use 0.7.1 or later"
