@@ -86,7 +86,9 @@ def _checkout_readme_950(t: Target) -> tuple[bool, StackFact | None]:
     for n, text in enumerate(tree.read(_README_PATH).splitlines(), 1):
         for pattern, value in _README_950:
             if pattern.search(text):
-                return True, StackFact("checkout", value, text.strip(), f"{tree.root / _README_PATH}:{n}")
+                return True, StackFact(
+                    "verl.checkout.readme.kimi_950", value, text.strip(), f"{tree.root / _README_PATH}:{n}"
+                )
     return True, None
 
 
@@ -101,6 +103,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
     line, col = _anchor(t)
     release = t.facts.release
     said: StackFact | None = None
+    source = README  # where the whitelist finding's fact comes from: main's README unless a checkout says it itself
     if release is not None:
         said = fact(f"verl.readme.{release}.kimi_950")  # what that release's README says of kimi on the 950
         if said is None:
@@ -109,6 +112,8 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
         has_readme, said = _checkout_readme_950(t)
         if has_readme and said is None:
             return []
+        if said is not None:
+            source = said.source
     if said is not None and said.value == UNSUPPORTED:
         finding = ASCEND_KIMI_950_UNSUPPORTED.at(
             t.file,
@@ -137,7 +142,7 @@ def check_whitelist(t: Target) -> list[DoctorFinding]:
                     col if where == line else 1,
                     fact="verl's README: on Ascend 950 kimi_ckpt_engine needs HCCL_WHITELIST_DISABLE=0 and "
                     "HCCL_WHITELIST_FILE",
-                    fact_source=said.source if said is not None and said.id == "checkout" else README,
+                    fact_source=source,
                     backend=KIMI,
                     missing=missing,
                 ),
