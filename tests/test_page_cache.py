@@ -92,3 +92,25 @@ def test_another_shellcheck_is_not_served_results_cached_under_the_first(
     _fake_shellcheck(tools, "ShellCheck 0.10.0, upgraded in place")  # same path, another program
     _run(site, facts)
     assert set((site / "cache" / "pages").glob("*.json")) > stored  # checked afresh, stored under a new key
+
+
+def test_a_removed_svg_or_a_mermaid_bump_is_checked_afresh(site: Path, facts) -> None:
+    """A page's diagram result depends on files that are not the page: the SVGs it needs and the mermaid pin that
+    names them. A warm run must not replay "no finding" once one is gone or the pin moved (review42j-3)."""
+    from verl_cookbook.diagrams import drawings, svg_path
+
+    source = "flowchart LR\n    a --> b\n"
+    (site / "package.json").write_text('{"dependencies": {"mermaid": "11.17.2"}}')
+    (site / "docs" / "diagrams").mkdir()
+    (site / "docs" / "p.md").write_text('# p\n\n``` { .mermaid check="diagram" }\n' + source + "```\n")
+    svgs = [svg_path(site, s) for s in drawings(source)]
+    for svg in svgs:
+        svg.write_text("<svg/>")
+    assert _run(site, facts).findings == []
+    assert _run(site, facts).findings == [], "the warm run of the drawn diagram found something"
+    svgs[0].unlink()
+    assert [f.rule for f in _run(site, facts).findings] == ["diagram/not-drawn"]
+    svgs[0].write_text("<svg/>")
+    assert _run(site, facts).findings == []
+    (site / "package.json").write_text('{"dependencies": {"mermaid": "11.99.0"}}')
+    assert [f.rule for f in _run(site, facts).findings] == ["diagram/not-drawn"]

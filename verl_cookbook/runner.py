@@ -139,6 +139,7 @@ def check_page(page: Page, ctx: Context, report: Report, later: list[Callable[[]
     from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, COMMON_ATTRS, KIND_ATTRS, TABLE_CHECKS
     from verl_cookbook.checks.citations import check_citations
     from verl_cookbook.checks.coverage import check_coverage
+    from verl_cookbook.checks.diagram import diagram_files
     from verl_cookbook.checks.param_table import default_column
     from verl_cookbook.checks.run_markers import marker_files
 
@@ -147,6 +148,7 @@ def check_page(page: Page, ctx: Context, report: Report, later: list[Callable[[]
     out.extend(check_citations(page, ctx))
     out.extend(check_coverage(page, ctx))
     report.depends.update(shown_path(p) for p in marker_files(page, ctx.root))  # the tests its run markers name
+    report.depends.update(shown_path(p) for p in diagram_files(page, ctx.root))  # package.json and its SVGs
     out.extend(
         p.rule.at(p.path, p.line, p.col, **p.data) for p in page.problems
     )  # what reading it found (a declaration above no block)
@@ -263,6 +265,9 @@ def check_paths(paths: list[Path], facts: Facts, root: Path | None = None, optio
 
         checks.load_all()
         ctx = Context(facts=facts, root=root, options=options)
+        # "checked clean before" holds within one run: files beside a page (an SVG, package.json) may change between
+        # two runs of one process (an API caller, the tests), so a new run starts with none
+        ctx.session.clean_checks.clear()
         for _f, part in _each_checked(misses, ctx, cache):
             _add(report, part)
     report.findings.sort(key=Finding.sort_key)

@@ -9,11 +9,12 @@ was not redone is a finding that names the command to run.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from verl_cookbook.checks import Context, block_check
 from verl_cookbook.diagrams import DIAGRAMS_DIR, drawings, svg_path
 from verl_cookbook.findings import Finding
-from verl_cookbook.markdown import CodeBlock
+from verl_cookbook.markdown import CodeBlock, Page
 from verl_cookbook.rules.pages import DIAGRAM_EMPTY, DIAGRAM_NOT_DRAWN, DIAGRAM_NOT_MERMAID, DIAGRAM_UNKNOWN_TYPE
 
 # Diagram types mermaid 11 parses (the first word of a diagram, after optional front matter / directives).
@@ -102,3 +103,16 @@ def check_diagram(block: CodeBlock, ctx: Context) -> list[Finding]:
         svg = f"{DIAGRAMS_DIR}/{missing[0].name}"
         return [DIAGRAM_NOT_DRAWN.at(block.page, block.line, block.col, svg=svg)]
     return []
+
+
+def diagram_files(page: Page, root: Path) -> set[Path]:
+    """The files ``page``'s diagram checks read: the site's package.json (the mermaid pin names the SVGs) and each
+    SVG its mermaid fences need, there or not. A cached page result depends on them, so a removed SVG or a mermaid
+    bump is checked again (review42j-3)."""
+    out: set[Path] = set()
+    for block in page.blocks:
+        if block.lang != "mermaid" and block.attrs.get("check") != "diagram":
+            continue
+        out.add(root / "package.json")
+        out.update(p for p in (svg_path(root, s) for s in drawings(block.code)) if p is not None)
+    return out
