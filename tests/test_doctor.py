@@ -746,6 +746,18 @@ def test_startup_python_implies_startup_and_a_python_without_verl_is_named_in_th
     assert str(given) in last
 
 
+def test_startup_on_a_yaml_config_says_the_stage_did_not_run_and_why(capsys, monkeypatch):
+    """A YAML config has no command for verl to start: with --startup, a clean result must not read as verl's own
+    startup having accepted it (review42j-2); without --startup nothing about the stage is said for a config."""
+    monkeypatch.chdir(REPO / "snippets" / "doctor")
+    code, out, err = _doctor_text(capsys, "--startup", "mooncake_npu.yaml")
+    assert (code, out) == (0, "")
+    assert "mooncake_npu.yaml: note: startup stage not run: a YAML config has no command for verl to start" in err
+    assert err.splitlines()[-1].startswith("doctor: startup stage not run: no verl trainer command in the file(s)")
+    code, out, err = _doctor_text(capsys, "mooncake_npu.yaml")
+    assert (code, out) == (0, "") and "startup stage" not in err
+
+
 def test_a_link_goes_to_the_published_latest_version_in_the_readers_language(monkeypatch):
     """The site is deployed with mike (scripts/deploy_docs.sh: each release in its folder, `latest` its alias,
     English under en/): a page's address without them is a 404 on the published site."""

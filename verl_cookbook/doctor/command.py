@@ -75,7 +75,7 @@ def run(args: argparse.Namespace, facts: Facts) -> int:
             f"{count_text([df.finding for df in findings])}" + (f", {len(errors)} not found" if errors else ""),
             file=sys.stderr,
         )
-        if any(r.commands and r.kind == "shell" for r in reports):
+        if stage or any(r.commands and r.kind == "shell" for r in reports):
             why = "startup stage not run: not asked for (--startup runs verl's own startup checks)"
             print(f"doctor: {stage or why}", file=sys.stderr)
     if errors:

@@ -27,6 +27,12 @@ def jobs_for(file: str, units: list[Any], env: dict[str, tuple[str | None, int]]
     return jobs
 
 
+_NO_COMMAND = {
+    "yaml": "a YAML config has no command for verl to start: give --startup the launch script that uses this config",
+    "": "no verl trainer command in this file",
+}
+
+
 def not_run_note(why: str) -> str:
     return f"startup stage not run: {why}"
 
@@ -37,8 +43,11 @@ def apply(reports: list[Any], python: str | None, version: str | None, make_find
     line for the summary: which verl judged, or why the stage did not run."""
     per_report = [(r, jobs_for(r.path, getattr(r, "units", []), getattr(r, "env", None))) for r in reports]
     jobs = [j for _r, js in per_report for j in js]
+    for r, js in per_report:  # asked for, not run on this file: say so, or a clean result reads as verl's (review42j-2)
+        if not js:
+            r.notes.append(not_run_note(_NO_COMMAND.get(getattr(r, "kind", ""), _NO_COMMAND[""])))
     if not jobs:
-        return None
+        return not_run_note("no verl trainer command in the file(s) given (it runs on a launch script's commands)")
     try:
         py = startup.find_python(python, version)
         env, results = startup.run(jobs, py)
