@@ -45,6 +45,12 @@ def test_a_diagram_that_draws_nothing_fails(write_page, facts, code):
     assert rules(findings_for(page, facts)) == ["diagram/empty"]
 
 
+def test_a_mermaid_fence_with_nothing_in_it_is_an_empty_block_not_an_empty_diagram(write_page, facts):
+    """As the rules page says (review42j-7): diagram/empty is a fence with only comments, front matter or a type."""
+    page = write_page('``` { .mermaid check="diagram" }\n```\n')
+    assert rules(findings_for(page, facts)) == ["snippet/empty"]
+
+
 def test_a_diagram_from_an_included_file_points_at_that_file(write_page, facts):
     page = write_page(
         fence('--8<-- "snippets/d.mmd"', '{ .mermaid check="diagram" }'),

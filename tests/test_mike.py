@@ -64,6 +64,17 @@ def test_two_deploys_keep_both_versions_and_move_latest(repo):
     assert "tiny" in git(repo, "show", "gh-pages:0.9.0/index.html")
 
 
+def test_deploying_an_older_release_after_a_newer_one_leaves_latest_on_the_newest(repo):
+    """Republishing 0.9.0's docs after 0.9.1's must not move `latest` back (review42j-1): the page says `latest`
+    points at the newest version."""
+    for v in ("0.9.1", "0.9.0"):
+        proc = deploy(repo, v)
+        assert proc.returncode == 0, proc.stderr
+    assert "latest stays at 0.9.1" in proc.stderr
+    versions = json.loads(git(repo, "show", "gh-pages:versions.json"))
+    assert {v["version"]: v["aliases"] for v in versions} == {"0.9.1": ["latest"], "0.9.0": []}
+
+
 def test_deploy_outside_a_site_says_where_to_run_it(tmp_path):
     proc = subprocess.run(["bash", str(DEPLOY), "1.0"], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 2 and "mkdocs.yml" in proc.stderr

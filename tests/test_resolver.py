@@ -111,3 +111,20 @@ def test_pip_evaluates_environment_markers_for_the_target_platform() -> None:
     cmd = resolver.command(["torch==2.8.0"], "/t", "/r.json", resolver.Target("3.12", "aarch64"))
     env = json.loads(cmd[3])
     assert cmd[1] == "-c" and env["platform_machine"] == "aarch64" and env["python_version"] == "3.12"
+
+
+def test_the_combo_rules_name_the_target_pip_resolves_for() -> None:
+    """A writer checking an aarch64 statement must know the answer is for another target (review42j-8): the rule's
+    description in both languages names what snapshots/resolver.json records."""
+    import json
+    from pathlib import Path
+
+    from verl_cookbook.rules.stack import COMBO_CONFLICT
+    from verl_cookbook.rules.zh import ZH
+
+    snap = Path(__file__).resolve().parents[1] / "verl_cookbook" / "snapshots" / "resolver.json"
+    target = json.loads(snap.read_text(encoding="utf-8"))["target"]
+    for part in ("CPython 3.11", "glibc 2.35", "x86_64", "--only-binary=:all:"):
+        assert part in target, f"resolver.json's target changed ({target}): update the combo rules' text"
+    for text in (COMBO_CONFLICT.catches, ZH["combo/conflict"][0]):
+        assert all(p in text for p in ("CPython 3.11", "glibc 2.35", "x86_64"))

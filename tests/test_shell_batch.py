@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from verl_cookbook.checks.shell_tools import SHELLCHECK_EXCLUDE
+from verl_cookbook.rules.scripts import SHELLCHECK_EXCLUDE
 from verl_cookbook.shell_batch import shellcheck_many
 
 ARGS = ["-s", "bash", "-f", "json1", "-S", "warning", "-e", ",".join(SHELLCHECK_EXCLUDE), "--norc"]
@@ -141,3 +141,17 @@ def test_bash_many_matches_bash_n_on_stdin() -> None:
         p = subprocess.run([shutil.which("bash"), "-n"], input=code, capture_output=True, text=True, check=False)
         alone.append((p.returncode, p.stderr))
     assert bash_many(codes) == alone
+
+
+def test_the_shellcheck_rule_names_the_codes_and_level_the_checks_leave_out() -> None:
+    """The rules page says what ShellCheck is asked for (review42j-4): its description in both languages names the
+    severity passed to -S and every excluded code, and its example is a code that severity reports."""
+    from verl_cookbook.checks.shell_tools import _shellcheck_args
+    from verl_cookbook.rules.scripts import SHELLCHECK_SC
+    from verl_cookbook.rules.zh import ZH
+
+    args = _shellcheck_args("warning")
+    assert args[args.index("-e") + 1].split(",") == list(SHELLCHECK_EXCLUDE)
+    for text in (SHELLCHECK_SC.catches, ZH["shellcheck/SC"][0]):
+        assert "`-S warning`" in text and all(code in text for code in SHELLCHECK_EXCLUDE)
+        assert "shellcheck/SC2045" in text  # a warning (for f in $(ls …)); SC2086 is info, never reported

@@ -20,14 +20,10 @@ from verl_cookbook.checks.override_fragments import fragment_lines
 from verl_cookbook.checks.shell_placeholders import lenient_commands
 from verl_cookbook.findings import Finding
 from verl_cookbook.markdown import CodeBlock
-from verl_cookbook.rules.scripts import SHELL_SYNTAX, SHELL_TIMEOUT, SHELLCHECK_SC
+from verl_cookbook.rules.scripts import SHELL_SYNTAX, SHELL_TIMEOUT, SHELLCHECK_EXCLUDE, SHELLCHECK_SC
 from verl_cookbook.session import Session
 
 TIMEOUT_S = 10
-# ShellCheck codes that flag snippet idioms rather than mistakes: `cd dir` without `|| exit` (SC2164),
-# variables set for the processes a snippet starts (SC2034), variables the reader's environment provides
-# (SC2154), files sourced from the reader's machine (SC1090/SC1091).
-SHELLCHECK_EXCLUDE = ("SC2164", "SC2034", "SC2154", "SC1090", "SC1091")
 
 
 # -- syntax -----------------------------------------------------------------------------------------

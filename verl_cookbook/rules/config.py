@@ -492,7 +492,9 @@ VERL_CONFIG_DRIFT = declare(
     "verl/config-drift",
     "verl's YAML and dataclass disagree",
     "verl 的 YAML 与 dataclass 不一致",
-    "A field of verl's CheckpointEngineConfig whose default differs from (or is missing in) the YAML block.",
+    "A field of verl's CheckpointEngineConfig whose dataclass default differs from verl's own `checkpoint_engine` "
+    "YAML block (verl/trainer/config/rollout/rollout.yaml) or is missing from it, or a key of that block that is no "
+    "field. Judged only when the whole site is checked (`check` with no PATH).",
     "The site documents one of the two; a drift inside verl means one of them is wrong for some users.",
     message={
         "": "`CheckpointEngineConfig.{name}` has no entry in the `checkpoint_engine` YAML block",

@@ -370,7 +370,8 @@ DIAGRAM_EMPTY = declare(
     "diagram/empty",
     "Empty diagram",
     "空图表",
-    "A mermaid fence with no content.",
+    "A mermaid fence holding only comments, front matter or its diagram type (a fence with nothing in it is "
+    "`snippet/empty`).",
     _DIAGRAM,
     message={
         "": "the mermaid diagram has no content",

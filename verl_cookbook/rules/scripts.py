@@ -200,11 +200,17 @@ SHELL_AFTER_PIPE = declare(
     bad=Example("sh", f"{PPO} 2>&1 | tee run.log \\\n    trainer.total_epochs=2\n"),
     good=Example("sh", f"{PPO} \\\n    trainer.total_epochs=2 2>&1 | tee run.log\n"),
 )
+# ShellCheck codes that flag snippet idioms rather than mistakes: `cd dir` without `|| exit` (SC2164),
+# variables set for the processes a snippet starts (SC2034), variables the reader's environment provides
+# (SC2154), files sourced from the reader's machine (SC1090/SC1091). The checks pass them to `-e`; the rule says so.
+SHELLCHECK_EXCLUDE = ("SC2164", "SC2034", "SC2154", "SC1090", "SC1091")
 SHELLCHECK_SC = declare(
     "shellcheck/SC",
     "ShellCheck's own rules",
     "ShellCheck 规则",
-    "What ShellCheck reports on a shell block; the code is ShellCheck's (`shellcheck/SC2086`).",
+    "The errors and warnings ShellCheck reports on a shell block (`-S warning`: not its info and style notes, nor "
+    f"{', '.join(SHELLCHECK_EXCLUDE)}, which flag snippet idioms); the code is ShellCheck's (`shellcheck/SC2045`). "
+    "Nothing is reported when ShellCheck is not installed.",
     "ShellCheck's wiki page, linked in the message, explains each one.",
     message={
         "": "{message} (https://www.shellcheck.net/wiki/{code})",
@@ -326,7 +332,7 @@ MERGER_ABSENT = declare(
     message="verl {release} has no `{name}` command line (no argparse parser in `verl/model_merger`)",
     message_zh="verl {release} 中没有 `{name}` 命令行（`verl/model_merger` 中没有 argparse 解析器）",
     fix="use a verl release that has the model merger, or the script it had before",
-    fix_zh="改用提供模型合并工具的 verl 版本",
+    fix_zh="改用提供模型合并工具的 verl 版本，或使用该版本自带的合并脚本",
 )
 MERGER_MISSING_SUBCOMMAND = declare(
     "merger/missing-subcommand",

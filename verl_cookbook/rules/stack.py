@@ -101,7 +101,8 @@ COMBO_CONFLICT = declare(
     "Combination presented as installable conflicts",
     "声明可共存的版本组合实际冲突",
     "A `check: combo pins=… verdict=ok|missing` that pip's resolver rejects (ResolutionImpossible; pip's "
-    "conflicting requirement is quoted).",
+    "conflicting requirement is quoted). Every combo rule resolves for the target snapshots/resolver.json records "
+    "(CPython 3.11, glibc 2.35, x86_64, binary wheels only), not for the aarch64 hosts `stack` plans for.",
     "A reader following the page would hit the resolver's conflict on the cluster.",
     message="the page says {verdict}; pip cannot install them together: [[{pip}]][[{resolved} distributions resolved]]",
     message_zh="页面的结论为 {verdict}；pip 无法同时安装它们：[[{pip}]][[已解析 {resolved} 个发行包]]",
@@ -155,8 +156,10 @@ INSTALL_UNINSTALL_SHARED_FILES = declare(
     message_zh="在安装 {kept} 之后执行 `pip uninstall {removed}`：两个 wheel 安装了相同的 {count} 个路径（{paths!l} "
     "…），卸载会删除 {kept} 的文件，而 pip 仍将其列为已安装；请先卸载，或之后以 `--force-reinstall` "
     "重新安装 {kept}",
-    fix="do not uninstall the package: install the wanted one over it with `--force-reinstall --no-deps`",
-    fix_zh="不要卸载该软件包：改用 `--force-reinstall --no-deps` 在其上安装所需的软件包",
+    fix="uninstall the package before installing the wanted one; if the uninstall must come after, reinstall the "
+    "wanted one afterwards with `pip install --force-reinstall --no-deps`",
+    fix_zh="先卸载该软件包，再安装所需的软件包；若卸载必须在安装之后，之后以 `pip install --force-reinstall --no-deps` "
+    "重新安装所需的软件包",
 )
 INSTALL_CHECKOUT_OTHER_RELEASE = declare(
     "install/checkout-other-release",

@@ -125,7 +125,8 @@ ZH: dict[str, tuple[str, str]] = {
     # combo
     "combo/conflict": (
         "`check: combo pins=… verdict=ok|missing` 所述组合被 pip 依赖解析器拒绝（ResolutionImpossible；"
-        "引用 pip 给出的冲突依赖）。",
+        "引用 pip 给出的冲突依赖）。所有 combo 规则均按 snapshots/resolver.json 记录的目标平台解析"
+        "（CPython 3.11、glibc 2.35、x86_64，仅二进制 wheel），而不是 `stack` 所规划的 aarch64 主机。",
         "按页面操作的读者会在集群上遇到同样的依赖冲突。",
     ),
     "combo/no-conflict": (
@@ -230,7 +231,10 @@ ZH: dict[str, tuple[str, str]] = {
         "任务在集群资源分配完成后、首次权重同步时退出。",
     ),
     # diagram
-    "diagram/empty": ("没有内容的 mermaid 代码块。", _DIAGRAM),
+    "diagram/empty": (
+        "只有注释、front matter 或图表类型的 mermaid 代码块（完全为空的代码块报告为 `snippet/empty`）。",
+        _DIAGRAM,
+    ),
     "diagram/not-drawn": ("docs/diagrams/ 下对应的 SVG 缺失或已过期。", _DIAGRAM),
     "diagram/not-mermaid": ('声明 `check="diagram"` 的代码块不是 mermaid。', _DIAGRAM),
     "diagram/unknown-type": ("mermaid 图表的第一个词不是图表类型。", _DIAGRAM),
@@ -463,7 +467,9 @@ ZH: dict[str, tuple[str, str]] = {
         "缺少该工具对脚本的判断。",
     ),
     "shellcheck/SC": (
-        "ShellCheck 对 shell 代码块的检查结果；规则代码沿用 ShellCheck 的编号（`shellcheck/SC2086`）。",
+        "ShellCheck 对 shell 代码块报告的错误与警告（`-S warning`：不含提示与风格类结果，也不含标记配置片段惯用写法的 "
+        "SC2164、SC2034、SC2154、SC1090、SC1091）；规则代码沿用 ShellCheck 的编号（`shellcheck/SC2045`）。"
+        "未安装 ShellCheck 时不报告。",
         "提示信息附有 ShellCheck wiki 页面的链接，其中说明每一项。",
     ),
     # snippet
@@ -552,7 +558,9 @@ ZH: dict[str, tuple[str, str]] = {
     ),
     # verl
     "verl/config-drift": (
-        "verl 的 CheckpointEngineConfig 中某字段的默认值与 YAML 代码块不同（或 YAML 中缺少该字段）。",
+        "verl 的 CheckpointEngineConfig 中某字段的 dataclass 默认值与 verl 自身 `checkpoint_engine` 的 YAML 配置块"
+        "（verl/trainer/config/rollout/rollout.yaml）不同或在其中缺失，或该配置块中有不是字段的配置项。"
+        "仅在检查整个站点（`check` 不指定路径）时判断。",
         "本手册只描述其中之一；verl 内部不一致，意味着其中一方对部分用户有误。",
     ),
     # wheel
