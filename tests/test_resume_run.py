@@ -6,7 +6,9 @@
 * what the legacy trainer prints on a resume, and where it refuses ``trainer.default_hdfs_dir`` — the async-resume
   page's synchronous resume and "Resume does not read default_hdfs_dir";
 * what a resume does with the training data — the async-resume page's "What is restored" (verl #1875 asked how to
-  skip the data already trained on after a resume).
+  skip the data already trained on after a resume);
+* what a new run with ``trainer.resume_mode=disable`` does in a folder that holds a checkpoint — the troubleshooting
+  page's check after starting afresh from merged weights (#fsdp-same-world-size, review41d-2).
 
 Statements on the pages that a test here holds carry ``<!-- run: test_resume_run.py::<test> -->``.
 """
@@ -90,3 +92,13 @@ def test_the_legacy_trainer_refuses_default_hdfs_dir_unless_resume_mode_is_disab
     assert legacy["auto/empty/hdfs"] == refused
     assert legacy["resume_path/empty/hdfs"] == refused
     assert "raised" not in legacy["disable/empty/hdfs"]
+
+
+def test_with_resume_mode_disable_a_new_run_loads_no_checkpoint_and_starts_from_step_1(report):
+    # review41d-2: the step counter is left at 0 (fit() adds 1 before the first step), nothing is loaded although
+    # global_step_3 is there, and the data is read from the start of the epoch
+    got = report["disable"]
+    assert "global_step_3" in got["saved"]
+    assert got["global_steps"] == 0
+    assert got["loaded"] == []
+    assert got["read"] == got["epoch_order"]

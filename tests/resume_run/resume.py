@@ -9,6 +9,8 @@
   ``drop_last``). A first trainer reads three batches and saves at step 3; a second trainer with a fresh dataloader
   loads that checkpoint and reads the rest of the epoch; a third does the same with ``data.pt`` removed. The worker
   group and the checkpoint callback are stand-ins.
+* ``disable``: a new v1 trainer with ``trainer.resume_mode=disable`` in the folder that holds that checkpoint, as a
+  run started afresh from merged weights in the old folder: the step it starts from and what it loads.
 
 Nothing else of the trainers is built.
 
@@ -158,6 +160,35 @@ def dataloader_report() -> dict:
     return report
 
 
+class LoadRecorder(StandInWorkerGroup):
+    def __init__(self) -> None:
+        self.loaded: list[str] = []
+
+    def load_checkpoint(self, local_path, del_local_after_load=False):
+        self.loaded.append(local_path)
+
+
+def disable_report() -> dict:
+    folder = tempfile.mkdtemp()
+    first = trainer(folder)
+    batches(iter(first.train_dataloader), 3)
+    first.global_steps = 3
+    PPOTrainer._save_checkpoint(first)
+
+    fresh = trainer(folder)
+    fresh.config.trainer.resume_mode = "disable"
+    fresh.actor_rollout_wg = LoadRecorder()
+    fresh.global_steps = None  # whatever _load_checkpoint leaves is what fit() counts on from
+    PPOTrainer._load_checkpoint(fresh)
+    return {
+        "saved": sorted(os.listdir(folder)),
+        "global_steps": fresh.global_steps,
+        "loaded": fresh.actor_rollout_wg.loaded,
+        "read": batches(fresh.train_dataloader),
+        "epoch_order": batches(dataloader()),
+    }
+
+
 def main() -> int:
     legacy = {
         f"{mode}/{'checkpoint' if with_checkpoint else 'empty'}": legacy_case(mode, with_checkpoint)
@@ -169,7 +200,7 @@ def main() -> int:
     legacy["auto/checkpoint/printed"] = printed
     for mode in ("auto", "resume_path", "disable"):
         legacy[f"{mode}/empty/hdfs"] = legacy_case(mode, False, hdfs_dir="hdfs://namenode/ckpt")
-    report = {"legacy": legacy, "dataloader": dataloader_report()}
+    report = {"legacy": legacy, "dataloader": dataloader_report(), "disable": disable_report()}
     with open(sys.argv[1], "w") as f:
         json.dump(report, f, indent=1)
     return 0
