@@ -40,6 +40,41 @@ def test_the_vllm_ascend_build_installs_its_build_requirements_first_in_both_lan
     assert "cd .." not in commands[into:build]  # both run inside the clone
 
 
+@pytest.mark.parametrize("path", SNIPPETS)
+def test_the_requirements_step_pins_memfabric_and_memcache_as_the_branch_verls_script_clones(
+    path: str, tmp_path: Path
+) -> None:
+    """review41a-1: verl's install script and its images clone vllm-ascend's releases/v0.23.0 branch, whose
+    requirements.txt pins memfabric_hybrid and memcache_hybrid to 1.2.0; the v0.23.0 tag the page clones lists both
+    unpinned. The page's requirements step names the branch's pins, and pip, given the tag's unpinned lines and the
+    pins on one command line, installs the pinned versions."""
+    import sys
+
+    facts = stack_facts()
+    assert facts["verl.npu_install_script.vllm_ascend_after_vllm"][0].value == "releases/v0.23.0"
+    pins = {
+        name: facts[f"vllm_ascend.releases_v0.23.0.requirements.{name}"][0].value
+        for name in ("memfabric_hybrid", "memcache_hybrid")
+    }
+    for name in pins:
+        assert facts[f"vllm_ascend.v0.23.0.requirements.{name}_unpinned"][0].value == name
+    commands = _commands(path)
+    reqs = commands[_first(commands, r"pip install -r requirements\.txt")].split()
+    assert {f"{n}=={v}" for n, v in pins.items()} <= set(reqs)
+    # pip merges the unpinned lines of the tag's requirements.txt with the pins of the command line
+    (tmp_path / "requirements.txt").write_text("".join(f"{n}\n" for n in pins), encoding="utf-8")
+    report = tmp_path / "report.json"
+    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed", "--no-deps"]
+    cmd += ["--only-binary=:all:", "--platform", "manylinux_2_28_aarch64", "--python-version", "3.11"]
+    cmd += ["--target", str(tmp_path / "t"), "--report", str(report), "-r", str(tmp_path / "requirements.txt")]
+    cmd += [f"{n}=={v}" for n, v in pins.items()]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=600)
+    import json
+
+    got = {i["metadata"]["name"]: i["metadata"]["version"] for i in json.loads(report.read_text())["install"]}
+    assert got == pins
+
+
 def test_both_languages_run_the_same_commands() -> None:
     en, zh = (_commands(p) for p in SNIPPETS)
     assert en == zh

@@ -416,6 +416,55 @@ def test_a_safetensors_file_cut_short_fails_to_load_with_incomplete_metadata(run
     _page_says("incomplete metadata, file not fully covered")
 
 
+# every safetensors release on the index from transformers' floor (0.4.3) on; there is no 0.6.0
+OLD_MESSAGE = ("0.4.3", "0.4.4", "0.4.5", "0.5.0", "0.5.1", "0.5.2", "0.5.3")
+NEW_MESSAGE = ("0.6.1", "0.6.2", "0.7.0", "0.8.0")
+
+
+def test_which_message_a_file_cut_short_gives_depends_on_the_safetensors_release(tmp_path):
+    """review41i-1: verl 0.9.1 pins no safetensors of its own, and both messages the page quotes come from the same
+    file cut short: safetensors up to 0.5.3 (0.4.3 is the floor transformers asks for) say MetadataIncompleteBuffer,
+    0.6.1 (the next release on the index) and later say "incomplete metadata, file not fully covered". Each release
+    is installed on its own into a folder and reads the same truncated file in a subprocess."""
+    header = json.dumps({"a": {"dtype": "F32", "shape": [64, 64], "data_offsets": [0, 64 * 64 * 4]}}).encode()
+    whole = len(header).to_bytes(8, "little") + header + bytes(64 * 64 * 4)
+    cut = tmp_path / "model.safetensors"
+    cut.write_bytes(whole[: len(whole) // 2])
+    read = textwrap.dedent("""
+        import sys
+        from safetensors import safe_open
+        try:
+            safe_open(sys.argv[1], framework="np")
+        except Exception as e:
+            print(type(e).__name__ + ": " + str(e))
+    """)
+    seen = {}
+    for release in (*OLD_MESSAGE, *NEW_MESSAGE):
+        target = tmp_path / release
+        pip = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--target",
+            str(target),
+        ]
+        subprocess.run([*pip, f"safetensors=={release}"], check=True, capture_output=True, timeout=600)
+        env = dict(os.environ, PYTHONPATH=str(target))
+        out = subprocess.run(
+            [sys.executable, "-c", read, str(cut)], env=env, capture_output=True, text=True, timeout=60
+        )
+        seen[release] = out.stdout.strip()
+    old = "SafetensorError: Error while deserializing header: MetadataIncompleteBuffer"
+    new = "SafetensorError: Error while deserializing header: incomplete metadata, file not fully covered"
+    assert seen == {**dict.fromkeys(OLD_MESSAGE, old), **dict.fromkeys(NEW_MESSAGE, new)}, seen
+    _page_says("MetadataIncompleteBuffer")
+    _page_says("incomplete metadata, file not fully covered")
+
+
 # -- the page and the tests stay in step ----------------------------------------------------------------------
 def _markers(page: Path) -> list[str]:
     return [name for _file, name in MARKER.findall(page.read_text(encoding="utf-8"))]

@@ -39,7 +39,9 @@ cpu_index=()
 if [ "$(uname -m)" = "x86_64" ]; then
   cpu_index=(--extra-index-url https://download.pytorch.org/whl/cpu)
 fi
-python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
+# memfabric_hybrid and memcache_hybrid at 1.2.0, as pinned on the releases/v0.23.0 branch that verl's install script
+# and images clone (the v0.23.0 tag leaves both unpinned)
+python3 -m pip install -r requirements.txt memfabric_hybrid==1.2.0 memcache_hybrid==1.2.0 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
   "${cpu_index[@]}"
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..

@@ -39,7 +39,9 @@ cpu_index=()
 if [ "$(uname -m)" = "x86_64" ]; then
   cpu_index=(--extra-index-url https://download.pytorch.org/whl/cpu)
 fi
-python3 -m pip install -r requirements.txt --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
+# memfabric_hybrid 与 memcache_hybrid 固定为 1.2.0，与 verl 安装脚本和镜像所克隆的 releases/v0.23.0 分支一致
+# （v0.23.0 标签未固定这两个包的版本）
+python3 -m pip install -r requirements.txt memfabric_hybrid==1.2.0 memcache_hybrid==1.2.0 --extra-index-url https://triton-ascend.osinfra.cn/pypi/simple/ --trusted-host triton-ascend.osinfra.cn \
   "${cpu_index[@]}"
 python3 -m pip install -e . --no-build-isolation --no-deps
 cd ..
