@@ -325,6 +325,18 @@ def test_every_page_says_once_in_one_line_which_verl_it_is_checked_against():
     assert not wrong, "\n".join(wrong)
 
 
+def test_only_the_glossary_and_the_generated_drift_page_lack_the_release_box():
+    """contributing.md names the pages with no info box stating the release and no verl-version claim
+    (review43j-2): they still get the one line under their title, which the test above holds."""
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    without = sorted(
+        str(p.relative_to(docs))
+        for p in docs.rglob("*.md")
+        if "check: verl-version" not in p.read_text(encoding="utf-8")
+    )
+    assert without == ["glossary.en.md", "glossary.md", "tools/drift.en.md", "tools/drift.md"]
+
+
 # ---- Chinese typography in the built pages ------------------------------------------------------------------
 
 _PROSE_BLOCKS = {"p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "figcaption", "summary"}
