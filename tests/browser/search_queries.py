@@ -323,6 +323,8 @@ ENGLISH: list[tuple[str, str]] = [
     ("change parallelism on resume optimizer state reshard", "en/recipes/troubleshooting/"),
     # users34 R7: verl #2408
     ("KeyError experts.gate_proj.weight0", "en/recipes/model-merger/"),
+    # users36a R5: vllm-ascend #3023
+    ("pyhccl multi process one NPU", "en/ascend/ports/"),
     # users35 R3: NeMo-RL #2631
     ("Gemma-4 sleep level 2 garbage", "en/recipes/troubleshooting/"),
     ("vllm sleep level 2 corrupts rollouts", "en/recipes/troubleshooting/"),
@@ -485,6 +487,8 @@ CHINESE: list[tuple[str, str]] = [
     ("Megatron 续训 更改 TP PP 优化器 加载失败", "recipes/troubleshooting/"),
     # users34 R7: verl #2408
     ("KeyError experts.gate_proj.weight0 合并", "recipes/model-merger/"),
+    # users36a R5: vllm-ascend #3023
+    ("pyhccl 多进程 同一张 NPU", "ascend/ports/"),
     # users35 R3: NeMo-RL #2631
     ("level 2 休眠 唤醒后 乱码", "recipes/troubleshooting/"),
     # users35 R4: Megatron-LM #4910
