@@ -370,6 +370,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("update weights before wake_up", "en/recipes/troubleshooting/"),
     ("sleep wake up weight sync", "en/recipes/troubleshooting/"),
     ("Segfault encountered cuMemcpyDtoDAsync_v2", "en/recipes/troubleshooting/"),
+    # users36b R4: vllm #17272
+    ("Attempted to load weight into parameter fp8", "en/recipes/troubleshooting/"),
+    ("fp8 rollout quantization weight sync", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -489,6 +492,8 @@ CHINESE: list[tuple[str, str]] = [
     ("level 2 休眠 唤醒后 乱码", "recipes/troubleshooting/"),
     # users35 R4: Megatron-LM #4910
     ("Megatron-FSDP 优化器 CPU 卸载 保存检查点 卡住", "recipes/troubleshooting/"),
+    # users36b R4: vllm #17272
+    ("fp8 量化 权重同步", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
