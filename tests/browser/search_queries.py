@@ -372,6 +372,20 @@ ENGLISH: list[tuple[str, str]] = [
     ("update weights before wake_up", "en/recipes/troubleshooting/"),
     ("sleep wake up weight sync", "en/recipes/troubleshooting/"),
     ("Segfault encountered cuMemcpyDtoDAsync_v2", "en/recipes/troubleshooting/"),
+    # users36b R4: vllm #17272
+    ("Attempted to load weight into parameter fp8", "en/recipes/troubleshooting/"),
+    ("fp8 rollout quantization weight sync", "en/recipes/troubleshooting/"),
+    # users36b R1: vllm #13941
+    ("CUDA Error: out of memory at cumem_allocator.cpp", "en/recipes/troubleshooting/"),
+    ("wake up OOM cumem_allocator", "en/recipes/troubleshooting/"),
+    # users36b R2: sglang #6367
+    ("release_memory_occupation resume_memory_occupation", "en/recipes/troubleshooting/"),
+    ("enable_weights_cpu_backup", "en/recipes/troubleshooting/"),
+    # users36b R6: vllm #42821
+    ("load_weights corrupts MoE second call", "en/recipes/troubleshooting/"),
+    ("MoE gibberish after weight sync", "en/recipes/troubleshooting/"),
+    # users36a R2: verl #3199
+    ("use_mbridge use_dist_checkpointing", "en/recipes/model-merger/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -493,6 +507,16 @@ CHINESE: list[tuple[str, str]] = [
     ("level 2 休眠 唤醒后 乱码", "recipes/troubleshooting/"),
     # users35 R4: Megatron-LM #4910
     ("Megatron-FSDP 优化器 CPU 卸载 保存检查点 卡住", "recipes/troubleshooting/"),
+    # users36b R4: vllm #17272
+    ("fp8 量化 权重同步", "recipes/troubleshooting/"),
+    # users36b R1: vllm #13941
+    ("唤醒 cumem_allocator 内存不足", "recipes/troubleshooting/"),
+    # users36b R2: sglang #6367
+    ("SGLang resume_memory_occupation 输出随机", "recipes/troubleshooting/"),
+    # users36b R6: vllm #42821
+    ("MoE 重新加载权重 乱码", "recipes/troubleshooting/"),
+    # users36a R2: verl #3199
+    ("use_mbridge use_dist_checkpointing", "recipes/model-merger/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
