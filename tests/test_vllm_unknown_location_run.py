@@ -102,3 +102,28 @@ def test_started_in_another_folder_python_imports_the_installed_package(installe
     assert done.stdout.strip() == "the installed package"
     where = _python(_page_code(WHERE), tmp_path, site)
     assert where.stdout.strip().endswith(os.path.join("vllm", "vllm", "__init__.py"))
+
+
+# review42g-5: #failed-to-infer-device-type step 2 checks where the imported plugin lives against `pip show`
+SHOW = 'grep -E "^(Version|Location|Editable project location)"'
+
+
+def test_pip_show_of_an_editable_install_puts_the_imported_file_under_editable_project_location(
+    installed, tmp_path: Path
+) -> None:
+    work, site = installed
+    for page in PAGES:
+        assert f"pip show vllm-ascend | {SHOW}" in page.read_text(encoding="utf-8"), page
+    env = _env(tmp_path) | {"PYTHONPATH": str(site)}
+    shown = subprocess.run(
+        [sys.executable, "-m", "pip", "show", "vllm"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert shown.returncode == 0, shown.stderr
+    fields = dict(
+        line.split(": ", 1)
+        for line in shown.stdout.splitlines()
+        if line.startswith(("Version:", "Location:", "Editable project location:"))
+    )
+    assert fields == {"Version": "0.0.0", "Location": str(site), "Editable project location": str(work / "vllm")}
+    where = _python(_page_code(WHERE), tmp_path, site).stdout.strip()
+    assert where.startswith(str(work / "vllm") + os.sep) and not where.startswith(str(site)), where
