@@ -386,6 +386,21 @@ ENGLISH: list[tuple[str, str]] = [
     ("MoE gibberish after weight sync", "en/recipes/troubleshooting/"),
     # users36a R2: verl #3199
     ("use_mbridge use_dist_checkpointing", "en/recipes/model-merger/"),
+    # users37a side finding: Mooncake #1696
+    ("mooncake protocol ascend rdma", "en/recipes/troubleshooting/"),
+    # users37b R2: NeMo-RL #564
+    ("NCCL error: unhandled cuda error", "en/recipes/troubleshooting/"),
+    ("NCCL_CUMEM_ENABLE", "en/recipes/troubleshooting/"),
+    ("nccl weight sync error disaggregated", "en/recipes/troubleshooting/"),
+    # users37b R4: vllm #32714
+    ("vllm 0.14 sleep level 1 does not free GPU memory", "en/recipes/troubleshooting/"),
+    ("rollout sleep frees less GPU memory after vLLM upgrade", "en/recipes/troubleshooting/"),
+    # users37a R5: verl #2086
+    ("experts not saved expert parallel megatron checkpoint", "en/recipes/model-merger/"),
+    # users37b R3: vllm #17915
+    ("'Parameter' object has no attribute 'weight_loader'", "en/recipes/troubleshooting/"),
+    # users37b R5: NeMo-RL #2618
+    ("shard_dim=0 is not a valid data dimension for a 3D tensor", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -517,6 +532,19 @@ CHINESE: list[tuple[str, str]] = [
     ("MoE 重新加载权重 乱码", "recipes/troubleshooting/"),
     # users36a R2: verl #3199
     ("use_mbridge use_dist_checkpointing", "recipes/model-merger/"),
+    # users37a side finding: Mooncake #1696
+    ("Mooncake 昇腾 rdma 协议", "recipes/troubleshooting/"),
+    # users37b R2: NeMo-RL #564
+    ("NCCL error: unhandled cuda error", "recipes/troubleshooting/"),
+    ("NCCL_CUMEM_ENABLE 同步权重 报错", "recipes/troubleshooting/"),
+    # users37b R4: vllm #32714
+    ("vLLM 0.14 休眠 显存 未释放", "recipes/troubleshooting/"),
+    # users37a R5: verl #2086
+    ("EP 专家 权重 没有保存", "recipes/model-merger/"),
+    # users37b R3: vllm #17915
+    ("'Parameter' object has no attribute 'weight_loader'", "recipes/troubleshooting/"),
+    # users37b R5: NeMo-RL #2618
+    ("shard_dim=0 is not a valid data dimension", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
