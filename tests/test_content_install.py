@@ -276,3 +276,33 @@ def test_the_mooncake_build_loads_cann_from_ascend_set_env_and_says_so_when_ther
     if not Path("/usr/local/Ascend").exists():  # this machine has no CANN: neither default path is there
         out = _run_mooncake(tmp_path, name, None)
         assert "error: CANN's set_env.sh not found; set ASCEND_SET_ENV" in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("lang", ["", ".zh"])
+def test_steps_3_and_verify_load_cann_and_nnal_into_the_current_shell_from_step_2s_paths(
+    tmp_path: Path, lang: str
+) -> None:
+    """review43a-1: step 2 loads CANN's and NNAL's set_env.sh inside `( … )`, so nothing it loads reaches the shell the
+    reader types step 3 and the Verification commands in; the load snippet keeps them in the current shell, tries the
+    same paths as step 2, and leaves the shell open when CANN is missing."""
+    build = _commands(f"snippets/install/vllm_ascend_npu{lang}.sh")
+    assert build[0] == "(" and build[-1] == ")"
+    load = REPO / f"snippets/install/load_cann_env{lang}.sh"
+    paths = [c for c in _commands(str(load.relative_to(REPO))) if c.startswith("for f in ")]
+    assert paths == [c for c in build if c.startswith("for f in ")] and len(paths) == 1
+    toolkit = tmp_path / "Ascend" / "ascend-toolkit" / "set_env.sh"
+    toolkit.parent.mkdir(parents=True)
+    toolkit.write_text("export LD_LIBRARY_PATH=/fake/cann/lib64\n", encoding="utf-8")
+    nnal = tmp_path / "Ascend" / "nnal" / "atb" / "set_env.sh"
+    nnal.parent.mkdir(parents=True)
+    nnal.write_text("export ATB_HOME_PATH=/fake/atb\n", encoding="utf-8")
+
+    def run(set_env: Path) -> subprocess.CompletedProcess[str]:
+        script = f'source "{load}"\necho "kept:$LD_LIBRARY_PATH:$ATB_HOME_PATH"\n'
+        env = {"PATH": "/usr/bin:/bin", "ASCEND_SET_ENV": str(set_env)}
+        return subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+
+    out = run(toolkit)
+    assert out.returncode == 0 and out.stdout == "kept:/fake/cann/lib64:/fake/atb\n", out.stderr
+    out = run(tmp_path / "missing" / "set_env.sh")
+    assert out.stdout == "kept::\n" and "error: CANN's set_env.sh not found" in out.stderr
