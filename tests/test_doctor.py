@@ -746,6 +746,34 @@ def test_startup_python_implies_startup_and_a_python_without_verl_is_named_in_th
     assert str(given) in last
 
 
+def test_startup_on_a_lone_script_without_a_command_says_so_once(capsys, tmp_path):
+    """A script with no verl trainer command: the summary line says the stage did not run, and no per-file note
+    repeats it beside doctor's own "no verl trainer command" note."""
+    script = tmp_path / "prepare.sh"
+    script.write_text("#!/bin/bash\nset -e\necho preparing data\n")
+    code, out, err = _doctor_text(capsys, "--startup", str(script))
+    assert (code, out) == (0, "")
+    assert err.splitlines()[-1].startswith("doctor: startup stage not run: no verl trainer command in the file(s)")
+    assert err.count("startup stage not run") == 1
+
+
+def test_startup_names_the_file_it_did_not_run_on_when_others_had_commands(tmp_path, monkeypatch, capsys):
+    from verl_cookbook import startup
+
+    monkeypatch.delenv(startup.PYTHON_ENV, raising=False)
+    monkeypatch.setattr(startup, "built_env_python", lambda version: None)
+    given = _fake_python(tmp_path / "no_verl", tmp_path / "asked", False)
+    script = tmp_path / "prepare.sh"
+    script.write_text("#!/bin/bash\nset -e\necho preparing data\n")
+    launch = REPO / "snippets" / "doctor" / "run_grpo_npu.sh"
+    _code, _out, err = _doctor_text(capsys, "--startup-python", str(given), str(script), str(launch))
+    assert "doctor:     1 in 1 file: startup stage not run: no verl trainer command in this file" in err
+    code, out, err = _doctor_text(capsys, "--startup-python", str(given), str(script), str(launch), "--format", "json")
+    notes = {Path(f["path"]).name: f["notes"] for f in json.loads(out)["files"]}
+    assert "startup stage not run: no verl trainer command in this file" in notes["prepare.sh"]
+    assert not any("no verl trainer command in this file" in n for n in notes["run_grpo_npu.sh"])
+
+
 def test_startup_on_a_yaml_config_says_the_stage_did_not_run_and_why(capsys, monkeypatch):
     """A YAML config has no command for verl to start: with --startup, a clean result must not read as verl's own
     startup having accepted it (review42j-2); without --startup nothing about the stage is said for a config."""

@@ -44,8 +44,12 @@ def apply(reports: list[Any], python: str | None, version: str | None, make_find
     per_report = [(r, jobs_for(r.path, getattr(r, "units", []), getattr(r, "env", None))) for r in reports]
     jobs = [j for _r, js in per_report for j in js]
     for r, js in per_report:  # asked for, not run on this file: say so, or a clean result reads as verl's (review42j-2)
-        if not js:
-            r.notes.append(not_run_note(_NO_COMMAND.get(getattr(r, "kind", ""), _NO_COMMAND[""])))
+        kind = getattr(r, "kind", "")
+        # A script alone without a command has the summary line below and doctor's own "no verl trainer command"
+        # note; a third line saying the same is noise. The note names the file when others did run, or for a YAML
+        # config, whose note says what to give instead.
+        if not js and (jobs or kind == "yaml"):
+            r.notes.append(not_run_note(_NO_COMMAND.get(kind, _NO_COMMAND[""])))
     if not jobs:
         return not_run_note("no verl trainer command in the file(s) given (it runs on a launch script's commands)")
     try:
