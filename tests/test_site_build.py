@@ -571,3 +571,25 @@ def test_built_search_worker_has_the_fixed_lunr_node_key():
 def test_the_api_tables_are_headed_in_the_pages_language(lang_prefix, headers, absent):
     html = (built_site().path / lang_prefix / "reference" / "verl-api" / "index.html").read_text(encoding="utf-8")
     assert f"<th>{headers}</th>" in html and f"<th>{absent}</th>" not in html
+
+
+@pytest.mark.parametrize("prefix", ["", "en/"])
+def test_search_ranks_the_rules_and_reference_pages_below_the_recipes(prefix):
+    """Their lists of messages and settings match almost any error's words (users39/40): their entries carry a boost
+    below 1, while the recipes, the doctor and the stack page keep Material's default."""
+    boosts: dict[str, set] = {}
+    for doc in search_index(prefix)["docs"]:
+        page = doc["location"].removeprefix(prefix).split("#", 1)[0]
+        boosts.setdefault(page, set()).add(doc.get("boost"))
+    assert boosts["tools/rules/"] == {0.3}
+    assert boosts["reference/verl-api/"] == {0.5}
+    for page in ("recipes/troubleshooting/", "tools/doctor/", "tools/stack/", "install/"):
+        assert boosts[page] == {None}, page
+
+
+def test_search_boost_takes_the_longest_prefix_of_the_page_path_in_either_language():
+    assert search_per_language.search_boost("tools/rules.en.md") == 0.3
+    assert search_per_language.search_boost("tools/rules.md") == 0.3
+    assert search_per_language.search_boost("tools/doctor.md") is None
+    assert search_per_language.search_boost("compat/settings.md") == 0.5
+    assert search_per_language.search_boost("recipes/troubleshooting.en.md") is None

@@ -111,6 +111,17 @@
       .replace(/\s+/g, " ").trim();
   }
 
+  // English function words (from lunr's stop list). The index
+  // keeps them (its pipeline is empty, see mkdocs.yml), so in a pasted error or a question they matched nearly every
+  // section and outweighed the one rare word that names the answer: "/etc/hccn.conf can not be found" ranked pages
+  // on "can", "not", "be" and missed the hccn.conf pages (users39b). Dropped from a query that has other words.
+  var STOP = /^(?:a|an|and|are|as|at|be|been|but|by|can|cannot|could|did|do|does|for|from|had|has|have|how|i|if|in|into|is|it|its|me|my|no|nor|not|of|on|or|so|than|that|the|their|them|then|there|these|they|this|to|too|was|we|were|what|when|where|which|while|who|why|will|with|would|you|your)$/i;
+
+  function dropStopWords(query) {
+    var kept = query.split(" ").filter(function (w) { return w && !STOP.test(w); });
+    return kept.length ? kept.join(" ") : query;
+  }
+
   var post = window.Worker && Worker.prototype.postMessage;
   if (post) {
     Worker.prototype.postMessage = function (message) {
@@ -118,7 +129,7 @@
       if (message && message.type === 0 && message.data) learn(message.data);  // SearchMessageType.SETUP
       if (message && message.type === 2 && typeof message.data === "string") {  // SearchMessageType.QUERY
         // "device: npu" pasted from a config: lunr reads "device:" as a field name and drops the word
-        var query = segment(message.data.replace(/(^|\s)-+(?=\w)/g, "$1").replace(/(\w):(?=\s|$)/g, "$1 "));
+        var query = dropStopWords(segment(message.data.replace(/(^|\s)-+(?=\w)/g, "$1").replace(/(\w):(?=\s|$)/g, "$1 ")));
         args[0] = Object.assign({}, message, { data: query });
       }
       return post.apply(this, args);

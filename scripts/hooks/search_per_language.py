@@ -107,6 +107,37 @@ def add_parts(index: dict[str, Any]) -> dict[str, Any]:
 # "No matching documents". Which words collide depends on every word of the index, so any page edit can
 # break an unrelated query (it broke "whitelist" once camelCase words stopped being split). The key gets a
 # delimiter between letter and id.
+# The maintainers' pages and the reference pages rank below the recipes. Their long lists (every rule's message, every
+# setting and engine argument of verl) hold the words of almost any error message, so for a pasted error
+# or a plain question they took top-5 places from the entry that answers it (users39a/users40a testers: "spin ref
+# load_checkpoint", "Keys only on rank 0 param_state"). Material multiplies a document's score by its ``boost``;
+# a page still comes first when it is the only one that matches. The doctor, checker and stack pages are readers'
+# pages (checking a launch script, which versions go together) and keep their weight. Longest prefix of the page's
+# source path (language suffix dropped) wins.
+SEARCH_BOOST = {
+    "tools/rules": 0.3,
+    "tools/drift": 0.5,
+    "tools/verl-ci": 0.5,
+    "reference/": 0.5,
+    "compat/": 0.5,
+    "contributing": 0.5,
+}
+
+
+def search_boost(src_uri: str) -> float | None:
+    """The search boost of the page at ``src_uri`` (``tools/rules.en.md``), or None for the default (1)."""
+    stem = re.sub(r"(\.[a-z]{2})?\.md$", "", src_uri)
+    best = max((p for p in SEARCH_BOOST if stem.startswith(p)), key=len, default=None)
+    return None if best is None or SEARCH_BOOST[best] == 1.0 else SEARCH_BOOST[best]
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Any) -> str:
+    boost = search_boost(page.file.src_uri)
+    if boost is not None:  # read by Material's search plugin in on_page_context, after this
+        page.meta["search"] = {**(page.meta.get("search") or {}), "boost": boost}
+    return markdown
+
+
 WORKER_GLOB = "assets/javascripts/workers/search.*.min.js"
 LUNR_NODE_KEY = "e=e+s+o.id}return e"
 LUNR_NODE_KEY_FIXED = 'e=e+s+":"+o.id+";"}return e'

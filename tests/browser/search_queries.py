@@ -17,6 +17,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("cupy", "en/backends/choosing/"),
     ("install", "en/install/"),
     ("hccn.conf", "en/install/mooncake-ascend-direct/"),
+    # a pasted error line: its function words matched almost every section and buried hccn.conf (users39b)
+    ("/etc/hccn.conf can not be found", "en/install/mooncake-ascend-direct/"),
+    ("is not a valid data dimension", "en/recipes/troubleshooting/"),
     ("engine_kwargs", "en/backends/nccl-hccl/"),
     ("update_weights_bucket_megabytes", "en/backends/choosing/"),
     ("Checkpoint engine nccl not registered", "en/backends/nccl-hccl/"),
