@@ -128,7 +128,7 @@ def search_boost(src_uri: str) -> float | None:
     """The search boost of the page at ``src_uri`` (``tools/rules.en.md``), or None for the default (1)."""
     stem = re.sub(r"(\.[a-z]{2})?\.md$", "", src_uri)
     best = max((p for p in SEARCH_BOOST if stem.startswith(p)), key=len, default=None)
-    return None if best is None or SEARCH_BOOST[best] == 1.0 else SEARCH_BOOST[best]
+    return None if best is None else SEARCH_BOOST[best]
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Any) -> str:
