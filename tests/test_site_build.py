@@ -149,6 +149,28 @@ def test_search_parts_are_the_suffixes_of_compound_identifiers(text, expected):
     assert search_per_language.identifier_suffixes(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "<code>model_world_size_{W}_rank_{r}.pt</code>",
+            ["model_world_size_n_rank_n.pt", "world_size_n_rank_n.pt", "size_n_rank_n.pt", "rank_n.pt"],
+        ),
+        ("checkpoints/global_step_N/actor and global_step_100", ["global_step_n", "step_n"]),
+        ("mp_rank_00_000", ["mp_rank_n_n", "rank_n_n"]),
+        # names without a placeholder part, and numbers between dots (versions, model sizes), have no shape
+        ("engine_kwargs, HCCL_IF_IP, verl 0.9.1, v0.9.1, Qwen2.5-7B", []),
+    ],
+)
+def test_search_shapes_turn_numbers_and_placeholders_in_names_into_n(text, expected):
+    assert search_per_language.identifier_shapes(text) == expected
+
+
+def test_search_parts_hold_the_shapes_beside_the_suffixes():
+    out = search_per_language.add_parts({"docs": [{"text": "global_step_N"}]})
+    assert out["docs"][0]["parts"].split() == ["step_n", "n", "global_step_n"]
+
+
 def test_search_parts_field_is_indexed_and_kept_off_entries_without_identifiers():
     index = {"config": {"fields": {"text": {"boost": 1.0}}}, "docs": [{"text": "a_b"}, {"text": "plain"}]}
     out = search_per_language.add_parts(index)

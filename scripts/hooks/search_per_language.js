@@ -122,6 +122,35 @@
     return kept.length ? kept.join(" ") : query;
   }
 
+  // A pasted file or folder name with numbers also searches its shape, as identifier_shapes in
+  // search_per_language.py makes it for the index: model_world_size_2_rank_0.pt → model_world_size_n_rank_n.pt,
+  // global_step_100 → global_step_n, which is how the pages write them ({W}, {r}, N are placeholders).
+  var NAME = /[A-Za-z0-9{}]+(?:(?:_+|\.)[A-Za-z0-9{}]+)+/g;
+
+  function shapeOf(name) {
+    var pieces = name.split(/(_+|\.)/);
+    var changed = false;
+    for (var i = 0; i < pieces.length; i += 2) {
+      var byUnderscore = (pieces[i - 1] || "").charAt(0) === "_" || (pieces[i + 1] || "").charAt(0) === "_";
+      if (/^\{\w+\}$/.test(pieces[i]) || (byUnderscore && /^(?:\d+|[A-Z])$/.test(pieces[i]))) {
+        pieces[i] = "n";
+        changed = true;
+      } else {
+        pieces[i] = pieces[i].toLowerCase();
+      }
+    }
+    return changed ? pieces.join("") : "";
+  }
+
+  function addShapes(query) {
+    var extra = [];
+    (query.match(NAME) || []).forEach(function (name) {
+      var shaped = shapeOf(name);
+      if (shaped && extra.indexOf(shaped) < 0) extra.push(shaped);
+    });
+    return extra.length ? query + " " + extra.join(" ") : query;
+  }
+
   var post = window.Worker && Worker.prototype.postMessage;
   if (post) {
     Worker.prototype.postMessage = function (message) {
@@ -129,7 +158,7 @@
       if (message && message.type === 0 && message.data) learn(message.data);  // SearchMessageType.SETUP
       if (message && message.type === 2 && typeof message.data === "string") {  // SearchMessageType.QUERY
         // "device: npu" pasted from a config: lunr reads "device:" as a field name and drops the word
-        var query = dropStopWords(segment(message.data.replace(/(^|\s)-+(?=\w)/g, "$1").replace(/(\w):(?=\s|$)/g, "$1 ")));
+        var query = addShapes(dropStopWords(segment(message.data.replace(/(^|\s)-+(?=\w)/g, "$1").replace(/(\w):(?=\s|$)/g, "$1 "))));
         args[0] = Object.assign({}, message, { data: query });
       }
       return post.apply(this, args);

@@ -89,13 +89,60 @@ def identifier_suffixes(text: str) -> list[str]:
     return list(out)
 
 
+# A file or folder name with numbers in it: the pages write it with a placeholder (``global_step_N``,
+# ``model_world_size_{W}_rank_{r}.pt``), a reader pastes the one on disk (``global_step_100``,
+# ``model_world_size_2_rank_0.pt``) and found nothing (users40a). Both sides get a shape in which every placeholder
+# part becomes ``n``: a ``{name}``, and a number or a lone capital next to an ``_`` (a number between dots is a
+# version, 0.9.1, Qwen2.5, and keeps its digits). The index holds the pages' shapes and their suffixes (``rank_n.pt``)
+# in the hidden field; the page script adds the shape of each such word of a query (search_per_language.js,
+# ``shape``), so both meet at ``model_world_size_n_rank_n.pt``.
+_SHAPED = re.compile(
+    r"(?<![\w.{}])(?:[A-Za-z0-9]+|\{\w+\})(?:(?:_+|\.)(?:[A-Za-z0-9]+|\{\w+\}))+(?![\w{}]|\.\w)", re.ASCII
+)
+_BY_UNDERSCORE = re.compile(r"\d+|[A-Z]", re.ASCII)
+_SHAPE_JOINT = re.compile(r"(_+|\.)")
+
+
+def shape_of(name: str) -> list[str]:
+    """``name`` split at its joints (``["rank", "_", "0", ".", "pt"]``) with each placeholder part made ``n``;
+    [] when it has none."""
+    pieces = _SHAPE_JOINT.split(name)
+    changed = False
+    for i in range(0, len(pieces), 2):
+        word = pieces[i]
+        beside = pieces[max(i - 1, 0) : i] + pieces[i + 1 : i + 2]
+        if (word.startswith("{") and word.endswith("}")) or (
+            _BY_UNDERSCORE.fullmatch(word) and any(j.startswith("_") for j in beside)
+        ):
+            pieces[i] = "n"
+            changed = True
+        else:
+            pieces[i] = word.lower()
+    return pieces if changed else []
+
+
+def identifier_shapes(text: str) -> list[str]:
+    """The shape (``shape_of``) of each compound name in ``text`` that has a placeholder part, and each suffix of the
+    shape at an ``_`` or ``.`` that starts with a word (``n.pt`` alone would match every file name), lower-cased,
+    each once: ``checkpoints/global_step_100/actor`` → ``global_step_n``, ``step_n``."""
+    out: dict[str, None] = {}
+    for m in _SHAPED.finditer(_TAG.sub(" ", text).replace("&lt;", " ").replace("&gt;", " ")):
+        pieces = shape_of(m.group(0))
+        for start in range(0, len(pieces) - 2, 2):
+            if pieces[start] != "n":
+                out.setdefault("".join(pieces[start:]), None)
+    return list(out)
+
+
 def add_parts(index: dict[str, Any]) -> dict[str, Any]:
-    """``index`` with a hidden ``parts`` field: identifier suffixes of each entry's text (see the module doc)."""
+    """``index`` with a hidden ``parts`` field: identifier suffixes and shapes of each entry's text (see the module
+    doc and ``identifier_shapes``)."""
     config = index.get("config", {})
     fields = {**config.get("fields", {}), PARTS_FIELD: {"boost": 1.0}}
     docs = []
     for doc in index.get("docs", []):
-        parts = identifier_suffixes(doc.get("title", "") + " " + doc.get("text", ""))
+        text = doc.get("title", "") + " " + doc.get("text", "")
+        parts = list(dict.fromkeys(identifier_suffixes(text) + identifier_shapes(text)))
         docs.append({**doc, PARTS_FIELD: " ".join(parts)} if parts else doc)
     return {**index, "config": {**config, "fields": fields}, "docs": docs}
 

@@ -182,6 +182,9 @@ ENGLISH: list[tuple[str, str]] = [
     ("Expandable segments are not compatible with memory pool NPU", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #2356
     ("model merger FileNotFoundError model_world_size_16_rank_8.pt two nodes", "en/recipes/troubleshooting/"),
+    # a file or folder name pasted from disk: the pages write it with placeholders ({W}, {r}, N) (users40a)
+    ("model_world_size_2_rank_0.pt", "en/recipes/model-merger/"),
+    ("global_step_37", "en/recipes/troubleshooting/"),
     # miner20 (users17): vllm-ascend #977, #9563
     ("rollout sleep NPU memory not freed grows every sleep wake", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #3895
@@ -407,6 +410,7 @@ ENGLISH: list[tuple[str, str]] = [
 ]
 
 CHINESE: list[tuple[str, str]] = [
+    ("model_world_size_2_rank_0.pt", "recipes/model-merger/"),  # a file name pasted from disk (users40a)
     ("白名单", "ascend/hccl-whitelist/"),
     ("断点续训", "recipes/async-resume/"),
     ("hccn.conf", "install/mooncake-ascend-direct/"),

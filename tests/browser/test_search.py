@@ -245,26 +245,37 @@ def drop_identifier_parts(site: Path) -> None:
     _rewrite_indexes(site, change)
 
 
-def no_query_segmentation(site: Path) -> None:
-    """Without the page script's segmentation, a Chinese question goes to Material's segmenter as one run."""
+def _rewrite_page_script(site: Path, old: str, new: str) -> None:
+    """Every page's inline search script with ``old`` replaced; fails when no page has ``old`` (the breakage would
+    undo nothing and prove nothing)."""
+    found = 0
     for page in site.rglob("index.html"):
         html = page.read_text(encoding="utf-8")
-        page.write_text(html.replace("learn(message.data);", "void 0;"), encoding="utf-8")
+        found += html.count(old)
+        page.write_text(html.replace(old, new), encoding="utf-8")
+    assert found, f"no page script has {old!r}: the breakage is stale"
+
+
+def no_query_segmentation(site: Path) -> None:
+    """Without the page script's segmentation, a Chinese question goes to Material's segmenter as one run."""
+    _rewrite_page_script(site, "learn(message.data);", "void 0;")
 
 
 def keep_flag_dashes(site: Path) -> None:
     """Without the query rewrite in the page script, ``--lenient`` reads as 'exclude lenient' and ``dcmi -8005`` as
     'dcmi but not 8005'."""
-    for page in site.rglob("index.html"):
-        html = page.read_text(encoding="utf-8")
-        page.write_text(html.replace("Worker.prototype.postMessage = function", "void function"), encoding="utf-8")
+    _rewrite_page_script(site, "Worker.prototype.postMessage = function", "void function")
 
 
 def keep_stop_words(site: Path) -> None:
     """Without dropping function words from the query, a pasted error ranks sections on "can", "not", "be"."""
-    for page in site.rglob("index.html"):
-        html = page.read_text(encoding="utf-8")
-        page.write_text(html.replace("var query = dropStopWords(", "var query = ("), encoding="utf-8")
+    _rewrite_page_script(site, "dropStopWords(segment(", "(segment(")
+
+
+def no_name_shapes(site: Path) -> None:
+    """Without the shape of a pasted name in the query, ``model_world_size_2_rank_0.pt`` matches no word of the index
+    (the pages write ``model_world_size_{W}_rank_{r}.pt``)."""
+    _rewrite_page_script(site, "var query = addShapes(", "var query = (")
 
 
 @pytest.mark.parametrize(
@@ -277,6 +288,8 @@ def keep_stop_words(site: Path) -> None:
         (drop_identifier_parts, "en/", ["bucket_megabytes"]),
         (keep_flag_dashes, "", ["--lenient", "dcmi -8005"]),
         (keep_stop_words, "en/", ["/etc/hccn.conf can not be found"]),
+        (no_name_shapes, "en/", ["model_world_size_2_rank_0.pt", "global_step_37"]),
+        (no_name_shapes, "", ["model_world_size_2_rank_0.pt"]),
         (no_query_segmentation, "", ["能否支持断点续训", "支持断点续训", "怎么断点续训", "端口和ip占用冲突"]),
     ],
     ids=lambda v: v.__name__ if callable(v) else None,
