@@ -150,6 +150,9 @@ def test_a_sentence_introducing_a_checked_block_is_bound_only_when_the_block_hol
         ("The default in 0.9.0 is `true`.", "at", "0.9.0"),
         ("0.9.0 中默认为 `true`。", "at", "0.9.0"),
         ("The key exists since 0.7.0.", "since", None),
+        # the oldest covered release: the matrix has no earlier release to show where it starts
+        ("The merger reads it in 0.7.1 and later.", "since", None),
+        ("Before 0.7.1 the key did not exist.", "until", None),
     ],
 )
 def test_a_statement_of_where_a_verl_release_starts_or_ends_needs_the_matching_bound(text, bound, value):
@@ -183,6 +186,23 @@ def test_a_claim_with_the_matching_bound_satisfies_a_history_statement(tmp_path:
     assert 'since="0.8.0"' in found[0].message
     sentence = "Since verl 0.8.0 the registry is `CheckpointEngineRegistry`."
     page.write_text(f'{sentence}<!-- check: {claim} since="0.8.0" -->\n')
+    assert check_paths([page], facts, tmp_path, {"use_cache": False}).findings == []
+
+
+def test_history_from_the_oldest_covered_release_asks_for_a_mark_not_a_label_the_matrix_refuses(
+    tmp_path: Path, facts: Facts
+):
+    claim = 'contains file="verl/checkpoint_engine/base.py" match="class CheckpointEngineRegistry"'
+    page = tmp_path / "docs" / "p.md"
+    page.parent.mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\n")
+    sentence = "Since verl 0.7.1 the registry is `CheckpointEngineRegistry`."
+    page.write_text(f'{sentence}<!-- check: {claim} since="0.7.1" -->\n')
+    (found,) = check_paths([page], facts, tmp_path, {"use_cache": False}).findings
+    assert found.rule == "coverage/history-unbound" and "oldest covered release" in found.message
+    assert 'since="0.7.1"' not in found.message
+    mark = '<sup class="unchecked" title="from reading the 0.7.0 tag, not run">※</sup>'
+    page.write_text(f"{sentence}{mark}\n")
     assert check_paths([page], facts, tmp_path, {"use_cache": False}).findings == []
 
 
