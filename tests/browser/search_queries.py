@@ -185,6 +185,11 @@ ENGLISH: list[tuple[str, str]] = [
     # a file or folder name pasted from disk: the pages write it with placeholders ({W}, {r}, N) (users40a)
     ("model_world_size_2_rank_0.pt", "en/recipes/model-merger/"),
     ("global_step_37", "en/recipes/troubleshooting/"),
+    # sweeps of session 14: errors of releases before 0.7.1 that users still paste
+    ("Rollout mode 'sync' has been removed", "en/recipes/troubleshooting/"),  # verl #4495
+    ("module 'torch_npu' has no attribute '_npu_rotary_embedding'", "en/recipes/troubleshooting/"),  # vllm-ascend #56
+    ("spin recipe merge checkpoint", "en/recipes/model-merger/"),  # verl #2361
+    ("resume trains same prompts again", "en/recipes/async-resume/"),  # verl #1875
     # miner20 (users17): vllm-ascend #977, #9563
     ("rollout sleep NPU memory not freed grows every sleep wake", "en/recipes/troubleshooting/"),
     # miner20 (users17): verl #3895
@@ -411,6 +416,8 @@ ENGLISH: list[tuple[str, str]] = [
 
 CHINESE: list[tuple[str, str]] = [
     ("model_world_size_2_rank_0.pt", "recipes/model-merger/"),  # a file name pasted from disk (users40a)
+    ("续训后 SwanLab 生成新的实验", "recipes/troubleshooting/"),  # SwanLab-Docs #199
+    ("can't open conf 文件：/etc/hccn.conf", "recipes/troubleshooting/"),  # Mooncake PR #502
     ("白名单", "ascend/hccl-whitelist/"),
     ("断点续训", "recipes/async-resume/"),
     ("hccn.conf", "install/mooncake-ascend-direct/"),
