@@ -18,7 +18,14 @@ from tests import helpers
 
 REPO = Path(__file__).resolve().parents[1]
 VERSION = "0.9.1"
-VL_CONFIGS = ("Qwen2_5_VLConfig", "Qwen3VLConfig", "Qwen3VLMoeConfig", "Llama4Config")
+VL_CONFIGS = (
+    "Qwen2_5_VLConfig",
+    "Qwen3VLConfig",
+    "Qwen3VLMoeConfig",
+    "Llama4Config",
+    "Qwen3_5Config",
+    "Qwen3_5MoeConfig",
+)
 PROBE = """
 import json, sys, transformers
 out = {"transformers": transformers.__version__}
