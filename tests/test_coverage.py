@@ -150,9 +150,10 @@ def test_a_sentence_introducing_a_checked_block_is_bound_only_when_the_block_hol
         ("The default in 0.9.0 is `true`.", "at", "0.9.0"),
         ("0.9.0 中默认为 `true`。", "at", "0.9.0"),
         ("The key exists since 0.7.0.", "since", None),
-        # the oldest covered release: the matrix has no earlier release to show where it starts
+        # the oldest covered release: no earlier one shows where it starts (until="0.7.1" is checkable: it must
+        # fail on 0.7.1)
         ("The merger reads it in 0.7.1 and later.", "since", None),
-        ("Before 0.7.1 the key did not exist.", "until", None),
+        ("Before 0.7.1 the key lived in another file.", "until", "0.7.1"),
     ],
 )
 def test_a_statement_of_where_a_verl_release_starts_or_ends_needs_the_matching_bound(text, bound, value):

@@ -192,13 +192,12 @@ def history_of(st: Statement) -> History | None:
                 continue  # "from 0.9.1 to 0.25.1": a range of some product's releases; "0.28.0": not a verl release
             written = _release(m.group(1))
             covered = covered_releases()
-            # "since" or "before" the oldest covered release: the matrix has no earlier release to show the start
-            # (it refuses such a label), so no claim can hold the sentence
-            bounded = written if written in covered[1:] else None
             if kind == "since":
-                return History(m.group(0), written, "since", bounded)
+                # "since" the oldest covered release: no earlier covered release can show the start, and the
+                # matrix refuses a since= label it cannot verify, so no claim can hold the sentence
+                return History(m.group(0), written, "since", written if written in covered[1:] else None)
             if kind == "before":
-                return History(m.group(0), written, "until", bounded)
+                return History(m.group(0), written, "until", written if written in covered else None)
             if kind == "at":
                 if written == default_release():
                     continue  # the page's own release: its claims are checked on it anyway
@@ -445,7 +444,7 @@ def _history_finding(j: Judged, at: tuple[str, int, int], said: dict[str, str]) 
     h = j.history
     assert h is not None
     if h.value is None:
-        case = "oldest" if h.version == covered_releases()[0] and h.bound in ("since", "until") else "uncovered"
+        case = "oldest" if h.bound == "since" and h.version == covered_releases()[0] else "uncovered"
         return COVERAGE_HISTORY_UNBOUND.at(
             *at, case=case, version=h.version, said=h.words, covered=covered_releases(), **said
         )

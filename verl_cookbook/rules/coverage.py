@@ -49,17 +49,17 @@ COVERAGE_HISTORY_UNBOUND = declare(
         "it on every covered release)",
         "uncovered": "“{words}” names verl {version} (“{said}”), which no covered release can check (covered: "
         "{covered!l}): cover that release or mark the sentence ※",
-        "oldest": "“{words}” says where verl {version} starts or ends (“{said}”), but {version} is the oldest covered "
-        "release and no earlier one can show it: mark the sentence ※, or say “every covered release” if that is what "
-        "you checked",
+        "oldest": "“{words}” says that something starts with verl {version} (“{said}”), but {version} is the oldest "
+        "covered release and no earlier one can show the start: mark the sentence ※, or say “every covered release” "
+        "if that is what you checked",
     },
     message_zh={
         "": '“{words}”写明“{said}”：请用带 {bound}="{value}" 的声明支撑（版本矩阵会在每个覆盖的版本上检查）',
         "at": "“{words}”写明“{said}”：请用适用于 verl {value} 的声明支撑（版本矩阵会在每个覆盖的版本上检查）",
         "uncovered": "“{words}”提到的 verl {version}（“{said}”）不在覆盖范围内（覆盖的版本：{covered!l}），无法检查："
         "请覆盖该版本，或为该句标 ※",
-        "oldest": "“{words}”写明 verl {version} 的起止（“{said}”），但 {version} 是覆盖范围内最早的版本，"
-        "没有更早的版本可以证明这一点：请为该句标 ※；若核对的只是覆盖范围内的各版本，请改写为“本手册覆盖的各版本”",
+        "oldest": "“{words}”写明某项自 verl {version} 起（“{said}”），但 {version} 是覆盖范围内最早的版本，"
+        "没有更早的版本可以证明这一起点：请为该句标 ※；若核对的只是覆盖范围内的各版本，请改写为“本手册覆盖的各版本”",
     },
     extra=("text",),
     fix='add since="X" (or until="Y") to the claim that holds the sentence, or mark it ※ when no covered release '
