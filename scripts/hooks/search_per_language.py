@@ -75,12 +75,17 @@ _JOINT = re.compile(r"_+|\.|(?<=[A-Za-z0-9])(?=[A-Z][a-z])", re.ASCII)
 _TAG = re.compile(r"<[^>]+>")
 
 
+def _plain(text: str) -> str:
+    """``text`` with HTML tags and escaped angle brackets turned into spaces."""
+    return _TAG.sub(" ", text).replace("&lt;", " ").replace("&gt;", " ")
+
+
 def identifier_suffixes(text: str) -> list[str]:
     """Every suffix, at a ``_``, ``.`` or camelCase joint, of the compound identifiers in ``text`` (HTML tags
     ignored), lower-cased, each once: ``engine_kwargs.nccl`` → ``kwargs.nccl``, ``nccl``; ``destroyComm`` →
     ``comm``."""
     out: dict[str, None] = {}
-    for m in _COMPOUND.finditer(_TAG.sub(" ", text).replace("&lt;", " ").replace("&gt;", " ")):
+    for m in _COMPOUND.finditer(_plain(text)):
         word = m.group(0)
         if word.replace(".", "").isdigit():  # a version (0.9.1) is a term as it is
             continue
@@ -95,7 +100,7 @@ def identifier_suffixes(text: str) -> list[str]:
 # part becomes ``n``: a ``{name}``, and a number or a lone capital next to an ``_`` (a number between dots is a
 # version, 0.9.1, Qwen2.5, and keeps its digits). The index holds the pages' shapes and their suffixes (``rank_n.pt``)
 # in the hidden field; the page script adds the shape of each such word of a query (search_per_language.js,
-# ``shape``), so both meet at ``model_world_size_n_rank_n.pt``.
+# ``addShapes``), so both meet at ``model_world_size_n_rank_n.pt``.
 _SHAPED = re.compile(
     r"(?<![\w.{}])(?:[A-Za-z0-9]+|\{\w+\})(?:(?:_+|\.)(?:[A-Za-z0-9]+|\{\w+\}))+(?![\w{}]|\.\w)", re.ASCII
 )
@@ -126,7 +131,7 @@ def identifier_shapes(text: str) -> list[str]:
     shape at an ``_`` or ``.`` that starts with a word (``n.pt`` alone would match every file name), lower-cased,
     each once: ``checkpoints/global_step_100/actor`` → ``global_step_n``, ``step_n``."""
     out: dict[str, None] = {}
-    for m in _SHAPED.finditer(_TAG.sub(" ", text).replace("&lt;", " ").replace("&gt;", " ")):
+    for m in _SHAPED.finditer(_plain(text)):
         pieces = shape_of(m.group(0))
         for start in range(0, len(pieces) - 2, 2):
             if pieces[start] != "n":
