@@ -46,6 +46,8 @@ COMMANDS = (
     "torchrun-rank1:plain",  # after plain: compared with plain's merged output
     "truncated:plain",
     "unknown-model-type:plain",
+    "local-dir=step:plain",  # --local_dir at global_step_N (here the case folder), not its actor/
+    "local-dir=hf:plain",  # --local_dir at actor/huggingface
     "megatron-test",  # last: the Megatron merger's comparison, with stand-in megatron modules
 )
 MARKER = re.compile(r"<!-- run: (test_merger_run\.py)::(\w+) -->")
@@ -292,6 +294,25 @@ def test_a_v040_lora_checkpoint_fails_on_the_missing_huggingface_folder_even_wit
         assert _as_quoted(NO_HF_FOLDER, _raised(case)), (name, _raised(case))
         assert case["files"] == [], (name, case["files"])
     assert (Path(run["_build"]) / "v040_fsdp_only" / "actor" / "fsdp_config.json").is_file()
+
+
+STEP_FOLDER = (
+    "OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '…/global_step_N/huggingface'…"
+)
+
+
+def test_local_dir_at_the_step_folder_or_at_actor_huggingface_fails_in_autoconfig_on_the_huggingface_below_it(run):
+    """troubleshooting #merger-local-dir-not-actor: --local_dir at global_step_N (the case folder stands for it) or at
+    actor/huggingface; the merger reads <local_dir>/huggingface in its constructor and transformers takes the missing
+    folder for a Hub repo id. No file is written to --target_dir."""
+    for case in ("local-dir=step:plain", "local-dir=hf:plain"):
+        got = run[case]
+        missing = got["local_dir"] + "/huggingface"
+        assert _as_quoted(STEP_FOLDER.replace("…/global_step_N/huggingface", missing), _raised(got)), _raised(got)
+        assert got["error"]["type"] == "OSError"
+        assert got["files"] == [], got["files"]
+    for page in TROUBLESHOOTING:
+        assert STEP_FOLDER in page.read_text(encoding="utf-8"), f"{page.name} no longer quotes the OSError"
 
 
 def test_the_pages_steps_make_a_v040_lora_checkpoint_merge(run):

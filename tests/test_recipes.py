@@ -252,6 +252,15 @@ def test_the_sft_trainer_rejects_the_callback_override_unless_it_is_added_with_a
     assert _override_findings(tmp_path, facts, ppo, f"trainer.checkpoint_callback_class={value}") == []
 
 
+def test_save_lora_only_needs_a_plus_on_the_ppo_command_line(tmp_path: Path, facts: Facts) -> None:
+    """troubleshooting #save-lora-only: ``save_lora_only`` is a field of CheckpointConfig (verl 0.9.0 on) but not a key
+    of the shipped ppo_trainer.yaml, so Hydra refuses the plain override and composes it with ``+``."""
+    key = "actor_rollout_ref.actor.checkpoint.save_lora_only"
+    ppo = "verl.trainer.main_ppo"
+    assert _override_findings(tmp_path, facts, ppo, f"{key}=true") == ["config/unknown-key"]
+    assert _override_findings(tmp_path, facts, ppo, f"+{key}=true") == []
+
+
 _TROUBLESHOOTING = ("troubleshooting.md", "troubleshooting.en.md")
 _OVERRIDE = re.compile(r"^\+{0,2}~?[\w.@/-]+=\S.*$")
 

@@ -7,6 +7,8 @@
   page's synchronous resume and "Resume does not read default_hdfs_dir";
 * what a resume does with the training data — the async-resume page's "What is restored" (verl #1875 asked how to
   skip the data already trained on after a resume);
+* ``trainer.resume_mode=resume_path`` with no ``trainer.resume_from_path``, and the SFT trainer with a path that does
+  not exist — the troubleshooting page's #resume-path-missing;
 * what a new run with ``trainer.resume_mode=disable`` does in a folder that holds a checkpoint — the troubleshooting
   page's check after starting afresh from merged weights (#fsdp-same-world-size, review41d-2).
 
@@ -102,3 +104,28 @@ def test_with_resume_mode_disable_a_new_run_loads_no_checkpoint_and_starts_from_
     assert got["global_steps"] == 0
     assert got["loaded"] == []
     assert got["read"] == got["epoch_order"]
+
+
+def test_resume_path_without_a_path_fails_in_both_ppo_trainers_on_the_str_assertion(report):
+    refused = {"raised": "AssertionError", "message": "resume ckpt must be str type"}
+    assert report["no_path"]["legacy"] == refused
+    assert report["no_path"]["v1"] == refused
+
+
+def test_resume_path_without_a_path_fails_in_the_sft_handler_with_a_type_error_from_os_stat(report):
+    assert report["no_path"]["sft"] == {
+        "raised": "TypeError",
+        "message": "stat: path should be string, bytes, os.PathLike or integer, not NoneType",
+    }
+
+
+def test_the_sft_handler_refuses_a_path_that_does_not_exist_in_both_modes(report):
+    got = report["no_path"]
+    assert got["sft/missing"] == {
+        "raised": "AssertionError",
+        "message": "resume_from_path must be an existing path when resume_mode is 'resume_path'",
+    }
+    assert got["sft/auto-missing"] == {
+        "raised": "AssertionError",
+        "message": "resume_from_path must be null or an existing path when resume_mode is 'auto'",
+    }

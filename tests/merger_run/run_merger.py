@@ -243,6 +243,16 @@ def main(build: Path, out_json: Path, cases: list[str]) -> None:
             report[case] = cli("merge", "--backend", "fsdp", "--local_dir", str(actor), "--target_dir",
                                str(build / "unknown-model-type" / "merged"))  # fmt: skip
             continue
+        if case.startswith("local-dir="):  # --local_dir at another folder of the checkpoint than actor/:
+            # local-dir=<step|hf>:<checkpoint case>, the global_step_N folder above actor/ or actor/huggingface
+            where, actor = case.removeprefix("local-dir=").split(":")
+            local_dir = build / actor if where == "step" else build / actor / "actor" / "huggingface"
+            report[case] = cli("merge", "--backend", "fsdp", "--local_dir", str(local_dir), "--target_dir",
+                               str(build / actor / f"merged-{where}"))  # fmt: skip
+            report[case]["local_dir"] = str(local_dir)
+            target = build / actor / f"merged-{where}"
+            report[case]["files"] = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+            continue
         if case == "megatron-test":  # last: it puts stand-in megatron modules on the import path
             report[case] = megatron_test(build)
             continue

@@ -9,6 +9,9 @@
   ``drop_last``). A first trainer reads three batches and saves at step 3; a second trainer with a fresh dataloader
   loads that checkpoint and reads the rest of the epoch; a third does the same with ``data.pt`` removed. The worker
   group and the checkpoint callback are stand-ins.
+* ``no_path``: ``trainer.resume_mode=resume_path`` with ``trainer.resume_from_path`` left at its default ``null``, in
+  the legacy trainer, the v1 trainer and the SFT trainers' ``CheckpointHandler``; and the handler with a path that
+  does not exist, under ``resume_path`` and ``auto``.
 * ``disable``: a new v1 trainer with ``trainer.resume_mode=disable`` in the folder that holds that checkpoint, as a
   run started afresh from merged weights in the old folder: the step it starts from and what it loads.
 
@@ -32,6 +35,7 @@ from torchdata.stateful_dataloader import StatefulDataLoader
 from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 from verl.trainer.ppo.utils import create_rl_sampler
 from verl.trainer.ppo.v1.trainer_base import PPOTrainer
+from verl.utils.checkpoint.checkpoint_handler import CheckpointHandler
 
 
 class RecordingWorkerGroup:
@@ -189,6 +193,35 @@ def disable_report() -> dict:
     }
 
 
+def _outcome(call) -> dict:
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            got = call()
+    except Exception as e:  # what the user sees is the point
+        return {"raised": type(e).__name__, "message": str(e)}
+    return {"returned": got}
+
+
+def handler(mode: str, path) -> CheckpointHandler:
+    h = CheckpointHandler.__new__(CheckpointHandler)
+    h.resume_mode, h.resume_from_path, h.default_local_dir, h.rank = mode, path, tempfile.mkdtemp(), 0
+    return h
+
+
+def no_path_report() -> dict:
+    report = {}
+    for name, cls in (("legacy", RayPPOTrainer), ("v1", PPOTrainer)):
+        t = trainer(tempfile.mkdtemp())
+        t.config.trainer.resume_mode = "resume_path"
+        t.config.trainer.resume_from_path = None
+        report[name] = _outcome(lambda cls=cls, t=t: cls._load_checkpoint(t))
+    report["sft"] = _outcome(handler("resume_path", None)._determine_resume_path)
+    missing = os.path.join(tempfile.mkdtemp(), "global_step_50")
+    report["sft/missing"] = _outcome(handler("resume_path", missing)._determine_resume_path)
+    report["sft/auto-missing"] = _outcome(handler("auto", missing)._determine_resume_path)
+    return report
+
+
 def main() -> int:
     legacy = {
         f"{mode}/{'checkpoint' if with_checkpoint else 'empty'}": legacy_case(mode, with_checkpoint)
@@ -200,7 +233,12 @@ def main() -> int:
     legacy["auto/checkpoint/printed"] = printed
     for mode in ("auto", "resume_path", "disable"):
         legacy[f"{mode}/empty/hdfs"] = legacy_case(mode, False, hdfs_dir="hdfs://namenode/ckpt")
-    report = {"legacy": legacy, "dataloader": dataloader_report(), "disable": disable_report()}
+    report = {
+        "legacy": legacy,
+        "dataloader": dataloader_report(),
+        "disable": disable_report(),
+        "no_path": no_path_report(),
+    }
     with open(sys.argv[1], "w") as f:
         json.dump(report, f, indent=1)
     return 0
