@@ -30,30 +30,42 @@ FAKE_NPU_SMI = """#!/bin/sh
 # npu-smi as a node with the cards in $FAKE_CARDS has it: board info for those, exit 215 for any other
 echo "$5" >> "$FAKE_ASKED"
 for card in $FAKE_CARDS; do
-  if [ "$5" = "$card" ]; then printf 'NPU ID : %s\\nSoftware Version : 25.3.rc1.2\\n' "$card"; exit 0; fi
+  if [ "$5" = "$card" ]; then printf 'NPU ID : %s\\nSoftware Version : %s\\n' "$card" "$FAKE_SOFTWARE"; exit 0; fi
 done
 echo "Error: the device $5 does not exist" >&2
 exit 215
 """
 
 
-def _ipc_case(folder: Path, cards: str, visible: str | None) -> dict:
-    """The ``ipc`` run on a node with ``cards`` (a fake ``npu-smi`` first on PATH, a CANN install info under
-    ASCEND_HOME_PATH), ASCEND_VISIBLE_DEVICES set to ``visible`` or unset; the cards it asked for go to
-    ``folder/asked``."""
+def _ipc_case(
+    folder: Path,
+    cards: str,
+    visible: str | None,
+    software: str = "25.3.rc1.2",
+    cann: str | None = "8.5.0",
+    arch_folder: bool = True,
+) -> dict:
+    """The ``ipc`` run on a node with ``cards`` (a fake ``npu-smi`` first on PATH that reports driver ``software``,
+    a CANN install info of version ``cann`` under ASCEND_HOME_PATH: no info file when ``cann`` is None, not even
+    the ``<arch>-linux`` folder without ``arch_folder``), ASCEND_VISIBLE_DEVICES set to ``visible`` or unset; the
+    cards it asked for go to ``folder/asked``."""
     bin_dir = folder / "bin"
     bin_dir.mkdir(parents=True, exist_ok=True)
     fake = bin_dir / "npu-smi"
     fake.write_text(FAKE_NPU_SMI, encoding="utf-8")
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     toolkit = folder / "toolkit"
-    (toolkit / f"{platform.machine()}-linux").mkdir(parents=True, exist_ok=True)
-    (toolkit / f"{platform.machine()}-linux" / "ascend_toolkit_install.info").write_text("version=8.5.0\n")
+    toolkit.mkdir(parents=True, exist_ok=True)
+    if arch_folder:
+        (toolkit / f"{platform.machine()}-linux").mkdir(parents=True, exist_ok=True)
+    if arch_folder and cann is not None:
+        (toolkit / f"{platform.machine()}-linux" / "ascend_toolkit_install.info").write_text(f"version={cann}\n")
     env = {k: v for k, v in os.environ.items() if k != "ASCEND_VISIBLE_DEVICES"}
     env.update(
         PATH=f"{bin_dir}:{env['PATH']}",
         FAKE_CARDS=cards,
         FAKE_ASKED=str(folder / "asked"),
+        FAKE_SOFTWARE=software,
         ASCEND_HOME_PATH=str(toolkit),
         OMP_NUM_THREADS="1",
     )
@@ -86,6 +98,10 @@ def runs(tmp_path_factory) -> Runs:
         "no card 1, no variable": _ipc_case(base / "ipc-no-variable", cards="4 5", visible=None),
         "no card 1, visible 4,5": _ipc_case(base / "ipc-visible", cards="4 5", visible="4,5"),
         "card 1": _ipc_case(base / "ipc-card-1", cards="0 1", visible=None),
+        "no arch folder": _ipc_case(base / "ipc-no-arch", cards="0 1", visible=None, arch_folder=False),
+        "no info file": _ipc_case(base / "ipc-no-info", cards="0 1", visible=None, cann=None),
+        "old driver": _ipc_case(base / "ipc-old-driver", cards="0 1", visible=None, software="24.1.rc3"),
+        "old CANN": _ipc_case(base / "ipc-old-cann", cards="0 1", visible=None, cann="8.2.RC1"),
         "available": {"args": ["available"], "env": dict(os.environ)},
         "resource, torch_npu": _resource_case("torch_npu"),
         "resource": _resource_case(),
@@ -164,3 +180,34 @@ def test_where_torch_npu_does_not_import_the_ray_resource_verl_names_is_gpu(runs
 def test_verl_platform_huawei_does_not_replace_torch_npu(runs) -> None:
     got = _result(runs, "resource, VERL_PLATFORM=huawei")
     assert got["error"] == {"type": "AttributeError", "message": "module 'torch' has no attribute 'npu'"}, got
+
+
+def test_without_the_cann_arch_folder_under_ascend_home_path_the_ipc_check_fails(runs) -> None:
+    got = _result(runs, "no arch folder")
+    folder = Path(runs.env["no arch folder"]["ASCEND_HOME_PATH"]) / f"{platform.machine()}-linux"
+    said = "Error checking IPC support: CANN toolkit path does not exist: "
+    assert got["error"] == {"type": "RuntimeError", "message": f"{said}{folder}"}, got
+    for page in PAGES:
+        assert said in page.read_text(encoding="utf-8"), page
+
+
+def test_without_ascend_toolkit_install_info_the_ipc_check_fails(runs) -> None:
+    got = _result(runs, "no info file")
+    info = (
+        Path(runs.env["no info file"]["ASCEND_HOME_PATH"])
+        / f"{platform.machine()}-linux"
+        / "ascend_toolkit_install.info"
+    )
+    said = "Error checking IPC support: CANN toolkit info file does not exist: "
+    assert got["error"] == {"type": "RuntimeError", "message": f"{said}{info}"}, got
+    for page in PAGES:
+        assert said in page.read_text(encoding="utf-8"), page
+
+
+def test_a_driver_and_cann_new_enough_count_as_ipc_support(runs) -> None:
+    assert _result(runs, "card 1") == {"error": None, "ipc": True}  # driver 25.3.rc1.2, CANN 8.5.0
+
+
+def test_a_driver_before_25_3_rc1_or_a_cann_before_8_3_rc1_count_as_no_ipc_support_without_an_error(runs) -> None:
+    assert _result(runs, "old driver") == {"error": None, "ipc": False}  # driver 24.1.rc3, CANN 8.5.0
+    assert _result(runs, "old CANN") == {"error": None, "ipc": False}  # driver 25.3.rc1.2, CANN 8.2.RC1
