@@ -213,3 +213,55 @@ def test_raise_scan_enters_only_lines_with_the_keyword_and_equals_the_full_walk(
                 assert list(raise_sites(mod)) == list(raise_sites(mod, whole=True)), fn
                 files += 1
     assert files > 300
+
+
+# -- the closest line of a failing claim -------------------------------------------------------------------
+def _closest_scoring_every_line(match: str, candidates: list[tuple[str, int]]) -> tuple[str, int, float] | None:
+    """``claims._closest`` without its pruning: every candidate is scored (the first best wins)."""
+    import difflib
+
+    m = _claims._norm(match).lower()
+    best = None
+    for text, line in candidates:
+        t = _claims._norm(text).lower()
+        if not m or not t:
+            continue
+        blocks = [b for b in difflib.SequenceMatcher(None, m, t, autojunk=False).get_matching_blocks() if b.size >= 3]
+        if not blocks:
+            continue
+        score = (
+            sum(b.size for b in blocks)
+            / len(m)
+            * min(1.0, len(m) / max(blocks[-1].b + blocks[-1].size - blocks[0].b, 1))
+        )
+        if best is None or score > best[2]:
+            best = (text, line, score)
+    return best if best is not None and best[2] >= _claims.CLOSE_ENOUGH else None
+
+
+def test_the_closest_line_is_the_one_scoring_every_line_finds(facts) -> None:
+    # the pruned search (a line whose shared 3-character runs cannot reach the floor or the best so far is not
+    # scored) must answer exactly what scoring every line answers: on each line of two verl modules, edited the
+    # ways code changes under a claim (a word renamed, a word dropped, an argument added), and on text from none
+    import random
+
+    rng = random.Random(7)
+    asked = found = 0
+    for rel in (BASE, VLLM):
+        lines = [(t.strip(), n) for n, t in enumerate(facts.tree.read(rel).splitlines(), 1) if t.strip()]
+        for text, _n in rng.sample(lines, 40):
+            words = text.split()
+            edits = [
+                text,
+                text.replace(words[0], words[0] + "_renamed", 1),
+                " ".join(w for i, w in enumerate(words) if i != len(words) // 2),
+                text.rstrip(")") + ", extra=None)",
+                "no such line in any verl module at all",
+            ]
+            for match in edits:
+                _claims._closest_of.cache_clear()
+                want = _closest_scoring_every_line(match, lines)
+                assert _claims._closest(match, lines) == want, (rel, match)
+                asked += 1
+                found += want is not None
+    assert found > asked // 2  # most edits still have a close line: the comparison is not between two Nones

@@ -98,19 +98,40 @@ def _norm(text: str) -> str:
     return " ".join(text.split())
 
 
+# a changed line is shown when it is at least this like the claimed text (see :func:`_closest_of`)
+CLOSE_ENOUGH = 0.6
+
+
 def _closest(match: str, candidates: list[tuple[str, int]]) -> tuple[str, int, float] | None:
-    """The candidate most like ``match``, with its line and a score in [0, 1] (see :func:`_closest_of`). A site
-    check judges a 中文 page and its English twin, which carry the same claims, against the same release: the
-    answer is kept for the same question (392 calls, 114 distinct, in a matrix run of the site)."""
+    """The candidate most like ``match`` scoring at least ``CLOSE_ENOUGH``, with its line and score (see
+    :func:`_closest_of`). A site check judges a 中文 page and its English twin, which carry the same claims, against
+    the same release: the answer is kept for the same question (392 calls, 114 distinct, in a matrix run of the
+    site)."""
     return _closest_of(match, tuple(candidates))
+
+
+def _trigram_bound(m: str, t: str) -> float:
+    """An upper bound of ``_closest_of``'s score of ``t`` for ``m``: the share of ``m``'s characters that lie in a
+    3-character run ``t`` also has. Every matching block of 3+ characters is made of such runs, and the score is at
+    most the blocks' share of ``m``."""
+    grams = {t[i : i + 3] for i in range(len(t) - 2)}
+    covered = [False] * len(m)
+    for i in range(len(m) - 2):
+        if m[i : i + 3] in grams:
+            covered[i] = covered[i + 1] = covered[i + 2] = True
+    return sum(covered) / len(m)
 
 
 @functools.lru_cache(maxsize=256)
 def _closest_of(match: str, candidates: tuple[tuple[str, int], ...]) -> tuple[str, int, float] | None:
-    """The candidate most like ``match``, with its line and a score in [0, 1].
+    """The first candidate most like ``match``, with its line and a score in [0, 1], if it scores at least
+    ``CLOSE_ENOUGH``; else None.
 
     The score is the share of ``match`` found in the candidate (in runs of 3+ characters) times how
     tightly those runs sit together, so a long text that happens to share scattered letters scores low.
+    A candidate whose :func:`_trigram_bound` cannot reach ``CLOSE_ENOUGH`` or beat the best so far is not
+    scored: the answer is the same, and a failing claim in a large module no longer costs a sequence match
+    against every line of it.
     """
     best = None
     m = _norm(match).lower()
@@ -120,13 +141,16 @@ def _closest_of(match: str, candidates: tuple[tuple[str, int], ...]) -> tuple[st
         t = _norm(text).lower()
         if not t:
             continue
+        bound = _trigram_bound(m, t)
+        if bound < CLOSE_ENOUGH or (best is not None and bound <= best[2]):
+            continue
         blocks = [b for b in difflib.SequenceMatcher(None, m, t, autojunk=False).get_matching_blocks() if b.size >= 3]
         if not blocks:
             continue
         coverage = sum(b.size for b in blocks) / len(m)
         span = blocks[-1].b + blocks[-1].size - blocks[0].b
         score = coverage * min(1.0, len(m) / max(span, 1))
-        if best is None or score > best[2]:
+        if score >= CLOSE_ENOUGH and (best is None or score > best[2]):
             best = (text, line, score)
     return best
 
@@ -187,7 +211,7 @@ def check_raises(d: Directive, ctx: Context) -> list[Finding]:
             )
         ]
     close = _closest(match, same_error)
-    if close and close[2] >= 0.6:
+    if close:
         msg, line, _ = close
         return [
             CLAIM_MESSAGE_CHANGED.at(
@@ -338,7 +362,7 @@ def check_contains(d: Directive, ctx: Context) -> list[Finding]:
     if in_comment:
         return [CLAIM_ONLY_IN_COMMENT.at(d.page, d.line, 1, fact_source=f"{rel}:{in_comment}", file=rel, match=match)]
     close = _closest(match, [(t.strip(), n) for t, n in lines])
-    if close and close[2] >= 0.6:
+    if close:
         text, n, _ = close
         return [
             CLAIM_CODE_CHANGED.at(
