@@ -19,6 +19,7 @@ from verl_cookbook.matrix import (
     verify_labels,
 )
 from verl_cookbook.releases import covered_releases, default_release
+from verl_cookbook.runner import check_paths
 from verl_cookbook.verl_source import from_release
 
 DOCS = REPO / "docs"
@@ -108,6 +109,17 @@ def test_release_findings_judges_only_blocks_in_range(facts_by_release, write_pa
     root = page.parent.parent
     assert release_findings([page], facts_by_release["0.9.0"], root) == ([], 0)
     assert release_findings([page], facts_by_release["0.9.1"], root) == ([], 1)
+
+
+def test_the_matrix_leaves_what_no_release_changes_to_the_site_check(facts_by_release, write_page):
+    # an unbound factual sentence and a page without its English twin: the site check on the pin finds both
+    # (coverage/unbound, parity/…); the matrix judges them on no release, as no release can change them
+    page = write_page("The bucket defaults to `512` MB in verl 0.9.1.\n", files={"docs/other.en.md": "# Other\n"})
+    root = page.parent.parent
+    pinned = check_paths([page], facts_by_release["0.9.1"], root).findings
+    assert {f.rule.split("/")[0] for f in pinned} >= {"coverage", "parity"}
+    for release in ("0.7.1", "0.9.1"):
+        assert release_findings([page], facts_by_release[release], root) == ([], 0)
 
 
 # -- the site ------------------------------------------------------------------------------------------------
