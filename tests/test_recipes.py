@@ -254,11 +254,34 @@ def test_the_sft_trainer_rejects_the_callback_override_unless_it_is_added_with_a
 
 def test_save_lora_only_needs_a_plus_on_the_ppo_command_line(tmp_path: Path, facts: Facts) -> None:
     """troubleshooting #save-lora-only: ``save_lora_only`` is a field of CheckpointConfig (verl 0.9.0 on) but not a key
-    of the shipped ppo_trainer.yaml, so Hydra refuses the plain override and composes it with ``+``."""
+    of the shipped ppo_trainer.yaml, so Hydra refuses the plain override and composes it with ``+``: the checker says
+    so, and Hydra's own ``compose`` on that YAML (as in test_config_differential, no verl import) gives the text the
+    page quotes."""
     key = "actor_rollout_ref.actor.checkpoint.save_lora_only"
     ppo = "verl.trainer.main_ppo"
     assert _override_findings(tmp_path, facts, ppo, f"{key}=true") == ["config/unknown-key"]
     assert _override_findings(tmp_path, facts, ppo, f"+{key}=true") == []
+    # Hydra's own compose on the same release's YAML (review48a-4: the checker's finding says nothing of Hydra's
+    # text): the plain override fails with the two sentences the page quotes, the ``+`` one composes with the value
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    from verl_cookbook.facts.compose import searchpath
+
+    folder = facts.config_dir("ppo_trainer")
+    sp = searchpath(facts.tree, folder, "ppo_trainer")
+    extra = ["hydra.searchpath=[" + ",".join(f"'{e}'" for e in sp) + "]"] if sp else []
+    GlobalHydra.instance().clear()
+    try:
+        with initialize_config_dir(config_dir=str(folder), version_base=None):
+            with pytest.raises(Exception) as err:
+                compose(config_name="ppo_trainer", overrides=[f"{key}=true", *extra])
+            assert f"Could not override '{key}'." in str(err.value)
+            assert f"To append to your config use +{key}=true" in str(err.value)
+            cfg = compose(config_name="ppo_trainer", overrides=[f"+{key}=true", *extra])
+            assert cfg.actor_rollout_ref.actor.checkpoint.save_lora_only is True
+    finally:
+        GlobalHydra.instance().clear()
 
 
 _TROUBLESHOOTING = ("troubleshooting.md", "troubleshooting.en.md")
