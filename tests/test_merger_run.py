@@ -296,7 +296,7 @@ def test_a_v040_lora_checkpoint_fails_on_the_missing_huggingface_folder_even_wit
     assert (Path(run["_build"]) / "v040_fsdp_only" / "actor" / "fsdp_config.json").is_file()
 
 
-STEP_FOLDER = "OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '<local_dir>/huggingface'…"
+REPO_ID_ERROR = "OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '<local_dir>/huggingface'…"
 
 
 def test_local_dir_at_the_step_folder_or_at_actor_huggingface_fails_in_autoconfig_on_the_huggingface_below_it(run):
@@ -306,11 +306,11 @@ def test_local_dir_at_the_step_folder_or_at_actor_huggingface_fails_in_autoconfi
     for case in ("local-dir=step:plain", "local-dir=hf:plain"):
         got = run[case]
         missing = got["local_dir"] + "/huggingface"
-        assert _as_quoted(STEP_FOLDER.replace("<local_dir>/huggingface", missing), _raised(got)), _raised(got)
+        assert _as_quoted(REPO_ID_ERROR.replace("<local_dir>/huggingface", missing), _raised(got)), _raised(got)
         assert got["error"]["type"] == "OSError"
         assert got["files"] == [], got["files"]
     for page in TROUBLESHOOTING:
-        assert STEP_FOLDER in page.read_text(encoding="utf-8"), f"{page.name} no longer quotes the OSError"
+        assert REPO_ID_ERROR in page.read_text(encoding="utf-8"), f"{page.name} no longer quotes the OSError"
 
 
 def test_the_pages_steps_make_a_v040_lora_checkpoint_merge(run):

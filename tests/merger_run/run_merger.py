@@ -247,10 +247,9 @@ def main(build: Path, out_json: Path, cases: list[str]) -> None:
             # local-dir=<step|hf>:<checkpoint case>, the global_step_N folder above actor/ or actor/huggingface
             where, actor = case.removeprefix("local-dir=").split(":")
             local_dir = build / actor if where == "step" else build / actor / "actor" / "huggingface"
-            report[case] = cli("merge", "--backend", "fsdp", "--local_dir", str(local_dir), "--target_dir",
-                               str(build / actor / f"merged-{where}"))  # fmt: skip
-            report[case]["local_dir"] = str(local_dir)
             target = build / actor / f"merged-{where}"
+            report[case] = cli("merge", "--backend", "fsdp", "--local_dir", str(local_dir), "--target_dir", str(target))
+            report[case]["local_dir"] = str(local_dir)
             report[case]["files"] = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
             continue
         if case == "megatron-test":  # last: it puts stand-in megatron modules on the import path
