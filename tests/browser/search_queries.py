@@ -412,6 +412,11 @@ ENGLISH: list[tuple[str, str]] = [
     ("'Parameter' object has no attribute 'weight_loader'", "en/recipes/troubleshooting/"),
     # users37b R5: NeMo-RL #2618
     ("shard_dim=0 is not a valid data dimension for a 3D tensor", "en/recipes/troubleshooting/"),
+    # engA: the vLLM rollout's start-up memory checks, enable_sleep_mode=False, vLLM's executor sleep tags
+    ("Free memory on device on startup is less than desired GPU memory utilization", "en/recipes/troubleshooting/"),
+    ("To serve at least one request with the model's max seq len", "en/recipes/troubleshooting/"),
+    ("'NPUWorker' object has no attribute '_sleep_saved_buffers'", "en/recipes/troubleshooting/"),
+    ("Executor is already sleeping", "en/recipes/troubleshooting/"),
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -559,6 +564,10 @@ CHINESE: list[tuple[str, str]] = [
     ("'Parameter' object has no attribute 'weight_loader'", "recipes/troubleshooting/"),
     # users37b R5: NeMo-RL #2618
     ("shard_dim=0 is not a valid data dimension", "recipes/troubleshooting/"),
+    # engA: the vLLM rollout's start-up memory checks, enable_sleep_mode=False
+    ("推理端启动 less than desired GPU memory utilization", "recipes/troubleshooting/"),
+    ("max_model_len KV Cache 不足 推理端启动失败", "recipes/troubleshooting/"),
+    ("enable_sleep_mode=False 休眠 不释放内存", "recipes/troubleshooting/"),
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
