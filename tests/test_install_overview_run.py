@@ -120,6 +120,17 @@ def test_a_backend_no_engine_registers_stops_the_manager_naming_each_module_that
     _page_says("Engine modules that failed to import")
 
 
+def test_without_checkpoint_engine_the_kimi_backend_does_not_register(run):
+    """rev50a-1: verl's Ascend images install no checkpoint-engine; the kimi engine module imports it at load time,
+    so the backend does not register and the manager names the missing module."""
+    error = run["manager/kimi"]["error"]
+    assert error.startswith("ValueError: Checkpoint engine kimi_ckpt_engine not registered"), error
+    assert "kimi_checkpoint_engine: No module named 'checkpoint_engine'" in error
+    assert "not imported: kimi_checkpoint_engine -> No module named 'checkpoint_engine'" in run["_listed"].splitlines()
+    _page_says("Checkpoint engine kimi_ckpt_engine not registered")
+    _page_says("kimi_checkpoint_engine: No module named 'checkpoint_engine'")
+
+
 def test_the_pages_registry_snippet_lists_what_registers_and_why_the_others_did_not(run):
     lines = run["_listed"].splitlines()
     assert lines[0] == "registered: ['naive']", lines
