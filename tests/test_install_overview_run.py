@@ -139,6 +139,14 @@ def test_the_pages_registry_snippet_lists_what_registers_and_why_the_others_did_
     _page_says("registered: ['naive']")
 
 
+def test_the_driver_imports_custom_backend_module_when_it_builds_the_manager(run):
+    """rev50a-3: the manager the v1 trainer builds in the driver in every mode (backend switched to ``naive``, the
+    rest of the config kept) imports ``custom_backend_module`` first, so a module missing there stops the job."""
+    error = run["manager/custom-module"]["error"]
+    assert error == "ModuleNotFoundError: No module named 'verl_cookbook_custom_backend_not_installed'", error
+    _page_says("ModuleNotFoundError")
+
+
 # -- what the v1 trainer's driver imports from verl-core ------------------------------------------------------
 def _snippet_installs() -> set[str]:
     """The distributions verl_on_ascend.sh installs beside verl itself."""
