@@ -32,6 +32,8 @@ WHEELS: dict[str, list[str] | None] = {
     "mooncake-transfer-engine-npu==0.3.13.post1": None,
     "checkpoint-engine==0.4.2": None,
     "verl==0.9.1": ["tests/checkpoint_engine/test_correctness_on_npu.py", "tests/__init__.py"],
+    # rev50b-2: the 0.9.0 -> 0.9.1 upgrade with --no-deps relies on the two declaring the same base requirements
+    "verl==0.9.0": [],
     "vllm-ascend==0.13.0": [],
     "vllm-ascend==0.18.0": [],
     "vllm-ascend==0.23.0": [],

@@ -133,6 +133,21 @@ def test_affected_releases_table_matches_each_wheel(page: Path, trees: dict[str,
     assert stated == actual, f"{page.name}: affected releases stated {stated}, found in the wheels {actual}"
 
 
+def test_verl_090_and_091_declare_the_same_base_requirements() -> None:
+    """rev50b-2: "Fix one" upgrades 0.9.0 to 0.9.1 with --no-deps; that leaves nothing unmet only while the two wheels'
+    requirements outside extras are the same (snapshots/wheel_facts.json, read from the index)."""
+    from verl_cookbook.stack_facts import wheel
+
+    def base(spec: str) -> list[str]:
+        entry = wheel(spec)
+        assert entry is not None and entry["requires_dist"], spec
+        return sorted(r for r in entry["requires_dist"] if "extra ==" not in r)
+
+    assert base("verl==0.9.0") == base("verl==0.9.1")
+    upgrade = (REPO / "snippets/ascend/upgrade_verl.sh").read_text(encoding="utf-8")
+    assert "python3 -m pip install --no-deps --upgrade 'verl==0.9.1'" in upgrade
+
+
 @pytest.mark.parametrize("release", covered_releases())
 def test_check_script_reports_what_the_table_says(release: str, trees: dict[str, VerlTree]) -> None:
     # the script locates verl with importlib.util.find_spec, which does not import it
