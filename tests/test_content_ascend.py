@@ -133,6 +133,13 @@ def test_affected_releases_table_matches_each_wheel(page: Path, trees: dict[str,
     assert stated == actual, f"{page.name}: affected releases stated {stated}, found in the wheels {actual}"
 
 
+def test_the_kimi_engine_file_is_the_same_in_090_and_091(trees: dict[str, VerlTree]) -> None:
+    """rev50b-7: the whitelist page says 0.9.0's "kimi_ckpt_engine does not support Ascend 950" is a README-only
+    restriction because the engine file did not change from 0.9.0 to 0.9.1 (read from both wheels)."""
+    kimi = "verl/checkpoint_engine/kimi_checkpoint_engine.py"
+    assert trees["0.9.0"].read(kimi) == trees["0.9.1"].read(kimi)
+
+
 def test_verl_090_and_091_declare_the_same_base_requirements() -> None:
     """rev50b-2: "Fix one" upgrades 0.9.0 to 0.9.1 with --no-deps; that leaves nothing unmet only while the two wheels'
     requirements outside extras are the same (snapshots/wheel_facts.json, read from the index)."""
