@@ -32,6 +32,8 @@ WHEELS: dict[str, list[str] | None] = {
     "mooncake-transfer-engine-npu==0.3.13.post1": None,
     "checkpoint-engine==0.4.2": None,
     "verl==0.9.1": ["tests/checkpoint_engine/test_correctness_on_npu.py", "tests/__init__.py"],
+    # rev50b-2: the 0.9.0 -> 0.9.1 upgrade with --no-deps relies on the two declaring the same base requirements
+    "verl==0.9.0": [],
     "vllm-ascend==0.13.0": [],
     "vllm-ascend==0.18.0": [],
     "vllm-ascend==0.23.0": [],
@@ -46,11 +48,14 @@ WHEELS: dict[str, list[str] | None] = {
 # (`pip install --dry-run --report`, no download); the same file with the same hash has the same contents, so the
 # facts read from it still hold. A full refresh downloads and reads them like the others, and records the hash.
 CHECK_BY_HASH = {"vllm==0.24.0", "vllm==0.28.0", "vllm==0.29.0"}
-# (dist==version, python versions, machine): which manylinux level the index has a wheel for
+# (dist==version, python versions, machines, manylinux levels): which level the index has a wheel for; the lowest
+# level with a wheel is what a `min_glibc` claim states, so the list goes one level below it
 PLATFORM_PROBES = [
-    ("mooncake-transfer-engine-npu==0.3.13.post1", ["3.10", "3.11", "3.12"], ["x86_64", "aarch64"]),
+    ("mooncake-transfer-engine-npu==0.3.13.post1", ["3.10", "3.11", "3.12"], ["x86_64", "aarch64"], None),
+    # rev50a-7: the install page says the vllm-ascend 0.23.0 wheel needs glibc 2.34 or later
+    ("vllm-ascend==0.23.0", ["3.10", "3.11", "3.12"], ["x86_64", "aarch64"], ["manylinux_2_33", "manylinux_2_34"]),
 ]
-PROBE_LEVELS = ["manylinux_2_34", "manylinux_2_35"]
+PROBE_LEVELS = ["manylinux_2_34", "manylinux_2_35"]  # the levels of an entry that names none
 
 
 def pip(*args: str, timeout: int = 240) -> subprocess.CompletedProcess:
@@ -179,11 +184,11 @@ def build(old: dict | None = None) -> dict:
             if spec in CHECK_BY_HASH:
                 wheels[spec]["sha256"] = hashlib.sha256(whl.read_bytes()).hexdigest()
     platforms: dict[str, dict] = {}
-    for spec, pythons, machines in PLATFORM_PROBES:
+    for spec, pythons, machines, levels in PLATFORM_PROBES:
         rows = {}
         for py in pythons:
             for m in machines:
-                rows[f"{py} {m}"] = {lvl: probe(spec, py, m, lvl) for lvl in PROBE_LEVELS}
+                rows[f"{py} {m}"] = {lvl: probe(spec, py, m, lvl) for lvl in levels or PROBE_LEVELS}
         platforms[spec] = rows
     return {
         "about": "Read from the package index by scripts/refresh_wheel_facts.py; do not edit by hand.",

@@ -133,6 +133,28 @@ def test_affected_releases_table_matches_each_wheel(page: Path, trees: dict[str,
     assert stated == actual, f"{page.name}: affected releases stated {stated}, found in the wheels {actual}"
 
 
+def test_the_kimi_engine_file_is_the_same_in_090_and_091(trees: dict[str, VerlTree]) -> None:
+    """rev50b-7: the whitelist page says 0.9.0's "kimi_ckpt_engine does not support Ascend 950" is a README-only
+    restriction because the engine file did not change from 0.9.0 to 0.9.1 (read from both wheels)."""
+    kimi = "verl/checkpoint_engine/kimi_checkpoint_engine.py"
+    assert trees["0.9.0"].read(kimi) == trees["0.9.1"].read(kimi)
+
+
+def test_verl_090_and_091_declare_the_same_base_requirements() -> None:
+    """rev50b-2: "Fix one" upgrades 0.9.0 to 0.9.1 with --no-deps; that leaves nothing unmet only while the two wheels'
+    requirements outside extras are the same (snapshots/wheel_facts.json, read from the index)."""
+    from verl_cookbook.stack_facts import wheel
+
+    def base(spec: str) -> list[str]:
+        entry = wheel(spec)
+        assert entry is not None and entry["requires_dist"], spec
+        return sorted(r for r in entry["requires_dist"] if "extra ==" not in r)
+
+    assert base("verl==0.9.0") == base("verl==0.9.1")
+    upgrade = (REPO / "snippets/ascend/upgrade_verl.sh").read_text(encoding="utf-8")
+    assert "python3 -m pip install --no-deps --upgrade 'verl==0.9.1'" in upgrade
+
+
 @pytest.mark.parametrize("release", covered_releases())
 def test_check_script_reports_what_the_table_says(release: str, trees: dict[str, VerlTree]) -> None:
     # the script locates verl with importlib.util.find_spec, which does not import it
@@ -449,6 +471,25 @@ def test_check_script_stops_with_an_error_when_its_python_cannot_find_verl(tmp_p
         assert "verl not found by this python3" in out.stderr
 
 
+@pytest.mark.parametrize(
+    "script", [CHECK_SCRIPT, CHECK_SCRIPT.with_name("check_async_broadcast.zh.sh")], ids=lambda p: p.name
+)
+def test_check_script_reads_the_installed_verl_not_a_verl_tree_in_the_current_directory(
+    script: Path, tmp_path: Path, trees: dict[str, VerlTree]
+) -> None:
+    """rev50b-6: ``python3 -c`` puts the current directory first on sys.path, so run inside a verl source tree (or
+    an unpacked wheel) the check read that tree's engine file, not the installed one."""
+    for installed, here, verdict in (("0.9.1", "0.9.0", "not affected"), ("0.9.0", "0.9.1", "affected")):
+        cwd = tmp_path / f"{here}-tree"
+        engine = cwd / "verl" / "checkpoint_engine"
+        engine.mkdir(parents=True)
+        (cwd / "verl" / "__init__.py").write_text("", encoding="utf-8")
+        (engine / "hccl_checkpoint_engine.py").write_text(trees[here].read(HCCL_ENGINE), encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": str(trees[installed].root), "PYTHONNOUSERSITE": "1"}
+        out = subprocess.run(["bash", str(script)], cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and out.stdout.startswith(verdict), (installed, here, out)
+
+
 REBUILD_SCRIPT = REPO / "snippets/ascend/check_rebuild_group.sh"
 
 
@@ -488,6 +529,21 @@ def test_rebuild_group_check_gives_its_verdict_and_stops_when_vllm_ascend_is_not
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONNOUSERSITE": "1"}
     out = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1 and out.stdout == "" and "vllm_ascend not found by this python3" in out.stderr, out
+
+
+@pytest.mark.parametrize(
+    "script", [REBUILD_SCRIPT, REBUILD_SCRIPT.with_name("check_rebuild_group.zh.sh")], ids=lambda p: p.name
+)
+def test_rebuild_group_check_reads_the_installed_packages_not_those_in_the_current_directory(
+    script: Path, tmp_path: Path
+) -> None:
+    """rev50b-6: a vllm_ascend (or verl) tree in the current directory is not what the rollout imports."""
+    installed, here = tmp_path / "installed", tmp_path / "checkout"
+    _fake_packages(installed, destroy=False)
+    _fake_packages(here, destroy=True)
+    env = {**os.environ, "PYTHONPATH": str(installed), "PYTHONNOUSERSITE": "1"}
+    out = subprocess.run(["bash", str(script)], cwd=here, env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "has no destroyComm" in out.stdout, out
 
 
 @pytest.mark.parametrize(

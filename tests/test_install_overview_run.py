@@ -120,12 +120,31 @@ def test_a_backend_no_engine_registers_stops_the_manager_naming_each_module_that
     _page_says("Engine modules that failed to import")
 
 
+def test_without_checkpoint_engine_the_kimi_backend_does_not_register(run):
+    """rev50a-1: verl's Ascend images install no checkpoint-engine; the kimi engine module imports it at load time,
+    so the backend does not register and the manager names the missing module."""
+    error = run["manager/kimi"]["error"]
+    assert error.startswith("ValueError: Checkpoint engine kimi_ckpt_engine not registered"), error
+    assert "kimi_checkpoint_engine: No module named 'checkpoint_engine'" in error
+    assert "not imported: kimi_checkpoint_engine -> No module named 'checkpoint_engine'" in run["_listed"].splitlines()
+    _page_says("Checkpoint engine kimi_ckpt_engine not registered")
+    _page_says("kimi_checkpoint_engine: No module named 'checkpoint_engine'")
+
+
 def test_the_pages_registry_snippet_lists_what_registers_and_why_the_others_did_not(run):
     lines = run["_listed"].splitlines()
     assert lines[0] == "registered: ['naive']", lines
     assert "not imported: hccl_checkpoint_engine -> No module named 'vllm'" in lines
     assert "not imported: nccl_checkpoint_engine -> No module named 'cupy'" in lines
     _page_says("registered: ['naive']")
+
+
+def test_the_driver_imports_custom_backend_module_when_it_builds_the_manager(run):
+    """rev50a-3: the manager the v1 trainer builds in the driver in every mode (backend switched to ``naive``, the
+    rest of the config kept) imports ``custom_backend_module`` first, so a module missing there stops the job."""
+    error = run["manager/custom-module"]["error"]
+    assert error == "ModuleNotFoundError: No module named 'verl_cookbook_custom_backend_not_installed'", error
+    _page_says("ModuleNotFoundError")
 
 
 # -- what the v1 trainer's driver imports from verl-core ------------------------------------------------------

@@ -239,3 +239,36 @@ def test_only_verl_0_9_0_and_later_have_an_ascend_950_table() -> None:
     """The unsupported-soc-version entry sends 0.7.1 and 0.8.0 users to upgrade: their guides have no 950 table."""
     verdicts = {v: (recorded(Ask(v, "950")) or {}).get("verdict") for v in covered_releases()}
     assert verdicts == {"0.7.1": "unsupported", "0.8.0": "unsupported", "0.9.0": "ok", "0.9.1": "ok"}
+
+
+# -- sentences of the install overview (docs/install/index.md) that the committed index snapshots hold -----------------
+INSTALL = ("docs/install/index.md", "docs/install/index.en.md")
+
+
+def test_the_first_mooncake_npu_release_on_the_index_is_0_3_11_post1() -> None:
+    """rev50a-7: "since mooncake-transfer-engine-npu 0.3.11.post1, PyPI carries prebuilt Ascend wheels": the first
+    upload of that distribution (snapshots/index_uploads.json, every file the index lists, refreshed weekly)."""
+    from verl_cookbook.stack_resolve import uploads
+
+    releases = uploads()["dists"]["mooncake-transfer-engine-npu"]
+    assert min(releases.items(), key=lambda kv: kv[1])[0] == "0.3.11.post1"
+    for page in INSTALL:
+        assert "`mooncake-transfer-engine-npu` 0.3.11.post1" in (ROOT / page).read_text(encoding="utf-8"), page
+
+
+def test_vllm_built_for_an_empty_target_device_declares_no_torch() -> None:
+    """rev50a-7: with ``VLLM_TARGET_DEVICE=empty`` vLLM takes its requirements from ``requirements/common.txt`` of its
+    sdist (what the committed 0.9.1 plans read), and that file names no torch, so ``pip check`` has no torch
+    requirement of vLLM to report."""
+    from packaging.requirements import Requirement
+
+    for product in PRODUCTS:
+        record = recorded(Ask("0.9.1", product))
+        if record is None or record.get("vllm_sdist") is None:
+            continue
+        roots = [r for r in record["roots"] if r["why"].startswith("vLLM 0.23.0 built with VLLM_TARGET_DEVICE=empty")]
+        assert roots and all("vllm-0.23.0.tar.gz requirements/common.txt" in r["why"] for r in roots), product
+        names = {canonicalize_name(Requirement(r["requirement"]).name) for r in roots}
+        assert len(names) > 20 and not names & {"torch", "torchvision", "torchaudio"}, (product, sorted(names))
+        return
+    pytest.fail("no committed 0.9.1 plan read vLLM's sdist")

@@ -14,6 +14,11 @@ Cases:
   process). Reports the device afterwards, the exception, and verl's warnings.
 - ``manager``: ``CheckpointEngineManager`` built with ``backend="nccl"`` (what the driver does in
   ``separate_async``) where no engine registers that name: the exception verl raises.
+- ``manager/kimi``: the same with ``backend="kimi_ckpt_engine"`` where checkpoint-engine is not installed (as in
+  verl's Ascend images): the exception verl raises.
+- ``manager/custom-module``: the manager the driver builds in every trainer mode (``backend="naive"``, the rest of
+  the config as configured) with ``custom_backend_module`` naming a module this environment does not have: whether
+  building it imports that module, and the exception.
 - ``v1-imports``: ``import verl.trainer.ppo.v1`` (what ``TaskRunnerV1.run`` imports) with an import hook that
   records every top-level module imported during it; then, for each module of ``CANDIDATES`` that was imported, the
   same import with that module blocked, and whether it still succeeds.
@@ -88,12 +93,17 @@ def _device(state: str) -> dict:
     return out
 
 
-def _manager() -> dict:
+# a module name no environment has: what the driver imports when custom_backend_module names it
+MISSING_MODULE = "verl_cookbook_custom_backend_not_installed"
+
+
+def _manager(backend: str = "nccl", custom_backend_module: str | None = None) -> dict:
     from verl.checkpoint_engine import CheckpointEngineManager
     from verl.workers.config import CheckpointEngineConfig
 
+    config = CheckpointEngineConfig(backend=backend, custom_backend_module=custom_backend_module)
     try:
-        CheckpointEngineManager(config=CheckpointEngineConfig(backend="nccl"), actor_wg=None, replicas=[])
+        CheckpointEngineManager(config=config, actor_wg=None, replicas=[])
     except Exception as e:  # noqa: BLE001
         return {"error": f"{type(e).__name__}: {e}"}
     return {"error": None}
@@ -121,6 +131,8 @@ def main() -> None:
     for state in ("no-torch-npu", "verl-platform-huawei", "torch-npu-importable"):
         report[f"device/{state}"] = _in_child(lambda state=state: _device(state))
     report["manager"] = _in_child(_manager)
+    report["manager/kimi"] = _in_child(lambda: _manager("kimi_ckpt_engine"))
+    report["manager/custom-module"] = _in_child(lambda: _manager("naive", MISSING_MODULE))
     imported = _in_child(_imported_during_v1)
     report["v1-imports"] = {
         "imported": imported.get("imported", []),
