@@ -4,6 +4,7 @@
     python scripts/refresh_resolver.py            # resolve each combination with pip, rewrite the snapshot
     python scripts/refresh_resolver.py --check    # exit 1, saying what moved, when pip now answers otherwise
     python scripts/refresh_resolver.py --only "verl==0.9.1; numpy<2.0.0" --check   # one combination
+    python scripts/refresh_resolver.py --only "verl==0.9.1; numpy<2.0.0"   # add or renew one, keep the others
 
 The resolution is pip's own (``verl_cookbook.resolver``): ``pip install --dry-run --report`` with
 ``--only-binary=:all:`` and a glibc 2.35 / CPython 3.11 / x86_64 target. One resolution takes 2-65 s.
@@ -78,9 +79,16 @@ def main() -> int:
         for line in moved:
             print(line)
         return 1 if moved else 0
+    pip_version = resolver.pip_version()
+    if args.only:  # add or renew these combinations, keep the others (a full run rewrites them all)
+        kept = json.loads(OUT.read_text(encoding="utf-8"))
+        if kept.get("pip") != pip_version:  # the others stay the snapshot pip's answers: say whose these are
+            fresh = {k: {**v, "pip": pip_version} for k, v in fresh.items()}
+            pip_version = kept.get("pip", pip_version)
+        fresh = {**kept["combinations"], **fresh}
     data = {
         "about": "pip's own resolver on each combination the pages claim; scripts/refresh_resolver.py, do not edit",
-        "pip": resolver.pip_version(),
+        "pip": pip_version,
         "target": f"CPython {resolver.PYTHON}, glibc {resolver.GLIBC[0]}.{resolver.GLIBC[1]}, {resolver.ARCH}, "
         "--only-binary=:all:, https://pypi.org/simple/",
         "combinations": dict(sorted(fresh.items())),

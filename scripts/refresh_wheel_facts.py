@@ -2,6 +2,7 @@
 
     python scripts/refresh_wheel_facts.py            # rewrite the snapshot
     python scripts/refresh_wheel_facts.py --check    # exit 1 (and say what moved) when the index disagrees
+    python scripts/refresh_wheel_facts.py --only vllm==0.32.0   # add or renew one wheel, keep the others
 
 Every fact comes from pip itself, never from a web page: ``pip download --no-deps`` of the wheel the pages
 name (METADATA's Requires-Dist and Requires-Python, WHEEL's tags, top_level.txt, RECORD's paths) and, for the
@@ -43,11 +44,13 @@ WHEELS: dict[str, list[str] | None] = {
     "vllm==0.24.0": [VLLM_PATCH_MODULE],
     "vllm==0.28.0": [VLLM_PATCH_MODULE],
     "vllm==0.29.0": [VLLM_PATCH_MODULE],
+    # delta-sync: the first vLLM release verl 0.9.1 cannot be installed with (its transformers pin)
+    "vllm==0.32.0": [VLLM_PATCH_MODULE],
 }
 # Wheels too big to download on every check (~300 MB each): --check asks pip which file it would pick and its sha256
 # (`pip install --dry-run --report`, no download); the same file with the same hash has the same contents, so the
 # facts read from it still hold. A full refresh downloads and reads them like the others, and records the hash.
-CHECK_BY_HASH = {"vllm==0.24.0", "vllm==0.28.0", "vllm==0.29.0"}
+CHECK_BY_HASH = {"vllm==0.24.0", "vllm==0.28.0", "vllm==0.29.0", "vllm==0.32.0"}
 # (dist==version, python versions, machines, manylinux levels): which level the index has a wheel for; the lowest
 # level with a wheel is what a `min_glibc` claim states, so the list goes one level below it
 PLATFORM_PROBES = [
@@ -162,6 +165,19 @@ def picked(spec: str) -> tuple[str, str]:
     return info["url"].rsplit("/", 1)[1], info["archive_info"]["hashes"]["sha256"]
 
 
+def read_one(spec: str) -> dict:
+    """The entry of one wheel of WHEELS, downloaded and read as a full refresh reads it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = pip("download", "--no-deps", "--only-binary=:all:", "-q", "-d", tmp, spec)
+        if r.returncode != 0:
+            raise SystemExit(f"pip download {spec} failed:\n{r.stderr}")
+        (whl,) = Path(tmp).glob("*.whl")
+        entry = read_wheel(whl, WHEELS[spec])
+        if spec in CHECK_BY_HASH:
+            entry["sha256"] = hashlib.sha256(whl.read_bytes()).hexdigest()
+        return entry
+
+
 def build(old: dict | None = None) -> dict:
     """The snapshot as the index serves it today. With ``old`` (a check), the wheels of CHECK_BY_HASH are not
     downloaded: their entry is the old one with the file name and hash pip picks today, so any change shows."""
@@ -217,7 +233,17 @@ def diff(old: dict, new: dict) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed snapshot instead of writing")
+    ap.add_argument("--only", action="append", help="read just this wheel of WHEELS into the snapshot (repeatable)")
     args = ap.parse_args(argv)
+    if args.only and not args.check:  # add or renew these wheels, keep the rest of the snapshot as it is
+        unknown = [s for s in args.only if s not in WHEELS]
+        if unknown:
+            raise SystemExit(f"not in WHEELS: {unknown}")
+        snap = json.loads(OUT.read_text(encoding="utf-8"))
+        snap["wheels"].update({spec: read_one(spec) for spec in args.only})
+        OUT.write_text(json.dumps(snap, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {', '.join(args.only)} into {OUT}")
+        return 0
     if args.check:
         old = json.loads(OUT.read_text(encoding="utf-8"))
         moved = diff(old, build(old))

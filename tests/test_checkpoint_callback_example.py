@@ -149,6 +149,29 @@ def test_a_torchtitan_step_that_wrote_no_model_files_is_skipped_not_kept_pending
     assert _registered(tmp_path) == [] and cb.pending == []
 
 
+def test_with_node_local_disks_the_example_publishes_only_what_the_drivers_node_holds(example, tmp_path):
+    """rev50c-3: every trainer rank writes its shard on its own node and the driver writes data.pt on its own, so
+    on node-local disks the driver's node sees data.pt and only its ranks' shards. The example cannot tell: it
+    uploads and registers that partial folder, and with no trainer rank on the driver's node it publishes nothing.
+    Hence the page's prerequisite that trainer.default_local_dir is shared by every node."""
+    d = tmp_path / "ckpt" / "global_step_10"
+    (d / "actor").mkdir(parents=True)
+    for rank in range(8):  # node 0's ranks; ranks 8-15 wrote theirs on node 1's disk
+        (d / "actor" / f"model_world_size_16_rank_{rank}.pt").write_text("w")
+    (d / "data.pt").write_text("d")
+    cb = example.UploadRegisterEvaluate(config=_config("fsdp"))
+    cb.on_save(trainer=None, global_step=10, checkpoint_dir=str(d), async_save=False)
+    assert _registered(tmp_path) == [10]
+    uploaded = sorted(p.name for p in (tmp_path / "shared" / "global_step_10" / "actor").iterdir())
+    assert uploaded == [f"model_world_size_16_rank_{rank}.pt" for rank in range(8)]
+
+    bare = tmp_path / "ckpt" / "global_step_20"  # a driver node with no trainer rank: data.pt alone
+    bare.mkdir()
+    (bare / "data.pt").write_text("d")
+    cb.on_save(trainer=None, global_step=20, checkpoint_dir=str(bare), async_save=False)
+    assert _registered(tmp_path) == [10] and cb.pending == []
+
+
 def test_an_upload_root_below_a_regular_file_fails_even_as_root(example, tmp_path, monkeypatch):
     """The page's way to make the upload fail on purpose: a folder cannot be created below a file, whoever
     you are (a read-only folder does not stop root)."""

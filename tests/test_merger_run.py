@@ -42,6 +42,7 @@ COMMANDS = (
     "test:plain:",
     "merge:plain:plain",
     "backend=torchtitan:plain",  # after plain: rank0-view reads plain's merged output
+    "backend=megatron:plain",  # before megatron-test, whose stand-ins would answer the megatron imports
     "rank0-view",
     "torchrun-rank1:plain",  # after plain: compared with plain's merged output
     "truncated:plain",
@@ -405,6 +406,13 @@ def test_the_merger_has_no_torchtitan_backend(run):
     case = run["backend=torchtitan:plain"]
     assert _raised(case) == "SystemExit: 2", _raised(case)
     assert "invalid choice: 'torchtitan'" in case["stderr"] and "'fsdp'" in case["stderr"], case["stderr"]
+
+
+def test_a_megatron_merge_without_megatron_core_stops_at_its_import(run):
+    """rev50d-2: verl 0.9.1's base wheel does not require megatron-core (only its megatron and cpu extras do), and
+    the Megatron merger imports it when the module loads, before it reads the checkpoint."""
+    case = run["backend=megatron:plain"]
+    assert _raised(case) == "ModuleNotFoundError: No module named 'megatron'", _raised(case)
 
 
 def test_a_multi_node_merge_on_node_local_storage_fails_rank_0s_output_check(run):

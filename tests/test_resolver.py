@@ -49,6 +49,13 @@ def test_the_target_offers_every_manylinux_level_up_to_glibc_2_35() -> None:
     assert not any(t.startswith("manylinux_2_36") for t in tags)
 
 
+def test_a_combinations_key_keeps_the_extras_pip_resolves_with() -> None:
+    """verl[fsdp] pins torch 2.11.0 where verl alone pins nothing: the two must not share pip's answer (rev50c-1)."""
+    assert resolver.key(["verl[fsdp]==0.9.1", "vllm==0.29.0"]) == "verl[fsdp]==0.9.1; vllm==0.29.0"
+    assert resolver.key(["vllm==0.29.0", "verl==0.9.1"]) == "verl==0.9.1; vllm==0.29.0"
+    assert resolver.key(["Verl[Megatron,fsdp]==0.9.1"]) == resolver.key(["verl[fsdp,megatron]==0.9.1"])
+
+
 def test_every_combination_a_page_claims_has_pips_answer_in_the_snapshot() -> None:
     sys.path.insert(0, str(ROOT / "scripts"))
     from refresh_resolver import page_combinations, pins_of

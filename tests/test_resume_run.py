@@ -10,7 +10,9 @@
 * ``trainer.resume_mode=resume_path`` with no ``trainer.resume_from_path``, and the SFT trainer with a path that does
   not exist — the troubleshooting page's #resume-path-missing;
 * what a new run with ``trainer.resume_mode=disable`` does in a folder that holds a checkpoint — the troubleshooting
-  page's check after starting afresh from merged weights (#fsdp-same-world-size, review41d-2).
+  page's check after starting afresh from merged weights (#fsdp-same-world-size, review41d-2);
+* how many warm-up prompts the async modes submit after a resume — the async-resume page's worked example under
+  "Warm-up submissions" (rev50c: it was ※, the arithmetic of trainer_base.py read, not run).
 
 Statements on the pages that a test here holds carry ``<!-- run: test_resume_run.py::<test> -->``.
 """
@@ -129,3 +131,24 @@ def test_the_sft_handler_refuses_a_path_that_does_not_exist_in_both_modes(report
         "raised": "AssertionError",
         "message": "resume_from_path must be null or an existing path when resume_mode is 'auto'",
     }
+
+
+def test_the_warm_up_tops_up_the_window_the_restored_prompt_groups_leave(report):
+    # train_batch_size=64, num_warmup_batches=2: a 128-prompt window; 100 restored leave 28 to submit
+    got = report["warmup"]
+    assert got["2/100"] == {
+        "submitted": 28,
+        "logged": ["Added 28 warmup prompts after restoring 100 of 128 target prompt groups"],
+    }
+    assert got["2/0"]["submitted"] == 128  # a fresh run, no TransferQueue checkpoint
+
+
+def test_restored_prompt_groups_that_fill_the_window_skip_the_warm_up(report):
+    assert report["warmup"]["2/150"] == {
+        "submitted": 0,
+        "logged": ["Skipping async warmup: 150 restored prompt groups already fill the 128-prompt prefetch window"],
+    }
+
+
+def test_a_fractional_num_warmup_batches_makes_a_96_prompt_window_of_64_prompt_batches(report):
+    assert report["warmup"]["1.5/0"]["submitted"] == 96

@@ -46,9 +46,15 @@ INDEX_URL = "https://pypi.org/simple/"
 
 
 def key(pins: list[str]) -> str:
-    """The snapshot's key for a combination: its requirements, normalised and sorted, joined by ``; ``."""
+    """The snapshot's key for a combination: its requirements, normalised and sorted, joined by ``; ``. Extras are
+    part of it (``verl[fsdp]==0.9.1`` pulls in other pins than ``verl==0.9.1``, so pip may answer otherwise)."""
     reqs = [Requirement(p) for p in pins]
-    return "; ".join(sorted(f"{canonicalize_name(r.name)}{r.specifier}" for r in reqs))
+
+    def one(r: Requirement) -> str:
+        extras = f"[{','.join(sorted(canonicalize_name(e) for e in r.extras))}]" if r.extras else ""
+        return f"{canonicalize_name(r.name)}{extras}{r.specifier}"
+
+    return "; ".join(sorted(one(r) for r in reqs))
 
 
 @dataclass(frozen=True)

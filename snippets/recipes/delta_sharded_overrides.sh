@@ -6,6 +6,7 @@ python3 -m verl.trainer.main_ppo \
     trainer.v1.separate_async.parameter_sync_step=4 \
     algorithm.adv_estimator=grpo \
     data.train_batch_size=256 \
+    actor_rollout_ref.actor.strategy=fsdp2 \
     actor_rollout_ref.actor.ppo_mini_batch_size=64 \
     actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4 \
     actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=8 \

@@ -14,6 +14,10 @@
   does not exist, under ``resume_path`` and ``auto``.
 * ``disable``: a new v1 trainer with ``trainer.resume_mode=disable`` in the folder that holds that checkpoint, as a
   run started afresh from merged weights in the old folder: the step it starts from and what it loads.
+* ``warmup``: the v1 trainer's ``_add_async_warmup_batches`` (what both async modes call before training) with
+  ``data.train_batch_size=64`` and the ``gen_batch_size`` of 1 the async modes force, for ``num_warmup_batches`` 2
+  and 1.5 and a count of prompt groups restored from TransferQueue: how many prompts it submits (the submission is
+  a stand-in that records the count) and what it logs. The async-resume page's worked example.
 
 Nothing else of the trainers is built.
 
@@ -25,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -34,6 +39,7 @@ from omegaconf import OmegaConf
 from torchdata.stateful_dataloader import StatefulDataLoader
 from verl.trainer.ppo.ray_trainer import RayPPOTrainer
 from verl.trainer.ppo.utils import create_rl_sampler
+from verl.trainer.ppo.v1 import trainer_base
 from verl.trainer.ppo.v1.trainer_base import PPOTrainer
 from verl.utils.checkpoint.checkpoint_handler import CheckpointHandler
 
@@ -222,6 +228,41 @@ def no_path_report() -> dict:
     return report
 
 
+class LogLines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+def warmup_case(num_warmup_batches: float, restored: int) -> dict:
+    submitted: list[int] = []
+    t = SimpleNamespace(  # PPOTrainer is abstract: its method runs on a stand-in holding what it reads
+        config=OmegaConf.create(
+            {"skip": {"rollout_tq": {"enable": False}}, "data": {"train_batch_size": 64, "gen_batch_size": 1}}
+        ),
+        _restored_tq_prompt_count=restored,
+        _add_prompts_to_generate=submitted.append,
+    )
+    log = LogLines()
+    trainer_logger = logging.getLogger(trainer_base.__name__)
+    trainer_logger.addHandler(log)
+    try:
+        PPOTrainer._add_async_warmup_batches(t, num_warmup_batches)
+    finally:
+        trainer_logger.removeHandler(log)
+    return {"submitted": sum(submitted), "logged": log.lines}
+
+
+def warmup_report() -> dict:
+    return {
+        f"{batches}/{restored}": warmup_case(batches, restored)
+        for batches, restored in ((2, 100), (2, 150), (2, 0), (1.5, 0))
+    }
+
+
 def main() -> int:
     legacy = {
         f"{mode}/{'checkpoint' if with_checkpoint else 'empty'}": legacy_case(mode, with_checkpoint)
@@ -238,6 +279,7 @@ def main() -> int:
         "dataloader": dataloader_report(),
         "disable": disable_report(),
         "no_path": no_path_report(),
+        "warmup": warmup_report(),
     }
     with open(sys.argv[1], "w") as f:
         json.dump(report, f, indent=1)
