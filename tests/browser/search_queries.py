@@ -417,6 +417,11 @@ ENGLISH: list[tuple[str, str]] = [
     ("To serve at least one request with the model's max seq len", "en/recipes/troubleshooting/"),
     ("'NPUWorker' object has no attribute '_sleep_saved_buffers'", "en/recipes/troubleshooting/"),
     ("Executor is already sleeping", "en/recipes/troubleshooting/"),
+    # users50 (gap50): the held-out reports' own words reach their entries
+    ("free_cache_engine not works with sync trainer", "en/recipes/troubleshooting/"),  # verl #5738
+    ("save model nccl timeout", "en/recipes/troubleshooting/"),  # OpenRLHF #1126
+    ("ValueError: Cannot merge two lists with different lengths", "en/recipes/troubleshooting/"),  # ms-swift #8240
+    ("load_quanted_weights RuntimeError", "en/recipes/troubleshooting/"),  # verl #6112
 ]
 
 CHINESE: list[tuple[str, str]] = [
@@ -568,6 +573,14 @@ CHINESE: list[tuple[str, str]] = [
     ("推理端启动 less than desired GPU memory utilization", "recipes/troubleshooting/"),
     ("max_model_len KV Cache 不足 推理端启动失败", "recipes/troubleshooting/"),
     ("enable_sleep_mode=False 休眠 不释放内存", "recipes/troubleshooting/"),
+    # users50 (gap50): the held-out reports' own words reach their entries
+    # vllm-ascend #4621
+    (
+        "Failed to build 'file:///vllm-workspace/vllm-ascend' when installing build dependencies",
+        "recipes/troubleshooting/",
+    ),
+    ("fp8量化训练报错 runtimeerror load_quanted_weights", "recipes/troubleshooting/"),  # verl #6112
+    ("async_save=True 异步保存ckpt 不会保存", "recipes/troubleshooting/"),  # verl #4237
 ]
 
 # Questions as readers ask them in issue threads: whole questions with question words (能否, 怎么, 吗), phrases,
