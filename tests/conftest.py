@@ -24,37 +24,64 @@ DATA = Path(__file__).resolve().parent / "data"
 TEST_CACHE_MARK = "VERL_COOKBOOK_TEST_CACHE"  # set beside CACHE_ENV by the process that made the folder
 RUN_DIR_ENV = "VERL_COOKBOOK_TEST_RUN_DIR"  # a folder the run's processes share for what they build once (the site)
 
-# The files that take longest (worker-seconds of a whole run, slowest first; measured with a per-test duration log
-# on the 2-core machine). ``--dist loadfile`` hands a worker one whole file at a time, in collection order when
-# pytest-xdist is told not to reorder (scripts/test.sh passes --no-loadscope-reorder; by default it sorts files by
-# their number of tests, which put these few-but-slow files last and left one worker running them alone at the
-# end). Started first, the short files fill in around them. Other files keep their order after these; a file
-# missing here is only scheduled later, never skipped.
+# The files that take longest, longest first: worker-seconds of each file in a whole run of scripts/test.sh's command
+# on the 2-core machine (perf50b, a loaded run; the files' CPU figures agree on the order). ``--dist loadfile`` hands
+# a worker one whole file at a time (the next one when two or fewer tests of its current file are left), in
+# collection order when pytest-xdist is told not to reorder (scripts/test.sh passes --no-loadscope-reorder; by
+# default it sorts files by their number of tests, which put few-but-slow files last and left one worker running
+# them alone at the end). Longest first, the files of a few seconds that follow fill in around them and both workers
+# finish within seconds of each other (xdist's schedule simulated on that run's per-test times: one worker ran alone
+# for the last 44 s of 1972 with the earlier list of 24 files, for 6 s with this one). Other files keep their order
+# after these; a file missing here is only scheduled later, never skipped.
 SLOW_FILES = (
     "browser/test_readability.py",  # builds the site (the other site tests then find it built)
-    "test_startup_stage.py",  # verl in a subprocess: busy on the other core meanwhile
+    "test_claim_mutations.py",
     "test_install_run.py",
+    "test_startup_stage.py",  # verl in a subprocess: busy on the other core meanwhile
+    "test_stack.py",
+    "test_install_overview_run.py",
+    "test_wheel_facts_current.py",
+    "test_claims.py",
     "browser/test_site_in_browser.py",
     "browser/test_search.py",
-    "test_npu_platform_run.py",
-    "test_install_overview_run.py",
-    "test_matrix.py",
-    "test_claim_mutations.py",
     "test_hccl_engine_run.py",
-    "test_install_as_documented.py",
-    "test_newest_markdown_it.py",
-    "test_config_differential.py",
-    "test_python_check.py",
-    "test_merger_run.py",
-    "test_cache_concurrency.py",
-    "test_site_build.py",
-    "test_stack.py",
-    "test_wheel_facts_current.py",
+    "test_npu_platform_run.py",
+    "test_doctor.py",
+    "test_async_save_tracker_sources.py",
+    "test_pip_vcs_reinstall_run.py",
+    "test_torch_npu_import_run.py",
     "test_offline.py",
-    "test_model_engines.py",
-    "test_megatron_layout_run.py",
-    "test_download.py",
+    "test_matrix.py",
     "test_shipped_facts.py",
+    "test_fuzz_shell.py",
+    "test_merger_run.py",
+    "test_megatron_layout_run.py",
+    "test_fact_parts.py",
+    "test_cache_concurrency.py",
+    "test_sft_resume_step_run.py",
+    "test_model_engines.py",
+    "test_stack_pages.py",
+    "test_prose_lint.py",
+    "test_checked_count_hook.py",
+    "test_merger_wheel_run.py",
+    "test_callback_loader_run.py",
+    "test_python_check.py",
+    "test_exit_codes.py",
+    "test_tool_pages.py",
+    "test_markdown.py",
+    "test_config_rules.py",
+    "test_fuzz_config.py",
+    "test_one_judge.py",
+    "test_save_mkdir_run.py",
+    "test_download.py",
+    "test_resume_run.py",
+    "test_stack_chip.py",
+    "test_install_as_documented.py",
+    "test_unconverted_type.py",
+    "test_garbage_input.py",
+    "test_newest_markdown_it.py",
+    "test_layers.py",
+    "test_parity.py",
 )
 
 

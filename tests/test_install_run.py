@@ -295,20 +295,27 @@ def test_a_page_without_declared_snippets_gets_no_install_note(tmp_path, capsys)
 
 
 @pytest.fixture(scope="session")
-def real_wheels(tmp_path_factory) -> Path:
-    """Every wheel the site's runs use, downloaded once per test session (pip's own cache makes reruns cheap)."""
-    runs, _ = install_manifest.load_manifest(Path(__file__).resolve().parents[1])
+def site_runs(tmp_path_factory) -> tuple[Path, list[install_run.Outcome]]:
+    """Every declared run of the site (``run_all``, as ``check --run-install`` runs them) and the wheelhouse it
+    downloaded every wheel the runs use into, once per test session (pip's own cache makes reruns cheap): the tests
+    below run their own snippets from that wheelhouse, without a second ``pip download`` of each wheel."""
     house = tmp_path_factory.mktemp("real-wheels")
-    assert install_run.fetch_wheels(sorted({w for r in runs if not r.fetch_deps for w in r.wheels}), house) == []
-    assert install_run.fetch_wheels(sorted({w for r in runs if r.fetch_deps for w in r.wheels}), house, deps=True) == []
+    return house, install_run.run_all(Path(__file__).resolve().parents[1], house)
+
+
+@pytest.fixture(scope="session")
+def real_wheels(site_runs) -> Path:
+    """Every wheel the site's runs use (fetched by run_all: a failed download is a finding of the site's run)."""
+    house, outcomes = site_runs
+    fetch = [f.message for o in outcomes for f in o.findings if o.run.snippet == install_manifest.MANIFEST]
+    assert fetch == []
     return house
 
 
 @pytest.mark.install_run
 @pytest.mark.network
-def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(real_wheels) -> None:
-    root = Path(__file__).resolve().parents[1]
-    outcomes = install_run.run_all(root, real_wheels)
+def test_real_mooncake_wheels_every_declared_run_of_the_site_holds(site_runs) -> None:
+    _house, outcomes = site_runs
     assert [f for o in outcomes for f in o.findings] == []
     skipped = [s for o in outcomes for s in o.skipped]
     assert any("needs an NPU" in s for s in skipped)

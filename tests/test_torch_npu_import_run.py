@@ -40,6 +40,7 @@ from tests.conftest import REPO
 PAGES = [REPO / "docs" / "recipes" / f"troubleshooting{s}.md" for s in ("", ".en")]
 MARKER = re.compile(r"<!-- run: test_torch_npu_import_run\.py::(\w+) -->")
 PROBE = Path(__file__).parent / "torch_npu_run" / "atb_probe.py"
+MISSING_LIBS = Path(__file__).parent / "torch_npu_run" / "missing_libs.py"
 RELEASES = ("2.7.1", "2.8.0.post2", "2.9.0", "2.10.0.post4")
 TORCH = {"2.7.1": "2.7.1", "2.8.0.post2": "2.8.0", "2.9.0": "2.9.0", "2.10.0.post4": "2.10.0"}
 NO_HCCL = "ImportError: libhccl.so: cannot open shared object file: No such file or directory"
@@ -90,18 +91,19 @@ def _probe(target: Path, loader: str, stubs: Path | None = None) -> list[dict[st
 @pytest.fixture(scope="module")
 def stubs(wheels, tmp_path_factory) -> dict[str, Path]:
     """For each release, a folder of empty shared libraries named as the CANN libraries ``libop_plugin_atb.so``
-    needs (found by loading it until no library is missing): loading then fails on an undefined symbol."""
+    needs (found by loading it until no library is missing, one stand-in at a time, in one process after
+    ``import torch``: tests/torch_npu_run/missing_libs.py): loading then fails on an undefined symbol."""
     cc = shutil.which("cc") or shutil.which("gcc")
     assert cc, "a C compiler is needed to build the stand-in libraries"
     out = {}
     for v in ("2.8.0.post2", "2.10.0.post4"):
         folder = tmp_path_factory.mktemp(f"stubs-{v}")
-        for _ in range(20):
-            innermost = _probe(wheels[v], "raw", folder)[-1]["str"]
-            missing = re.match(r"(lib[\w.+-]+\.so[.\d]*): cannot open shared object file", innermost)
-            if missing is None:
-                break
-            subprocess.run([cc, "-shared", "-o", str(folder / missing.group(1)), "-x", "c", os.devnull], check=True)
+        env = _env(PYTHONPATH=str(wheels[v]), LD_LIBRARY_PATH=str(folder))
+        cmd = [helpers.startup_python("0.9.1"), str(MISSING_LIBS), str(wheels[v]), str(folder), cc]
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr[-3000:]
+        found = json.loads(r.stdout.strip().splitlines()[-1])
+        assert "cannot open shared object file" not in found["error"], (v, found)
         out[v] = folder
     return out
 

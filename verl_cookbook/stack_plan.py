@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -74,6 +75,13 @@ class Plan:
 wheel_glibc = manylinux_level  # the oldest glibc a wheel file installs on, None for pure ones
 
 
+@lru_cache(maxsize=8192)
+def _requires_dist(line: str) -> Requirement:
+    """A ``Requires-Dist`` line parsed, once per process: the plans of every release and target read the same few
+    thousand lines some hundred thousand times (the callers only read the result)."""
+    return Requirement(line)
+
+
 def _closure(roots: list[str], items: dict[str, dict], env: dict[str, str]) -> dict[str, set[str]]:
     """The distributions the roots need on the target (markers evaluated for it, extras followed), each with the
     extras asked of it."""
@@ -88,7 +96,7 @@ def _closure(roots: list[str], items: dict[str, dict], env: dict[str, str]) -> d
             continue
         seen.add(key)
         for line in item.get("requires_dist", []):
-            sub = Requirement(line)
+            sub = _requires_dist(line)
             if sub.marker is None or any(sub.marker.evaluate({**env, "extra": e}) for e in ["", *req.extras]):
                 todo.append(sub)
     out: dict[str, set[str]] = {}
@@ -107,7 +115,7 @@ def _reasons(record: dict, items: dict[str, dict], kept: dict[str, set[str]], en
     for other in sorted(kept):
         item = items[other]
         for line in item.get("requires_dist", []):
-            r = Requirement(line)
+            r = _requires_dist(line)
             if r.marker is not None and not any(r.marker.evaluate({**env, "extra": e}) for e in ["", *kept[other]]):
                 continue
             text = f"{item['name']} {item['version']} Requires-Dist: {line}"
