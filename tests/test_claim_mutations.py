@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import os
 import shutil
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from tests.conftest import REPO
 from verl_cookbook import checks
 from verl_cookbook.checks import BLOCK_CHECKS, CLAIM_CHECKS, Context
 from verl_cookbook.checks.raise_sites import render_message
+from verl_cookbook.checks.verl_file import parse_source
 from verl_cookbook.facts import Facts
 from verl_cookbook.facts import merger as merger_facts
 from verl_cookbook.markdown import CodeBlock, Directive, parse_page
@@ -126,15 +128,62 @@ def _first_line(node: ast.stmt) -> int:
     return min([node.lineno, *(d.lineno for d in decorators)])
 
 
-def _statements_holding(source: str, tree: ast.Module, match: str) -> list[ast.stmt]:
+@dataclasses.dataclass(frozen=True)
+class _Release:
+    """A release file as the ~800 tests read it, made once per file: its parse (shared with the claim checks,
+    :func:`parse_source`), its statements, and where each statement's lines lie in its whole text with whitespace
+    collapsed, so a statement's lines hold a text exactly when that text is found in its stretch of ``flat``."""
+
+    module: ast.Module
+    flat: str  # _norm of the file's lines joined with " "
+    spans: list[tuple[ast.stmt, int, int] | tuple[ast.stmt, None, None]]  # statement, its stretch of flat
+
+
+@functools.cache
+def _release(rel: str, source: str) -> _Release:
+    parsed = parse_source(rel, source)
+    assert parsed.tree is not None, f"{rel} of the release does not parse: {parsed.error}"
+    lines = source.splitlines()
+    words, starts, ends, pos = [], [], [], 0
+    for line in lines:  # flat is " ".join of every line's words: each line's words lie at starts..ends
+        text = " ".join(line.split())
+        if text:
+            pos += 1 if words else 0
+            words.append(text)
+            starts.append(pos)
+            pos += len(text)
+            ends.append(pos)
+        else:
+            starts.append(None)
+            ends.append(None)
+    flat = " ".join(words)
+    first_words: list[int | None] = [None] * (len(lines) + 1)  # by line index: where the words from it on start
+    for i in range(len(lines) - 1, -1, -1):
+        first_words[i] = starts[i] if starts[i] is not None else first_words[i + 1]
+    last_words: list[int | None] = [None] * (len(lines) + 1)  # by line index + 1: where the words up to it end
+    for i in range(len(lines)):
+        last_words[i + 1] = ends[i] if ends[i] is not None else last_words[i]
+    spans: list = []
+    for node in ast.walk(parsed.tree):
+        if isinstance(node, ast.stmt):
+            first, last = _first_line(node) - 1, min(node.end_lineno or node.lineno, len(lines))
+            start, end = first_words[first], last_words[last]
+            # lines[first:last] have words only if the first word from `first` on comes before the end of the last
+            spans.append(
+                (node, start, end) if start is not None and end is not None and start < end else (node, None, None)
+            )
+    return _Release(parsed.tree, flat, spans)
+
+
+def _statements_holding(rel: str, source: str, match: str) -> list[ast.stmt]:
     """The innermost statements whose lines hold ``match`` (whitespace-insensitive); a decorator's line belongs to
     the def or class it decorates."""
     want = _norm(match)
-    lines = source.splitlines()
+    release = _release(rel, source)
     holding = [
         node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.stmt) and want in _norm(" ".join(lines[_first_line(node) - 1 : node.end_lineno]))
+        for node, start, end in release.spans
+        if (want in "" if start is None else release.flat.find(want, start, end) >= 0)
     ]
     ids = {id(n) for n in holding}
     return [n for n in holding if not any(o is not n and id(o) in ids for o in ast.walk(n))]
@@ -159,17 +208,21 @@ def _replace_with_pass(source: str, nodes: list[ast.stmt]) -> str:
 
 def remove_claimed_source(tree: VerlTree, d: Directive) -> int:
     """Remove what claim ``d`` rests on from ``tree``; the number of statements removed."""
-    path = tree.root / d.attrs["file"]
+    rel = d.attrs["file"]
+    path = tree.root / rel
     source = path.read_text(encoding="utf-8")
-    module = ast.parse(source)
     match = _norm(d.attrs["match"])
     if d.kind == "raises":
+        module = _release(rel, source).module
         nodes = [s for name, msg, s in _raise_statements(module) if name == d.attrs["error"] and match in _norm(msg)]
     else:
-        nodes = _statements_holding(source, module, d.attrs["match"])
+        nodes = _statements_holding(rel, source, d.attrs["match"])
     if nodes:
         mutated = _replace_with_pass(source, nodes)
-        ast.parse(mutated)  # the claim must fail because the line is gone, not because the file broke
+        # the claim must fail because the line is gone, not because the file broke (parsed as the claim check
+        # will parse it: the check finds this parse in the memo)
+        parsed = parse_source(rel, mutated)
+        assert parsed.tree is not None, f"{rel} no longer parses once the statements are gone: {parsed.error}"
         _rewrite(path, mutated)
     return len(nodes)
 

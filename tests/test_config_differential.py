@@ -106,12 +106,15 @@ def hydra_verdicts(facts, request: pytest.FixtureRequest) -> dict[int, str | Non
     """Hydra's own compose of each list (all overrides at once, as ``@hydra.main`` does): None or its error.
     About 0.5 s a list, so the verdicts are kept in pytest's cache folder (``.pytest_cache``; the checker's cache
     is a new temporary folder each run), keyed by the verl release (its files never change on the package index),
-    the corpus and Hydra's version; a fresh clone computes them."""
+    the corpus and Hydra's version; a fresh clone, or a run without pytest's cache plugin, computes them."""
     import hydra
 
+    cache = getattr(request.config, "cache", None)
+    if cache is None:  # pytest -p no:cacheprovider: no cache folder to keep them in
+        return _hydra_compose_all(facts)
     tree = f"verl=={facts.tree.label}"  # not its path or file times: each run unpacks the release anew
     key = hashlib.sha256(f"{tree}{CORPUS!r}{hydra.__version__}".encode()).hexdigest()[:24]
-    path = request.config.cache.mkdir("verl-cookbook-oracle") / f"hydra-compose-{key}.json"
+    path = cache.mkdir("verl-cookbook-oracle") / f"hydra-compose-{key}.json"
     if path.is_file():
         return {int(k): v for k, v in json.loads(path.read_text(encoding="utf-8")).items()}
     out = _hydra_compose_all(facts)

@@ -2,7 +2,9 @@
 
 A file is keyed in the run's session (``Session.verl_files``) by tree, path, mtime and size, so the several
 claims that name the same file share one parse; what they derive from it (its ``raise`` sites, its code lines,
-its docstring lines, its comment-stripped lines) is stored on the :class:`VerlFile` when first asked for. Code
+its docstring lines, its comment-stripped lines) is stored on the :class:`VerlFile` when first asked for. The
+parse itself is a memo of the file's path and text (:func:`parse_source`): another run in the same process, or
+another release's copy of an unchanged file, reads the same text and shares it. Code
 lines are the file with comments and docstrings masked out (a docstring's "defaults to" is prose, not code),
 plus each statement spread over several lines joined into one. No judgement here: the claims judge.
 """
@@ -10,6 +12,7 @@ plus each statement spread over several lines joined into one. No judgement here
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import tokenize
 from dataclasses import dataclass
@@ -42,13 +45,22 @@ def read_verl_file(tree: VerlTree, rel: str, read: dict) -> VerlFile | None:
     key = (str(tree.root), rel, st.st_mtime_ns, st.st_size)
     mod = read.get(key)
     if mod is None:
-        source = tree.read(rel)
-        try:
-            mod = VerlFile(rel, source, ast.parse(source))
-        except SyntaxError as e:
-            mod = VerlFile(rel, source, None, f"{e.msg} (line {e.lineno})")
-        read[key] = mod
+        mod = read[key] = parse_source(rel, tree.read(rel))
     return mod
+
+
+@functools.lru_cache(maxsize=128)
+def parse_source(rel: str, source: str) -> VerlFile:
+    """``source``, verl's file ``rel``, parsed (``tree`` None and ``error`` set when Python cannot parse it).
+
+    A memo of a pure function, keyed by the text itself, so it cannot answer for a file that has changed: what the
+    claims derive and store on the :class:`VerlFile` is derived from ``source`` alone. It serves the runs of one
+    process (the test suite makes hundreds, a served site one a rebuild) and the unchanged files of the releases
+    of a matrix run; 128 of verl's larger files take ~70 MB parsed."""
+    try:
+        return VerlFile(rel, source, ast.parse(source))
+    except SyntaxError as e:
+        return VerlFile(rel, source, None, f"{e.msg} (line {e.lineno})")
 
 
 def docstring_lines(tree: ast.Module | None) -> set[int]:
