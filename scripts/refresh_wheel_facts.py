@@ -185,20 +185,12 @@ def build(old: dict | None = None) -> dict:
     by_hash = [s for s in WHEELS if old is not None and s in CHECK_BY_HASH and s in old.get("wheels", {})]
     with concurrent.futures.ThreadPoolExecutor(max(1, len(by_hash))) as pool:  # pip waits on the index, not the CPU
         picks = dict(zip(by_hash, pool.map(picked, by_hash), strict=True))
-    with tempfile.TemporaryDirectory() as tmp:
-        for spec, keep in WHEELS.items():
-            if spec in picks:
-                name, sha = picks[spec]
-                wheels[spec] = {**old["wheels"][spec], "file": name, "sha256": sha}  # type: ignore[index]
-                continue
-            d = Path(tmp) / spec.replace("==", "-")  # one folder per release: a dist may be read at several
-            r = pip("download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(d), spec)
-            if r.returncode != 0:
-                raise SystemExit(f"pip download {spec} failed:\n{r.stderr}")
-            (whl,) = d.glob("*.whl")
-            wheels[spec] = read_wheel(whl, keep)
-            if spec in CHECK_BY_HASH:
-                wheels[spec]["sha256"] = hashlib.sha256(whl.read_bytes()).hexdigest()
+    for spec in WHEELS:
+        if spec in picks:
+            name, sha = picks[spec]
+            wheels[spec] = {**old["wheels"][spec], "file": name, "sha256": sha}  # type: ignore[index]
+        else:
+            wheels[spec] = read_one(spec)
     platforms: dict[str, dict] = {}
     for spec, pythons, machines, levels in PLATFORM_PROBES:
         rows = {}
